@@ -1,0 +1,82 @@
+"""lazyten: a lazy expression-graph tensor engine with NumPy semantics.
+
+>>> import lazyten as lt
+>>> x = lt.asarray([1.0, 2.0, 3.0])
+>>> y = (x * 2 + 1).sum()        # builds a graph, computes nothing
+>>> y.shape, y.dtype
+((), dtype('float64'))
+>>> float(y)                      # forcing: optimize, plan, run
+15.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import random
+from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, full,
+                       full_like, identity, linspace, meshgrid, ones, ones_like, tensor_from,
+                       zeros, zeros_like)
+from .functions import *  # noqa: F401,F403  (the generated elementwise functions too)
+from .functions import ELEMENTWISE, METHODS
+from .graph.printer import format_graph
+from .options import Options, get_options, set_default_options, set_options
+from .tensor import Tensor
+
+__version__ = "0.1.0"
+
+# NumPy's dtype objects, so ``lt.float32`` works as in the array API.
+bool_ = np.bool_
+int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
+uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
+float16, float32, float64 = np.float16, np.float32, np.float64
+complex64, complex128 = np.complex64, np.complex128
+e, pi, inf, nan, newaxis = np.e, np.pi, np.inf, np.nan, None
+finfo, iinfo, result_type, can_cast = np.finfo, np.iinfo, np.result_type, np.can_cast
+isdtype = np.isdtype
+
+
+def compute(*tensors: Any) -> tuple[np.ndarray[Any, Any], ...]:
+    """Evaluate several tensors in one plan (shared work done once).
+
+    Returns new arrays owned by the caller; nothing is cached.
+
+    >>> import lazyten as lt
+    >>> a = lt.arange(4.0)
+    >>> lt.compute(a + 1, a * 2)
+    (array([1., 2., 3., 4.]), array([0., 2., 4., 6.]))
+    """
+    from .exec.executor import evaluate
+    from .tensor import wrap
+    nodes = [wrap(t)._node for t in tensors]
+    vals = evaluate(nodes)
+    out = []
+    for node, v in zip(nodes, vals):
+        # A value that aliases a user array, a cached value or another output
+        # must not be handed out as if the caller owned it.
+        if v.base is not None or node.value is not None or not v.flags.writeable \
+                or any(v is o for o in out):
+            v = np.array(v, copy=True)
+        out.append(v)
+    return tuple(out)
+
+
+def debugprint(*tensors: Any) -> str:
+    """The unoptimized graph as text, one line per node with its source line."""
+    from .tensor import wrap
+    return format_graph([wrap(t)._node for t in tensors])
+
+
+def _attach_doc_methods() -> None:
+    # Keep ``dir(Tensor)`` honest for the methods served by ``__getattr__``.
+    Tensor.__dir__ = lambda self: sorted(set(object.__dir__(self)) | set(METHODS))  # type: ignore
+
+
+_attach_doc_methods()
+
+__all__ = ["Tensor", "asarray", "array", "compute", "debugprint", "set_options",
+           "get_options", "Options", "random", "zeros", "ones", "full", "empty", "arange",
+           "linspace", "eye", "identity", *sorted(ELEMENTWISE)]

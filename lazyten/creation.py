@@ -1,0 +1,209 @@
+"""Creating tensors: wrapping user data, and lazy constant-pattern tensors."""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .graph import ops
+from .graph.node import Node
+from .tensor import Tensor
+
+
+def _dtype_ok(dt: np.dtype[Any], what: str) -> np.dtype[Any]:
+    if dt.kind not in "biufc":
+        raise TypeError(f"{what}: unsupported dtype {dt}; lazyten handles bool, integer, "
+                        f"floating and complex data")
+    return dt
+
+
+def _shape(shape: Any, what: str) -> tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    try:
+        out = tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise TypeError(f"{what}: shape must be an int or a sequence of ints, "
+                        f"got {shape!r}") from None
+    if any(d < 0 for d in out):
+        raise ValueError(f"{what}: negative dimensions are not allowed, got {out}")
+    return out
+
+
+def asarray(obj: Any, dtype: Any = None, copy: bool | None = None, *,
+            device: Any = None, name: str | None = None) -> Tensor:
+    """Wrap ``obj`` as a lazy tensor, without copying when possible (``np.asarray``).
+
+    ``copy=True`` always copies, ``copy=False`` raises if a copy would be needed,
+    ``copy=None`` copies only if needed (array API semantics).  A wrapped
+    ndarray is read at evaluation time and never written by lazyten.
+
+    >>> import numpy as np, lazyten as lt
+    >>> a = np.arange(3.0)
+    >>> lt.asarray(a).eval()
+    array([0., 1., 2.])
+    """
+    if isinstance(obj, Tensor):
+        t = obj
+        if dtype is not None and np.dtype(dtype) != t.dtype:
+            if copy is False:
+                raise ValueError("asarray: a dtype change needs a copy, but copy=False")
+            return t.astype(dtype)
+        return Tensor(t._node) if copy else t
+    if device not in (None, "cpu"):
+        raise ValueError(f"asarray: unsupported device {device!r} (only 'cpu')")
+    if isinstance(obj, str):
+        raise TypeError(f"asarray: cannot make a tensor from a string ({obj!r})")
+    try:
+        arr = np.array(obj, dtype=dtype, copy=copy)
+    except ValueError as e:
+        if copy is False:
+            raise ValueError(f"asarray: copy=False but a copy is needed ({e})") from None
+        raise ValueError(f"asarray: cannot convert {type(obj).__name__} to an array: {e}") \
+            from None
+    _dtype_ok(arr.dtype, "asarray")
+    return Tensor(ops.source(arr, name))
+
+
+def array(obj: Any, dtype: Any = None, copy: bool = True) -> Tensor:
+    """A tensor holding a copy of ``obj`` (``np.array``)."""
+    if isinstance(obj, Tensor):
+        return obj.astype(obj.dtype if dtype is None else dtype, copy=True)
+    return asarray(obj, dtype=dtype, copy=copy)
+
+
+def from_numpy(a: np.ndarray[Any, Any]) -> Tensor:
+    return asarray(a)
+
+
+def _creation(name: str, shape: tuple[int, ...], dtype: np.dtype[Any], **attrs: Any) -> Tensor:
+    node: Node = ops.apply(name, [], shape=shape, dtype=dtype, **attrs)
+    return Tensor(node)
+
+
+def _default_dtype(dtype: Any, fill: Any = 0.0) -> np.dtype[Any]:
+    if dtype is None:
+        return np.result_type(fill) if not isinstance(fill, float) else np.dtype(np.float64)
+    return _dtype_ok(np.dtype(dtype), "creation")
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tensor:
+    shp = _shape(shape, "full")
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    dt = _default_dtype(dtype, fill_value) if dtype is not None else _dtype_ok(
+        np.asarray(fill_value).dtype, "full")
+    return _creation("full", shp, dt, fill_value=np.asarray(fill_value).astype(dt)[()])
+
+
+def zeros(shape: Any, dtype: Any = None) -> Tensor:
+    dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "zeros")
+    return _creation("full", _shape(shape, "zeros"), dt, fill_value=dt.type(0))
+
+
+def ones(shape: Any, dtype: Any = None) -> Tensor:
+    dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "ones")
+    return _creation("full", _shape(shape, "ones"), dt, fill_value=dt.type(1))
+
+
+def empty(shape: Any, dtype: Any = None) -> Tensor:
+    dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "empty")
+    return _creation("empty", _shape(shape, "empty"), dt)
+
+
+def _like(x: Any, dtype: Any, shape: Any) -> tuple[tuple[int, ...], Any]:
+    t = x if isinstance(x, Tensor) else asarray(x)
+    return (t.shape if shape is None else _shape(shape, "like"),
+            t.dtype if dtype is None else dtype)
+
+
+def zeros_like(x: Any, dtype: Any = None, shape: Any = None) -> Tensor:
+    return zeros(*_like(x, dtype, shape))
+
+
+def ones_like(x: Any, dtype: Any = None, shape: Any = None) -> Tensor:
+    return ones(*_like(x, dtype, shape))
+
+
+def empty_like(x: Any, dtype: Any = None, shape: Any = None) -> Tensor:
+    return empty(*_like(x, dtype, shape))
+
+
+def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Tensor:
+    shp, dt = _like(x, dtype, shape)
+    return full(shp, fill_value, dt)
+
+
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
+    """``np.arange``: the length is known when the node is built."""
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        raise ValueError("arange: step must not be zero")
+    dt = np.dtype(dtype) if dtype is not None else np.result_type(start, stop, step)
+    if all(isinstance(v, (int, np.integer)) for v in (start, stop, step)):
+        n = len(range(int(start), int(stop), int(step)))
+    else:
+        n = max(0, math.ceil((stop - start) / step))  # NumPy's length rule
+    return _creation("arange", (n,), _dtype_ok(np.dtype(dt), "arange"), start=start,
+                     stop=stop, step=step)
+
+
+def linspace(start: Any, stop: Any, num: int = 50, *, endpoint: bool = True,
+             dtype: Any = None) -> Tensor:
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
+    dt = np.linspace(start, stop, 2, dtype=dtype).dtype
+    return _creation("linspace", (num,), _dtype_ok(dt, "linspace"), start=start, stop=stop,
+                     num=num, endpoint=bool(endpoint))
+
+
+def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None) -> Tensor:
+    n = operator.index(n_rows)
+    m = n if n_cols is None else operator.index(n_cols)
+    if n < 0 or m < 0:
+        raise ValueError(f"eye: negative dimensions ({n}, {m})")
+    dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "eye")
+    return _creation("eye", (n, m), dt, n=n, m=m, k=operator.index(k))
+
+
+def identity(n: int, dtype: Any = None) -> Tensor:
+    return eye(n, dtype=dtype)
+
+
+def meshgrid(*xs: Any, indexing: str = "xy") -> list[Tensor]:
+    from .functions import broadcast_arrays
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    ts = [asarray(x).reshape(-1) for x in xs]
+    n = len(ts)
+    pos = list(range(n))
+    if indexing == "xy" and n >= 2:  # Cartesian: the first two axes swap
+        pos[0], pos[1] = 1, 0
+    out = []
+    for i, t in enumerate(ts):
+        shape = [1] * n
+        shape[pos[i]] = t.shape[0]
+        out.append(t.reshape(shape))
+    return broadcast_arrays(*out)
+
+
+def tensor_from(shape: Sequence[int] | None = None, backing: Any = None, dtype: Any = None) -> Tensor:
+    """gorgonia's ``New(WithShape(...), WithBacking(...), Of(dtype))``."""
+    if backing is None:
+        if shape is None:
+            raise ValueError("tensor_from needs a shape or a backing")
+        return zeros(shape, dtype)
+    t = asarray(backing, dtype=dtype)
+    if shape is not None:
+        shp = _shape(shape, "tensor_from")
+        if math.prod(shp) != t.size:
+            raise ValueError(f"tensor_from: backing has {t.size} elements, shape {shp} needs "
+                             f"{math.prod(shp)}")
+        t = t.reshape(shp)
+    return t

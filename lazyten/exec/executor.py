@@ -1,0 +1,43 @@
+"""Evaluation entry point: pick the reference or the optimized path, cache results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..graph.node import Node
+from ..options import get_options
+from .reference import run_reference
+
+
+def _as_array(node: Node, v: Any) -> np.ndarray[Any, Any]:
+    if isinstance(v, np.ndarray):
+        return v
+    return np.asarray(v, dtype=node.dtype)
+
+
+def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
+    """The values of ``outputs`` as ndarrays (possibly views of cached or user
+    arrays: callers copy before handing them out)."""
+    opts = get_options()
+    if opts.optimize:
+        from .optimized import run_optimized
+        vals = run_optimized(outputs, opts)
+    else:
+        vals = run_reference(outputs)
+    return [_as_array(n, v) for n, v in zip(outputs, vals)]
+
+
+def cache(node: Node, value: np.ndarray[Any, Any]) -> None:
+    """Remember ``value`` on ``node`` so later graphs start from it.
+
+    Views are not cached: they are free to recompute, and a view of a user's
+    array must keep reading that array as it is at evaluation time.
+    """
+    if node.op.kind in ("view", "source") or node.value is not None:
+        return
+    frozen = value.view()
+    frozen.flags.writeable = False
+    node.value = frozen

@@ -1,0 +1,67 @@
+"""The reference executor: every node runs as its plain NumPy implementation.
+
+This is the judge every optimized result is compared with
+(``lt.set_options(optimize=False, backend="numpy")``).  It walks the nodes in
+topological order (no recursion, so 100,000-node chains run), frees each
+intermediate after its last use, and confirms that every executed shape and
+dtype equals the one inferred when the node was built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..graph.node import Node, toposort
+from .errors import with_provenance
+
+
+class InferenceMismatch(AssertionError):
+    """An executed shape/dtype differs from the inferred one: a lazyten bug."""
+
+
+def confirm(node: Node, value: Any) -> None:
+    """Execution only confirms inference (DESIGN 5.2)."""
+    if node.weak:
+        return
+    shape = np.shape(value)
+    dtype = getattr(value, "dtype", None)
+    if shape != node.shape or dtype != node.dtype:
+        raise InferenceMismatch(
+            f"%{node.id} {node.op.name}: inferred {node.type_str()} but NumPy produced "
+            f"{dtype}[{','.join(map(str, shape))}] (built at {node.where})")
+
+
+def run_node(node: Node, args: Sequence[Any]) -> Any:
+    try:
+        return node.op.impl(*args, **node.attrs)
+    except Exception as e:
+        with_provenance(e, node)
+        raise
+
+
+def run_reference(outputs: Sequence[Node]) -> list[Any]:
+    """Values of ``outputs`` (ndarrays, or views of cached/user arrays)."""
+    order = toposort(outputs)
+    uses: dict[int, int] = {}
+    for n in order:
+        if n.value is None:
+            for i in n.inputs:
+                uses[i.id] = uses.get(i.id, 0) + 1
+    keep = {n.id for n in outputs}
+    vals: dict[int, Any] = {}
+    for n in order:
+        if n.value is not None:
+            vals[n.id] = n.value
+            continue
+        args = [vals[i.id] for i in n.inputs]
+        v = run_node(n, args)
+        confirm(n, v)
+        vals[n.id] = v
+        for i in n.inputs:
+            uses[i.id] -= 1
+            if uses[i.id] == 0 and i.id not in keep:
+                del vals[i.id]
+    return [vals[n.id] for n in outputs]

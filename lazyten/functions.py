@@ -1,0 +1,604 @@
+"""The array API functions: thin wrappers that build one node each, or
+compositions of core ops (DESIGN 5.3).  Elementwise wrappers are generated
+from the op registry, so a new elementwise op needs no code here."""
+
+from __future__ import annotations
+
+import builtins
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .graph import ops
+from .graph import shapes as S
+from .graph.node import Node
+from .tensor import Tensor, node_of, wrap
+
+# ------------------------------------------------------------------ elementwise
+
+
+def _apply_elementwise(name: str, *operands: Any) -> Tensor:
+    nodes = [node_of(x) for x in operands]
+    return Tensor(ops.apply(name, nodes))
+
+
+def _make_elementwise(name: str) -> Callable[..., Tensor]:
+    spec = ops.REGISTRY[name]
+    arity = spec.arity or 1
+
+    def fn(*args: Any) -> Tensor:
+        if len(args) != arity:
+            raise TypeError(f"{name}() takes {arity} argument(s), got {len(args)}")
+        if not builtins.any(isinstance(a, Tensor) for a in args):
+            args = (wrap(args[0]),) + args[1:]
+        return _apply_elementwise(name, *args)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"Elementwise ``{name}``, lazily; NumPy semantics "
+                  f"(``numpy.{spec.ufunc.__name__ if spec.ufunc else name}``)."
+                  + (f"\n\n{spec.doc}" if spec.doc else ""))
+    return fn
+
+
+ELEMENTWISE: dict[str, Callable[..., Tensor]] = {}
+UFUNC_OPS: dict[np.ufunc, str] = {}
+for _spec in ops.REGISTRY.values():
+    if _spec.kind == "elementwise" and _spec.name not in ("astype", "round", "where"):
+        _fn = _make_elementwise(_spec.name)
+        ELEMENTWISE[_spec.name] = _fn
+        for _alias in _spec.aliases:
+            ELEMENTWISE[_alias] = _fn
+    if _spec.ufunc is not None:
+        UFUNC_OPS.setdefault(_spec.ufunc, _spec.name)
+globals().update(ELEMENTWISE)
+
+
+def where(condition: Any, x: Any = None, y: Any = None) -> Tensor:
+    """``x`` where ``condition`` is true, else ``y`` (NumPy's three-argument form)."""
+    if x is None or y is None:
+        raise TypeError("where() needs condition, x and y; for the indices of nonzero "
+                        "elements use lt.nonzero (it forces evaluation)")
+    if not isinstance(condition, Tensor):
+        condition = wrap(condition)
+    return _apply_elementwise("where", condition, x, y)
+
+
+def astype(x: Any, dtype: Any, copy: bool = True) -> Tensor:
+    t = wrap(x)
+    dt = _check_dtype(dtype, "astype")
+    if dt == t.dtype and not copy:
+        return t
+    return Tensor(ops.apply("astype", [t._node], dtype=dt))
+
+
+def round(x: Any, decimals: int = 0) -> Tensor:  # noqa: A001 - NumPy's name
+    return Tensor(ops.apply("round", [wrap(x)._node], decimals=operator.index(decimals)))
+
+
+around = round
+
+
+def clip(x: Any, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    """``minimum(maximum(x, min), max)``: NumPy's clip, NaN propagating."""
+    t = wrap(x)
+    if min is not None:
+        t = _apply_elementwise("maximum", t, min)
+    if max is not None:
+        t = _apply_elementwise("minimum", t, max)
+    return t
+
+
+def copy(x: Any) -> Tensor:
+    """A tensor with the same value; lazily a no-op (nodes are immutable)."""
+    t = wrap(x)
+    return Tensor(t._node)
+
+
+def _check_dtype(dtype: Any, what: str) -> np.dtype[Any]:
+    try:
+        dt = np.dtype(dtype)
+    except TypeError as e:
+        raise TypeError(f"{what}: {dtype!r} is not a dtype ({e})") from None
+    if dt.kind not in "biufc":
+        raise TypeError(f"{what}: unsupported dtype {dt}; lazyten handles bool, integer, "
+                        f"floating and complex dtypes")
+    return dt
+
+
+# Convenience compositions of core ops.
+def cube(x: Any) -> Tensor:
+    t = wrap(x)
+    return t * t * t
+
+
+def inv(x: Any) -> Tensor:
+    return ELEMENTWISE["reciprocal"](wrap(x))
+
+
+def inv_sqrt(x: Any) -> Tensor:
+    return 1 / ELEMENTWISE["sqrt"](wrap(x))
+
+
+def fma(a: Any, b: Any, c: Any) -> Tensor:
+    """``a * b + c`` (fused into one kernel by the optimizer)."""
+    return _apply_elementwise("add", _apply_elementwise("multiply", a, b), c)
+
+
+# ------------------------------------------------------------------ views
+
+def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> Tensor:
+    """Reshape, with one ``-1`` inferred and ``()`` giving a scalar (TensorFlow's
+    rules).  A view when the layout allows."""
+    if order != "C":
+        raise NotImplementedError("only order='C' reshapes are supported")
+    t = wrap(x)
+    if isinstance(shape, (int, np.integer)):
+        shape = (int(shape),)
+    if isinstance(shape, Tensor):
+        shape = tuple(int(v) for v in shape.tolist())
+    t2 = t._view("reshape", shape=tuple(shape))
+    if copy:
+        return Tensor(t2._node)
+    return t2
+
+
+def permute_dims(x: Any, axes: Sequence[int]) -> Tensor:
+    return wrap(x)._view("transpose", axes=tuple(axes))
+
+
+def transpose(x: Any, axes: Sequence[int] | None = None) -> Tensor:
+    return wrap(x)._view("transpose", axes=None if axes is None else tuple(axes))
+
+
+def matrix_transpose(x: Any) -> Tensor:
+    return wrap(x).mT
+
+
+def swapaxes(x: Any, axis1: int, axis2: int) -> Tensor:
+    t = wrap(x)
+    a1, a2 = S.normalize_axis(axis1, t.ndim), S.normalize_axis(axis2, t.ndim)
+    axes = list(range(t.ndim))
+    axes[a1], axes[a2] = axes[a2], axes[a1]
+    return t._view("transpose", axes=tuple(axes))
+
+
+def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
+    t = wrap(x)
+    src = S.normalize_axes(source, t.ndim) if isinstance(source, (tuple, list)) else None
+    src_l = [S.normalize_axis(a, t.ndim) for a in (source if isinstance(source, (tuple, list))
+                                                  else [source])]
+    dst_l = [S.normalize_axis(a, t.ndim) for a in (destination
+                                                  if isinstance(destination, (tuple, list))
+                                                  else [destination])]
+    del src
+    if len(src_l) != len(dst_l):
+        raise ValueError("moveaxis: source and destination must have the same number of "
+                         "elements")
+    order = [n for n in range(t.ndim) if n not in src_l]
+    for d, s in sorted(zip(dst_l, src_l)):
+        order.insert(d, s)
+    return t._view("transpose", axes=tuple(order))
+
+
+def rollaxis(x: Any, axis: int, start: int = 0) -> Tensor:
+    """NumPy's ``rollaxis`` (gorgonia's ``RollAxis``)."""
+    t = wrap(x)
+    n = t.ndim
+    axis = S.normalize_axis(axis, n)
+    if not -n <= start <= n:
+        raise np.exceptions.AxisError(f"start {start} out of range for {n} dimensions")
+    if start < 0:
+        start += n
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return t
+    return moveaxis(t, axis, start)
+
+
+def expand_dims(x: Any, axis: int | Sequence[int] = 0) -> Tensor:
+    t = wrap(x)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    nd = t.ndim + len(axes)
+    norm = sorted(S.normalize_axis(a, nd) for a in axes)
+    if len(set(norm)) != len(norm):
+        raise ValueError(f"repeated axis in {axis}")
+    index: list[Any] = []
+    for i in range(nd):
+        index.append(None if i in norm else slice(None))
+    return t._view("getitem", index=tuple(index))
+
+
+def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
+    t = wrap(x)
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(t.shape) if d == 1)
+    else:
+        axes = S.normalize_axes(axis, t.ndim)
+        for a in axes:
+            if t.shape[a] != 1:
+                raise ValueError(f"cannot select an axis to squeeze out which has size not "
+                                 f"equal to one (axis {a} of shape {t.shape})")
+    index = tuple(0 if i in axes else slice(None) for i in range(t.ndim))
+    return t._view("getitem", index=index)
+
+
+def flip(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
+    t = wrap(x)
+    axes = S.normalize_axes(axis, t.ndim)
+    index = tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(t.ndim))
+    return t._view("getitem", index=index)
+
+
+def broadcast_to(x: Any, shape: Sequence[int]) -> Tensor:
+    if isinstance(shape, int):
+        shape = (shape,)
+    return wrap(x)._view("broadcast_to", shape=tuple(shape))
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+    return S.broadcast_shapes(*(tuple(s) for s in shapes))
+
+
+def broadcast_arrays(*arrays: Any) -> list[Tensor]:
+    ts = [wrap(a) for a in arrays]
+    shape = S.broadcast_shapes(*(t.shape for t in ts))
+    return [t if t.shape == shape else broadcast_to(t, shape) for t in ts]
+
+
+def broadcast_to_same(*arrays: Any) -> list[Tensor]:
+    """F# Tensor's ``broadcastToSame``: all operands broadcast to one shape (views).
+
+    Accepts ``(a, b, ...)`` or a single list ``[a, b, ...]``.
+    """
+    if len(arrays) == 1 and isinstance(arrays[0], (list, tuple)):
+        arrays = tuple(arrays[0])
+    return broadcast_arrays(*arrays)
+
+
+def diagonal(x: Any, offset: int = 0, axis1: int = -2, axis2: int = -1) -> Tensor:
+    """Array API ``diagonal`` (last two axes by default); a read-only view."""
+    return wrap(x)._view("diagonal", offset=operator.index(offset), axis1=axis1, axis2=axis2)
+
+
+def split(x: Any, indices_or_sections: int | Sequence[int], axis: int = 0) -> list[Tensor]:
+    """NumPy's ``split``: views along ``axis``."""
+    t = wrap(x)
+    ax = S.normalize_axis(axis, t.ndim)
+    n = t.shape[ax]
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0 or n % k:
+            raise ValueError(f"split: array of size {n} along axis {ax} does not divide into "
+                             f"{k} equal sections")
+        bounds = [i * (n // k) for i in range(k + 1)]
+    else:
+        bounds = [0] + [int(i) for i in indices_or_sections] + [n]
+    out = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        idx = (slice(None),) * ax + (slice(lo, hi),)
+        out.append(t[idx])
+    return out
+
+
+def array_split(x: Any, sections: int, axis: int = 0) -> list[Tensor]:
+    t = wrap(x)
+    ax = S.normalize_axis(axis, t.ndim)
+    n = t.shape[ax]
+    q, r = divmod(n, sections)
+    sizes = [q + 1] * r + [q] * (sections - r)
+    bounds = [builtins.sum(sizes[:i]) for i in range(1, sections)]
+    return split(t, bounds, axis=ax)
+
+
+# ------------------------------------------------------------------ reductions
+
+
+def _reduce(name: str, x: Any, axis: Any, keepdims: bool, out: Any = None,
+            **extra: Any) -> Tensor:
+    if out is not None:
+        raise TypeError(f"{name}: out= is not supported on lazy reductions; assign the "
+                        f"result instead")
+    t = wrap(x)
+    return Tensor(ops.apply(name, [t._node], axis=axis, keepdims=bool(keepdims), **extra))
+
+
+def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,  # noqa: A001
+        out: Any = None, **kw: Any) -> Tensor:
+    return _reduce("sum", x, axis, keepdims, out, dtype=None if dtype is None else np.dtype(dtype))
+
+
+def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
+         out: Any = None, **kw: Any) -> Tensor:
+    return _reduce("prod", x, axis, keepdims, out,
+                   dtype=None if dtype is None else np.dtype(dtype))
+
+
+def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
+         out: Any = None, **kw: Any) -> Tensor:
+    return _reduce("mean", x, axis, keepdims, out,
+                   dtype=None if dtype is None else np.dtype(dtype))
+
+
+def _correction(correction: float | None, ddof: float | None) -> float:
+    if correction is not None and ddof is not None:
+        raise ValueError("give correction or ddof, not both")
+    c = correction if correction is not None else (ddof if ddof is not None else 0)
+    return float(c) if not float(c).is_integer() else int(c)
+
+
+def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
+        keepdims: bool = False, *, correction: float | None = None, **kw: Any) -> Tensor:
+    return _reduce("var", x, axis, keepdims, out, correction=_correction(correction, ddof))
+
+
+def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
+        keepdims: bool = False, *, correction: float | None = None, **kw: Any) -> Tensor:
+    return _reduce("std", x, axis, keepdims, out, correction=_correction(correction, ddof))
+
+
+def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
+        **kw: Any) -> Tensor:
+    t = wrap(x)
+    _check_nonempty_reduction("min", t, axis)
+    return _reduce("min", t, axis, keepdims, out)
+
+
+def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
+        **kw: Any) -> Tensor:
+    t = wrap(x)
+    _check_nonempty_reduction("max", t, axis)
+    return _reduce("max", t, axis, keepdims, out)
+
+
+amin, amax = min, max
+
+
+def _check_nonempty_reduction(name: str, t: Tensor, axis: Any) -> None:
+    axes = S.normalize_axes(axis, t.ndim)
+    if builtins.any(t.shape[a] == 0 for a in axes):
+        raise ValueError(f"{name}: zero-size array to reduction operation {name} which has "
+                         f"no identity (shape {t.shape}, axis {axis})")
+
+
+def any(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
+        **kw: Any) -> Tensor:
+    return _reduce("any", x, axis, keepdims, out)
+
+
+def all(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
+        **kw: Any) -> Tensor:
+    return _reduce("all", x, axis, keepdims, out)
+
+
+def argmin(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
+    t = wrap(x)
+    _check_nonempty_reduction("argmin", t, axis)
+    return _reduce("argmin", t, axis, keepdims, out)
+
+
+def argmax(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
+    t = wrap(x)
+    _check_nonempty_reduction("argmax", t, axis)
+    return _reduce("argmax", t, axis, keepdims, out)
+
+
+def cumulative_sum(x: Any, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> Tensor:
+    t = wrap(x)
+    return Tensor(ops.apply("cumulative_sum", [t._node], axis=axis,
+                            dtype=None if dtype is None else np.dtype(dtype),
+                            include_initial=include_initial))
+
+
+def cumulative_prod(x: Any, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> Tensor:
+    t = wrap(x)
+    return Tensor(ops.apply("cumulative_prod", [t._node], axis=axis,
+                            dtype=None if dtype is None else np.dtype(dtype),
+                            include_initial=include_initial))
+
+
+def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
+    """NumPy's ``cumsum``: flattens when ``axis`` is None."""
+    t = wrap(x)
+    if axis is None:
+        t = t.reshape(-1)
+        axis = 0
+    return cumulative_sum(t, axis=axis, dtype=dtype)
+
+
+def cumprod(x: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
+    t = wrap(x)
+    if axis is None:
+        t = t.reshape(-1)
+        axis = 0
+    return cumulative_prod(t, axis=axis, dtype=dtype)
+
+
+def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
+    t = wrap(x)
+    return sum(t != 0, axis=axis, keepdims=keepdims)
+
+
+# ------------------------------------------------------------------ contraction
+
+
+def _binary(name: str, a: Any, b: Any, **attrs: Any) -> Tensor:
+    ta, tb = wrap(a), wrap(b)
+    return Tensor(ops.apply(name, [ta._node, tb._node], **attrs))
+
+
+def matmul(a: Any, b: Any) -> Tensor:
+    return _binary("matmul", a, b)
+
+
+def tensordot(a: Any, b: Any, axes: int | Sequence[Any] = 2) -> Tensor:
+    if not isinstance(axes, int):
+        axes = tuple(tuple(x) if isinstance(x, (list, tuple)) else x for x in axes)
+    return _binary("tensordot", a, b, axes=axes)
+
+
+def vecdot(a: Any, b: Any, axis: int = -1) -> Tensor:
+    return _binary("vecdot", a, b, axis=axis)
+
+
+def dot(a: Any, b: Any) -> Tensor:
+    return _binary("dot", a, b)
+
+
+def inner(a: Any, b: Any) -> Tensor:
+    """NumPy's ``inner``: contracts the last axes of both."""
+    ta, tb = wrap(a), wrap(b)
+    if ta.ndim == 0 or tb.ndim == 0:
+        return ta * tb
+    return tensordot(ta, tb, axes=([-1], [-1]))
+
+
+def outer(a: Any, b: Any) -> Tensor:
+    """NumPy's ``outer``: both flattened, every product."""
+    ta, tb = wrap(a).reshape(-1), wrap(b).reshape(-1)
+    return ta[:, None] * tb[None, :]
+
+
+def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Tensor:
+    t = wrap(x)
+    return Tensor(ops.apply("trace", [t._node], offset=offset, axis1=axis1, axis2=axis2,
+                            dtype=None if dtype is None else np.dtype(dtype)))
+
+
+def einsum(subscripts: str, *operands: Any) -> Tensor:
+    if not isinstance(subscripts, str):
+        raise TypeError("einsum: subscripts must be a string")
+    nodes = [wrap(o)._node for o in operands]
+    return Tensor(ops.apply("einsum", nodes, subscripts=subscripts))
+
+
+# ------------------------------------------------------------------ joining
+
+
+def concat(arrays: Sequence[Any], axis: int | None = 0) -> Tensor:
+    if isinstance(arrays, Tensor) or not isinstance(arrays, (list, tuple)):
+        raise TypeError("concat takes a sequence of arrays")
+    nodes: list[Node] = []
+    ts = [wrap(a) for a in arrays]
+    if axis is None:
+        ts = [t.reshape(-1) for t in ts]
+        axis = 0
+    nodes = [t._node for t in ts]
+    return Tensor(ops.apply("concat", nodes, axis=axis))
+
+
+concatenate = concat
+
+
+def stack(arrays: Sequence[Any], axis: int = 0) -> Tensor:
+    ts = [wrap(a) for a in arrays]
+    if not ts:
+        raise ValueError("need at least one array to stack")
+    shape = ts[0].shape
+    for t in ts[1:]:
+        if t.shape != shape:
+            raise ValueError(f"stack: all input arrays must have the same shape, got {shape} "
+                             f"and {t.shape}")
+    ax = S.normalize_axis(axis, len(shape) + 1)
+    return concat([expand_dims(t, ax) for t in ts], axis=ax)
+
+
+def hstack(arrays: Sequence[Any]) -> Tensor:
+    ts = [atleast_1d(a) for a in arrays]
+    return concat(ts, axis=0 if ts and ts[0].ndim == 1 else 1)
+
+
+def vstack(arrays: Sequence[Any]) -> Tensor:
+    return concat([atleast_2d(a) for a in arrays], axis=0)
+
+
+row_stack = vstack
+
+
+def dstack(arrays: Sequence[Any]) -> Tensor:
+    return concat([atleast_3d(a) for a in arrays], axis=2)
+
+
+def column_stack(arrays: Sequence[Any]) -> Tensor:
+    ts = [wrap(a) for a in arrays]
+    return concat([t[:, None] if t.ndim == 1 else atleast_2d(t) for t in ts], axis=1)
+
+
+def atleast_1d(x: Any) -> Tensor:
+    t = wrap(x)
+    return t.reshape(1) if t.ndim == 0 else t
+
+
+def atleast_2d(x: Any) -> Tensor:
+    t = wrap(x)
+    if t.ndim == 0:
+        return t.reshape(1, 1)
+    return t[None, :] if t.ndim == 1 else t
+
+
+def atleast_3d(x: Any) -> Tensor:
+    t = wrap(x)
+    if t.ndim == 0:
+        return t.reshape(1, 1, 1)
+    if t.ndim == 1:
+        return t[None, :, None]
+    return t[:, :, None] if t.ndim == 2 else t
+
+
+def repeat(x: Any, repeats: int, axis: int | None = None) -> Tensor:
+    """NumPy's ``repeat`` with an integer count: a broadcast then a reshape."""
+    t = wrap(x)
+    repeats = operator.index(repeats)
+    if repeats < 0:
+        raise ValueError(f"repeat: negative count {repeats}")
+    if axis is None:
+        t = t.reshape(-1)
+        axis = 0
+    ax = S.normalize_axis(axis, t.ndim)
+    e = expand_dims(t, ax + 1)
+    shape = t.shape[:ax + 1] + (repeats,) + t.shape[ax + 1:]
+    out_shape = t.shape[:ax] + (t.shape[ax] * repeats,) + t.shape[ax + 1:]
+    return broadcast_to(e, shape).reshape(out_shape)
+
+
+def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
+    t = wrap(x)
+    reps_t = (reps,) if isinstance(reps, int) else tuple(reps)
+    nd = builtins.max(t.ndim, len(reps_t))
+    reps_t = (1,) * (nd - len(reps_t)) + reps_t
+    t = t.reshape((1,) * (nd - t.ndim) + t.shape)
+    idx: list[Any] = []
+    shape: list[int] = []
+    for r, d in zip(reps_t, t.shape):
+        idx += [None, slice(None)]
+        shape += [r, d]
+    return broadcast_to(t[tuple(idx)], shape).reshape(tuple(r * d for r, d in zip(reps_t, t.shape)))
+
+
+def take(x: Any, indices: Any, axis: int | None = None) -> Tensor:
+    t = wrap(x)
+    idx = wrap(indices)
+    if axis is None:
+        t = t.reshape(-1)
+        axis = 0
+    return Tensor(ops.apply("take", [t._node, idx._node], axis=axis))
+
+
+# ------------------------------------------------------------------ methods
+
+def _method_table() -> dict[str, Callable[..., Any]]:
+    names = ["sum", "prod", "mean", "var", "std", "min", "max", "any", "all", "argmin",
+             "argmax", "cumsum", "cumprod", "swapaxes", "squeeze", "diagonal", "trace",
+             "dot", "clip", "round", "conj", "repeat", "take", "flip", "moveaxis",
+             "expand_dims", "broadcast_to", "count_nonzero", "tile"]
+    g = globals()
+    table = {n: g[n] for n in names}
+    table["conjugate"] = g["conj"]
+    return table
+
+
+METHODS = _method_table()

@@ -1,0 +1,717 @@
+"""The op registry: one ``OpSpec`` per operation, and ``apply`` to build nodes.
+
+An entry says everything the rest of the engine needs about an op: its kind
+(which passes may touch it), how to infer its shape (a pure rule from
+``shapes``) and dtype (NumPy itself, probed on tiny arrays, so NEP 50 and every
+special case are exactly NumPy's), its NumPy implementation (the reference
+executor and the fallback backend), its numexpr template (fused kernels), and
+its aliasing (which input its output is a view of).  Adding an op means adding
+one entry here and one row to the op test table.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import shapes as S
+from .node import Node, Shape, intern, user_source
+
+# What an op is, for the passes: only "elementwise" ops fuse, only "view" ops
+# alias their input, "source"/"creation" ops have no inputs.
+KINDS = ("source", "creation", "elementwise", "view", "reduction", "scan",
+         "contraction", "join", "update")
+
+InferFn = Callable[[Sequence[Node], dict[str, Any]], tuple[Shape, dict[str, Any]]]
+DtypeFn = Callable[[Sequence[Node], dict[str, Any]], np.dtype[Any]]
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    name: str
+    kind: str
+    impl: Callable[..., Any]
+    infer: InferFn
+    dtype: DtypeFn | None = None      # None: probe ``impl`` on tiny arrays (NumPy decides)
+    arity: int | None = None          # None: variadic
+    ufunc: np.ufunc | None = None     # elementwise ufunc: blocked loops call it with out=
+    numexpr: str | None = None        # template over {0}, {1}, ...: the fused-kernel form
+    view_of: int | None = None        # aliasing: the output is a view of this input
+    doc: str = ""
+    aliases: tuple[str, ...] = field(default=())
+
+    def __repr__(self) -> str:
+        return f"OpSpec({self.name})"
+
+
+REGISTRY: dict[str, OpSpec] = {}
+
+
+def register(spec: OpSpec) -> OpSpec:
+    if spec.name in REGISTRY:
+        raise ValueError(f"op {spec.name} registered twice")
+    REGISTRY[spec.name] = spec
+    return spec
+
+
+# ---------------------------------------------------------------- inference
+
+def _broadcast(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    return S.broadcast_shapes(*(n.shape for n in inputs)), attrs
+
+
+def _same_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    return inputs[0].dtype
+
+
+def _attr_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    return np.dtype(attrs["dtype"])
+
+
+_probe_cache: dict[tuple[Any, ...], np.dtype[Any]] = {}
+_probe_lock = threading.Lock()
+
+
+def _probe_args(inputs: Sequence[Node]) -> list[Any]:
+    return [n.attrs["value"] if n.weak else np.zeros((1,) * n.ndim, n.dtype) for n in inputs]
+
+
+def probe_dtype(spec: OpSpec, inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    """The dtype NumPy gives ``spec.impl`` on these input dtypes.
+
+    Weak (Python scalar) inputs are passed as the scalars themselves so NEP 50
+    applies; NumPy's own errors (a bitwise op on floats, a Python int out of
+    range for the array's dtype) surface here, at build time.
+    """
+    from .node import _hashable
+    weak_int = any(n.weak and isinstance(n.attrs["value"], int) for n in inputs)
+    key = (spec.name, _hashable(attrs),
+           tuple((str(n.dtype), n.ndim, type(n.attrs["value"]).__name__ if n.weak else "")
+                 for n in inputs))
+    if not weak_int:
+        hit = _probe_cache.get(key)
+        if hit is not None:
+            return hit
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = np.asarray(spec.impl(*_probe_args(inputs), **attrs))
+    dt = out.dtype
+    if not weak_int:
+        with _probe_lock:
+            _probe_cache[key] = dt
+    return dt
+
+
+# ---------------------------------------------------------------- elementwise ops
+
+def _elementwise(name: str, impl: Callable[..., Any], arity: int, numexpr: str | None = None,
+                 aliases: tuple[str, ...] = (), dtype: DtypeFn | None = None,
+                 doc: str = "") -> OpSpec:
+    uf = impl if isinstance(impl, np.ufunc) else None
+    return register(OpSpec(name, "elementwise", impl, _broadcast, dtype, arity, uf,
+                           numexpr, None, doc, aliases))
+
+
+# name, ufunc, numexpr template (None: not fusable into numexpr), NumPy aliases.
+# Templates are only used where ``exec.numexpr_backend`` has checked that
+# numexpr's dtype rules give NumPy's exact result.
+_UNARY: list[tuple[str, np.ufunc, str | None, tuple[str, ...]]] = [
+    ("abs", np.absolute, "abs({0})", ("absolute",)),
+    ("acos", np.arccos, "arccos({0})", ("arccos",)),
+    ("acosh", np.arccosh, "arccosh({0})", ("arccosh",)),
+    ("asin", np.arcsin, "arcsin({0})", ("arcsin",)),
+    ("asinh", np.arcsinh, "arcsinh({0})", ("arcsinh",)),
+    ("atan", np.arctan, "arctan({0})", ("arctan",)),
+    ("atanh", np.arctanh, "arctanh({0})", ("arctanh",)),
+    ("bitwise_invert", np.invert, "(~{0})", ("invert", "bitwise_not")),
+    ("cbrt", np.cbrt, None, ()),
+    ("ceil", np.ceil, "ceil({0})", ()),
+    ("conj", np.conjugate, "conj({0})", ("conjugate",)),
+    ("cos", np.cos, "cos({0})", ()),
+    ("cosh", np.cosh, "cosh({0})", ()),
+    ("deg2rad", np.deg2rad, None, ("radians",)),
+    ("exp", np.exp, "exp({0})", ()),
+    ("exp2", np.exp2, None, ()),
+    ("expm1", np.expm1, "expm1({0})", ()),
+    ("fabs", np.fabs, "abs({0})", ()),
+    ("floor", np.floor, "floor({0})", ()),
+    ("isfinite", np.isfinite, "isfinite({0})", ()),
+    ("isinf", np.isinf, "isinf({0})", ()),
+    ("isnan", np.isnan, "isnan({0})", ()),
+    ("log", np.log, "log({0})", ()),
+    ("log10", np.log10, "log10({0})", ()),
+    ("log1p", np.log1p, "log1p({0})", ()),
+    ("log2", np.log2, "log2({0})", ()),
+    ("logical_not", np.logical_not, "(~{0})", ()),
+    ("negative", np.negative, "(-{0})", ()),
+    ("positive", np.positive, "{0}", ()),
+    ("rad2deg", np.rad2deg, None, ("degrees",)),
+    ("reciprocal", np.reciprocal, "(1 / {0})", ()),
+    ("rint", np.rint, None, ()),
+    ("sign", np.sign, None, ()),
+    ("signbit", np.signbit, "signbit({0})", ()),
+    ("sin", np.sin, "sin({0})", ()),
+    ("sinh", np.sinh, "sinh({0})", ()),
+    ("spacing", np.spacing, None, ()),
+    ("sqrt", np.sqrt, "sqrt({0})", ()),
+    ("square", np.square, "({0} * {0})", ()),
+    ("tan", np.tan, "tan({0})", ()),
+    ("tanh", np.tanh, "tanh({0})", ()),
+    ("trunc", np.trunc, "trunc({0})", ("fix",)),
+]
+
+_BINARY: list[tuple[str, np.ufunc, str | None, tuple[str, ...]]] = [
+    ("add", np.add, "({0} + {1})", ()),
+    ("atan2", np.arctan2, "arctan2({0}, {1})", ("arctan2",)),
+    ("bitwise_and", np.bitwise_and, "({0} & {1})", ()),
+    ("bitwise_left_shift", np.left_shift, None, ("left_shift",)),
+    ("bitwise_or", np.bitwise_or, "({0} | {1})", ()),
+    ("bitwise_right_shift", np.right_shift, None, ("right_shift",)),
+    ("bitwise_xor", np.bitwise_xor, None, ()),
+    ("copysign", np.copysign, "copysign({0}, {1})", ()),
+    ("divide", np.divide, "({0} / {1})", ("true_divide",)),
+    ("equal", np.equal, "({0} == {1})", ()),
+    ("float_power", np.float_power, None, ()),
+    ("floor_divide", np.floor_divide, None, ()),
+    ("fmax", np.fmax, None, ()),
+    ("fmin", np.fmin, None, ()),
+    ("fmod", np.fmod, None, ()),
+    ("gcd", np.gcd, None, ()),
+    ("greater", np.greater, "({0} > {1})", ()),
+    ("greater_equal", np.greater_equal, "({0} >= {1})", ()),
+    ("heaviside", np.heaviside, None, ()),
+    ("hypot", np.hypot, "hypot({0}, {1})", ()),
+    ("lcm", np.lcm, None, ()),
+    ("ldexp", np.ldexp, None, ()),
+    ("less", np.less, "({0} < {1})", ()),
+    ("less_equal", np.less_equal, "({0} <= {1})", ()),
+    ("logaddexp", np.logaddexp, None, ()),
+    ("logaddexp2", np.logaddexp2, None, ()),
+    ("logical_and", np.logical_and, "({0} & {1})", ()),
+    ("logical_or", np.logical_or, "({0} | {1})", ()),
+    ("logical_xor", np.logical_xor, "({0} != {1})", ()),
+    ("maximum", np.maximum, None, ()),
+    ("minimum", np.minimum, None, ()),
+    ("multiply", np.multiply, "({0} * {1})", ()),
+    ("nextafter", np.nextafter, "nextafter({0}, {1})", ()),
+    ("not_equal", np.not_equal, "({0} != {1})", ()),
+    ("pow", np.power, "({0} ** {1})", ("power",)),
+    ("remainder", np.remainder, None, ("mod",)),
+    ("subtract", np.subtract, "({0} - {1})", ()),
+]
+
+for _name, _uf, _ne, _al in _UNARY:
+    _elementwise(_name, _uf, 1, _ne, _al)
+for _name, _uf, _ne, _al in _BINARY:
+    _elementwise(_name, _uf, 2, _ne, _al)
+
+_elementwise("where", np.where, 3, "where({0}, {1}, {2})",
+             doc="where(cond, x, y): x where cond is true, else y")
+_elementwise("real", np.real, 1, "real({0})")
+_elementwise("imag", np.imag, 1, "imag({0})")
+
+
+def _round_impl(x: Any, decimals: int = 0) -> Any:
+    return np.round(x, decimals)
+
+
+_elementwise("round", _round_impl, 1)
+
+
+def _astype_impl(x: Any, dtype: Any, copy: bool = True) -> Any:
+    return np.asarray(x).astype(dtype, copy=copy)
+
+
+register(OpSpec("astype", "elementwise", _astype_impl, _broadcast, _attr_dtype, 1,
+                doc="cast to attrs['dtype'] (NumPy's unsafe casting)"))
+
+
+# ---------------------------------------------------------------- sources and creation
+
+def _no_impl(*args: Any, **kw: Any) -> Any:
+    raise RuntimeError("source nodes carry their value; they are never executed")
+
+
+def _const_impl(value: Any, shape: Shape = (), dtype: Any = None) -> Any:
+    return value
+
+
+def _shape_attr(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    return tuple(attrs["shape"]), attrs
+
+
+register(OpSpec("input", "source", _no_impl, _shape_attr, _attr_dtype, 0,
+                doc="a user array, read at evaluation time (zero-copy)"))
+register(OpSpec("placeholder", "source", _no_impl, _shape_attr, _attr_dtype, 0,
+                doc="an input bound when a compiled function is called"))
+register(OpSpec("const", "source", _const_impl, _shape_attr, _attr_dtype, 0,
+                doc="a scalar constant; Python scalars are weak (NEP 50)"))
+
+
+def _full_impl(shape: Shape, fill_value: Any, dtype: Any) -> Any:
+    # A broadcast of one element: read-only and free; the planner materializes
+    # it only where a kernel must write.
+    return np.full(shape, fill_value, dtype)
+
+
+def _empty_impl(shape: Shape, dtype: Any) -> Any:
+    return np.empty(shape, dtype)
+
+
+def _arange_impl(start: Any, stop: Any, step: Any, dtype: Any, shape: Shape) -> Any:
+    return np.arange(start, stop, step, dtype=dtype)
+
+
+def _linspace_impl(start: Any, stop: Any, num: int, endpoint: bool, dtype: Any,
+                   shape: Shape) -> Any:
+    return np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)
+
+
+def _eye_impl(n: int, m: int, k: int, dtype: Any, shape: Shape) -> Any:
+    return np.eye(n, m, k, dtype=dtype)
+
+
+register(OpSpec("full", "creation", _full_impl, _shape_attr, _attr_dtype, 0))
+register(OpSpec("empty", "creation", _empty_impl, _shape_attr, _attr_dtype, 0))
+register(OpSpec("arange", "creation", _arange_impl, _shape_attr, _attr_dtype, 0))
+register(OpSpec("linspace", "creation", _linspace_impl, _shape_attr, _attr_dtype, 0))
+register(OpSpec("eye", "creation", _eye_impl, _shape_attr, _attr_dtype, 0))
+
+
+# ---------------------------------------------------------------- views
+
+def _reshape_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    shape = S.reshape_shape(inputs[0].shape, attrs["shape"])
+    return shape, {"shape": shape}
+
+
+def _reshape_impl(x: Any, shape: Shape) -> Any:
+    return np.reshape(x, shape)
+
+
+def _transpose_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    axes = S.transpose_axes(inputs[0].ndim, attrs.get("axes"))
+    return tuple(inputs[0].shape[a] for a in axes), {"axes": axes}
+
+
+def _transpose_impl(x: Any, axes: tuple[int, ...]) -> Any:
+    return np.transpose(x, axes)
+
+
+def _getitem_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    items, shape = S.normalize_index(inputs[0].shape, attrs["index"])
+    return shape, {"index": items}
+
+
+def _getitem_impl(x: Any, index: tuple[Any, ...]) -> Any:
+    return np.asarray(x)[S.index_to_python(index)]
+
+
+def _broadcast_to_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    src, dst = inputs[0].shape, tuple(int(d) for d in attrs["shape"])
+    if any(d < 0 for d in dst):
+        raise ValueError(f"negative dimension in target shape {dst}")
+    if len(dst) < len(src) or S.broadcast_shapes(src, dst) != dst:
+        raise ValueError(f"cannot broadcast shape {src} to {dst}")
+    return dst, {"shape": dst}
+
+
+def _broadcast_to_impl(x: Any, shape: Shape) -> Any:
+    return np.broadcast_to(x, shape)
+
+
+def _diagonal_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    nd = inputs[0].ndim
+    shape = S.diagonal_shape(inputs[0].shape, attrs["offset"], attrs["axis1"], attrs["axis2"])
+    return shape, {"offset": int(attrs["offset"]), "axis1": S.normalize_axis(attrs["axis1"], nd),
+                   "axis2": S.normalize_axis(attrs["axis2"], nd)}
+
+
+def _diagonal_impl(x: Any, offset: int, axis1: int, axis2: int) -> Any:
+    return np.diagonal(x, offset, axis1, axis2)
+
+
+def _view(name: str, impl: Callable[..., Any], infer: InferFn, doc: str) -> None:
+    register(OpSpec(name, "view", impl, infer, _same_dtype, 1, view_of=0, doc=doc))
+
+
+_view("reshape", _reshape_impl, _reshape_infer, "a view when the layout allows, else a copy")
+_view("transpose", _transpose_impl, _transpose_infer, "permute axes (a view)")
+_view("getitem", _getitem_impl, _getitem_infer, "basic indexing: ints, slices, None (a view)")
+_view("broadcast_to", _broadcast_to_impl, _broadcast_to_infer, "a read-only broadcast view")
+_view("diagonal", _diagonal_impl, _diagonal_infer, "a read-only diagonal view")
+
+
+# ---------------------------------------------------------------- reductions and scans
+
+def _reduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x = inputs[0]
+    axes = S.normalize_axes(attrs.get("axis"), x.ndim)
+    keep = bool(attrs.get("keepdims", False))
+    out = dict(attrs)
+    out["axis"] = axes
+    out["keepdims"] = keep
+    return S.reduce_shape(x.shape, axes, keep), out
+
+
+def _reduction(name: str, impl: Callable[..., Any], doc: str = "") -> None:
+    register(OpSpec(name, "reduction", impl, _reduce_infer, None, 1, doc=doc))
+
+
+def _sum_impl(x: Any, axis: tuple[int, ...], keepdims: bool, dtype: Any = None) -> Any:
+    return np.sum(x, axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+def _prod_impl(x: Any, axis: tuple[int, ...], keepdims: bool, dtype: Any = None) -> Any:
+    return np.prod(x, axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+def _mean_impl(x: Any, axis: tuple[int, ...], keepdims: bool, dtype: Any = None) -> Any:
+    return np.mean(x, axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+def _var_impl(x: Any, axis: tuple[int, ...], keepdims: bool, correction: float = 0) -> Any:
+    return np.var(x, axis=axis, keepdims=keepdims, ddof=correction)
+
+
+def _std_impl(x: Any, axis: tuple[int, ...], keepdims: bool, correction: float = 0) -> Any:
+    return np.std(x, axis=axis, keepdims=keepdims, ddof=correction)
+
+
+def _min_impl(x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
+    return np.min(x, axis=axis, keepdims=keepdims)
+
+
+def _max_impl(x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
+    return np.max(x, axis=axis, keepdims=keepdims)
+
+
+def _any_impl(x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
+    return np.any(x, axis=axis, keepdims=keepdims)
+
+
+def _all_impl(x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
+    return np.all(x, axis=axis, keepdims=keepdims)
+
+
+_reduction("sum", _sum_impl)
+_reduction("prod", _prod_impl)
+_reduction("mean", _mean_impl)
+_reduction("var", _var_impl)
+_reduction("std", _std_impl)
+_reduction("min", _min_impl)
+_reduction("max", _max_impl)
+_reduction("any", _any_impl)
+_reduction("all", _all_impl)
+
+
+def _argreduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x = inputs[0]
+    axis, keep = attrs.get("axis"), bool(attrs.get("keepdims", False))
+    if axis is None:
+        shape: Shape = (1,) * x.ndim if keep else ()
+        return shape, {"axis": None, "keepdims": keep}
+    ax = S.normalize_axis(axis, x.ndim)
+    return S.reduce_shape(x.shape, (ax,), keep), {"axis": ax, "keepdims": keep}
+
+
+def _argmin_impl(x: Any, axis: int | None, keepdims: bool) -> Any:
+    return np.argmin(x, axis=axis, keepdims=keepdims)
+
+
+def _argmax_impl(x: Any, axis: int | None, keepdims: bool) -> Any:
+    return np.argmax(x, axis=axis, keepdims=keepdims)
+
+
+register(OpSpec("argmin", "reduction", _argmin_impl, _argreduce_infer, None, 1))
+register(OpSpec("argmax", "reduction", _argmax_impl, _argreduce_infer, None, 1))
+
+
+def _cumsum_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x = inputs[0]
+    axis = attrs.get("axis")
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"axis must be given for a {x.ndim}-d input")
+        axis = 0
+    if x.ndim == 0:
+        raise ValueError("cumulative_sum needs at least one dimension")
+    ax = S.normalize_axis(axis, x.ndim)
+    inc = bool(attrs.get("include_initial", False))
+    shape = tuple(d + (1 if inc and i == ax else 0) for i, d in enumerate(x.shape))
+    return shape, {"axis": ax, "dtype": attrs.get("dtype"), "include_initial": inc}
+
+
+def _cumsum_impl(x: Any, axis: int, dtype: Any, include_initial: bool) -> Any:
+    return np.cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial)
+
+
+def _cumprod_impl(x: Any, axis: int, dtype: Any, include_initial: bool) -> Any:
+    return np.cumulative_prod(x, axis=axis, dtype=dtype, include_initial=include_initial)
+
+
+register(OpSpec("cumulative_sum", "scan", _cumsum_impl, _cumsum_infer, None, 1))
+register(OpSpec("cumulative_prod", "scan", _cumprod_impl, _cumsum_infer, None, 1))
+
+
+# ---------------------------------------------------------------- contractions
+
+def _matmul_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    return S.matmul_shape(inputs[0].shape, inputs[1].shape), attrs
+
+
+def _tensordot_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    a, b = inputs[0].shape, inputs[1].shape
+    ax_a, ax_b = S.tensordot_axes(a, b, attrs["axes"])
+    return S.tensordot_shape(a, b, ax_a, ax_b), {"axes": (ax_a, ax_b)}
+
+
+def _tensordot_impl(a: Any, b: Any, axes: Any) -> Any:
+    return np.tensordot(a, b, axes)
+
+
+def _vecdot_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    a, b = inputs[0].shape, inputs[1].shape
+    if not a or not b:
+        raise ValueError("vecdot needs at least one dimension in each operand")
+    axis = attrs.get("axis", -1)
+    ia, ib = S.normalize_axis(axis, len(a)), S.normalize_axis(axis, len(b))
+    if a[ia] != b[ib]:
+        raise ValueError(f"contracted dimensions differ: {a[ia]} (axis {axis} of {a}) vs "
+                         f"{b[ib]} (axis {axis} of {b})")
+    ra = a[:ia] + a[ia + 1:]
+    rb = b[:ib] + b[ib + 1:]
+    return S.broadcast_shapes(ra, rb), {"axis": int(axis)}
+
+
+def _vecdot_impl(a: Any, b: Any, axis: int) -> Any:
+    # NumPy's vecdot needs the contracted axis last in both operands.
+    a = np.moveaxis(np.asarray(a), axis, -1)
+    b = np.moveaxis(np.asarray(b), axis, -1)
+    return np.vecdot(a, b)
+
+
+def _dot_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    a, b = inputs[0].shape, inputs[1].shape
+    if not a or not b:
+        return S.broadcast_shapes(a, b), attrs
+    if len(b) == 1:
+        if a[-1] != b[0]:
+            raise ValueError(f"shapes {a} and {b} not aligned: {a[-1]} (dim {len(a) - 1}) "
+                             f"!= {b[0]} (dim 0)")
+        return a[:-1], attrs
+    if a[-1] != b[-2]:
+        raise ValueError(f"shapes {a} and {b} not aligned: {a[-1]} (dim {len(a) - 1}) != "
+                         f"{b[-2]} (dim {len(b) - 2})")
+    return a[:-1] + b[:-2] + b[-1:], attrs
+
+
+def _trace_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x = inputs[0]
+    d = S.diagonal_shape(x.shape, attrs["offset"], attrs["axis1"], attrs["axis2"])
+    nd = x.ndim
+    return d[:-1], {"offset": int(attrs["offset"]), "axis1": S.normalize_axis(attrs["axis1"], nd),
+                    "axis2": S.normalize_axis(attrs["axis2"], nd), "dtype": attrs.get("dtype")}
+
+
+def _trace_impl(x: Any, offset: int, axis1: int, axis2: int, dtype: Any) -> Any:
+    return np.trace(x, offset, axis1, axis2, dtype=dtype)
+
+
+def _einsum_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    spec = attrs["subscripts"].replace(" ", "")
+    if "..." in spec:
+        raise ValueError("einsum with '...' is not supported; spell out the axes")
+    lhs, arrow, out = spec.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(inputs):
+        raise ValueError(f"{spec!r} names {len(terms)} operands, got {len(inputs)}")
+    sizes: dict[str, int] = {}
+    for t, n in zip(terms, inputs):
+        if len(t) != n.ndim:
+            raise ValueError(f"term {t!r} has {len(t)} axes but its operand has shape {n.shape}")
+        for c, d in zip(t, n.shape):
+            old = sizes.get(c, d)
+            if old != d and 1 not in (old, d):
+                raise ValueError(f"axis {c!r} is {old} in one operand and {d} in another")
+            sizes[c] = d if old == 1 else old
+    if not arrow:
+        letters = lhs.replace(",", "")
+        out = "".join(sorted(c for c in sizes if letters.count(c) == 1))
+    for c in out:
+        if c not in sizes:
+            raise ValueError(f"output axis {c!r} appears in no operand")
+    return tuple(sizes[c] for c in out), {"subscripts": spec}
+
+
+def _einsum_impl(*arrays: Any, subscripts: str) -> Any:
+    return np.einsum(subscripts, *arrays, optimize=True)
+
+
+register(OpSpec("matmul", "contraction", np.matmul, _matmul_infer, None, 2))
+register(OpSpec("tensordot", "contraction", _tensordot_impl, _tensordot_infer, None, 2))
+register(OpSpec("vecdot", "contraction", _vecdot_impl, _vecdot_infer, None, 2))
+register(OpSpec("dot", "contraction", np.dot, _dot_infer, None, 2))
+register(OpSpec("trace", "contraction", _trace_impl, _trace_infer, None, 1))
+register(OpSpec("einsum", "contraction", _einsum_impl, _einsum_infer, None, None))
+
+
+# ---------------------------------------------------------------- joining and updates
+
+def _concat_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    axis = attrs.get("axis", 0)
+    shape = S.concat_shape([n.shape for n in inputs], axis)
+    ax = None if axis is None else S.normalize_axis(axis, inputs[0].ndim)
+    return shape, {"axis": ax}
+
+
+def _concat_impl(*arrays: Any, axis: int | None) -> Any:
+    return np.concatenate(arrays, axis=axis)
+
+
+register(OpSpec("concat", "join", _concat_impl, _concat_infer, None, None))
+
+
+def _setitem_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    base, val = inputs
+    items, sub = S.normalize_index(base.shape, attrs["index"])
+    try:
+        S.broadcast_shapes(val.shape, sub)
+        if S.broadcast_shapes(val.shape, sub) != sub:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"could not broadcast input array from shape {val.shape} into "
+                         f"shape {sub}") from None
+    if not np.can_cast(val.dtype, base.dtype, "unsafe"):
+        raise TypeError(f"cannot assign {val.dtype} into {base.dtype}")
+    return base.shape, {"index": items}
+
+
+def _setitem_impl(base: Any, val: Any, index: tuple[Any, ...]) -> Any:
+    out = np.array(base, copy=True)
+    out[S.index_to_python(index)] = val
+    return out
+
+
+register(OpSpec("setitem", "update", _setitem_impl, _setitem_infer, _same_dtype, 2,
+                doc="functional update: a copy of input 0 with input 1 written at index"))
+
+
+def _view_update_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    base, val = inputs
+    shape = base.shape
+    for name, a in attrs["path"]:
+        spec = REGISTRY[name]
+        if spec.kind != "view":
+            raise TypeError(f"cannot write through {name}: it is not a view")
+    return shape, attrs
+
+
+def _view_update_impl(base: Any, val: Any, path: tuple[tuple[str, Any], ...]) -> Any:
+    out = np.array(base, copy=True)
+    v = out
+    for name, a in path:
+        v = REGISTRY[name].impl(v, **dict(a))
+    if not np.shares_memory(v, out):
+        raise ValueError("cannot write through this view: its layout forced a copy "
+                         "(e.g. a reshape of a non-contiguous slice)")
+    if not v.flags.writeable:
+        raise ValueError("cannot write through a read-only view (broadcast_to, diagonal)")
+    v[...] = val
+    return out
+
+
+register(OpSpec("view_update", "update", _view_update_impl, _view_update_infer, _same_dtype, 2,
+                doc="functional write through a chain of views: a copy of input 0 whose "
+                    "view attrs['path'] holds input 1"))
+
+
+def _take_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x, idx = inputs
+    if idx.dtype.kind not in "iu":
+        raise IndexError(f"arrays used as indices must be of integer type, got {idx.dtype}")
+    axis = attrs.get("axis")
+    if axis is None:
+        return idx.shape, {"axis": None}
+    ax = S.normalize_axis(axis, x.ndim)
+    return x.shape[:ax] + idx.shape + x.shape[ax + 1:], {"axis": ax}
+
+
+def _take_impl(x: Any, idx: Any, axis: int | None) -> Any:
+    return np.take(x, idx, axis=axis)
+
+
+register(OpSpec("take", "join", _take_impl, _take_infer, _same_dtype, 2,
+                doc="gather along an axis by integer indices (bounds checked at run time)"))
+
+
+# ---------------------------------------------------------------- building nodes
+
+class BuildError(Exception):
+    """Marker base: never raised itself; errors keep NumPy's exception types."""
+
+
+def _describe(inputs: Sequence[Node]) -> str:
+    return ", ".join(f"{n.attrs['value']!r} (Python scalar)" if n.weak else
+                     f"{n.shape} {n.dtype}" for n in inputs)
+
+
+def apply(name: str, inputs: Sequence[Node], **attrs: Any) -> Node:
+    """Build (or find) the node ``name(inputs, attrs)``, inferring shape and dtype.
+
+    Any error is raised here, with NumPy's exception type, naming the op, the
+    operands and the user's line.
+    """
+    spec = REGISTRY[name]
+    ins = tuple(inputs)
+    src = user_source()
+    if spec.arity is not None and len(ins) != spec.arity:
+        raise TypeError(f"{name} takes {spec.arity} operands, got {len(ins)}")
+    try:
+        shape, attrs = spec.infer(ins, attrs)
+        dtype = spec.dtype(ins, attrs) if spec.dtype is not None else probe_dtype(spec, ins, attrs)
+    except (ValueError, IndexError, TypeError, OverflowError) as e:
+        where = f"{src[0].rsplit('/', 1)[-1]}:{src[1]}"
+        msg = f"{name}: {e} [operands: {_describe(ins)}] (at {where})"
+        raise _same_type(e, msg) from None
+    weak = False
+    return intern(spec, ins, attrs, shape, dtype, src, weak)
+
+
+def _same_type(e: BaseException, msg: str) -> BaseException:
+    try:
+        return type(e)(msg)
+    except Exception:  # an exception type whose constructor wants more
+        return ValueError(msg)
+
+
+def const(value: Any) -> Node:
+    """A scalar constant node: Python scalars weak (NEP 50), NumPy scalars strong."""
+    src = user_source()
+    if isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic):
+        dt = np.result_type(type(value) if not isinstance(value, bool) else np.bool_)
+        if isinstance(value, int) and not isinstance(value, bool):
+            dt = np.dtype(np.int64)
+        return intern(REGISTRY["const"], (), {"value": value, "shape": (), "dtype": dt},
+                      (), dt, src, weak=True)
+    arr = np.asarray(value)
+    v = arr[()]
+    return intern(REGISTRY["const"], (), {"value": v, "shape": (), "dtype": arr.dtype},
+                  (), arr.dtype, src)
+
+
+def source(array: np.ndarray[Any, Any], name: str | None = None) -> Node:
+    """A user array as a graph input: never shared, never written to."""
+    attrs = {"shape": array.shape, "dtype": array.dtype, "name": name}
+    return intern(REGISTRY["input"], (), attrs, array.shape, array.dtype, user_source(),
+                  unique=True, value=array)
+
+
+def numel(shape: Shape) -> int:
+    return math.prod(shape)

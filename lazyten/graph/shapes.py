@@ -1,0 +1,269 @@
+"""Pure shape rules: broadcasting, reductions, matmul, reshape, transpose, indexing.
+
+Every rule takes shapes (tuples of ints) and attributes and returns the result
+shape, or raises ``ValueError`` / ``IndexError`` / ``AxisError`` with a message
+that says what was expected.  The caller (``graph.node.apply``) adds the op
+name, the operands and the user's source line, so messages here stay short.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+from numpy.exceptions import AxisError
+
+Shape = tuple[int, ...]
+
+# An index item after normalization (see ``normalize_index``):
+#   ("i", k)              integer index (non-negative, in range)
+#   ("s", start, stop, step)  a slice with concrete bounds (``slice.indices``)
+#   ("n",)                a new axis (``None``)
+IndexItem = tuple[Any, ...]
+
+
+def broadcast_shapes(*shapes: Shape) -> Shape:
+    """NumPy broadcasting of ``shapes``; ValueError if they do not broadcast.
+
+    >>> broadcast_shapes((3, 1), (4,))
+    (3, 4)
+    """
+    if len(shapes) == 1:
+        return shapes[0]
+    ndim = max(len(s) for s in shapes)
+    out = [1] * ndim
+    for s in shapes:
+        off = ndim - len(s)
+        for i, d in enumerate(s):
+            o = out[off + i]
+            if d == o or d == 1:
+                continue
+            if o == 1:
+                out[off + i] = d
+            else:
+                shown = " and ".join(str(tuple(x)) for x in shapes)
+                raise ValueError(f"shapes {shown} do not broadcast "
+                                 f"(dimension {i - len(s)} is {o} in one and {d} in another)")
+    return tuple(out)
+
+
+def normalize_axis(axis: int, ndim: int) -> int:
+    """A possibly negative axis as a non-negative one; AxisError if out of range."""
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"axis must be an integer, got {type(axis).__name__}") from None
+    if not -ndim <= ax < ndim:
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return ax % ndim if ndim else ax
+
+
+def normalize_axes(axis: int | Sequence[int] | None, ndim: int) -> tuple[int, ...]:
+    """``None`` -> all axes; an int or a tuple of ints -> sorted, checked, unique."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(normalize_axis(a, ndim) for a in axis)
+    else:
+        axes = (normalize_axis(axis, ndim),)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"repeated axis in {axis}")
+    return tuple(sorted(axes))
+
+
+def reduce_shape(shape: Shape, axes: tuple[int, ...], keepdims: bool) -> Shape:
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def reshape_shape(shape: Shape, newshape: Sequence[int]) -> Shape:
+    """Target shape with at most one ``-1`` inferred; ``()`` gives a scalar.
+
+    >>> reshape_shape((2, 6), (3, -1))
+    (3, 4)
+    >>> reshape_shape((1,), ())
+    ()
+    """
+    size = math.prod(shape)
+    new = []
+    for d in newshape:
+        try:
+            new.append(operator.index(d))
+        except TypeError:
+            raise TypeError(f"reshape dimensions must be integers, got {d!r}") from None
+    unknown = [i for i, d in enumerate(new) if d == -1]
+    if len(unknown) > 1:
+        raise ValueError(f"can only specify one unknown dimension (-1), got {tuple(new)}")
+    if any(d < -1 for d in new):
+        raise ValueError(f"negative dimension in {tuple(new)}")
+    if unknown:
+        known = math.prod(d for d in new if d != -1)
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {tuple(new)}")
+        new[unknown[0]] = size // known
+    if math.prod(new) != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {tuple(new)}")
+    return tuple(new)
+
+
+def transpose_axes(ndim: int, axes: Sequence[int] | None) -> tuple[int, ...]:
+    if axes is None:
+        return tuple(reversed(range(ndim)))
+    if len(axes) != ndim:
+        raise ValueError(f"axes {tuple(axes)} don't match array of dimension {ndim}")
+    norm = tuple(normalize_axis(a, ndim) for a in axes)
+    if sorted(norm) != list(range(ndim)):
+        raise ValueError(f"axes {tuple(axes)} are not a permutation of {ndim} dimensions")
+    return norm
+
+
+def normalize_index(shape: Shape, index: Any) -> tuple[tuple[IndexItem, ...], Shape]:
+    """Basic NumPy indexing, made concrete: (normalized items, result shape).
+
+    Integers are bounds-checked (IndexError), ``...`` is expanded, slices get
+    concrete ``(start, stop, step)`` for this shape, ``None`` adds an axis.
+    Integer-array and boolean indexing are not views and are handled elsewhere.
+    """
+    items = index if isinstance(index, tuple) else (index,)
+    n_ell = sum(1 for it in items if it is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = sum(1 for it in items if it is not None and it is not Ellipsis)
+    if consumed > len(shape):
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, "
+                         f"but {consumed} were indexed")
+    expanded: list[Any] = []
+    for it in items:
+        if it is Ellipsis:
+            expanded.extend([slice(None)] * (len(shape) - consumed))
+        else:
+            expanded.append(it)
+    if n_ell == 0:
+        expanded.extend([slice(None)] * (len(shape) - consumed))
+    out_items: list[IndexItem] = []
+    out_shape: list[int] = []
+    dim = 0
+    for it in expanded:
+        if it is None:
+            out_items.append(("n",))
+            out_shape.append(1)
+            continue
+        size = shape[dim]
+        if isinstance(it, slice):
+            start, stop, step = it.indices(size)
+            out_items.append(("s", start, stop, step))
+            out_shape.append(len(range(start, stop, step)))
+        else:
+            if isinstance(it, bool) or (hasattr(it, "dtype") and getattr(it, "dtype").kind == "b"):
+                raise IndexError("boolean scalar indices are not supported in basic indexing")
+            try:
+                k = operator.index(it)
+            except TypeError:
+                raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                                 f"(`None`) and integer or boolean arrays are valid indices; "
+                                 f"got {type(it).__name__}") from None
+            if not -size <= k < size:
+                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {size}")
+            out_items.append(("i", k % size))
+        dim += 1
+    return tuple(out_items), tuple(out_shape)
+
+
+def index_to_python(items: tuple[IndexItem, ...]) -> tuple[Any, ...]:
+    """Normalized index items back to a tuple NumPy can apply."""
+    out: list[Any] = []
+    for it in items:
+        if it[0] == "i":
+            out.append(it[1])
+        elif it[0] == "s":
+            start, stop, step = it[1], it[2], it[3]
+            # slice.indices gives stop=-1 for a reversed slice to the start; as a
+            # Python slice that would mean "the last element", so use None.
+            out.append(slice(start, None if stop < 0 else stop, step))
+        else:
+            out.append(None)
+    return tuple(out)
+
+
+def matmul_shape(a: Shape, b: Shape) -> Shape:
+    if len(a) == 0 or len(b) == 0:
+        raise ValueError("matmul: scalar operands are not allowed, use '*' instead")
+    a2 = (1,) + a if len(a) == 1 else a
+    b2 = b + (1,) if len(b) == 1 else b
+    if a2[-1] != b2[-2]:
+        raise ValueError(f"core dimensions do not match: {a} @ {b} needs "
+                         f"{a2[-1]} (last of first) == {b2[-2]} (second-to-last of second)")
+    batch = broadcast_shapes(a2[:-2], b2[:-2])
+    out = batch + (a2[-2], b2[-1])
+    if len(a) == 1:
+        out = out[:-2] + out[-1:]
+    if len(b) == 1:
+        out = out[:-1]
+    return out
+
+
+def tensordot_axes(a: Shape, b: Shape, axes: int | Sequence[Any]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Normalize ``axes`` as ``np.tensordot`` accepts it into two checked tuples."""
+    if isinstance(axes, int):
+        if axes < 0 or axes > min(len(a), len(b)):
+            raise ValueError(f"axes={axes} is out of range for shapes {a} and {b}")
+        ax_a = tuple(range(len(a) - axes, len(a)))
+        ax_b = tuple(range(axes))
+    else:
+        if len(axes) != 2:
+            raise ValueError("axes must be an int or a pair of sequences")
+        x, y = axes
+        x = (x,) if isinstance(x, int) else tuple(x)
+        y = (y,) if isinstance(y, int) else tuple(y)
+        if len(x) != len(y):
+            raise ValueError(f"axes {x} and {y} have different lengths")
+        ax_a = tuple(normalize_axis(i, len(a)) for i in x)
+        ax_b = tuple(normalize_axis(i, len(b)) for i in y)
+    for i, j in zip(ax_a, ax_b):
+        if a[i] != b[j]:
+            raise ValueError(f"shape mismatch for sum: axis {i} of {a} has {a[i]}, "
+                             f"axis {j} of {b} has {b[j]}")
+    return ax_a, ax_b
+
+
+def tensordot_shape(a: Shape, b: Shape, ax_a: tuple[int, ...], ax_b: tuple[int, ...]) -> Shape:
+    return (tuple(d for i, d in enumerate(a) if i not in ax_a)
+            + tuple(d for i, d in enumerate(b) if i not in ax_b))
+
+
+def concat_shape(shapes: Sequence[Shape], axis: int | None) -> Shape:
+    if not shapes:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        return (sum(math.prod(s) for s in shapes),)
+    ndim = len(shapes[0])
+    if ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    ax = normalize_axis(axis, ndim)
+    for s in shapes[1:]:
+        if len(s) != ndim:
+            raise ValueError(f"all inputs must have the same number of dimensions, "
+                             f"got {shapes[0]} and {s}")
+        for i in range(ndim):
+            if i != ax and s[i] != shapes[0][i]:
+                raise ValueError(f"all dimensions except axis {ax} must match, "
+                                 f"got {shapes[0]} and {s}")
+    return shapes[0][:ax] + (sum(s[ax] for s in shapes),) + shapes[0][ax + 1:]
+
+
+def diagonal_shape(shape: Shape, offset: int, axis1: int, axis2: int) -> Shape:
+    if len(shape) < 2:
+        raise ValueError(f"diagonal needs at least 2 dimensions, got shape {shape}")
+    a1, a2 = normalize_axis(axis1, len(shape)), normalize_axis(axis2, len(shape))
+    if a1 == a2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    n1, n2 = shape[a1], shape[a2]
+    if offset >= 0:
+        n = max(0, min(n1, n2 - offset))
+    else:
+        n = max(0, min(n1 + offset, n2))
+    rest = tuple(d for i, d in enumerate(shape) if i not in (a1, a2))
+    return rest + (n,)

@@ -1,0 +1,88 @@
+"""Engine options: ``lt.set_options(...)`` as a call or as a context manager.
+
+Options live in a ``ContextVar``, so a ``with lt.set_options(...)`` block in one
+thread (or asyncio task) never leaks into another, and is restored on exit even
+when the block raises.  A plain call changes the options of the calling
+context from then on; threads started afterwards begin from the defaults
+(Python gives new threads a fresh context), which ``lt.set_default_options``
+changes for everyone.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextvars import ContextVar, Token
+from dataclasses import dataclass, fields, replace
+from types import TracebackType
+from typing import Any
+
+BACKENDS = ("auto", "numpy", "numexpr")
+
+
+@dataclass(frozen=True)
+class Options:
+    optimize: bool = True             # run the rewrite passes and fusion
+    backend: str = "auto"             # fused kernels: "auto" (cost model), "numpy", "numexpr"
+    memory_limit: int | None = None   # bytes; plans estimated above it raise MemoryError
+    threads: int | None = None        # worker threads for blocked kernels (None: all cores)
+    check: bool = False               # verify graphs and plans after every pass (tests)
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}, got {self.backend!r}")
+        if not isinstance(self.optimize, bool):
+            raise TypeError(f"optimize must be a bool, got {self.optimize!r}")
+        if self.memory_limit is not None and (not isinstance(self.memory_limit, int)
+                                              or self.memory_limit <= 0):
+            raise ValueError(f"memory_limit must be a positive int (bytes) or None, "
+                             f"got {self.memory_limit!r}")
+        if self.threads is not None and (not isinstance(self.threads, int) or self.threads < 1):
+            raise ValueError(f"threads must be a positive int or None, got {self.threads!r}")
+
+
+_defaults = Options()
+_defaults_lock = threading.Lock()
+_current: ContextVar[Options | None] = ContextVar("lazyten_options", default=None)
+
+
+def get_options() -> Options:
+    """The options in force in this context."""
+    opts = _current.get()
+    return _defaults if opts is None else opts
+
+
+def _check_names(kwargs: dict[str, Any]) -> None:
+    names = {f.name for f in fields(Options)}
+    bad = sorted(set(kwargs) - names)
+    if bad:
+        raise TypeError(f"unknown option(s) {bad}; known: {sorted(names)}")
+
+
+class set_options:
+    """Set engine options; use as ``lt.set_options(optimize=False)`` or
+    ``with lt.set_options(backend="numpy"): ...`` (restored on exit).
+
+    >>> import lazyten as lt
+    >>> with lt.set_options(optimize=False):
+    ...     lt.get_options().optimize
+    False
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        _check_names(kwargs)
+        self._token: Token[Options | None] = _current.set(replace(get_options(), **kwargs))
+
+    def __enter__(self) -> Options:
+        return get_options()
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        _current.reset(self._token)
+
+
+def set_default_options(**kwargs: Any) -> None:
+    """Change the defaults that every thread and context starts from."""
+    global _defaults
+    _check_names(kwargs)
+    with _defaults_lock:
+        _defaults = replace(_defaults, **kwargs)

@@ -1,0 +1,417 @@
+"""The user-facing ``Tensor``: a mutable handle to an immutable graph node.
+
+Every operation builds a node through ``apply`` (shape and dtype inferred on
+the spot); nothing is computed until a result is forced.  A handle can be
+rebound: writes (``t[i] = v``, ``t += 1``) make a new version of the data as
+a new node (functionalization), so graphs built before the write keep the old
+value, exactly as eager NumPy would.
+
+A tensor made by a view op (slicing, reshape, transpose, ...) remembers its
+*root* tensor and the chain of view ops from it.  Writing through the view
+rebinds the root to an updated node, and every view of that root re-derives
+its node from the root's current version when next used.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from .graph import ops
+from .graph.node import Node
+
+ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
+
+_SCALARS = (bool, int, float, complex)
+
+
+class Tensor:
+    """A lazy n-dimensional array.
+
+    >>> import lazyten as lt
+    >>> t = lt.asarray([1.0, 2.0, 3.0]) * 2 + 1
+    >>> t.shape, t.dtype
+    ((3,), dtype('float64'))
+    >>> t.eval()
+    array([3., 5., 7.])
+    """
+
+    __slots__ = ("_n", "_root", "_path", "_root_node", "__weakref__")
+
+    # ndarray op Tensor -> NumPy defers to our reflected operators / __array_ufunc__.
+    __array_priority__ = 1000.0
+
+    _n: Node
+    _root: Tensor | None
+    _path: tuple[ViewStep, ...]
+    _root_node: Node | None
+
+    def __init__(self, node: Node, root: Tensor | None = None,
+                 path: tuple[ViewStep, ...] = ()) -> None:
+        self._n = node
+        self._root = root
+        self._path = path
+        self._root_node = root._node if root is not None else None
+
+    # ------------------------------------------------------------ node and versions
+    @property
+    def _node(self) -> Node:
+        root = self._root
+        if root is None:
+            return self._n
+        rn = root._node
+        if rn is not self._root_node:
+            # The root was written to since this view was taken: replay the
+            # view chain on the root's current version.
+            n = rn
+            for name, attrs in self._path:
+                n = ops.apply(name, [n], **dict(attrs))
+            self._n = n
+            self._root_node = rn
+        return self._n
+
+    def _view(self, name: str, **attrs: Any) -> Tensor:
+        node = ops.apply(name, [self._node], **attrs)
+        step: ViewStep = (name, tuple(sorted(node.attrs.items())))
+        root = self._root if self._root is not None else self
+        return Tensor(node, root, self._path + (step,))
+
+    def _write(self, new_value: Node) -> None:
+        """Make ``new_value`` (same shape as self) the data of this tensor."""
+        nv = new_value
+        if nv.dtype != self.dtype:
+            nv = ops.apply("astype", [nv], dtype=self.dtype)
+        if nv.shape != self.shape:
+            nv = ops.apply("broadcast_to", [nv], shape=self.shape)
+        if self._root is None:
+            self._n = nv
+            return
+        root = self._root
+        root._write_root(ops.apply("view_update", [root._node, nv], path=self._path))
+
+    def _write_root(self, node: Node) -> None:
+        if self._root is not None:  # pragma: no cover - roots have no root
+            raise AssertionError("not a root")
+        self._n = node
+
+    # ------------------------------------------------------------ metadata
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._node.shape
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self._node.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self._node.shape)
+
+    @property
+    def size(self) -> int:
+        return self._node.size
+
+    @property
+    def nbytes(self) -> int:
+        return self._node.nbytes
+
+    @property
+    def itemsize(self) -> int:
+        return self._node.dtype.itemsize
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    @property
+    def node(self) -> Node:
+        """The graph node this handle currently points to."""
+        return self._node
+
+    def __array_namespace__(self, api_version: str | None = None) -> Any:
+        import lazyten
+        return lazyten
+
+    # ------------------------------------------------------------ forcing
+    def eval(self) -> np.ndarray[Any, Any]:
+        """Compute (or reuse the cached value) and return a new ndarray.
+
+        The value is cached on the node, so later graphs that use this tensor
+        start from it; the returned array is the caller's own copy, so
+        changing it never changes later results.
+        """
+        from .exec.executor import cache, evaluate
+        node = self._node
+        (v,) = evaluate([node])
+        cache(node, v)
+        return np.array(v, copy=True)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        v = self.eval()
+        if dtype is not None and np.dtype(dtype) != v.dtype:
+            v = v.astype(dtype)
+        return v
+
+    def item(self, *args: Any) -> Any:
+        return self.eval().item(*args)
+
+    def tolist(self) -> Any:
+        return self.eval().tolist()
+
+    def numpy(self) -> np.ndarray[Any, Any]:
+        return self.eval()
+
+    def _scalar(self, kind: str) -> Any:
+        if self.size != 1:
+            raise TypeError(f"only tensors of size 1 can be converted to Python {kind}, "
+                            f"this one has shape {self.shape}")
+        return self.eval().reshape(()).item()
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "iub":
+            raise TypeError(f"only integer tensors can be used as an index, not {self.dtype}")
+        return operator.index(self.eval().reshape(()).item())
+
+    def __bool__(self) -> bool:
+        if self.size != 1:
+            raise ValueError(f"the truth value of a tensor with {self.size} elements is "
+                             f"ambiguous; use .any() or .all()")
+        return bool(self.eval().reshape(()).item())
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self) -> Iterator[Any]:
+        if not self.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.eval())
+
+    def __repr__(self) -> str:
+        from .printing import tensor_repr
+        return tensor_repr(self)
+
+    def __str__(self) -> str:
+        from .printing import tensor_str
+        return tensor_str(self)
+
+    def __format__(self, spec: str) -> str:
+        if self.ndim == 0:
+            return format(self.item(), spec)
+        return format(str(self), spec)
+
+    __hash__ = None  # type: ignore[assignment]  # like ndarray: == is elementwise
+
+    # ------------------------------------------------------------ NumPy interop
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        from .functions import UFUNC_OPS
+        name = UFUNC_OPS.get(ufunc)
+        if method == "__call__" and name is not None and not kwargs:
+            from .functions import _apply_elementwise
+            return _apply_elementwise(name, *inputs)
+        # Anything else (reduce, accumulate, out=, ...) runs eagerly in NumPy.
+        args = [np.asarray(x) if isinstance(x, Tensor) else x for x in inputs]
+        if "out" in kwargs:
+            kwargs["out"] = tuple(np.asarray(o) if isinstance(o, Tensor) else o
+                                  for o in kwargs["out"])
+        return getattr(ufunc, method)(*args, **kwargs)
+
+    # ------------------------------------------------------------ operators
+    def _bin(self, name: str, other: Any, reflected: bool = False) -> Tensor:
+        from .functions import _apply_elementwise
+        if reflected:
+            return _apply_elementwise(name, other, self)
+        return _apply_elementwise(name, self, other)
+
+    def __add__(self, o: Any) -> Tensor: return self._bin("add", o)
+    def __radd__(self, o: Any) -> Tensor: return self._bin("add", o, True)
+    def __sub__(self, o: Any) -> Tensor: return self._bin("subtract", o)
+    def __rsub__(self, o: Any) -> Tensor: return self._bin("subtract", o, True)
+    def __mul__(self, o: Any) -> Tensor: return self._bin("multiply", o)
+    def __rmul__(self, o: Any) -> Tensor: return self._bin("multiply", o, True)
+    def __truediv__(self, o: Any) -> Tensor: return self._bin("divide", o)
+    def __rtruediv__(self, o: Any) -> Tensor: return self._bin("divide", o, True)
+    def __floordiv__(self, o: Any) -> Tensor: return self._bin("floor_divide", o)
+    def __rfloordiv__(self, o: Any) -> Tensor: return self._bin("floor_divide", o, True)
+    def __mod__(self, o: Any) -> Tensor: return self._bin("remainder", o)
+    def __rmod__(self, o: Any) -> Tensor: return self._bin("remainder", o, True)
+    def __pow__(self, o: Any) -> Tensor: return self._bin("pow", o)
+    def __rpow__(self, o: Any) -> Tensor: return self._bin("pow", o, True)
+    def __and__(self, o: Any) -> Tensor: return self._bin("bitwise_and", o)
+    def __rand__(self, o: Any) -> Tensor: return self._bin("bitwise_and", o, True)
+    def __or__(self, o: Any) -> Tensor: return self._bin("bitwise_or", o)
+    def __ror__(self, o: Any) -> Tensor: return self._bin("bitwise_or", o, True)
+    def __xor__(self, o: Any) -> Tensor: return self._bin("bitwise_xor", o)
+    def __rxor__(self, o: Any) -> Tensor: return self._bin("bitwise_xor", o, True)
+    def __lshift__(self, o: Any) -> Tensor: return self._bin("bitwise_left_shift", o)
+    def __rlshift__(self, o: Any) -> Tensor: return self._bin("bitwise_left_shift", o, True)
+    def __rshift__(self, o: Any) -> Tensor: return self._bin("bitwise_right_shift", o)
+    def __rrshift__(self, o: Any) -> Tensor: return self._bin("bitwise_right_shift", o, True)
+    def __lt__(self, o: Any) -> Tensor: return self._bin("less", o)
+    def __le__(self, o: Any) -> Tensor: return self._bin("less_equal", o)
+    def __gt__(self, o: Any) -> Tensor: return self._bin("greater", o)
+    def __ge__(self, o: Any) -> Tensor: return self._bin("greater_equal", o)
+    def __eq__(self, o: Any) -> Tensor: return self._bin("equal", o)  # type: ignore[override]
+    def __ne__(self, o: Any) -> Tensor: return self._bin("not_equal", o)  # type: ignore[override]
+
+    def __divmod__(self, o: Any) -> tuple[Tensor, Tensor]:
+        return self // o, self % o
+
+    def __rdivmod__(self, o: Any) -> tuple[Tensor, Tensor]:
+        return self._bin("floor_divide", o, True), self._bin("remainder", o, True)
+
+    def __matmul__(self, o: Any) -> Tensor:
+        from .functions import matmul
+        return matmul(self, o)
+
+    def __rmatmul__(self, o: Any) -> Tensor:
+        from .functions import matmul
+        return matmul(o, self)
+
+    def __neg__(self) -> Tensor: return self._unary("negative")
+    def __pos__(self) -> Tensor: return self._unary("positive")
+    def __abs__(self) -> Tensor: return self._unary("abs")
+    def __invert__(self) -> Tensor: return self._unary("bitwise_invert")
+
+    def _unary(self, name: str) -> Tensor:
+        from .functions import _apply_elementwise
+        return _apply_elementwise(name, self)
+
+    # In-place operators: a new version of this tensor's data (NumPy's rules:
+    # the result is cast back with 'same_kind' and must keep this shape).
+    def _inplace(self, name: str, o: Any) -> Tensor:
+        res = self._bin(name, o)
+        if not np.can_cast(res.dtype, self.dtype, "same_kind"):
+            raise TypeError(f"{name}: cannot cast the result from {res.dtype} to {self.dtype} "
+                            f"with casting rule 'same_kind' (in-place on a {self.dtype} tensor)")
+        if res.shape != self.shape:
+            raise ValueError(f"{name}: non-broadcastable output: in-place result has shape "
+                             f"{res.shape} but the tensor has shape {self.shape}")
+        self._write(res._node)
+        return self
+
+    def __iadd__(self, o: Any) -> Tensor: return self._inplace("add", o)
+    def __isub__(self, o: Any) -> Tensor: return self._inplace("subtract", o)
+    def __imul__(self, o: Any) -> Tensor: return self._inplace("multiply", o)
+    def __itruediv__(self, o: Any) -> Tensor: return self._inplace("divide", o)
+    def __ifloordiv__(self, o: Any) -> Tensor: return self._inplace("floor_divide", o)
+    def __imod__(self, o: Any) -> Tensor: return self._inplace("remainder", o)
+    def __ipow__(self, o: Any) -> Tensor: return self._inplace("pow", o)
+    def __iand__(self, o: Any) -> Tensor: return self._inplace("bitwise_and", o)
+    def __ior__(self, o: Any) -> Tensor: return self._inplace("bitwise_or", o)
+    def __ixor__(self, o: Any) -> Tensor: return self._inplace("bitwise_xor", o)
+    def __ilshift__(self, o: Any) -> Tensor: return self._inplace("bitwise_left_shift", o)
+    def __irshift__(self, o: Any) -> Tensor: return self._inplace("bitwise_right_shift", o)
+
+    def __imatmul__(self, o: Any) -> Tensor:
+        from .functions import matmul
+        res = matmul(self, o)
+        if res.shape != self.shape:
+            raise ValueError(f"matmul: in-place result has shape {res.shape}, "
+                             f"tensor has shape {self.shape}")
+        self._write(res._node)
+        return self
+
+    # ------------------------------------------------------------ indexing
+    def __getitem__(self, index: Any) -> Tensor:
+        from .indexing import getitem
+        return getitem(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        from .indexing import setitem
+        setitem(self, index, value)
+
+    # ------------------------------------------------------------ views
+    @property
+    def T(self) -> Tensor:
+        return self._view("transpose", axes=None)
+
+    @property
+    def mT(self) -> Tensor:
+        if self.ndim < 2:
+            raise ValueError(f"mT needs at least 2 dimensions, got shape {self.shape}")
+        axes = tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)
+        return self._view("transpose", axes=axes)
+
+    @property
+    def real(self) -> Tensor:
+        return self._unary("real")
+
+    @property
+    def imag(self) -> Tensor:
+        return self._unary("imag")
+
+    def reshape(self, *shape: Any, order: str = "C") -> Tensor:
+        from .functions import reshape
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return reshape(self, shape, order=order)
+
+    def transpose(self, *axes: Any) -> Tensor:
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return self._view("transpose", axes=tuple(axes) if axes else None)
+
+    def flatten(self) -> Tensor:
+        return self.reshape(-1)
+
+    def ravel(self) -> Tensor:
+        return self.reshape(-1)
+
+    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+        from .functions import astype
+        return astype(self, dtype, copy=copy)
+
+    def copy(self) -> Tensor:
+        from .functions import copy
+        return copy(self)
+
+    def __copy__(self) -> Tensor:
+        return self.copy()
+
+    def __deepcopy__(self, memo: Any) -> Tensor:
+        return self.copy()
+
+    def __getattr__(self, name: str) -> Any:
+        # Methods that mirror module functions (t.sum(), t.swapaxes(0, 1), ...).
+        from . import functions
+        fn = functions.METHODS.get(name)
+        if fn is None:
+            raise AttributeError(f"'Tensor' object has no attribute {name!r}")
+        return fn.__get__(self, Tensor)
+
+
+def wrap(x: Any) -> Tensor:
+    """``x`` as a Tensor: Tensors pass through, arrays are wrapped zero-copy."""
+    if isinstance(x, Tensor):
+        return x
+    from .creation import asarray
+    return asarray(x)
+
+
+def node_of(x: Any) -> Node:
+    """The graph node for an operand: Python scalars become weak constants."""
+    if isinstance(x, Tensor):
+        return x._node
+    if isinstance(x, _SCALARS) and not isinstance(x, np.generic):
+        return ops.const(x)
+    if isinstance(x, np.generic):
+        return ops.const(x)
+    return wrap(x)._node
+
+
+def is_tensor_like(x: Any) -> bool:
+    return isinstance(x, (Tensor, np.ndarray, np.generic) + _SCALARS) or isinstance(x, Sequence)
