@@ -1,0 +1,49 @@
+"""Shared fixtures: every engine test runs with the optimizer on and off."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+
+import lazyten as lt
+
+# Hypothesis profiles: "ci" (bounded, the default), "long" (LAZYTEN_LONG=1 or
+# --hypothesis-profile=long) for the 100,000-graph fuzzing run.
+settings.register_profile("ci", max_examples=60, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=100_000, deadline=None,
+                          suppress_health_check=list(HealthCheck))
+settings.load_profile("long" if os.environ.get("LAZYTEN_LONG") else "ci")
+
+ENGINES = [
+    pytest.param({"optimize": False, "backend": "numpy"}, id="reference"),
+    pytest.param({"optimize": True, "backend": "auto"}, id="optimized"),
+]
+ALL_ENGINES = ENGINES + [
+    pytest.param({"optimize": True, "backend": "numpy"}, id="optimized-numpy"),
+    pytest.param({"optimize": True, "backend": "numexpr"}, id="optimized-numexpr"),
+]
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: Any) -> Iterator[dict[str, Any]]:
+    """Run the test under one engine configuration (reference / optimized)."""
+    with lt.set_options(**request.param):
+        yield request.param
+
+
+@pytest.fixture(params=ALL_ENGINES)
+def any_engine(request: Any) -> Iterator[dict[str, Any]]:
+    """Every combination of optimizer and fused-kernel backend."""
+    with lt.set_options(**request.param):
+        yield request.param
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    return np.random.default_rng(1234)
