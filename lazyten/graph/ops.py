@@ -305,8 +305,18 @@ def _transpose_impl(x: Any, axes: tuple[int, ...]) -> Any:
 
 
 def _getitem_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
-    items, shape = S.normalize_index(inputs[0].shape, attrs["index"])
+    index = attrs["index"]
+    if _is_normalized_index(index):
+        # Rebuilding from a node's own attrs (a view replayed on a new version
+        # of its root, a pass copying a node) must give the same node.
+        index = S.index_to_python(index)
+    items, shape = S.normalize_index(inputs[0].shape, index)
     return shape, {"index": items}
+
+
+def _is_normalized_index(index: Any) -> bool:
+    return isinstance(index, tuple) and len(index) > 0 and all(
+        isinstance(it, tuple) and it and it[0] in ("i", "s", "n") for it in index)
 
 
 def _getitem_impl(x: Any, index: tuple[Any, ...]) -> Any:
