@@ -16,6 +16,9 @@ from .node import Node, toposort
 def _attr_str(node: Node) -> str:
     a = node.attrs
     kind = node.op.kind
+    if node.op.name == "fused":
+        from .passes.fuse import program_str
+        return "{ " + program_str(a["program"], a["reduce"]) + " }"
     if node.op.name == "const":
         return repr(a["value"]) + (" (weak)" if node.weak else "")
     if kind == "source":
@@ -49,9 +52,9 @@ def format_graph(outputs: Sequence[Node], stop_at_values: bool = True) -> str:
     order = toposort(outputs, stop_at_values=stop_at_values)
     lines = []
     body = [format_node(n) for n in order]
-    width = min(max((len(b) for b in body), default=0) + 2, 72)
+    width = min(max((len(b) for b in body), default=0) + 2, 60)
     for n, b in zip(order, body):
-        lines.append(f"{b:<{width}}# {n.where}")
+        lines.append(f"{b:<{width}}  # {n.where}")
     outs = ", ".join(f"%{n.id}" for n in outputs)
     lines.append(f"return {outs}")
     return "\n".join(lines)

@@ -1,0 +1,197 @@
+"""Elementwise fusion: maximal convex groups of elementwise ops become one
+``fused`` kernel node; a reduction of such a group fuses with it.
+
+    %5 = multiply %1 %2
+    %6 = add %5 %3             =>   %9 = fused %1 %2 %3 %4  { t0 = multiply i0 i1
+    %7 = sin %1                                              t1 = add t0 i2
+    %8 = subtract %6 %7                                      t2 = sin i0
+                                                             t3 = subtract t1 t2 }
+    sum(fused{...})            =>   fused{...; reduce sum}   (no full-size temporary)
+
+Legality (``can_join``): a node joins its consumers' group only if *every*
+consumer is in that one group, it is not a graph output, and it has the
+group's element count (a smaller, broadcast operand such as ``exp(v)[None, :]``
+would be recomputed for every row, so it stays a separate kernel).  A group
+built this way is convex: a path leaving the group and coming back would need
+a member with a consumer outside it.  Fusion never changes results: the kernel
+runs the same NumPy ufunc loops on the same dtypes (or numexpr, only where it
+is exact).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..node import Node, consumers, intern
+from ..ops import REGISTRY, OpSpec, register
+from ..rewrite import Graph, rebuild
+
+# Reductions that can run blockwise over a fused group: combining per-block
+# partial results with the same op gives NumPy's answer (up to the order of
+# floating-point summation, which NumPy itself does pairwise).
+FUSABLE_REDUCTIONS = frozenset({"sum", "prod", "min", "max", "any", "all"})
+
+# An instruction: (op name, argument refs, attrs items, result dtype str).
+# A ref >= 0 is kernel input number ref; a ref < 0 is temporary number -1-ref.
+Instr = tuple[str, tuple[int, ...], tuple[tuple[str, Any], ...], str]
+
+
+def run_program(program: tuple[Instr, ...], args: list[Any]) -> Any:
+    """Run a kernel program with plain NumPy calls: the kernel's reference."""
+    temps: list[Any] = []
+    for name, refs, attrs, _dt in program:
+        spec = REGISTRY[name]
+        vals = [args[r] if r >= 0 else temps[-1 - r] for r in refs]
+        temps.append(spec.ufunc(*vals) if spec.ufunc is not None and not attrs
+                     else spec.impl(*vals, **dict(attrs)))
+    return temps[-1]
+
+
+def program_str(program: tuple[Instr, ...], reduce: Any = None) -> str:
+    """The kernel as one readable expression over its inputs ``i0, i1, ...``.
+
+    Shared temporaries are written once as ``t3 := ...`` and referred to after.
+    """
+    uses: dict[int, int] = {}
+    for _n, refs, _a, _d in program:
+        for r in refs:
+            if r < 0:
+                uses[-1 - r] = uses.get(-1 - r, 0) + 1
+    text: list[str] = []
+    lets: list[str] = []
+    for k, (name, refs, attrs, _dt) in enumerate(program):
+        args = [f"i{r}" if r >= 0 else text[-1 - r] for r in refs]
+        tmpl = REGISTRY[name].numexpr
+        if tmpl is not None and not attrs:
+            s = tmpl.format(*args)
+        else:
+            extra = [f"{k2}={v!r}" for k2, v in attrs]
+            s = f"{name}({', '.join(args + extra)})"
+        if uses.get(k, 0) > 1 and k != len(program) - 1:
+            lets.append(f"t{k} := {s}")
+            s = f"t{k}"
+        text.append(s)
+    body = text[-1] if text else ""
+    if reduce is not None:
+        rattrs = dict(reduce[1])
+        body = f"{reduce[0]}({body}, axis={rattrs.get('axis')})"
+    return "; ".join(lets + [body])
+
+
+def _fused_impl(*args: Any, program: tuple[Instr, ...], reduce: Any, shape: Any,
+                dtype: Any) -> Any:
+    out = run_program(program, list(args))
+    if reduce is not None:
+        name, rattrs = reduce
+        out = REGISTRY[name].impl(out, **dict(rattrs))
+    return out
+
+
+def _fused_infer(inputs: Any, attrs: dict[str, Any]) -> tuple[tuple[int, ...], dict[str, Any]]:
+    return tuple(attrs["shape"]), attrs
+
+
+def _fused_dtype(inputs: Any, attrs: dict[str, Any]) -> np.dtype[Any]:
+    return np.dtype(attrs["dtype"])
+
+
+FUSED: OpSpec = register(OpSpec("fused", "kernel", _fused_impl, _fused_infer, _fused_dtype, None,
+                                 doc="a fused elementwise kernel (attrs['program']), "
+                                     "optionally reduced (attrs['reduce'])"))
+
+
+def _elementwise(n: Node) -> bool:
+    return n.op.kind == "elementwise" and n.value is None
+
+
+def fuse(graph: Graph) -> Graph:
+    """Group elementwise ops into ``fused`` kernels (see module docstring)."""
+    order = graph.nodes()
+    cons = consumers(order)
+    outputs = {n.id for n in graph.outputs}
+    root_of: dict[int, int] = {}        # member id -> root id
+    size_of: dict[int, int] = {}        # root id -> element count of its elementwise part
+    by_id = {n.id: n for n in order}
+
+    def can_join(n: Node) -> int | None:
+        cs = cons[n.id]
+        if n.id in outputs or not cs:
+            return None
+        roots = {root_of.get(c.id) for c in cs}
+        if len(roots) != 1:
+            return None
+        (r,) = roots
+        if r is None or size_of[r] != n.size:
+            return None
+        return r
+
+    for n in reversed(order):
+        if n.op.name in FUSABLE_REDUCTIONS and n.value is None and _elementwise(n.inputs[0]) \
+                and n.inputs[0].id not in outputs and n.dtype.kind in "biuf" \
+                and n.inputs[0].dtype == n.dtype and n.inputs[0].size > 0:
+            # sum(elementwise...) with the reduction keeping the dtype: fuse.
+            root_of[n.id] = n.id
+            size_of[n.id] = n.inputs[0].size
+            continue
+        if not _elementwise(n):
+            continue
+        r = can_join(n)
+        if r is None:
+            root_of[n.id] = n.id
+            size_of[n.id] = n.size
+        else:
+            root_of[n.id] = r
+
+    members: dict[int, list[Node]] = {}
+    for nid, r in root_of.items():
+        members.setdefault(r, []).append(by_id[nid])
+
+    mapping: dict[int, Node] = {}
+    for n in order:
+        r = root_of.get(n.id)
+        if r is not None and r != n.id:
+            continue  # an inner member: only its group's kernel reads it
+        if r is None:
+            if n.value is not None or not n.inputs:
+                mapping[n.id] = n
+            else:
+                mapping[n.id] = rebuild(n, [mapping[i.id] for i in n.inputs])
+            continue
+        group = sorted(members[r], key=lambda m: m.id)
+        if len(group) == 1 and n.op.kind == "reduction":
+            mapping[n.id] = rebuild(n, [mapping[i.id] for i in n.inputs])
+            continue
+        mapping[n.id] = _kernel(n, group, mapping)
+    return Graph(tuple(mapping[o.id] for o in graph.outputs))
+
+
+def _kernel(root: Node, group: list[Node], mapping: dict[int, Node]) -> Node:
+    """One ``fused`` node for ``group`` (ids ascending, so inputs come first)."""
+    reduce_root = root.op.kind == "reduction"
+    body = [m for m in group if m is not root] if reduce_root else group
+    index: dict[int, int] = {}          # member id -> temp number
+    ext: dict[int, int] = {}            # external node id -> kernel input number
+    ext_nodes: list[Node] = []
+    program: list[Instr] = []
+    for m in body:
+        refs = []
+        for i in m.inputs:
+            if i.id in index:
+                refs.append(-1 - index[i.id])
+            else:
+                if i.id not in ext:
+                    ext[i.id] = len(ext_nodes)
+                    ext_nodes.append(mapping[i.id])
+                refs.append(ext[i.id])
+        index[m.id] = len(program)
+        program.append((m.op.name, tuple(refs), tuple(sorted(m.attrs.items())), str(m.dtype)))
+    reduce = (root.op.name, tuple(sorted(root.attrs.items()))) if reduce_root else None
+    attrs = {"program": tuple(program), "reduce": reduce, "shape": root.shape,
+             "dtype": root.dtype}
+    return intern(FUSED, tuple(ext_nodes), attrs, root.shape, root.dtype, root.source)
+
+
+def kernel_count(graph: Graph) -> int:
+    return sum(1 for n in graph.nodes() if n.op is FUSED)

@@ -1,0 +1,112 @@
+"""Slice and view pushdown: views of elementwise expressions become
+elementwise expressions of views, so only the needed elements are computed.
+
+    getitem(add(a, b), [::1000])   =>  add(getitem(a, [::1000]), getitem(b, [::1000]))
+    transpose(exp(x), (1, 0))      =>  exp(transpose(x, (1, 0)))
+
+Broadcast operands get the index mapped onto their own dimensions (a size-1
+dimension is indexed at 0, a missing leading one is skipped or kept as a new
+axis), so broadcasting still lines up.  A view is pushed through a node that
+other consumers also need only when it selects at most half of its elements:
+otherwise the full and the sliced computation would both run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..node import Node
+from ..ops import build
+from ..rewrite import Graph, rewrite
+from ..shapes import IndexItem, index_to_python, normalize_index
+
+PUSH_VIEWS = ("getitem", "transpose")
+
+
+def _input_view(view: str, attrs: dict[str, Any], out_shape: tuple[int, ...],
+                x: Node) -> tuple[str, dict[str, Any]] | None:
+    """The view to take of elementwise operand ``x`` (None: use ``x`` as is)."""
+    if x.ndim == 0:
+        return None
+    off = len(out_shape) - x.ndim
+    if view == "transpose":
+        return ("transpose", {"axes": attrs["axes"], "pad": off})
+    items: tuple[IndexItem, ...] = normalize_index(out_shape, attrs["index"])[0]
+    res: list[Any] = []
+    j = 0
+    for it in items:
+        if it[0] == "n":
+            res.append(None)
+            continue
+        if j < off:                      # x lacks this leading dimension
+            if it[0] == "s":
+                res.append(None)         # keep a size-1 axis so alignment holds
+        elif x.shape[j - off] == 1 and out_shape[j] != 1:
+            res.append(0 if it[0] == "i" else slice(0, 1))
+        else:
+            res.append(index_to_python((it,))[0])
+        j += 1
+    return ("getitem", {"index": tuple(res)})
+
+
+def _take_view(view: str, attrs: dict[str, Any], x: Node, src: tuple[str, int]) -> Node:
+    if view == "transpose":
+        pad = attrs["pad"]
+        if pad:
+            x = build("getitem", [x], {"index": (None,) * pad + (Ellipsis,)}, src)
+        return build("transpose", [x], {"axes": attrs["axes"]}, src)
+    return build("getitem", [x], attrs, src)
+
+
+def pushdown(graph: Graph) -> Graph:
+    """Push getitem/transpose views through elementwise ops (see module doc)."""
+    uses = {k: len(v) for k, v in graph.consumers().items()}
+
+    def sink(view: Node, target: Node) -> Node:
+        # Iterative: a chain of elementwise ops is walked with an explicit stack.
+        # Each frame: (view op name, attrs, node to view, source line).
+        if view.op.name == "getitem":
+            root_attrs: dict[str, Any] = {"index": index_to_python(view.attrs["index"])}
+        else:
+            root_attrs = {"axes": view.attrs["axes"], "pad": 0}
+        root_task = (view.op.name, root_attrs, target)
+        stack: list[tuple[tuple[str, dict[str, Any], Node], bool]] = [(root_task, False)]
+        done: dict[tuple[str, str, int], Node] = {}
+
+        def key(t: tuple[str, dict[str, Any], Node]) -> tuple[str, str, int]:
+            return (t[0], repr(sorted(t[1].items())), t[2].id)
+
+        def pushable(t: tuple[str, dict[str, Any], Node], out_size: int) -> bool:
+            n = t[2]
+            return (n.op.kind == "elementwise" and n.value is None and n.op.name != "astype"
+                    and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size))
+
+        while stack:
+            task, expanded = stack.pop()
+            k = key(task)
+            if k in done:
+                continue
+            name, attrs, n = task
+            taken = _take_view(name, attrs, n, view.source)
+            if not pushable(task, taken.size):
+                done[k] = taken
+                continue
+            subtasks = []
+            for x in n.inputs:
+                iv = _input_view(name, attrs, n.shape, x)
+                subtasks.append(None if iv is None else (iv[0], iv[1], x))
+            if not expanded:
+                stack.append((task, True))
+                stack.extend((st, False) for st in subtasks if st is not None)
+                continue
+            new_ins = [x if st is None else done[key(st)] for x, st in zip(n.inputs, subtasks)]
+            done[k] = build(n.op.name, new_ins, dict(n.attrs), n.source)
+        return done[key(root_task)]
+
+    def rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
+        if node.op.name in PUSH_VIEWS and ins and ins[0].op.kind == "elementwise" \
+                and ins[0].value is None:
+            return sink(node, ins[0])
+        return None
+
+    return rewrite(graph, rule)

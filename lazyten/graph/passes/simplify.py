@@ -1,0 +1,113 @@
+"""Algebraic identities that are exact in floating point, and constant folding.
+
+    multiply(x, 1)            =>  x          (exact: x*1 == x for NaN, inf, -0.0)
+    divide(x, 1), pow(x, 1)   =>  x
+    subtract(x, 0)            =>  x          (x - 0.0 keeps -0.0; x + 0.0 does not,
+    add(x, 0)                 =>  x             so add is only dropped for integers)
+    pow(x, 2)                 =>  multiply(x, x)
+    negative(negative(x))     =>  x
+    astype(x, x.dtype)        =>  x
+    transpose(transpose(x))   =>  transpose(x) with the composed axes (or x)
+    reshape(reshape(x))       =>  reshape(x)
+    op(small constants)       =>  constant   (folded with NumPy)
+
+``x * 0`` is *not* folded: it is NaN for NaN and inf.  A rule applies only
+when the result keeps the node's shape and dtype, so broadcasting and NEP 50
+promotion are never changed by a rewrite.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..node import Node, intern
+from ..ops import REGISTRY
+from ..rewrite import Graph, rebuild, rewrite
+
+FOLD_LIMIT = 1024  # elements: larger constants stay lazy (memory over speed)
+
+
+def _is_scalar_const(n: Node, value: float) -> bool:
+    if n.op.name != "const" or n.shape != ():
+        return False
+    v = n.attrs["value"]
+    return not isinstance(v, (bool, np.bool_)) and bool(v == value)
+
+
+def _same(node: Node, x: Node) -> bool:
+    return x.shape == node.shape and x.dtype == node.dtype
+
+
+def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    name = node.op.name
+    if name in ("multiply",):
+        for a, b in ((0, 1), (1, 0)):
+            if _is_scalar_const(ins[b], 1) and _same(node, ins[a]):
+                return ins[a]
+    if name in ("divide", "pow") and _is_scalar_const(ins[1], 1) and _same(node, ins[0]):
+        return ins[0]
+    if name == "subtract" and _is_scalar_const(ins[1], 0) and _same(node, ins[0]):
+        return ins[0]
+    if name == "add" and node.dtype.kind in "iu":
+        for a, b in ((0, 1), (1, 0)):
+            if _is_scalar_const(ins[b], 0) and _same(node, ins[a]):
+                return ins[a]
+    if name == "pow" and ins[1].weak and _is_scalar_const(ins[1], 2) \
+            and ins[0].dtype == node.dtype and ins[0].shape == node.shape:
+        return _apply_like(node, "multiply", (ins[0], ins[0]))
+    if name == "negative" and ins[0].op.name == "negative" and ins[0].value is None:
+        return ins[0].inputs[0]
+    if name == "astype" and ins[0].dtype == node.dtype:
+        return ins[0]
+    if name == "transpose" and ins[0].op.name == "transpose" and ins[0].value is None:
+        inner = ins[0].attrs["axes"]
+        axes = tuple(inner[a] for a in node.attrs["axes"])
+        base = ins[0].inputs[0]
+        if axes == tuple(range(len(axes))):
+            return base
+        return rebuild(node, (base,), axes=axes)
+    if name == "reshape":
+        if ins[0].op.name == "reshape" and ins[0].value is None:
+            return rebuild(node, (ins[0].inputs[0],))
+        if ins[0].shape == node.shape:
+            return ins[0]
+    return None
+
+
+def _apply_like(node: Node, name: str, ins: tuple[Node, ...]) -> Node:
+    return intern(REGISTRY[name], ins, {}, node.shape, node.dtype, node.source)
+
+
+def _fold(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    if node.op.kind in ("source", "view") or node.size > FOLD_LIMIT:
+        return None
+    if not all(i.op.name == "const" or (i.op.kind == "creation" and i.size <= FOLD_LIMIT)
+               for i in ins) or not ins:
+        return None
+    from ...exec.reference import run_reference
+    rebuilt = rebuild(node, ins)
+    with np.errstate(all="ignore"):
+        (v,) = run_reference([rebuilt])
+    arr = np.asarray(v, dtype=node.dtype)
+    if arr.ndim == 0:
+        value: Any = arr[()]
+        return intern(REGISTRY["const"], (), {"value": value, "shape": (), "dtype": arr.dtype},
+                      (), arr.dtype, node.source)
+    arr.flags.writeable = False
+    return intern(REGISTRY["input"], (), {"shape": arr.shape, "dtype": arr.dtype,
+                                          "name": "folded"},
+                  arr.shape, arr.dtype, node.source, unique=True, value=arr)
+
+
+def _rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    out = _identity(node, ins)
+    if out is not None:
+        return out
+    return _fold(node, ins)
+
+
+def simplify(graph: Graph) -> Graph:
+    """Exact algebraic identities and constant folding (see module docstring)."""
+    return rewrite(graph, _rule)

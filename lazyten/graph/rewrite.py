@@ -1,0 +1,64 @@
+"""The graph IR the passes work on, and the machinery every pass shares.
+
+A ``Graph`` is just its output nodes: nodes are immutable and hash-consed, so
+a pass never edits a node, it builds new ones (``rebuild``) and returns a new
+``Graph``.  Rebuilding a node on equal inputs gives back the same node, which
+is what makes common-subexpression elimination automatic after any rewrite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .node import Node, consumers, intern, toposort
+from .printer import format_graph
+
+
+@dataclass(frozen=True)
+class Graph:
+    outputs: tuple[Node, ...]
+
+    def nodes(self) -> list[Node]:
+        """Reachable nodes, inputs first (cached values are leaves)."""
+        return toposort(self.outputs)
+
+    def consumers(self) -> dict[int, list[Node]]:
+        return consumers(self.nodes())
+
+    def format(self) -> str:
+        return format_graph(self.outputs)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def rebuild(node: Node, inputs: Sequence[Node], **attrs: Any) -> Node:
+    """``node`` on new inputs (and optionally new attrs), same shape, dtype and
+    source line; the same node when nothing changed."""
+    ins = tuple(inputs)
+    new_attrs = {**node.attrs, **attrs} if attrs else node.attrs
+    if ins == node.inputs and not attrs:
+        return node
+    return intern(node.op, ins, new_attrs, node.shape, node.dtype, node.source, node.weak)
+
+
+Rule = Callable[[Node, tuple[Node, ...]], Node | None]
+
+
+def rewrite(graph: Graph, rule: Rule) -> Graph:
+    """Apply ``rule`` bottom-up: each node sees its already-rewritten inputs.
+
+    ``rule(node, new_inputs)`` returns a replacement node or None (keep the
+    node, rebuilt on the new inputs).  Iterative over the topological order.
+    """
+    mapping: dict[int, Node] = {}
+    for n in graph.nodes():
+        if n.value is not None or not n.inputs:
+            mapping[n.id] = n
+            continue
+        ins = tuple(mapping[i.id] for i in n.inputs)
+        out = rule(n, ins)
+        mapping[n.id] = out if out is not None else rebuild(n, ins)
+    return Graph(tuple(mapping[o.id] for o in graph.outputs))
