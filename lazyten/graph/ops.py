@@ -24,9 +24,10 @@ from . import shapes as S
 from .node import Node, Shape, intern, user_source
 
 # What an op is, for the passes: only "elementwise" ops fuse, only "view" ops
-# alias their input, "source"/"creation" ops have no inputs.
+# alias their input, "source"/"creation" ops have no inputs; "linalg" ops are
+# opaque library calls (LAPACK, scipy.sparse) that passes leave alone.
 KINDS = ("source", "creation", "elementwise", "view", "reduction", "scan",
-         "contraction", "join", "update")
+         "contraction", "join", "update", "linalg", "kernel")
 
 InferFn = Callable[[Sequence[Node], dict[str, Any]], tuple[Shape, dict[str, Any]]]
 DtypeFn = Callable[[Sequence[Node], dict[str, Any]], np.dtype[Any]]
@@ -678,9 +679,14 @@ def apply(name: str, inputs: Sequence[Node], **attrs: Any) -> Node:
     Any error is raised here, with NumPy's exception type, naming the op, the
     operands and the user's line.
     """
+    return build(name, inputs, attrs, user_source())
+
+
+def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
+          src: tuple[str, int]) -> Node:
+    """``apply`` with an explicit source line (passes keep the user's line)."""
     spec = REGISTRY[name]
     ins = tuple(inputs)
-    src = user_source()
     if spec.arity is not None and len(ins) != spec.arity:
         raise TypeError(f"{name} takes {spec.arity} operands, got {len(ins)}")
     try:
@@ -690,15 +696,19 @@ def apply(name: str, inputs: Sequence[Node], **attrs: Any) -> Node:
         where = f"{src[0].rsplit('/', 1)[-1]}:{src[1]}"
         msg = f"{name}: {e} [operands: {_describe(ins)}] (at {where})"
         raise _same_type(e, msg) from None
-    weak = False
-    return intern(spec, ins, attrs, shape, dtype, src, weak)
+    return intern(spec, ins, attrs, shape, dtype, src)
 
 
 def _same_type(e: BaseException, msg: str) -> BaseException:
-    try:
-        return type(e)(msg)
-    except Exception:  # an exception type whose constructor wants more
-        return ValueError(msg)
+    # NumPy's private subclasses (``_UFuncNoLoopError(ufunc, dtypes)``) take
+    # other constructor arguments: use the nearest public base (TypeError).
+    for cls in type(e).__mro__:
+        if cls.__module__ in ("builtins", "numpy.exceptions") or cls is type(e):
+            try:
+                return cls(msg)
+            except Exception:  # a constructor that wants more than a message
+                continue
+    return ValueError(msg)
 
 
 def const(value: Any) -> Node:
