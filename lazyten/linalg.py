@@ -1,0 +1,694 @@
+"""``lt.linalg``: NumPy's ``numpy.linalg`` (and the array API's ``linalg``) lazily.
+
+Every function builds one node (or a few views of one node) whose
+implementation is the NumPy/LAPACK routine itself, so values are NumPy's
+bit for bit; shapes and dtypes are inferred when the node is built, and a
+non-square matrix given to ``inv`` raises on that line, not at evaluation.
+
+Decompositions with several results (``svd``, ``qr``, ``eigh``,
+``slogdet``) are one *packed* node: its implementation runs the LAPACK
+routine once and concatenates the raveled results along a last axis (in
+their common dtype); each result is then a slice + reshape view of that node
+(plus a cast back when the part's dtype is narrower, e.g. the real singular
+values of a complex matrix).  So ``U, S, Vh = lt.linalg.svd(a)`` runs one
+SVD however many of its parts are used, and the graph stays a graph of
+single-array nodes (no tuple values for the executor to special-case).
+The results come back as the same named tuples NumPy uses
+(``SVDResult(U, S, Vh)``, ...).
+
+>>> import numpy as np, lazyten as lt
+>>> a = lt.asarray([[4.0, 1.0], [2.0, 3.0]])
+>>> lt.linalg.det(a).shape, lt.linalg.det(a).dtype
+((), dtype('float64'))
+>>> round(float(lt.linalg.det(a)), 6)
+10.0
+>>> U, S, Vh = lt.linalg.svd(a)
+>>> np.allclose((U * S[None, :]) @ Vh, a.eval())
+True
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .functions import diagonal as _diagonal
+from .functions import matmul, matrix_transpose, tensordot
+from .functions import trace as _trace
+from .functions import vecdot as _vecdot
+from .graph import ops
+from .graph import shapes as S
+from .graph.node import Node, Shape
+from .tensor import Tensor, wrap
+
+LinAlgError = np.linalg.LinAlgError
+
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv",
+           "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "norm",
+           "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace",
+           "vecdot", "vector_norm", "SVDResult", "QRResult", "EighResult", "SlogdetResult"]
+
+
+class SVDResult(NamedTuple):
+    U: Tensor
+    S: Tensor
+    Vh: Tensor
+
+
+class QRResult(NamedTuple):
+    Q: Tensor
+    R: Tensor
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Tensor
+    eigenvectors: Tensor
+
+
+class SlogdetResult(NamedTuple):
+    sign: Tensor
+    logabsdet: Tensor
+
+
+# ---------------------------------------------------------------- inference helpers
+
+def _matrix(x: Node, what: str) -> tuple[Shape, int, int]:
+    """(batch shape, rows, cols) of a stack of matrices."""
+    if x.ndim < 2:
+        raise LinAlgError(f"{x.ndim}-dimensional array given; {what} needs an array of at "
+                          f"least two dimensions (a stack of matrices)")
+    if x.dtype.kind not in "biufc":
+        raise TypeError(f"{what}: unsupported dtype {x.dtype}")
+    return x.shape[:-2], x.shape[-2], x.shape[-1]
+
+
+def _square(x: Node, what: str) -> tuple[Shape, int]:
+    batch, m, n = _matrix(x, what)
+    if m != n:
+        raise LinAlgError(f"last 2 dimensions of the array must be square, got {x.shape}")
+    return batch, n
+
+
+_probe_cache: dict[tuple[Any, ...], np.dtype[Any]] = {}
+_probe_lock = threading.Lock()
+
+
+def _probe_ones(inputs: Sequence[Node], attrs: dict[str, Any], impl: Callable[..., Any],
+                name: str, size: int = 1) -> np.dtype[Any]:
+    """The dtype NumPy gives ``impl`` on these input dtypes.
+
+    Like the registry's probe, but on arrays of ones: the zeros it uses are
+    singular matrices, on which ``inv``, ``solve`` and ``cholesky`` raise.
+    ``size`` is the length of every probe axis (``cross`` needs 3).
+    """
+    from .graph.node import _hashable
+    key = (name, _hashable(attrs), tuple((str(n.dtype), n.ndim) for n in inputs), size)
+    hit = _probe_cache.get(key)
+    if hit is not None:
+        return hit
+    args = [np.ones((size,) * n.ndim, n.dtype) for n in inputs]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dt = np.asarray(impl(*args, **attrs)).dtype
+    with _probe_lock:
+        _probe_cache[key] = dt
+    return dt
+
+
+def _reg(name: str, impl: Callable[..., Any],
+         infer: Callable[[Sequence[Node], dict[str, Any]], tuple[Shape, dict[str, Any]]],
+         arity: int, doc: str, probe_size: int = 1) -> None:
+    def dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+        return _probe_ones(inputs, attrs, impl, name, probe_size)
+    ops.register(ops.OpSpec(name, "linalg", impl, infer, dtype, arity, doc=doc))
+
+
+def _node(name: str, operands: Sequence[Any], **attrs: Any) -> Tensor:
+    return Tensor(ops.apply(name, [wrap(x)._node for x in operands], **attrs))
+
+
+# ---------------------------------------------------------------- single-result ops
+
+def _det_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    batch, _ = _square(inputs[0], "det")
+    return batch, {}
+
+
+def _same_square_infer(what: str) -> Callable[[Sequence[Node], dict[str, Any]],
+                                              tuple[Shape, dict[str, Any]]]:
+    def infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+        _square(inputs[0], what)
+        return inputs[0].shape, dict(attrs)
+    return infer
+
+
+def _solve_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    a, b = inputs
+    batch, n = _square(a, "solve")
+    if b.ndim == 0:
+        raise ValueError("solve: b must have at least one dimension")
+    if b.ndim == 1:  # NumPy 2: a 1-d b is one vector
+        if b.shape[0] != n:
+            raise ValueError(f"solve: b has {b.shape[0]} rows but a is {n}x{n}")
+        return batch + (n,), {}
+    if b.shape[-2] != n:
+        raise ValueError(f"solve: b has {b.shape[-2]} rows (shape {b.shape}) but a is {n}x{n}")
+    return S.broadcast_shapes(batch, b.shape[:-2]) + (n, b.shape[-1]), {}
+
+
+def _cholesky_impl(a: Any, upper: bool) -> Any:
+    return np.linalg.cholesky(a, upper=upper)
+
+
+def _pinv_impl(a: Any, rtol: Any, hermitian: bool) -> Any:
+    if rtol is None:
+        return np.linalg.pinv(a, hermitian=hermitian)
+    return np.linalg.pinv(a, rtol=rtol, hermitian=hermitian)
+
+
+def _pinv_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    batch, m, n = _matrix(inputs[0], "pinv")
+    return batch + (n, m), {"rtol": attrs.get("rtol"), "hermitian": bool(attrs["hermitian"])}
+
+
+def _rank_impl(a: Any, tol: Any, hermitian: bool, rtol: Any) -> Any:
+    return np.linalg.matrix_rank(a, tol=tol, hermitian=hermitian, rtol=rtol)
+
+
+def _rank_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x = inputs[0]
+    if x.ndim < 2:  # NumPy: a vector has rank 0 or 1
+        return (), dict(attrs)
+    batch, _, _ = _matrix(x, "matrix_rank")
+    return batch, dict(attrs)
+
+
+def _power_impl(a: Any, n: int) -> Any:
+    return np.linalg.matrix_power(a, n)
+
+
+def _svdvals_impl(a: Any) -> Any:
+    return np.linalg.svd(a, compute_uv=False)
+
+
+def _svdvals_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    batch, m, n = _matrix(inputs[0], "svdvals")
+    return batch + (min(m, n),), {}
+
+
+def _eigvalsh_impl(a: Any, UPLO: str) -> Any:
+    return np.linalg.eigvalsh(a, UPLO=UPLO)
+
+
+def _eigvalsh_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    batch, n = _square(inputs[0], "eigvalsh")
+    return batch + (n,), {"UPLO": _uplo(attrs["UPLO"])}
+
+
+def _uplo(u: Any) -> str:
+    if u not in ("L", "U"):
+        raise ValueError(f"UPLO argument must be 'L' or 'U', got {u!r}")
+    return str(u)
+
+
+def _cross_impl(a: Any, b: Any, axis: int) -> Any:
+    return np.linalg.cross(a, b, axis=axis)
+
+
+def _cross_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    a, b = inputs
+    axis = int(attrs["axis"])
+    for x in (a, b):
+        if x.ndim == 0:
+            raise ValueError("cross: operands must have at least one dimension")
+        if x.shape[S.normalize_axis(axis, x.ndim)] != 3:
+            raise ValueError(f"cross: both input vectors must have 3 elements along axis "
+                             f"{axis}, got shapes {a.shape} and {b.shape}")
+    return S.broadcast_shapes(a.shape, b.shape), {"axis": axis}
+
+
+_VECTOR_ORDS_MSG = "a number (inf, -inf, 0, p)"
+
+
+def _vector_norm_impl(x: Any, axis: Any, keepdims: bool, ord: Any) -> Any:
+    return np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
+
+
+def _vector_norm_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x = inputs[0]
+    ord_ = attrs["ord"]
+    if isinstance(ord_, str) or not isinstance(ord_, (int, float, np.integer, np.floating)) \
+            or isinstance(ord_, bool):
+        raise ValueError(f"vector_norm: invalid norm order {ord_!r}; use {_VECTOR_ORDS_MSG}")
+    axis = attrs["axis"]
+    axes = S.normalize_axes(axis, x.ndim)
+    keep = bool(attrs["keepdims"])
+    norm_axis = None if axis is None else axes
+    return S.reduce_shape(x.shape, axes, keep), {"axis": norm_axis, "keepdims": keep,
+                                                 "ord": float(ord_)}
+
+
+_MATRIX_ORDS = (None, "fro", "nuc", math.inf, -math.inf, 1, -1, 2, -2)
+
+
+def _norm_impl(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
+    return np.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
+
+
+def _norm_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    """``numpy.linalg.norm``'s rules: one axis is a vector norm, two a matrix norm."""
+    x = inputs[0]
+    ord_, axis, keep = attrs["ord"], attrs["axis"], bool(attrs["keepdims"])
+    if axis is None:
+        if ord_ is None:  # the 2-norm of the flattened array, any ndim
+            return S.reduce_shape(x.shape, tuple(range(x.ndim)), keep), \
+                {"ord": None, "axis": None, "keepdims": keep}
+        if x.ndim not in (1, 2):
+            raise ValueError(f"Improper number of dimensions to norm: an order needs a 1-d or "
+                             f"2-d array or an axis, got shape {x.shape}")
+        axis = tuple(range(x.ndim))
+    axes = tuple(S.normalize_axis(a, x.ndim) for a in
+                 ((axis,) if isinstance(axis, (int, np.integer)) else axis))
+    if len(axes) == 1:
+        if isinstance(ord_, str):
+            raise ValueError(f"Invalid norm order {ord_!r} for vectors")
+    elif len(axes) == 2:
+        if axes[0] == axes[1]:
+            raise ValueError(f"Duplicate axes given: {axis}")
+        if ord_ not in _MATRIX_ORDS:
+            raise ValueError(f"Invalid norm order {ord_!r} for matrices; use one of "
+                             f"{_MATRIX_ORDS}")
+    else:
+        raise ValueError(f"Improper number of dimensions to norm: axis {axis}")
+    if isinstance(ord_, bool):
+        raise ValueError("norm order must be a number or 'fro'/'nuc', not a bool")
+    return S.reduce_shape(x.shape, tuple(sorted(axes)), keep), \
+        {"ord": ord_, "axis": axes, "keepdims": keep}
+
+
+_reg("linalg_det", np.linalg.det, _det_infer, 1, "determinant of each matrix (LAPACK getrf)")
+_reg("linalg_inv", np.linalg.inv, _same_square_infer("inv"), 1,
+     "matrix inverse (LAPACK gesv); LinAlgError at run time if singular")
+_reg("linalg_solve", np.linalg.solve, _solve_infer, 2, "solve a @ x = b (LAPACK gesv)")
+_reg("linalg_cholesky", _cholesky_impl, _same_square_infer("cholesky"), 1,
+     "Cholesky factor (LAPACK potrf); attrs['upper'] picks U instead of L")
+_reg("linalg_pinv", _pinv_impl, _pinv_infer, 1, "Moore-Penrose pseudo-inverse (via SVD)")
+_reg("linalg_matrix_rank", _rank_impl, _rank_infer, 1, "rank by SVD with NumPy's tolerance")
+_reg("linalg_matrix_power", _power_impl, _same_square_infer("matrix_power"), 1,
+     "integer matrix power by repeated squaring (inverse first for n < 0)")
+_reg("linalg_svdvals", _svdvals_impl, _svdvals_infer, 1, "singular values (LAPACK gesdd)")
+_reg("linalg_eigvalsh", _eigvalsh_impl, _eigvalsh_infer, 1,
+     "eigenvalues of a Hermitian matrix (LAPACK syevd/heevd), ascending")
+_reg("linalg_cross", _cross_impl, _cross_infer, 2, "cross product of 3-vectors",
+     probe_size=3)
+_reg("linalg_vector_norm", _vector_norm_impl, _vector_norm_infer, 1,
+     "vector p-norm over the given axes (array API vector_norm)")
+_reg("linalg_norm", _norm_impl, _norm_infer, 1,
+     "numpy.linalg.norm: vector norm over one axis, matrix norm over two")
+
+
+# ---------------------------------------------------------------- packed decompositions
+
+def _pack(parts: Sequence[Any], batch: Shape) -> np.ndarray[Any, Any]:
+    """Concatenate results along a new last axis, per batch element."""
+    arrs = [np.asarray(p) for p in parts]
+    dt = np.result_type(*arrs)
+    flat = [a.reshape(batch + (-1,)) for a in arrs]
+    return np.concatenate(flat, axis=-1, dtype=dt)
+
+
+def _svd_impl(a: Any, full_matrices: bool) -> Any:
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    return _pack((u, s, vh), np.shape(a)[:-2])
+
+
+def _qr_impl(a: Any, mode: str) -> Any:
+    res = np.linalg.qr(a, mode=mode)
+    parts = (res,) if isinstance(res, np.ndarray) else tuple(res)
+    return _pack(parts, np.shape(a)[:-2])
+
+
+def _eigh_impl(a: Any, UPLO: str) -> Any:
+    w, v = np.linalg.eigh(a, UPLO=UPLO)
+    return _pack((w, v), np.shape(a)[:-2])
+
+
+def _slogdet_impl(a: Any) -> Any:
+    sign, logdet = np.linalg.slogdet(a)
+    return _pack((sign, logdet), np.shape(a)[:-2])
+
+
+def _svd_parts(batch: Shape, m: int, n: int, attrs: dict[str, Any]) -> list[Shape]:
+    k = min(m, n)
+    if attrs["full_matrices"]:
+        return [(m, m), (k,), (n, n)]
+    return [(m, k), (k,), (k, n)]
+
+
+def _qr_parts(batch: Shape, m: int, n: int, attrs: dict[str, Any]) -> list[Shape]:
+    k = min(m, n)
+    mode = attrs["mode"]
+    if mode == "reduced":
+        return [(m, k), (k, n)]
+    if mode == "complete":
+        return [(m, m), (m, n)]
+    return [(k, n)]  # "r"
+
+
+def _eigh_parts(batch: Shape, m: int, n: int, attrs: dict[str, Any]) -> list[Shape]:
+    return [(n,), (n, n)]
+
+
+def _slogdet_parts(batch: Shape, m: int, n: int, attrs: dict[str, Any]) -> list[Shape]:
+    return [(), ()]
+
+
+def _check_svd(attrs: dict[str, Any]) -> dict[str, Any]:
+    return {"full_matrices": bool(attrs["full_matrices"])}
+
+
+def _check_qr(attrs: dict[str, Any]) -> dict[str, Any]:
+    if attrs["mode"] not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr: unrecognized mode {attrs['mode']!r}; lazyten supports "
+                         f"'reduced', 'complete' and 'r'")
+    return {"mode": attrs["mode"]}
+
+
+def _check_eigh(attrs: dict[str, Any]) -> dict[str, Any]:
+    return {"UPLO": _uplo(attrs["UPLO"])}
+
+
+def _check_slogdet(attrs: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+_PACKED: dict[str, tuple[Callable[..., list[Shape]], Callable[[dict[str, Any]], dict[str, Any]],
+                         bool]] = {
+    # name: (part shapes, attribute check, needs a square matrix)
+    "linalg_svd": (_svd_parts, _check_svd, False),
+    "linalg_qr": (_qr_parts, _check_qr, False),
+    "linalg_eigh": (_eigh_parts, _check_eigh, True),
+    "linalg_slogdet": (_slogdet_parts, _check_slogdet, True),
+}
+
+
+def _packed_infer(name: str) -> Callable[[Sequence[Node], dict[str, Any]],
+                                         tuple[Shape, dict[str, Any]]]:
+    parts_of, check, square = _PACKED[name]
+    what = name.removeprefix("linalg_")
+
+    def infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+        x = inputs[0]
+        if square:
+            _square(x, what)
+        batch, m, n = _matrix(x, what)
+        attrs = check(attrs)
+        total = sum(math.prod(p) for p in parts_of(batch, m, n, attrs))
+        return batch + (total,), attrs
+    return infer
+
+
+for _name, _impl in (("linalg_svd", _svd_impl), ("linalg_qr", _qr_impl),
+                     ("linalg_eigh", _eigh_impl), ("linalg_slogdet", _slogdet_impl)):
+    _reg(_name, _impl, _packed_infer(_name), 1,
+         f"{_name.removeprefix('linalg_')}: all results packed along a last axis; "
+         f"lazyten.linalg unpacks them as views")
+
+# The NumPy routine whose results a packed node holds, for their dtypes.
+_UNPACKED_FN: dict[str, Callable[..., Any]] = {
+    "linalg_svd": lambda a, full_matrices: np.linalg.svd(a, full_matrices=full_matrices),
+    "linalg_qr": lambda a, mode: np.linalg.qr(a, mode=mode),
+    "linalg_eigh": lambda a, UPLO: np.linalg.eigh(a, UPLO=UPLO),
+    "linalg_slogdet": lambda a: np.linalg.slogdet(a),
+}
+
+
+def _unpack(name: str, x: Tensor, **attrs: Any) -> list[Tensor]:
+    packed = _node(name, [x], **attrs)
+    node = packed._node
+    a = x._node
+    batch, m, n = a.shape[:-2], a.shape[-2], a.shape[-1]
+    shapes = _PACKED[name][0](batch, m, n, node.attrs)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = _UNPACKED_FN[name](np.ones((1, 1), a.dtype), **node.attrs)
+    dtypes = [np.asarray(r).dtype for r in ((res,) if isinstance(res, np.ndarray) else res)]
+    out: list[Tensor] = []
+    off = 0
+    lead = (slice(None),) * len(batch)
+    for shape, dt in zip(shapes, dtypes):
+        size = math.prod(shape)
+        part = packed[lead + (slice(off, off + size),)].reshape(batch + shape)
+        if dt != packed.dtype:  # e.g. real singular values of a complex matrix
+            part = part.real if dt.kind == "f" and packed.dtype.kind == "c" else part
+            if part.dtype != dt:
+                part = part.astype(dt)
+        out.append(Tensor(part._node))  # a result, not a writable window into the pack
+        off += size
+    return out
+
+
+# ---------------------------------------------------------------- public functions
+
+def det(x: Any) -> Tensor:
+    """Determinant of each matrix in a stack (``numpy.linalg.det``).
+
+    >>> import lazyten as lt
+    >>> round(float(lt.linalg.det(lt.asarray([[1.0, 2.0], [3.0, 4.0]]))), 6)
+    -2.0
+    """
+    return _node("linalg_det", [x])
+
+
+def slogdet(x: Any) -> SlogdetResult:
+    """``(sign, logabsdet)`` of each matrix (``numpy.linalg.slogdet``), one LAPACK call.
+
+    >>> import lazyten as lt
+    >>> sign, logdet = lt.linalg.slogdet(lt.asarray([[1.0, 2.0], [3.0, 4.0]]))
+    >>> float(sign)
+    -1.0
+    """
+    return SlogdetResult(*_unpack("linalg_slogdet", wrap(x)))
+
+
+def inv(x: Any) -> Tensor:
+    """Matrix inverse (``numpy.linalg.inv``).  Not ``lt.inv``, which is gorgonia's
+    elementwise reciprocal.
+
+    >>> import lazyten as lt
+    >>> lt.linalg.inv(lt.asarray([[2.0, 0.0], [0.0, 4.0]])).eval()
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]])
+    """
+    return _node("linalg_inv", [x])
+
+
+def solve(a: Any, b: Any) -> Tensor:
+    """Solve ``a @ x = b`` (``numpy.linalg.solve``, NumPy 2's shape rules: a 1-d
+    ``b`` is one vector, otherwise ``b`` is a stack of matrices).
+
+    >>> import lazyten as lt
+    >>> lt.linalg.solve(lt.asarray([[2.0, 0.0], [0.0, 4.0]]), lt.asarray([2.0, 4.0])).eval()
+    array([1., 1.])
+    """
+    return _node("linalg_solve", [a, b])
+
+
+def cholesky(x: Any, /, *, upper: bool = False) -> Tensor:
+    """Cholesky factor of a Hermitian positive-definite matrix.
+
+    >>> import lazyten as lt
+    >>> lt.linalg.cholesky(lt.asarray([[4.0, 2.0], [2.0, 2.0]])).eval()
+    array([[2., 0.],
+           [1., 1.]])
+    """
+    return _node("linalg_cholesky", [x], upper=bool(upper))
+
+
+def pinv(x: Any, rtol: Any = None, hermitian: bool = False) -> Tensor:
+    """Moore-Penrose pseudo-inverse (``numpy.linalg.pinv``); ``rtol`` a float.
+
+    >>> import lazyten as lt
+    >>> lt.linalg.pinv(lt.asarray([[1.0, 0.0, 0.0]])).shape
+    (3, 1)
+    """
+    if isinstance(rtol, Tensor):
+        raise TypeError("pinv: rtol must be a Python float, not a Tensor")
+    return _node("linalg_pinv", [x], rtol=None if rtol is None else float(rtol),
+                 hermitian=bool(hermitian))
+
+
+def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Tensor:
+    """Rank of each matrix by SVD (``numpy.linalg.matrix_rank``).
+
+    >>> import lazyten as lt
+    >>> int(lt.linalg.matrix_rank(lt.asarray([[1.0, 2.0], [2.0, 4.0]])))
+    1
+    """
+    return _node("linalg_matrix_rank", [x], tol=None if tol is None else float(tol),
+                 hermitian=bool(hermitian), rtol=None if rtol is None else float(rtol))
+
+
+def matrix_power(x: Any, n: int) -> Tensor:
+    """``x`` multiplied by itself ``n`` times (``numpy.linalg.matrix_power``).
+
+    >>> import lazyten as lt
+    >>> lt.linalg.matrix_power(lt.asarray([[1, 1], [0, 1]]), 3).eval()
+    array([[1, 3],
+           [0, 1]])
+    """
+    import operator
+    return _node("linalg_matrix_power", [x], n=operator.index(n))
+
+
+def svd(x: Any, full_matrices: bool = True, compute_uv: bool = True,
+        hermitian: bool = False) -> SVDResult | Tensor:
+    """Singular value decomposition ``a = U @ diag(S) @ Vh`` (``numpy.linalg.svd``).
+
+    One node runs LAPACK ``gesdd`` once; ``U``, ``S``, ``Vh`` are views of it.
+    With ``compute_uv=False`` only the singular values (``svdvals``).
+
+    >>> import lazyten as lt
+    >>> U, S, Vh = lt.linalg.svd(lt.ones((3, 2)), full_matrices=False)
+    >>> U.shape, S.shape, Vh.shape
+    ((3, 2), (2,), (2, 2))
+    """
+    if hermitian:
+        raise NotImplementedError("svd(hermitian=True) is not supported; use eigh")
+    if not compute_uv:
+        return svdvals(x)
+    return SVDResult(*_unpack("linalg_svd", wrap(x), full_matrices=bool(full_matrices)))
+
+
+def svdvals(x: Any) -> Tensor:
+    """Singular values, descending (array API ``svdvals``).
+
+    >>> import lazyten as lt
+    >>> lt.linalg.svdvals(lt.asarray([[3.0, 0.0], [0.0, 4.0]])).eval()
+    array([4., 3.])
+    """
+    return _node("linalg_svdvals", [x])
+
+
+def qr(x: Any, mode: str = "reduced") -> QRResult | Tensor:
+    """QR decomposition (``numpy.linalg.qr``): ``(Q, R)``, or ``R`` alone for
+    ``mode="r"``.
+
+    >>> import lazyten as lt
+    >>> Q, R = lt.linalg.qr(lt.ones((3, 2)))
+    >>> Q.shape, R.shape
+    ((3, 2), (2, 2))
+    """
+    parts = _unpack("linalg_qr", wrap(x), mode=mode)
+    if mode == "r":
+        return parts[0]
+    return QRResult(*parts)
+
+
+def eigh(x: Any, UPLO: str = "L") -> EighResult:
+    """Eigenvalues (ascending) and eigenvectors of a Hermitian matrix.
+
+    >>> import lazyten as lt
+    >>> w, v = lt.linalg.eigh(lt.asarray([[2.0, 0.0], [0.0, 1.0]]))
+    >>> w.eval()
+    array([1., 2.])
+    """
+    return EighResult(*_unpack("linalg_eigh", wrap(x), UPLO=UPLO))
+
+
+def eigvalsh(x: Any, UPLO: str = "L") -> Tensor:
+    """Eigenvalues of a Hermitian matrix, ascending (``numpy.linalg.eigvalsh``)."""
+    return _node("linalg_eigvalsh", [x], UPLO=UPLO)
+
+
+def cross(a: Any, b: Any, /, *, axis: int = -1) -> Tensor:
+    """Cross product of 3-vectors along ``axis`` (``numpy.linalg.cross``).
+
+    >>> import lazyten as lt
+    >>> lt.linalg.cross(lt.asarray([1.0, 0, 0]), lt.asarray([0.0, 1, 0])).eval()
+    array([0., 0., 1.])
+    """
+    return _node("linalg_cross", [a, b], axis=int(axis))
+
+
+def outer(a: Any, b: Any, /) -> Tensor:
+    """Outer product of two vectors (array API: both must be 1-d).
+
+    >>> import lazyten as lt
+    >>> lt.linalg.outer(lt.asarray([1, 2]), lt.asarray([3, 4])).eval()
+    array([[3, 4],
+           [6, 8]])
+    """
+    ta, tb = wrap(a), wrap(b)
+    if ta.ndim != 1 or tb.ndim != 1:
+        raise ValueError(f"outer: both operands must be 1-d, got shapes {ta.shape} and "
+                         f"{tb.shape}")
+    return ta[:, None] * tb[None, :]
+
+
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Tensor:
+    """Sum of the diagonal of each matrix (the last two axes; array API ``trace``)."""
+    t = wrap(x)
+    if t.ndim < 2:
+        raise ValueError(f"trace: needs at least 2 dimensions, got shape {t.shape}")
+    return _trace(t, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+def diagonal(x: Any, /, *, offset: int = 0) -> Tensor:
+    """The diagonal of each matrix (last two axes), a read-only view."""
+    t = wrap(x)
+    if t.ndim < 2:
+        raise ValueError(f"diagonal: needs at least 2 dimensions, got shape {t.shape}")
+    return _diagonal(t, offset=offset, axis1=-2, axis2=-1)
+
+
+def vecdot(a: Any, b: Any, /, *, axis: int = -1) -> Tensor:
+    """Dot products of vectors along ``axis`` (conjugating ``a``, as NumPy does)."""
+    return _vecdot(a, b, axis=axis)
+
+
+def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False,
+                ord: float = 2) -> Tensor:
+    """Vector p-norm over ``axis`` (all axes when None); ``ord`` any number,
+    ``inf``/``-inf`` for max/min of ``|x|``, 0 for the count of nonzeros.
+
+    >>> import lazyten as lt
+    >>> float(lt.linalg.vector_norm(lt.asarray([3.0, 4.0])))
+    5.0
+    """
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    return _node("linalg_vector_norm", [x], axis=axis, keepdims=bool(keepdims), ord=ord)
+
+
+def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Tensor:
+    """Matrix norm of each matrix (last two axes): ``'fro'``, ``'nuc'``,
+    ``inf``, ``-inf``, 1, -1, 2, -2.
+
+    >>> import lazyten as lt
+    >>> float(lt.linalg.matrix_norm(lt.asarray([[3.0, 0.0], [0.0, 4.0]]), ord="nuc"))
+    7.0
+    """
+    t = wrap(x)
+    if t.ndim < 2:
+        raise ValueError(f"matrix_norm: needs at least 2 dimensions, got shape {t.shape}")
+    return _node("linalg_norm", [t], ord=ord, axis=(-2, -1), keepdims=bool(keepdims))
+
+
+def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """``numpy.linalg.norm``: a vector norm over one axis, a matrix norm over two,
+    the 2-norm of the flattened array when both ``ord`` and ``axis`` are None.
+
+    >>> import lazyten as lt
+    >>> a = lt.asarray([[1.0, -2.0], [3.0, 4.0]])
+    >>> float(lt.linalg.norm(a, lt.inf))  # max row sum of |a|
+    7.0
+    """
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    return _node("linalg_norm", [x], ord=ord, axis=axis, keepdims=bool(keepdims))

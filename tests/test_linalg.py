@@ -1,0 +1,222 @@
+"""``lt.linalg`` against ``numpy.linalg``: values, shapes, dtypes, build-time errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from lazyten.graph.node import toposort
+
+from util import assert_eq
+
+DTYPES = [np.float64, np.float32, np.complex128, np.int64]
+
+
+def _mat(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.ndarray[Any, Any]:
+    a = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    if np.dtype(dtype).kind in "iu":
+        a = np.round(a * 4)
+    return a.astype(dtype)
+
+
+def _spd(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.ndarray[Any, Any]:
+    a = _mat(rng, shape, dtype)
+    n = shape[-1]
+    h = a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n, dtype=a.dtype)
+    return h.astype(dtype)
+
+
+def _tol(dtype: Any) -> float:
+    return 1e-4 if np.dtype(dtype) in (np.float32, np.complex64) else 1e-10
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4)])
+def test_square_ops(engine: Any, rng: np.random.Generator, dtype: Any,
+                    shape: tuple[int, ...]) -> None:
+    a = _mat(rng, shape, dtype) + 5 * np.eye(shape[-1], dtype=dtype)
+    t = lt.asarray(a)
+    tol = _tol(dtype)
+    assert_eq(lt.linalg.det(t), np.linalg.det(a), rtol=tol)
+    assert_eq(lt.linalg.inv(t), np.linalg.inv(a), rtol=tol, atol=tol)
+    assert_eq(lt.linalg.matrix_power(t, 3), np.linalg.matrix_power(a, 3), rtol=tol, atol=tol)
+    assert_eq(lt.linalg.matrix_power(t, 0), np.linalg.matrix_power(a, 0))
+    sign, logdet = lt.linalg.slogdet(t)
+    ref = np.linalg.slogdet(a)
+    assert_eq(sign, ref.sign, rtol=tol)
+    assert_eq(logdet, ref.logabsdet, rtol=tol)
+    assert_eq(lt.linalg.trace(t), np.linalg.trace(a))
+    assert_eq(lt.linalg.diagonal(t, offset=1), np.linalg.diagonal(a, offset=1))
+    assert_eq(lt.linalg.matrix_rank(t), np.linalg.matrix_rank(a))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_solve(engine: Any, rng: np.random.Generator, dtype: Any) -> None:
+    a = _mat(rng, (2, 3, 3), dtype) + 6 * np.eye(3, dtype=dtype)
+    b_vec = _mat(rng, (3,), dtype)
+    b_mat = _mat(rng, (2, 3, 2), dtype)
+    tol = _tol(dtype)
+    assert_eq(lt.linalg.solve(lt.asarray(a), lt.asarray(b_vec)), np.linalg.solve(a, b_vec),
+              rtol=tol, atol=tol)
+    assert_eq(lt.linalg.solve(lt.asarray(a), lt.asarray(b_mat)), np.linalg.solve(a, b_mat),
+              rtol=tol, atol=tol)
+    with pytest.raises(ValueError, match="linalg_solve"):
+        lt.linalg.solve(lt.asarray(a), lt.ones(4))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_hermitian(engine: Any, rng: np.random.Generator, dtype: Any) -> None:
+    h = _spd(rng, (2, 3, 3), dtype)
+    t = lt.asarray(h)
+    tol = _tol(dtype)
+    assert_eq(lt.linalg.cholesky(t), np.linalg.cholesky(h), rtol=tol, atol=tol)
+    assert_eq(lt.linalg.cholesky(t, upper=True), np.linalg.cholesky(h, upper=True),
+              rtol=tol, atol=tol)
+    w, v = lt.linalg.eigh(t)
+    ref = np.linalg.eigh(h)
+    assert_eq(w, ref.eigenvalues, rtol=tol)
+    # eigenvectors are unique up to a phase: compare the reconstruction
+    got_v = v.eval()
+    assert got_v.dtype == ref.eigenvectors.dtype and got_v.shape == v.shape
+    rec = got_v @ (w.eval()[..., None] * np.conj(np.swapaxes(got_v, -1, -2)))
+    np.testing.assert_allclose(rec, h, rtol=tol * 10, atol=tol * 100)
+    assert_eq(lt.linalg.eigvalsh(t, UPLO="U"), np.linalg.eigvalsh(h, UPLO="U"), rtol=tol)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(4, 3), (3, 5), (2, 3, 3)])
+def test_svd_qr_pinv(engine: Any, rng: np.random.Generator, dtype: Any,
+                     shape: tuple[int, ...]) -> None:
+    a = _mat(rng, shape, dtype)
+    t = lt.asarray(a)
+    tol = _tol(dtype)
+    for full in (True, False):
+        U, S, Vh = lt.linalg.svd(t, full_matrices=full)
+        rU, rS, rVh = np.linalg.svd(a, full_matrices=full)
+        # Singular vectors are unique up to sign/phase; LAPACK is deterministic
+        # on the same input, so lazyten (which calls it) gives NumPy's exactly.
+        assert_eq(U, rU, rtol=tol, atol=tol)
+        assert_eq(S, rS, rtol=tol, atol=tol)
+        assert_eq(Vh, rVh, rtol=tol, atol=tol)
+    assert_eq(lt.linalg.svdvals(t), np.linalg.svdvals(a), rtol=tol, atol=tol)
+    assert_eq(lt.linalg.svd(t, compute_uv=False), np.linalg.svd(a, compute_uv=False),
+              rtol=tol, atol=tol)
+    for mode in ("reduced", "complete"):
+        Q, R = lt.linalg.qr(t, mode=mode)
+        rQ, rR = np.linalg.qr(a, mode=mode)
+        assert_eq(Q, rQ, rtol=tol, atol=tol)
+        assert_eq(R, rR, rtol=tol, atol=tol)
+    assert_eq(lt.linalg.qr(t, mode="r"), np.linalg.qr(a, mode="r"), rtol=tol, atol=tol)
+    assert_eq(lt.linalg.pinv(t), np.linalg.pinv(a), rtol=tol * 10, atol=tol * 10)
+
+
+def test_svd_is_one_lapack_call() -> None:
+    """U, S and Vh are views of one packed node: one SVD however many are used."""
+    U, S, Vh = lt.linalg.svd(lt.asarray(np.arange(6.0).reshape(2, 3)))
+    nodes = toposort([U._node, S._node, Vh._node])
+    assert [n.op.name for n in nodes].count("linalg_svd") == 1
+    got = lt.compute(U, S, Vh)
+    ref = np.linalg.svd(np.arange(6.0).reshape(2, 3))
+    for g, r in zip(got, ref):
+        np.testing.assert_allclose(g, r, atol=1e-12)
+
+
+@pytest.mark.parametrize("ord_", [None, "fro", "nuc", np.inf, -np.inf, 1, -1, 2, -2])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.int64])
+def test_matrix_norms(engine: Any, rng: np.random.Generator, ord_: Any, dtype: Any) -> None:
+    a = _mat(rng, (2, 3, 4), dtype)
+    t = lt.asarray(a)
+    tol = _tol(dtype)
+    assert_eq(lt.linalg.norm(t, ord_, axis=(1, 2)), np.linalg.norm(a, ord_, axis=(1, 2)),
+              rtol=tol)
+    assert_eq(lt.linalg.norm(t, ord_, axis=(2, 0), keepdims=True),
+              np.linalg.norm(a, ord_, axis=(2, 0), keepdims=True), rtol=tol)
+    assert_eq(lt.linalg.norm(t[0], ord_), np.linalg.norm(a[0], ord_), rtol=tol)
+    if ord_ is not None:
+        assert_eq(lt.linalg.matrix_norm(t, ord=ord_), np.linalg.matrix_norm(a, ord=ord_),
+                  rtol=tol)
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")  # NumPy's own, for -1
+@pytest.mark.parametrize("ord_", [2, 1, 3, 0.5, 0, np.inf, -np.inf, -1])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.int64])
+def test_vector_norms(engine: Any, rng: np.random.Generator, ord_: Any, dtype: Any) -> None:
+    a = _mat(rng, (3, 4), dtype)
+    t = lt.asarray(a)
+    tol = _tol(dtype)
+    for axis in (None, 0, 1, (0, 1)):
+        assert_eq(lt.linalg.vector_norm(t, axis=axis, ord=ord_),
+                  np.linalg.vector_norm(a, axis=axis, ord=ord_), rtol=tol)
+    assert_eq(lt.linalg.vector_norm(t, axis=1, keepdims=True, ord=ord_),
+              np.linalg.vector_norm(a, axis=1, keepdims=True, ord=ord_), rtol=tol)
+    assert_eq(lt.linalg.norm(t, ord_, axis=1), np.linalg.norm(a, ord_, axis=1), rtol=tol)
+    assert_eq(lt.linalg.norm(t[0], ord_), np.linalg.norm(a[0], ord_), rtol=tol)
+
+
+def test_norm_default_flattens(engine: Any, rng: np.random.Generator) -> None:
+    a = rng.standard_normal((2, 3, 4))
+    assert_eq(lt.linalg.norm(lt.asarray(a)), np.linalg.norm(a))
+    assert_eq(lt.linalg.norm(lt.asarray(a), keepdims=True), np.linalg.norm(a, keepdims=True))
+
+
+def test_products(engine: Any, rng: np.random.Generator) -> None:
+    a, b = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 4, 5))
+    assert_eq(lt.linalg.matmul(lt.asarray(a), lt.asarray(b)), np.linalg.matmul(a, b))
+    u, v = rng.standard_normal(3), rng.integers(0, 5, 4)
+    assert_eq(lt.linalg.outer(lt.asarray(u), lt.asarray(v)), np.linalg.outer(u, v))
+    assert_eq(lt.linalg.tensordot(lt.asarray(a), lt.asarray(b), axes=([2], [1])),
+              np.linalg.tensordot(a, b, axes=([2], [1])))
+    x, y = rng.standard_normal((4, 3)), rng.standard_normal((4, 3))
+    assert_eq(lt.linalg.vecdot(lt.asarray(x), lt.asarray(y)), np.linalg.vecdot(x, y))
+    assert_eq(lt.linalg.cross(lt.asarray(x), lt.asarray(y)), np.linalg.cross(x, y))
+    xi, yi = rng.integers(-3, 3, (2, 3)), rng.integers(-3, 3, (3,))
+    assert_eq(lt.linalg.cross(lt.asarray(xi), lt.asarray(yi)), np.linalg.cross(xi, yi))
+    xf = x.astype(np.float32)
+    assert_eq(lt.linalg.cross(lt.asarray(xf), lt.asarray(xf[::-1])),
+              np.linalg.cross(xf, xf[::-1]))
+    assert_eq(lt.linalg.matrix_transpose(lt.asarray(a)), np.linalg.matrix_transpose(a))
+    assert_eq(lt.linalg.trace(lt.asarray(a[:, :, :3]), offset=-1),
+              np.linalg.trace(a[:, :, :3], offset=-1))
+
+
+def test_linalg_in_a_graph(engine: Any, rng: np.random.Generator) -> None:
+    """Linalg nodes compose with the rest of the graph (and the optimizer)."""
+    a = rng.standard_normal((4, 4)) + 4 * np.eye(4)
+    b = rng.standard_normal(4)
+    ta, tb = lt.asarray(a), lt.asarray(b)
+    x = lt.linalg.solve(ta * 2 + 1, tb - 1)
+    assert_eq((ta * 2 + 1) @ x - (tb - 1), (a * 2 + 1) @ np.linalg.solve(a * 2 + 1, b - 1)
+              - (b - 1), atol=1e-12)
+    assert_eq(lt.linalg.inv(ta).T @ tb, np.linalg.inv(a).T @ b, rtol=1e-10)
+
+
+def test_build_time_errors() -> None:
+    rect = lt.ones((2, 3))
+    for fn in (lt.linalg.det, lt.linalg.inv, lt.linalg.cholesky, lt.linalg.eigh,
+               lt.linalg.eigvalsh, lt.linalg.slogdet):
+        with pytest.raises(np.linalg.LinAlgError, match="square"):
+            fn(rect)
+    with pytest.raises(np.linalg.LinAlgError, match="two dimensions"):
+        lt.linalg.svd(lt.ones(3))
+    with pytest.raises(ValueError, match=r"linalg_cross.*3 elements"):
+        lt.linalg.cross(lt.ones(2), lt.ones(2))
+    with pytest.raises(ValueError, match="outer"):
+        lt.linalg.outer(lt.ones((2, 2)), lt.ones(2))
+    with pytest.raises(ValueError, match="Invalid norm order"):
+        lt.linalg.norm(lt.ones(3), "fro")
+    with pytest.raises(ValueError, match="Invalid norm order"):
+        lt.linalg.norm(lt.ones((3, 3)), 3)
+    with pytest.raises(ValueError, match="Improper number of dimensions"):
+        lt.linalg.norm(lt.ones((2, 2, 2)), 2)
+    with pytest.raises(ValueError, match="qr: unrecognized mode"):
+        lt.linalg.qr(rect, mode="economic")
+    with pytest.raises(ValueError, match="UPLO"):
+        lt.linalg.eigh(lt.ones((2, 2)), UPLO="X")
+    # singular matrices are a run-time (value) error, as in NumPy
+    with pytest.raises(np.linalg.LinAlgError):
+        lt.linalg.inv(lt.zeros((2, 2))).eval()
