@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import random
+from . import linalg, random
 from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, full,
                        full_like, identity, linspace, meshgrid, ones, ones_like, tensor_from,
                        zeros, zeros_like)
