@@ -1,0 +1,792 @@
+"""The op table: every op against NumPy over layouts x dtypes (issue 2).
+
+Each row builds the same computation twice, once with NumPy on plain arrays
+and once with lazyten on tensors holding the same data, and compares values,
+shape and dtype (``assert_eq`` also checks that the shape/dtype inferred at
+build time is what evaluation produced).  Where NumPy raises for a dtype,
+lazyten must raise the same exception type when the node is *built*.
+
+Layouts: 0-d, empty, broadcast (zero strides), strided (a lazy slice of a
+user array) and negative-stride (a user array with negative strides), plus
+float specials (nan, inf, -0.0).  Every test runs under the ``engine`` fixture
+(optimizer off and on).  The matrix is chosen to be complete per op and per
+dtype without a full cartesian product: one test per (op, dtype) loops over
+the layouts.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from lazyten.functions import ELEMENTWISE
+from lazyten.graph.ops import REGISTRY
+from tests.util import assert_eq
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning",
+                                        "ignore::numpy.exceptions.ComplexWarning")
+
+DTYPES = [np.dtype(d) for d in (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+    np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128)]
+DTYPE_IDS = [str(d) for d in DTYPES]
+# Views and joins move bytes without looking at them: one dtype per kind.
+VIEW_DTYPES = [np.dtype(d) for d in (np.bool_, np.int8, np.uint32, np.float16, np.float64,
+                                     np.complex64)]
+
+
+# ------------------------------------------------------------------ inputs
+
+def values(rng: np.random.Generator, dtype: np.dtype[Any], shape: tuple[int, ...],
+           role: int = 0) -> np.ndarray[Any, Any]:
+    """Data for ``dtype``.  ``role=1`` (right operands) keeps integers in 1..5
+    so integer powers, shifts and divisions stay defined; ``role=0`` includes
+    negatives and zeros."""
+    if dtype.kind == "b":
+        return rng.random(shape) < 0.5
+    if dtype.kind in "iu":
+        lo, hi = (1, 6) if role else ((-5, 7) if dtype.kind == "i" else (0, 12))
+        return rng.integers(lo, hi, shape).astype(dtype)
+    if dtype.kind == "f":
+        return rng.uniform(-3, 3, shape).round(2).astype(dtype)
+    re, im = rng.uniform(-2, 2, shape), rng.uniform(-2, 2, shape)
+    return (re + 1j * im).round(2).astype(dtype)
+
+
+def specials(dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    v = [np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -1.5, 1e-3]
+    if dtype.kind == "c":
+        return np.array([complex(x, y) for x, y in zip(v, v[::-1])], dtype)
+    return np.array(v, dtype)
+
+
+Pair = tuple[np.ndarray[Any, Any], lt.Tensor]
+
+
+def operand(layout: str, dtype: np.dtype[Any], rng: np.random.Generator, role: int = 0,
+            shape: tuple[int, ...] | None = None) -> Pair:
+    """One operand in ``layout``: the NumPy array and the lazyten tensor."""
+    if layout == "strided":       # non-contiguous: a lazy slice of a user array
+        base = values(rng, dtype, (4, 7), role)
+        return base[::2, 1::2], lt.asarray(base)[::2, 1::2]
+    if layout == "negstride":     # the user's array itself has negative strides
+        base = values(rng, dtype, (3, 6), role)
+        return base[::-1, ::-2], lt.asarray(base[::-1, ::-2])
+    if layout == "broadcast":     # zero strides
+        base = values(rng, dtype, (3, 1), role)
+        return (np.broadcast_to(base, (2, 3, 4)),
+                lt.broadcast_to(lt.asarray(base), (2, 3, 4)))
+    if layout == "special":
+        a = specials(dtype) if dtype.kind in "fc" else values(rng, dtype, (8,), role)
+        return a, lt.asarray(a)
+    shp = {"0d": (), "empty": (0, 3), "plain": (2, 3)}[layout] if shape is None else shape
+    a = values(rng, dtype, shp, role)
+    return a, lt.asarray(a)
+
+
+UNARY_LAYOUTS = ["0d", "empty", "broadcast", "strided", "negstride", "special"]
+# (left, right) layouts and shapes for binary ops: both 0-d, empty with a
+# broadcast row, (4,1) with (3,), array with 0-d, both strided, negative strides.
+BINARY_LAYOUTS: list[tuple[str, tuple[int, ...] | None, str, tuple[int, ...] | None]] = [
+    ("0d", None, "0d", None),
+    ("empty", None, "plain", (1, 3)),
+    ("plain", (4, 1), "plain", (3,)),
+    ("plain", (2, 3), "0d", None),
+    ("strided", None, "strided", None),
+    ("negstride", None, "plain", (3,)),
+    ("special", None, "special", None),
+]
+
+
+def public_type(e: BaseException) -> type[BaseException]:
+    """The exception class a user would catch: NumPy's private subclasses
+    (``_UFuncNoLoopError``) are reduced to their public base (``TypeError``)."""
+    for cls in type(e).__mro__:
+        if cls.__module__ in ("builtins", "numpy.exceptions"):
+            return cls
+    return Exception  # pragma: no cover
+
+
+def check(np_fn: Callable[[], Any], lt_fn: Callable[[], Any], **kw: Any) -> None:
+    """``lt_fn()`` builds what ``np_fn()`` computes; compare, or compare errors.
+
+    When NumPy raises, building the lazy graph must raise the same type.
+    """
+    try:
+        with np.errstate(all="ignore"):
+            expected = np_fn()
+    except Exception as e:  # noqa: BLE001 - any NumPy error must be mirrored
+        with pytest.raises(public_type(e)):
+            lt_fn()  # building only: nothing is evaluated here
+        return
+    got = lt_fn()
+    with np.errstate(all="ignore"):
+        if isinstance(expected, (list, tuple)):
+            assert isinstance(got, (list, tuple)) and len(got) == len(expected)
+            for g, x in zip(got, expected):
+                assert_eq(g, x, **kw)
+        else:
+            assert_eq(got, expected, **kw)
+
+
+def canonical(kind_arity: int) -> list[str]:
+    return sorted(n for n, s in REGISTRY.items()
+                  if s.kind == "elementwise" and s.arity == kind_arity
+                  and n not in ("astype", "round", "real", "imag", "where")
+                  and n in ELEMENTWISE)
+
+
+UNARY_OPS = canonical(1) + ["real", "imag"]
+BINARY_OPS = canonical(2)
+
+
+def test_every_elementwise_op_is_in_the_table() -> None:
+    covered = set(UNARY_OPS) | set(BINARY_OPS)
+    for name in ELEMENTWISE:
+        assert REGISTRY.get(name, None) is None or name in covered, name
+        fn = ELEMENTWISE[name]
+        assert fn.__name__ in covered, f"{name} ({fn.__name__}) has no op-table row"
+        assert getattr(lt, name) is fn
+
+
+@pytest.mark.parametrize("alias", sorted(set(ELEMENTWISE) - set(REGISTRY)))
+def test_alias_is_the_numpy_name(engine: Any, alias: str) -> None:
+    rng = np.random.default_rng(0)
+    x, t = operand("plain", np.dtype(np.float64), rng)
+    y = rng.uniform(0.1, 0.9, (2, 3))
+    fn = getattr(np, alias)
+    arity = REGISTRY[ELEMENTWISE[alias].__name__].arity
+    args_np = (y,) if arity == 1 else (y, x)
+    args_lt = (lt.asarray(y),) if arity == 1 else (lt.asarray(y), t)
+    check(lambda: fn(*args_np), lambda: getattr(lt, alias)(*args_lt))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("name", UNARY_OPS)
+def test_unary(engine: Any, name: str, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(1)
+    np_fn, lt_fn = getattr(np, name), getattr(lt, name)
+    for layout in UNARY_LAYOUTS:
+        x, t = operand(layout, dtype, rng)
+        check(lambda: np_fn(x), lambda: lt_fn(t))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("name", BINARY_OPS)
+def test_binary(engine: Any, name: str, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(2)
+    np_fn, lt_fn = getattr(np, name), getattr(lt, name)
+    for la, sa, lb, sb in BINARY_LAYOUTS:
+        x, tx = operand(la, dtype, rng, 0, sa)
+        y, ty = operand(lb, dtype, rng, 1, sb)
+        check(lambda: np_fn(x, y), lambda: lt_fn(tx, ty))
+
+
+# Mixed-dtype pairs: the promotion table's corners (NEP 50 for arrays).
+MIXED = [("int8", "uint8"), ("int64", "uint64"), ("uint16", "int32"), ("bool", "int8"),
+         ("float16", "int16"), ("float32", "int64"), ("float16", "uint8"),
+         ("float32", "complex64"), ("float64", "complex64"), ("bool", "float16"),
+         ("uint32", "float32"), ("int16", "complex64")]
+MIXED_OPS = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow",
+             "maximum", "less", "equal", "bitwise_and", "bitwise_left_shift", "atan2",
+             "logaddexp", "copysign", "logical_xor"]
+
+
+@pytest.mark.parametrize("pair", MIXED, ids=["-".join(p) for p in MIXED])
+def test_binary_mixed_dtypes(engine: Any, pair: tuple[str, str]) -> None:
+    rng = np.random.default_rng(3)
+    da, db = np.dtype(pair[0]), np.dtype(pair[1])
+    x, tx = operand("plain", da, rng, 1, (2, 1))
+    y, ty = operand("strided", db, rng, 1)
+    for name in MIXED_OPS:
+        np_fn, lt_fn = getattr(np, name), getattr(lt, name)
+        check(lambda: np_fn(x, y), lambda: lt_fn(tx, ty))
+        check(lambda: np_fn(y, x), lambda: lt_fn(ty, tx))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_where(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(4)
+    c = rng.random((4, 1)) < 0.5
+    for layout in ("0d", "strided", "negstride", "broadcast"):
+        x, tx = operand(layout, dtype, rng)
+        y, ty = operand(layout, dtype, rng, 1)
+        check(lambda: np.where(c, x, y), lambda: lt.where(lt.asarray(c), tx, ty)) \
+            if layout != "broadcast" else \
+            check(lambda: np.where(c[:3], x, y), lambda: lt.where(c[:3], tx, ty))
+        # a non-bool condition, and weak Python scalars for the branches
+        check(lambda: np.where(x, 1, y), lambda: lt.where(tx, 1, ty))
+        check(lambda: np.where(c[:1], x, 2.5), lambda: lt.where(lt.asarray(c[:1]), tx, 2.5))
+
+
+@pytest.mark.parametrize("src", DTYPES, ids=DTYPE_IDS)
+def test_astype(engine: Any, src: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(5)
+    x, t = operand("strided", src, rng)
+    x0, t0 = operand("0d", src, rng)
+    for dst in DTYPES:
+        check(lambda: x.astype(dst), lambda: t.astype(dst))
+        check(lambda: x0.astype(dst), lambda: lt.astype(t0, dst))
+    # copy=False with the same dtype: the same value (a no-op lazily)
+    assert_eq(lt.astype(t, src, copy=False), x)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_round(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(6)
+    for layout in ("0d", "empty", "negstride", "special"):
+        x, t = operand(layout, dtype, rng)
+        for d in (0, 1, -1):
+            check(lambda: np.round(x, d), lambda: lt.round(t, d))
+        check(lambda: np.round(x), lambda: t.round())
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_clip(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(7)
+    for layout in ("0d", "empty", "strided", "negstride"):
+        x, t = operand(layout, dtype, rng)
+        lo, tlo = operand("plain", dtype, rng, 0, (3,) if layout != "0d" else ())
+        check(lambda: np.clip(x, 1, 3), lambda: lt.clip(t, 1, 3))
+        check(lambda: np.clip(x, None, 2), lambda: t.clip(None, 2))
+        check(lambda: np.clip(x, lo, None), lambda: lt.clip(t, tlo))
+
+
+# ------------------------------------------------------------------ reductions
+
+REDUCTIONS = ["sum", "prod", "mean", "var", "std", "min", "max", "any", "all"]
+AXES: list[tuple[Any, bool]] = [(None, False), (None, True), (0, False), (-1, True),
+                                ((0, 2), False), ((-1, 0), True), ((), False), (1, False)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_reduction(engine: Any, name: str, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(8)
+    np_fn, lt_fn = getattr(np, name), getattr(lt, name)
+    base = values(rng, dtype, (3, 5, 6))
+    cases: list[Pair] = [
+        (base[::2, 1:4, ::-2], lt.asarray(base)[::2, 1:4, ::-2]),   # strided + negative
+        (base[:, :0], lt.asarray(base)[:, :0]),                       # empty (3, 0, 6)
+        (np.broadcast_to(base[:1, :1], (2, 3, 6)),
+         lt.broadcast_to(lt.asarray(base)[:1, :1], (2, 3, 6))),
+    ]
+    rtol = 1e-2 if dtype == np.float16 else (1e-5 if dtype.kind in "fc" and dtype.itemsize
+                                              <= 8 and dtype != np.complex128 else None)
+    for x, t in cases:
+        for axis, keep in AXES:
+            check(lambda: np_fn(x, axis=axis, keepdims=keep),
+                  lambda: lt_fn(t, axis=axis, keepdims=keep), rtol=rtol)
+    x0, t0 = operand("0d", dtype, rng)
+    check(lambda: np_fn(x0), lambda: lt_fn(t0))
+    check(lambda: np_fn(x0, axis=(), keepdims=True), lambda: lt_fn(t0, axis=(), keepdims=True))
+    # method form and axis out of range
+    x, t = cases[0]
+    check(lambda: getattr(x, name)(axis=1), lambda: getattr(t, name)(axis=1), rtol=rtol)
+    check(lambda: np_fn(x, axis=3), lambda: lt_fn(t, axis=3))
+    check(lambda: np_fn(x, axis=(0, -3)), lambda: lt_fn(t, axis=(0, -3)))
+
+
+def test_reduction_options(engine: Any) -> None:
+    rng = np.random.default_rng(9)
+    x = values(rng, np.dtype(np.int8), (3, 4))
+    t = lt.asarray(x)
+    check(lambda: np.sum(x, dtype=np.int8), lambda: lt.sum(t, dtype=np.int8))
+    check(lambda: np.prod(x, axis=0, dtype=np.float32), lambda: lt.prod(t, axis=0,
+                                                                         dtype=np.float32))
+    check(lambda: np.mean(x, axis=1, dtype=np.float32), lambda: lt.mean(t, axis=1,
+                                                                         dtype=np.float32))
+    f = values(rng, np.dtype(np.float64), (3, 4))
+    check(lambda: np.var(f, axis=0, ddof=1), lambda: lt.var(lt.asarray(f), axis=0, ddof=1))
+    check(lambda: np.std(f, correction=1), lambda: lt.std(lt.asarray(f), correction=1))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("name", ["argmin", "argmax"])
+def test_argreduction(engine: Any, name: str, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(10)
+    np_fn, lt_fn = getattr(np, name), getattr(lt, name)
+    base = values(rng, dtype, (3, 5, 6))
+    x, t = base[::2, 1:4, ::-2], lt.asarray(base)[::2, 1:4, ::-2]
+    for axis in (None, 0, -1, 2):
+        for keep in (False, True):
+            check(lambda: np_fn(x, axis=axis, keepdims=keep),
+                  lambda: lt_fn(t, axis=axis, keepdims=keep))
+    check(lambda: np_fn(x, axis=3), lambda: lt_fn(t, axis=3))
+    x0, t0 = operand("0d", dtype, rng)
+    check(lambda: np_fn(x0), lambda: lt_fn(t0))
+    e, te = operand("empty", dtype, rng)
+    check(lambda: np_fn(e), lambda: lt_fn(te))               # empty: ValueError
+    check(lambda: np_fn(e, axis=1), lambda: lt_fn(te, axis=1))
+    check(lambda: np_fn(e, axis=0), lambda: lt_fn(te, axis=0))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_cumulative_sum(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(11)
+    base = values(rng, dtype, (3, 5, 6))
+    x, t = base[::2, 1:4, ::-2], lt.asarray(base)[::2, 1:4, ::-2]
+    for axis in (0, 1, -1):
+        for inc in (False, True):
+            check(lambda: np.cumulative_sum(x, axis=axis, include_initial=inc),
+                  lambda: lt.cumulative_sum(t, axis=axis, include_initial=inc))
+    check(lambda: np.cumulative_sum(x), lambda: lt.cumulative_sum(t))   # 3-d, no axis
+    check(lambda: np.cumulative_sum(x, axis=-4), lambda: lt.cumulative_sum(t, axis=-4))
+    v, tv = operand("negstride", dtype, rng)
+    check(lambda: np.cumulative_sum(v[0]), lambda: lt.cumulative_sum(tv[0]))
+    e, te = operand("empty", dtype, rng)
+    check(lambda: np.cumulative_sum(e, axis=0), lambda: lt.cumulative_sum(te, axis=0))
+    check(lambda: np.cumsum(x), lambda: lt.cumsum(t))
+
+
+# ------------------------------------------------------------------ views
+
+VIEWS: list[tuple[str, Callable[[Any, Any], Any]]] = [
+    ("reshape", lambda xp, x: xp.reshape(x, (3, 8))),
+    ("reshape-1", lambda xp, x: xp.reshape(x, (4, -1))),
+    ("reshape-1-first", lambda xp, x: xp.reshape(x, (-1, 2, 3))),
+    ("reshape-method", lambda xp, x: x.reshape(6, 4)),
+    ("reshape-flat", lambda xp, x: x.reshape(-1)),
+    ("reshape-scalar", lambda xp, x: xp.reshape(x[0, 1, 2], ())),
+    ("reshape-from-scalar", lambda xp, x: xp.reshape(x[0, 1, 2], (1, 1, -1))),
+    ("reshape-empty", lambda xp, x: xp.reshape(x[:, :0], (0, 4, 5))),
+    ("reshape-empty-1", lambda xp, x: xp.reshape(x[:, :0], (3, -1))),
+    ("reshape-bad", lambda xp, x: xp.reshape(x, (5, -1))),
+    ("reshape-two-unknown", lambda xp, x: xp.reshape(x, (-1, -1))),
+    ("permute_dims", lambda xp, x: xp.permute_dims(x, (2, 0, 1))),
+    ("transpose", lambda xp, x: xp.transpose(x)),
+    ("transpose-axes", lambda xp, x: xp.transpose(x, (1, -1, 0))),
+    ("transpose-method", lambda xp, x: x.transpose(0, 2, 1)),
+    ("transpose-bad", lambda xp, x: xp.transpose(x, (0, 1))),
+    ("T", lambda xp, x: x.T),
+    ("mT", lambda xp, x: x.mT),
+    ("matrix_transpose", lambda xp, x: xp.matrix_transpose(x)),
+    ("swapaxes", lambda xp, x: xp.swapaxes(x, 0, -1)),
+    ("swapaxes-method", lambda xp, x: x.swapaxes(1, 2)),
+    ("swapaxes-bad", lambda xp, x: xp.swapaxes(x, 0, 3)),
+    ("moveaxis", lambda xp, x: xp.moveaxis(x, 0, -1)),
+    ("moveaxis-multi", lambda xp, x: xp.moveaxis(x, (0, 1), (2, 0))),
+    ("moveaxis-bad", lambda xp, x: xp.moveaxis(x, 3, 0)),
+    ("expand_dims", lambda xp, x: xp.expand_dims(x, 1)),
+    ("expand_dims-neg", lambda xp, x: xp.expand_dims(x, -1)),
+    ("expand_dims-tuple", lambda xp, x: xp.expand_dims(x, (0, 4))),
+    ("expand_dims-bad", lambda xp, x: xp.expand_dims(x, 5)),
+    ("squeeze", lambda xp, x: xp.squeeze(x[:, :1, None])),
+    ("squeeze-axis", lambda xp, x: xp.squeeze(x[:1, :, :1], axis=-1)),
+    ("squeeze-tuple", lambda xp, x: xp.squeeze(x[:1, :, :1], axis=(0, 2))),
+    ("squeeze-bad", lambda xp, x: xp.squeeze(x, axis=0)),
+    ("flip", lambda xp, x: xp.flip(x)),
+    ("flip-axis", lambda xp, x: xp.flip(x, axis=1)),
+    ("flip-tuple", lambda xp, x: xp.flip(x, axis=(0, -1))),
+    ("broadcast_to", lambda xp, x: xp.broadcast_to(x, (2, 3, 4, 5))),
+    ("broadcast_to-ones", lambda xp, x: xp.broadcast_to(x[:, :1], (3, 3, 5))),
+    ("broadcast_to-bad", lambda xp, x: xp.broadcast_to(x, (3, 5))),
+    ("broadcast_arrays", lambda xp, x: xp.broadcast_arrays(x, x[:, :1, :1], x[0, 0])),
+    ("diagonal", lambda xp, x: xp.diagonal(x)),
+    ("diagonal-axes", lambda xp, x: xp.diagonal(x, 1, -1, 0)),
+    ("diagonal-method", lambda xp, x: x.diagonal(-1)),
+    ("ravel", lambda xp, x: x.ravel()),
+    ("flatten", lambda xp, x: x.flatten()),
+    ("split", lambda xp, x: xp.split(x, 3)),
+    ("split-indices", lambda xp, x: xp.split(x, [1, 3], axis=2)),
+    ("split-bad", lambda xp, x: xp.split(x, 4, axis=0)),
+]
+
+INDICES: list[Any] = [
+    0, -1, (1, 2), (0, -1, -2), slice(1, None), slice(None, None, -1), slice(None, None, -2),
+    (Ellipsis, 1), None, (slice(None), None, slice(None, None, 2)), (0, Ellipsis, -1),
+    slice(1, 1), (slice(None, None, -2), slice(1, 4), None), (), Ellipsis,
+    (None, Ellipsis, None), (slice(-100, 100), slice(5, 0, -2)), (2, slice(3, -6, -1)),
+    (slice(None), 3), 3, (0, 0, 0, 0), (slice(None), -5), (Ellipsis, Ellipsis),
+]
+
+
+def view_input(dtype: np.dtype[Any], layout: str, rng: np.random.Generator) -> Pair:
+    """A (3, 4, 5) operand: contiguous, strided, negative-stride or broadcast."""
+    if layout == "plain":
+        a = values(rng, dtype, (3, 4, 5))
+        return a, lt.asarray(a)
+    if layout == "strided":
+        base = values(rng, dtype, (6, 4, 10))
+        return base[::2, :, 1::2], lt.asarray(base)[::2, :, 1::2]
+    if layout == "negstride":
+        base = values(rng, dtype, (3, 4, 5))
+        return base[::-1, :, ::-1], lt.asarray(base[::-1, :, ::-1])
+    base = values(rng, dtype, (4, 1))
+    return np.broadcast_to(base, (3, 4, 5)), lt.broadcast_to(lt.asarray(base), (3, 4, 5))
+
+
+@pytest.mark.parametrize("dtype", VIEW_DTYPES, ids=[str(d) for d in VIEW_DTYPES])
+@pytest.mark.parametrize("name,fn", VIEWS, ids=[v[0] for v in VIEWS])
+def test_view(engine: Any, name: str, fn: Callable[[Any, Any], Any],
+              dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(12)
+    for layout in ("plain", "strided", "negstride", "broadcast"):
+        x, t = view_input(dtype, layout, rng)
+        check(lambda: fn(np, x), lambda: fn(lt, t))
+
+
+@pytest.mark.parametrize("layout", ["plain", "strided", "negstride", "broadcast"])
+def test_basic_indexing(engine: Any, layout: str) -> None:
+    rng = np.random.default_rng(13)
+    for dtype in VIEW_DTYPES:
+        x, t = view_input(dtype, layout, rng)
+        for idx in INDICES:
+            check(lambda: x[idx], lambda: t[idx])
+            try:
+                first = x[idx]
+            except IndexError:
+                continue
+            if first.ndim:  # an index chain: index the view again
+                check(lambda: x[idx][..., ::-1, None], lambda: t[idx][..., ::-1, None])
+
+
+def test_views_of_0d(engine: Any) -> None:
+    x = np.array(2.5)
+    t = lt.asarray(x)
+    for fn in (lambda xp, v: v[()], lambda xp, v: v[None], lambda xp, v: v[...],
+               lambda xp, v: xp.reshape(v, (1, 1)), lambda xp, v: xp.reshape(v, -1),
+               lambda xp, v: xp.expand_dims(v, 0), lambda xp, v: xp.broadcast_to(v, (2, 3)),
+               lambda xp, v: xp.transpose(v), lambda xp, v: v.T, lambda xp, v: xp.flip(v),
+               lambda xp, v: xp.squeeze(v), lambda xp, v: v[0]):
+        check(lambda: fn(np, x), lambda: fn(lt, t))
+
+
+# ------------------------------------------------------------------ contraction and joining
+
+S = tuple[int, ...]
+CONTRACTIONS: list[tuple[str, Callable[[Any, Any, Any], Any], S, S]] = [
+    ("matmul-2d", lambda xp, a, b: xp.matmul(a, b), (2, 3), (3, 4)),
+    ("matmul-op", lambda xp, a, b: a @ b, (2, 3), (3, 4)),
+    ("matmul-vec-mat", lambda xp, a, b: a @ b, (3,), (3, 4)),
+    ("matmul-mat-vec", lambda xp, a, b: a @ b, (2, 3), (3,)),
+    ("matmul-vec-vec", lambda xp, a, b: a @ b, (3,), (3,)),
+    ("matmul-batch", lambda xp, a, b: a @ b, (2, 1, 2, 3), (4, 3, 2)),
+    ("matmul-empty", lambda xp, a, b: a @ b, (0, 3), (3, 2)),
+    ("matmul-empty-k", lambda xp, a, b: a @ b, (2, 0), (0, 3)),
+    ("matmul-mismatch", lambda xp, a, b: a @ b, (2, 3), (4, 2)),
+    ("matmul-0d", lambda xp, a, b: xp.matmul(a, b), (), (3,)),
+    ("matmul-T", lambda xp, a, b: a.T @ b[::-1], (3, 2), (3, 4)),
+    ("tensordot", lambda xp, a, b: xp.tensordot(a, b), (2, 3, 4), (3, 4, 2)),
+    ("tensordot-1", lambda xp, a, b: xp.tensordot(a, b, 1), (2, 3), (3, 4)),
+    ("tensordot-0", lambda xp, a, b: xp.tensordot(a, b, 0), (2, 3), (3,)),
+    ("tensordot-axes", lambda xp, a, b: xp.tensordot(a, b, ([0, 2], [2, 1])),
+     (2, 3, 4), (3, 4, 2)),
+    ("tensordot-neg", lambda xp, a, b: xp.tensordot(a, b, axes=(-1, 0)), (2, 3), (3, 4)),
+    ("tensordot-bad", lambda xp, a, b: xp.tensordot(a, b, axes=(0, 0)), (2, 3), (3, 4)),
+    ("vecdot", lambda xp, a, b: xp.vecdot(a, b), (2, 3), (3,)),
+    ("vecdot-axis", lambda xp, a, b: xp.vecdot(a, b, axis=0), (3, 2), (3, 1)),
+    ("vecdot-bad", lambda xp, a, b: xp.vecdot(a, b), (2, 3), (2,)),
+    ("outer", lambda xp, a, b: xp.outer(a, b), (3,), (2, 2)),
+    ("outer-0d", lambda xp, a, b: xp.outer(a, b), (), (4,)),
+    ("inner", lambda xp, a, b: xp.inner(a, b), (2, 3), (4, 3)),
+    ("inner-1d", lambda xp, a, b: xp.inner(a, b), (3,), (3,)),
+    ("inner-0d", lambda xp, a, b: xp.inner(a, b), (), (2, 3)),
+    ("inner-bad", lambda xp, a, b: xp.inner(a, b), (2, 3), (2,)),
+    ("dot", lambda xp, a, b: xp.dot(a, b), (2, 3), (3, 4)),
+    ("dot-nd", lambda xp, a, b: xp.dot(a, b), (2, 3), (2, 3, 4)),
+    ("dot-vec", lambda xp, a, b: xp.dot(a, b), (2, 3), (3,)),
+    ("dot-0d", lambda xp, a, b: xp.dot(a, b), (), (2, 3)),
+    ("dot-method", lambda xp, a, b: a.dot(b), (3,), (3,)),
+    ("dot-bad", lambda xp, a, b: xp.dot(a, b), (2, 3), (2, 3)),
+    ("trace", lambda xp, a, b: xp.trace(a), (3, 4), ()),
+    ("trace-offset", lambda xp, a, b: xp.trace(a, 1, 0, 2), (3, 2, 4), ()),
+    ("trace-neg", lambda xp, a, b: a.trace(offset=-1), (3, 3), ()),
+    ("trace-1d", lambda xp, a, b: xp.trace(a), (3,), ()),
+    ("concat", lambda xp, a, b: xp.concat([a, b, a]), (2, 3), (1, 3)),
+    ("concat-axis", lambda xp, a, b: xp.concat([a, b], axis=-1), (2, 3), (2, 1)),
+    ("concat-none", lambda xp, a, b: xp.concat([a, b], axis=None), (2, 3), (4,)),
+    ("concatenate", lambda xp, a, b: xp.concatenate((a, b), 1), (2, 0), (2, 2)),
+    ("concat-bad", lambda xp, a, b: xp.concat([a, b]), (2, 3), (2, 2)),
+    ("concat-0d", lambda xp, a, b: xp.concat([a, b]), (), ()),
+    ("stack", lambda xp, a, b: xp.stack([a, b]), (2, 3), (2, 3)),
+    ("stack-axis", lambda xp, a, b: xp.stack([a, b, a], axis=-1), (2, 3), (2, 3)),
+    ("stack-0d", lambda xp, a, b: xp.stack([a, b]), (), ()),
+    ("stack-bad", lambda xp, a, b: xp.stack([a, b]), (2, 3), (3, 2)),
+    ("hstack", lambda xp, a, b: xp.hstack([a, b]), (2, 3), (2, 1)),
+    ("hstack-1d", lambda xp, a, b: xp.hstack([a, b]), (3,), (2,)),
+    ("hstack-0d", lambda xp, a, b: xp.hstack([a, b]), (), ()),
+    ("vstack", lambda xp, a, b: xp.vstack([a, b]), (2, 3), (3,)),
+    ("vstack-0d", lambda xp, a, b: xp.vstack([a, b]), (), ()),
+    ("vstack-3d", lambda xp, a, b: xp.vstack([a, b]), (1, 2, 3), (2, 2, 3)),
+]
+
+
+def contraction_operand(dtype: np.dtype[Any], shape: S, flip: bool,
+                        rng: np.random.Generator) -> Pair:
+    """Non-contiguous operands: a reversed, stepped view of a bigger array."""
+    if not flip or not shape:
+        a = values(rng, dtype, shape)
+        return a, lt.asarray(a)
+    big = values(rng, dtype, tuple(2 * d for d in shape))
+    idx = tuple(slice(None, None, -2) for _ in shape)
+    return big[idx], lt.asarray(big)[idx]
+
+
+# Contractions compute, so every dtype; joins move bytes, so one dtype per kind.
+CONTRACTION_ROWS = [pytest.param(name, fn, sa, sb, dt, id=f"{name}-{dt}")
+                    for name, fn, sa, sb in CONTRACTIONS for dt in DTYPES
+                    if dt in VIEW_DTYPES or name.startswith(("matmul", "tensordot", "vecdot",
+                                                             "dot", "trace", "inner"))]
+
+
+@pytest.mark.parametrize("name,fn,sa,sb,dtype", CONTRACTION_ROWS)
+def test_contraction_and_join(engine: Any, name: str, fn: Callable[..., Any], sa: S, sb: S,
+                              dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(14)
+    rtol = 5e-3 if dtype == np.float16 else (1e-5 if dtype in (np.float32, np.complex64)
+                                             else None)
+    for flip in (False, True):
+        a, ta = contraction_operand(dtype, sa, flip, rng)
+        b, tb = contraction_operand(dtype, sb, flip, rng)
+        check(lambda: fn(np, a, b), lambda: fn(lt, ta, tb), rtol=rtol)
+
+
+def test_joins_mixed_dtypes(engine: Any) -> None:
+    a = np.arange(6, dtype=np.int8).reshape(2, 3)
+    b = np.ones((1, 3), np.float32)
+    c = np.array([[True, False, True]])
+    ta, tb, tc = lt.asarray(a), lt.asarray(b), lt.asarray(c)
+    check(lambda: np.concat([a, b]), lambda: lt.concat([ta, tb]))
+    check(lambda: np.concat([a, c]), lambda: lt.concat([ta, c]))
+    check(lambda: np.vstack([a, b, c]), lambda: lt.vstack([ta, b, tc]))
+    check(lambda: np.stack([a[0], b[0]]), lambda: lt.stack([ta[0], tb[0]]))
+    check(lambda: np.matmul(a, b.T), lambda: lt.matmul(ta, tb.T))
+    check(lambda: np.tensordot(a, c, ([1], [1])), lambda: lt.tensordot(ta, tc, ([1], [1])))
+
+
+# ------------------------------------------------------------------ creation
+
+
+@pytest.mark.parametrize("dtype", [None] + DTYPES, ids=["default"] + DTYPE_IDS)
+def test_creation(engine: Any, dtype: np.dtype[Any] | None) -> None:
+    for shape in ((), (0,), 3, (2, 3), (1, 0, 2)):
+        check(lambda: np.zeros(shape, dtype), lambda: lt.zeros(shape, dtype))
+        check(lambda: np.ones(shape, dtype), lambda: lt.ones(shape, dtype))
+        check(lambda: np.full(shape, 7, dtype), lambda: lt.full(shape, 7, dtype))
+        e = lt.empty(shape, dtype)
+        ref = np.empty(shape, dtype)
+        assert (e.shape, e.dtype) == (ref.shape, ref.dtype)
+        ev = e.eval()
+        assert (ev.shape, ev.dtype) == (ref.shape, ref.dtype)
+    like = np.ones((2, 3), np.int16)[:, ::-1]
+    tl = lt.asarray(like)
+    check(lambda: np.zeros_like(like, dtype), lambda: lt.zeros_like(tl, dtype))
+    check(lambda: np.ones_like(like, dtype), lambda: lt.ones_like(tl, dtype))
+    check(lambda: np.full_like(like, 3, dtype), lambda: lt.full_like(tl, 3, dtype))
+    check(lambda: np.zeros_like(like, dtype), lambda: lt.zeros_like(like, dtype))
+    el = lt.empty_like(tl, dtype)
+    assert (el.shape, el.dtype) == (like.shape, np.empty_like(like, dtype).dtype)
+    check(lambda: np.eye(3, dtype=dtype), lambda: lt.eye(3, dtype=dtype))
+    check(lambda: np.eye(2, 4, k=1, dtype=dtype), lambda: lt.eye(2, 4, k=1, dtype=dtype))
+    check(lambda: np.eye(3, 2, k=-1, dtype=dtype), lambda: lt.eye(3, 2, k=-1, dtype=dtype))
+    check(lambda: np.identity(4, dtype=dtype), lambda: lt.identity(4, dtype=dtype))
+    check(lambda: np.eye(0, dtype=dtype), lambda: lt.eye(0, dtype=dtype))
+
+
+def test_full_fill_values(engine: Any) -> None:
+    for fill in (True, 3, -2, 2.5, 1 + 2j, np.float32(1.5), np.int8(-3), np.uint16(7)):
+        check(lambda: np.full((2, 2), fill), lambda: lt.full((2, 2), fill))
+        check(lambda: np.full((2,), fill, np.float16), lambda: lt.full((2,), fill, np.float16))
+    check(lambda: np.full(3, np.nan), lambda: lt.full(3, np.nan))
+    check(lambda: np.full_like(np.zeros(3, np.int8), 5), lambda: lt.full_like(lt.zeros(3,
+                                                                                np.int8), 5))
+
+
+ARANGES: list[tuple[tuple[Any, ...], Any]] = [
+    ((5,), None), ((0,), None), ((-3,), None), ((2, 10, 3), None), ((10, 2, -3), None),
+    ((0.0, 1.0, 0.1), None), ((1, 2.5, 0.5), None), ((5,), np.float32), ((3,), np.uint8),
+    ((0, 5, 2), np.int8), ((np.int16(4),), None), ((np.float32(3),), None),
+    ((-1.5, 2), None), ((0, 1, 0.3), np.float16), ((3,), np.complex128),
+]
+
+
+@pytest.mark.parametrize("args,dtype", ARANGES, ids=[f"{a}-{d}" for a, d in ARANGES])
+def test_arange(engine: Any, args: tuple[Any, ...], dtype: Any) -> None:
+    check(lambda: np.arange(*args, dtype=dtype), lambda: lt.arange(*args, dtype=dtype))
+
+
+LINSPACES: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    ((0, 1), {}), ((0, 1, 5), {}), ((1, 0, 4), {"endpoint": False}), ((0, 10, 0), {}),
+    ((0, 10, 1), {}), ((-1, 1, 7), {"dtype": np.float32}), ((0, 10, 5), {"dtype": np.int32}),
+    ((0, 1 + 1j, 3), {}), ((2, 3, 4), {"dtype": np.float16}),
+]
+
+
+@pytest.mark.parametrize("args,kw", LINSPACES, ids=[f"{a}-{k}" for a, k in LINSPACES])
+def test_linspace(engine: Any, args: tuple[Any, ...], kw: dict[str, Any]) -> None:
+    check(lambda: np.linspace(*args, **kw), lambda: lt.linspace(*args, **kw))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_asarray_and_array(engine: Any, dtype: np.dtype[Any]) -> None:
+    from lazyten.exec.executor import evaluate
+    rng = np.random.default_rng(15)
+    a = values(rng, dtype, (3, 4))
+    for obj in (a, a[::-1, 1::2], a[0, 0], a.tolist(), a[0].tolist()):
+        check(lambda: np.asarray(obj), lambda: lt.asarray(obj))
+        check(lambda: np.array(obj), lambda: lt.array(obj))
+        for dt in (None, np.float64, np.int8):
+            check(lambda: np.asarray(obj, dtype=dt), lambda: lt.asarray(obj, dtype=dt))
+    # copy=None / False wrap the user's array; copy=True and lt.array copy it now.
+    for copy in (None, False):
+        t = lt.asarray(a, copy=copy)
+        assert np.shares_memory(evaluate([t.node])[0], a)
+    b = a.copy()
+    t_copy, t_arr, t_view = lt.asarray(b, copy=True), lt.array(b), lt.asarray(b)
+    snapshot = b.copy()
+    b[...] = b[0, 0]
+    assert_eq(t_copy, snapshot)
+    assert_eq(t_arr, snapshot)
+    assert_eq(t_view, b)        # zero-copy: reads the array when evaluated
+    assert not np.shares_memory(evaluate([t_copy.node])[0], b)
+    # copy=False where a copy is needed: NumPy and lazyten both raise ValueError
+    check(lambda: np.asarray(a.tolist(), copy=False), lambda: lt.asarray(a.tolist(), copy=False))
+    other = np.dtype(np.float32) if dtype != np.float32 else np.dtype(np.int8)
+    check(lambda: np.asarray(a, dtype=other, copy=False),
+          lambda: lt.asarray(a, dtype=other, copy=False))
+
+
+def test_asarray_of_tensor(engine: Any) -> None:
+    a = np.arange(6.0).reshape(2, 3)
+    t = lt.asarray(a) * 2
+    assert lt.asarray(t) is t
+    assert_eq(lt.asarray(t, dtype=np.float32), (a * 2).astype(np.float32))
+    with pytest.raises(ValueError):
+        lt.asarray(t, dtype=np.int32, copy=False)
+    assert_eq(lt.asarray(t, copy=True), a * 2)
+    assert_eq(lt.array(t), a * 2)
+    assert_eq(lt.array(t, dtype=np.int8), (a * 2).astype(np.int8))
+
+
+def test_random_is_seeded_and_reproducible(engine: Any) -> None:
+    g1, g2 = lt.random.default_rng(42), lt.random.default_rng(42)
+    ref = np.random.default_rng(42)
+    for method, args in (("random", ((2, 3),)), ("standard_normal", ((4,),)),
+                         ("normal", (1.0, 2.0, (3,))), ("uniform", (-1, 1, (2, 2))),
+                         ("integers", (0, 10, (5,))), ("permutation", (6,))):
+        t1, t2 = getattr(g1, method)(*args), getattr(g2, method)(*args)
+        expected = getattr(ref, method)(*args)
+        assert_eq(t1, expected)
+        assert_eq(t2, expected)
+    assert_eq(g1.random(3, dtype=np.float32), ref.random(3, dtype=np.float32))
+    assert_eq(g1.integers(0, 5, 4, dtype=np.uint8), ref.integers(0, 5, 4, dtype=np.uint8))
+    # two draws are two different samples, never merged as one subexpression
+    a, b = g1.random(8), g1.random(8)
+    assert not np.array_equal(a.eval(), b.eval())
+    assert not np.array_equal((a + 0).eval(), (b + 0).eval())
+    lt.random.seed(7)
+    x = lt.random.rand(3, 2)
+    lt.random.seed(7)
+    assert_eq(lt.random.rand(3, 2), x.eval())
+    assert lt.random.randn(2, 2).shape == (2, 2)
+
+
+# ------------------------------------------------------------------ operators and scalars
+
+BIN_OPERATORS = [operator.add, operator.sub, operator.mul, operator.truediv,
+                 operator.floordiv, operator.mod, operator.pow, operator.and_, operator.or_,
+                 operator.xor, operator.lshift, operator.rshift, operator.lt, operator.le,
+                 operator.gt, operator.ge, operator.eq, operator.ne]
+OP_IDS = [f.__name__ for f in BIN_OPERATORS]
+
+
+@pytest.mark.parametrize("op", BIN_OPERATORS, ids=OP_IDS)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "uint64", "float16",
+                                   "float32", "complex64"])
+def test_operators_every_operand_kind(engine: Any, op: Callable[[Any, Any], Any],
+                                      dtype: str) -> None:
+    """Tensor op X and X op Tensor, for X a Python scalar (weak), a NumPy scalar,
+    a NumPy array, and another Tensor; the result is always a Tensor."""
+    dt = np.dtype(dtype)
+    rng = np.random.default_rng(16)
+    x = values(rng, dt, (2, 3), 1)
+    t = lt.asarray(x)
+    pyscalars: list[Any] = [True, 2, 2.5, 1 - 1j] if dt.kind != "b" else [True, 1]
+    others: list[tuple[Any, Any]] = [(s, s) for s in pyscalars]
+    others += [(np.int8(3), np.int8(3)), (np.float32(1.5), np.float32(1.5)),
+               (np.uint64(2), np.uint64(2))]
+    y = values(rng, dt, (3,), 1)
+    z = values(rng, np.dtype(np.int32), (1, 3), 1)
+    others += [(y, y), (z, z), (y, lt.asarray(y)), (z, lt.asarray(z))]
+    for other_np, other_lt in others:
+        check(lambda: op(x, other_np), lambda: _is_tensor(op(t, other_lt)))
+        check(lambda: op(other_np, x), lambda: _is_tensor(op(other_lt, t)))
+
+
+def _is_tensor(r: Any) -> Any:
+    assert isinstance(r, lt.Tensor), f"expected a Tensor, got {type(r).__name__}"
+    return r
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_unary_operators(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(17)
+    for layout in ("0d", "strided", "negstride"):
+        x, t = operand(layout, dtype, rng)
+        for op in (operator.neg, operator.pos, operator.abs, operator.invert):
+            check(lambda: op(x), lambda: _is_tensor(op(t)))
+
+
+def test_divmod_and_matmul_operators(engine: Any) -> None:
+    x = np.arange(1, 7, dtype=np.int16).reshape(2, 3)
+    y = np.array([2, 3, 4], np.int16)
+    t, u = lt.asarray(x), lt.asarray(y)
+    for a, b, ta, tb in ((x, y, t, u), (x, y, x, u), (x, y, t, y), (x, 4, t, 4), (7, y, 7, u)):
+        q, r = divmod(ta, tb)
+        eq, er = divmod(a, b)
+        assert_eq(_is_tensor(q), eq)
+        assert_eq(_is_tensor(r), er)
+    m = np.ones((3, 2), np.float32)
+    assert_eq(_is_tensor(x @ lt.asarray(m)), x @ m)
+    assert_eq(_is_tensor(t @ m), x @ m)
+    assert_eq(_is_tensor(m.T @ t.T), m.T @ x.T)
+    assert_eq(_is_tensor(np.matmul(x, lt.asarray(m))), x @ m)
+
+
+WEAK_CASES: list[tuple[str, Callable[[Any], Any]]] = [
+    ("int8", lambda a: a + 1), ("int8", lambda a: 1 + a), ("int8", lambda a: a * -3),
+    ("int8", lambda a: a // 2), ("int8", lambda a: 100 - a), ("uint8", lambda a: a + 200),
+    ("uint8", lambda a: a & 0xF0), ("int16", lambda a: a ** 2), ("int8", lambda a: a < 300),
+    ("uint8", lambda a: a == -1), ("int8", lambda a: a + 2.5), ("int8", lambda a: a / 2),
+    ("float32", lambda a: a * 2.5), ("float32", lambda a: 2.5 * a), ("float32", lambda a: a + 1),
+    ("float16", lambda a: a - 1e3), ("float16", lambda a: a / 3), ("float32", lambda a: a ** 0.5),
+    ("float32", lambda a: a + 1j), ("complex64", lambda a: a * 2.5), ("bool", lambda a: a + 1),
+    ("bool", lambda a: a * 1.5), ("bool", lambda a: a & True), ("uint64", lambda a: a + 1),
+    ("uint64", lambda a: a * 2.0), ("uint32", lambda a: a - 1), ("int8", lambda a: a + True),
+    ("float16", lambda a: 65504.0 + a), ("int8", lambda a: a + 1000), ("uint8", lambda a: a - (-1)),
+    ("uint8", lambda a: a + -1), ("int64", lambda a: a + 2 ** 63), ("float32", lambda a: a + 1e300),
+]
+
+
+@pytest.mark.parametrize("dtype,fn", WEAK_CASES, ids=[f"{d}-{i}" for i, (d, _) in
+                                                      enumerate(WEAK_CASES)])
+def test_python_scalars_are_weak(engine: Any, dtype: str, fn: Callable[[Any], Any]) -> None:
+    """NEP 50: ``int8 + 1`` is int8, ``float32 * 2.5`` is float32; a Python int
+    that does not fit the array's dtype is an OverflowError when built."""
+    x = values(np.random.default_rng(18), np.dtype(dtype), (2, 3), 1)
+    check(lambda: fn(x), lambda: fn(lt.asarray(x)))
+
+
+def test_weak_dtype_named() -> None:
+    assert (lt.asarray(np.ones(3, np.int8)) + 1).dtype == np.int8
+    assert (lt.asarray(np.ones(3, np.float32)) * 2.5).dtype == np.float32
+    assert (1 + lt.asarray(np.ones(3, np.uint8))).dtype == np.uint8
+    # NumPy scalars are strong
+    assert (lt.asarray(np.ones(3, np.float32)) * np.float64(2.5)).dtype == np.float64
+    assert (np.int16(1) + lt.asarray(np.ones(3, np.int8))).dtype == np.int16
+
+
+def test_numpy_functions_accept_tensors(engine: Any) -> None:
+    x = np.linspace(-1, 1, 6).reshape(2, 3)
+    t = lt.asarray(x)
+    assert_eq(_is_tensor(np.sin(t)), np.sin(x))
+    assert_eq(_is_tensor(np.add(x, t)), x + x)
+    assert_eq(_is_tensor(np.maximum(0.0, t)), np.maximum(0.0, x))
+    np.testing.assert_allclose(np.add.reduce(t, axis=0), x.sum(0))  # eager fallback
+    np.testing.assert_allclose(np.mean(np.asarray(t)), x.mean())
