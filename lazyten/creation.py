@@ -144,7 +144,10 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Te
         start, stop = 0, start
     if step == 0:
         raise ValueError("arange: step must not be zero")
-    dt = np.dtype(dtype) if dtype is not None else np.result_type(start, stop, step)
+    # NumPy's arange does not use NEP 50 here: each argument counts with its
+    # default dtype and the result is at least intp (np.arange(np.int16(4)) is int64).
+    dt = np.dtype(dtype) if dtype is not None else np.result_type(
+        np.intp, *(np.asarray(v).dtype for v in (start, stop, step)))
     if all(isinstance(v, (int, np.integer)) for v in (start, stop, step)):
         n = len(range(int(start), int(stop), int(step)))
     else:

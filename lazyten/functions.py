@@ -258,8 +258,9 @@ def broadcast_to_same(*arrays: Any) -> list[Tensor]:
     return broadcast_arrays(*arrays)
 
 
-def diagonal(x: Any, offset: int = 0, axis1: int = -2, axis2: int = -1) -> Tensor:
-    """Array API ``diagonal`` (last two axes by default); a read-only view."""
+def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
+    """NumPy's ``diagonal`` (axes 0 and 1 by default, as ``np.diagonal``; the
+    array API's last-two-axes form is ``lt.linalg.diagonal``); a read-only view."""
     return wrap(x)._view("diagonal", offset=operator.index(offset), axis1=axis1, axis2=axis2)
 
 

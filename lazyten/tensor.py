@@ -222,6 +222,14 @@ class Tensor:
         if method == "__call__" and name is not None and not kwargs:
             from .functions import _apply_elementwise
             return _apply_elementwise(name, *inputs)
+        # ndarray @ Tensor and divmod(ndarray, Tensor) come here as ufuncs too.
+        if method == "__call__" and not kwargs and ufunc is np.matmul:
+            from .functions import matmul
+            return matmul(*inputs)
+        if method == "__call__" and not kwargs and ufunc is np.divmod:
+            from .functions import _apply_elementwise
+            return (_apply_elementwise("floor_divide", *inputs),
+                    _apply_elementwise("remainder", *inputs))
         # Anything else (reduce, accumulate, out=, ...) runs eagerly in NumPy.
         args = [np.asarray(x) if isinstance(x, Tensor) else x for x in inputs]
         if "out" in kwargs:
