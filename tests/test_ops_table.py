@@ -26,7 +26,7 @@ import pytest
 import lazyten as lt
 from lazyten.functions import ELEMENTWISE
 from lazyten.graph.ops import REGISTRY
-from tests.util import assert_eq
+from tests.util import assert_eq, check
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning",
                                         "ignore::numpy.exceptions.ComplexWarning")
@@ -101,37 +101,6 @@ BINARY_LAYOUTS: list[tuple[str, tuple[int, ...] | None, str, tuple[int, ...] | N
     ("negstride", None, "plain", (3,)),
     ("special", None, "special", None),
 ]
-
-
-def public_type(e: BaseException) -> type[BaseException]:
-    """The exception class a user would catch: NumPy's private subclasses
-    (``_UFuncNoLoopError``) are reduced to their public base (``TypeError``)."""
-    for cls in type(e).__mro__:
-        if cls.__module__ in ("builtins", "numpy.exceptions"):
-            return cls
-    return Exception  # pragma: no cover
-
-
-def check(np_fn: Callable[[], Any], lt_fn: Callable[[], Any], **kw: Any) -> None:
-    """``lt_fn()`` builds what ``np_fn()`` computes; compare, or compare errors.
-
-    When NumPy raises, building the lazy graph must raise the same type.
-    """
-    try:
-        with np.errstate(all="ignore"):
-            expected = np_fn()
-    except Exception as e:  # noqa: BLE001 - any NumPy error must be mirrored
-        with pytest.raises(public_type(e)):
-            lt_fn()  # building only: nothing is evaluated here
-        return
-    got = lt_fn()
-    with np.errstate(all="ignore"):
-        if isinstance(expected, (list, tuple)):
-            assert isinstance(got, (list, tuple)) and len(got) == len(expected)
-            for g, x in zip(got, expected):
-                assert_eq(g, x, **kw)
-        else:
-            assert_eq(got, expected, **kw)
 
 
 def canonical(kind_arity: int) -> list[str]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pytest
 
 import lazyten as lt
 
@@ -37,3 +39,34 @@ def assert_eq(lazy: Any, expected: Any, *, rtol: float | None = None, atol: floa
             rtol = 8 * float(eps)
         np.testing.assert_allclose(got, exp, rtol=rtol, atol=atol, equal_nan=True)
     return got
+
+
+def public_type(e: BaseException) -> type[BaseException]:
+    """The exception class a user would catch: NumPy's private subclasses
+    (``_UFuncNoLoopError``) are reduced to their public base (``TypeError``)."""
+    for cls in type(e).__mro__:
+        if cls.__module__ in ("builtins", "numpy.exceptions"):
+            return cls
+    return Exception  # pragma: no cover
+
+
+def check(np_fn: Callable[[], Any], lt_fn: Callable[[], Any], **kw: Any) -> None:
+    """``lt_fn()`` builds what ``np_fn()`` computes: ``assert_eq`` the results
+    (also lists/tuples of them), or, when NumPy raises, check that *building*
+    the lazy graph raises the same (public) exception type.
+    """
+    try:
+        with np.errstate(all="ignore"):
+            expected = np_fn()
+    except Exception as e:  # noqa: BLE001 - any NumPy error must be mirrored
+        with pytest.raises(public_type(e)):
+            lt_fn()  # building only: nothing is evaluated here
+        return
+    got = lt_fn()
+    with np.errstate(all="ignore"):
+        if isinstance(expected, (list, tuple)):
+            assert isinstance(got, (list, tuple)) and len(got) == len(expected)
+            for g, x in zip(got, expected):
+                assert_eq(g, x, **kw)
+        else:
+            assert_eq(got, expected, **kw)
