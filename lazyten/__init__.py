@@ -11,12 +11,13 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from . import linalg, random
+from . import linalg, ma, random
 from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, full,
                        full_like, identity, linspace, meshgrid, ones, ones_like, tensor_from,
                        zeros, zeros_like)
@@ -58,10 +59,32 @@ def compute(*tensors: Any) -> tuple[np.ndarray[Any, Any], ...]:
         # A value that aliases a user array, a cached value or another output
         # must not be handed out as if the caller owned it.
         if v.base is not None or node.value is not None or not v.flags.writeable \
-                or any(v is o for o in out):
+                or builtins.any(v is o for o in out):  # lt.any shadows the builtin here
             v = np.array(v, copy=True)
         out.append(v)
     return tuple(out)
+
+
+def explain(*tensors: Any, verbose: bool = False) -> str:
+    """The optimized plan as text: one line per step (kind, output type, the
+    fused kernel's expression, the buffer it writes and whether reused or in
+    place), then a summary (kernels, temporaries, peak memory estimate, what
+    the optimizer removed).  Computes nothing.
+
+    >>> import lazyten as lt
+    >>> a = lt.arange(1000.0)
+    >>> print(lt.explain(2 * a + 1))  # doctest: +ELLIPSIS
+    step 0   input ...
+    """
+    return plan(*tensors).format(verbose=verbose)
+
+
+def plan(*tensors: Any) -> Any:
+    """The ``Plan`` (steps, buffers, peak estimate) that evaluating would run."""
+    from .exec.optimized import plan_for
+    from .tensor import wrap
+    opts = get_options()
+    return plan_for([wrap(t)._node for t in tensors], opts)
 
 
 def debugprint(*tensors: Any) -> str:
@@ -77,6 +100,7 @@ def _attach_doc_methods() -> None:
 
 _attach_doc_methods()
 
-__all__ = ["Tensor", "asarray", "array", "compute", "debugprint", "set_options",
+__all__ = ["Tensor", "asarray", "array", "compute", "debugprint", "explain", "plan",
+           "set_options",
            "get_options", "Options", "random", "zeros", "ones", "full", "empty", "arange",
            "linspace", "eye", "identity", *sorted(ELEMENTWISE)]

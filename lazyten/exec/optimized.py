@@ -1,14 +1,136 @@
-"""Optimized evaluation: rewrite passes, planning, fused kernels."""
+"""Optimized evaluation: rewrite passes, then a plan, then the plan's steps.
+
+    optimize: simplify -> cse -> pushdown -> simplify -> matmul_order -> cse -> fuse
+    plan:     liveness, in-place and reused buffers, a backend per kernel
+    execute:  steps in order, each dead buffer returned to a pool at once
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from ..graph.node import Node
+from ..graph.passes.canonicalize import cse
+from ..graph.passes.fuse import fuse
+from ..graph.passes.matmul_order import matmul_order
+from ..graph.passes.pushdown import pushdown
+from ..graph.passes.simplify import simplify
+from ..graph.rewrite import Graph
 from ..options import Options
-from .reference import run_reference
+from .errors import with_provenance
+from .numpy_backend import default_threads
+from .planner import EXTERNAL, Plan, describe_step, make_plan
+from .reference import confirm
+
+Pass = Callable[[Graph], Graph]
+PASSES: tuple[tuple[str, Pass], ...] = (
+    ("simplify", simplify),
+    ("cse", cse),
+    ("pushdown", pushdown),
+    ("simplify", simplify),
+    ("matmul_order", matmul_order),
+    ("cse", cse),
+    ("fuse", fuse),
+)
+
+
+def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, int], int]:
+    """The optimized graph, what each pass removed (node counts), and the
+    number of nodes before."""
+    g = Graph(tuple(outputs))
+    before = len(g.nodes())
+    removed: dict[str, int] = {}
+    count = before
+    for name, p in PASSES:
+        g = p(g)
+        if opts.check:
+            from ..graph.verify import verify_graph
+            verify_graph(g.outputs)
+        now = len(g.nodes())
+        label = "fused into kernels" if name == "fuse" else f"by {name}"
+        removed[label] = removed.get(label, 0) + max(0, count - now)
+        count = now
+    return g, removed, before
+
+
+def plan_for(outputs: Sequence[Node], opts: Options) -> Plan:
+    threads = opts.threads or default_threads()
+    g, removed, before = optimize(outputs, opts)
+    plan = make_plan(g, opts, threads, before, removed)
+    if opts.memory_limit is not None and plan.peak_bytes > opts.memory_limit:
+        raise plan_memory_error(plan, opts.memory_limit)
+    return plan
+
+
+def plan_memory_error(plan: Plan, limit: int) -> MemoryError:
+    big = sorted(((nb, b) for b, (nb, _d) in plan.buffers.items()), reverse=True)[:3]
+    owners = {s.buffer: s.node for s in plan.steps if s.new_buffer}
+    parts = [f"b{b} {nb / 1e6:.1f} MB for %{owners[b].id} {owners[b].op.name} "
+             f"{owners[b].type_str()} (built at {owners[b].where})"
+             for nb, b in big if b in owners]
+    return MemoryError(
+        f"the plan needs about {plan.peak_bytes / 1e6:.1f} MB at its peak, over the "
+        f"memory_limit of {limit / 1e6:.1f} MB; largest buffers: {'; '.join(parts)}. "
+        f"Evaluate in chunks (slices of the inputs) or raise memory_limit.")
 
 
 def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
-    return run_reference(outputs)
+    plan = plan_for(outputs, opts)
+    return execute(plan, opts.threads or default_threads())
+
+
+def _owned(v: Any) -> bool:
+    return isinstance(v, np.ndarray) and v.flags.owndata and v.flags.writeable \
+        and v.flags.c_contiguous
+
+
+def execute(plan: Plan, threads: int) -> list[Any]:
+    """Run the plan's steps; return the outputs' values."""
+    vals: dict[int, Any] = {}
+    holders: dict[int, list[int]] = {}      # buffer -> node ids whose value lives in it
+    pool: dict[tuple[int, str], list[np.ndarray[Any, Any]]] = {}
+    keep = {n.id for n in plan.outputs}
+    for s in plan.steps:
+        n = s.node
+        if s.kind == "source":
+            vals[n.id] = n.attrs["value"] if n.op.name == "const" and n.value is None \
+                else n.value
+            continue
+        args = [vals[i.id] for i in n.inputs]
+        try:
+            if s.kind == "kernel":
+                assert s.kernel is not None
+                out = None
+                if s.inplace_of is not None and _owned(vals[s.inplace_of]):
+                    out = vals[s.inplace_of]
+                elif s.reused is not None:
+                    lst = pool.get((n.nbytes, str(n.dtype)))
+                    if lst:
+                        out = lst.pop().reshape(n.shape)
+                if out is None:
+                    out = np.empty(n.shape, n.dtype)
+                v = s.kernel.run(args, out, threads)
+            else:
+                v = n.op.impl(*args, **n.attrs)
+        except Exception as e:
+            with_provenance(e, n, f"step {s.index}: {describe_step(s)}")
+            raise
+        confirm(n, v)
+        vals[n.id] = v
+        if s.buffer != EXTERNAL:
+            holders.setdefault(s.buffer, []).append(n.id)
+        for b in s.frees:
+            base = None
+            for nid in holders.pop(b, []):
+                if nid in keep:
+                    base = None
+                    break
+                v_dead = vals.pop(nid, None)
+                if base is None and _owned(v_dead):
+                    base = v_dead
+            if base is not None:
+                pool.setdefault((base.nbytes, str(base.dtype)), []).append(base.reshape(-1))
+    return [vals[o.id] for o in plan.outputs]

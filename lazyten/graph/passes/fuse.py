@@ -81,7 +81,7 @@ def program_str(program: tuple[Instr, ...], reduce: Any = None) -> str:
 
 
 def _fused_impl(*args: Any, program: tuple[Instr, ...], reduce: Any, shape: Any,
-                dtype: Any) -> Any:
+                dtype: Any, elem_shape: Any) -> Any:
     out = run_program(program, list(args))
     if reduce is not None:
         name, rattrs = reduce
@@ -189,7 +189,7 @@ def _kernel(root: Node, group: list[Node], mapping: dict[int, Node]) -> Node:
         program.append((m.op.name, tuple(refs), tuple(sorted(m.attrs.items())), str(m.dtype)))
     reduce = (root.op.name, tuple(sorted(root.attrs.items()))) if reduce_root else None
     attrs = {"program": tuple(program), "reduce": reduce, "shape": root.shape,
-             "dtype": root.dtype}
+             "dtype": root.dtype, "elem_shape": body[-1].shape}
     return intern(FUSED, tuple(ext_nodes), attrs, root.shape, root.dtype, root.source)
 
 

@@ -1,0 +1,109 @@
+"""The cost model that picks a fused kernel's backend.
+
+Costs are nanoseconds per element per instruction, by op class and backend,
+plus fixed per-call overheads.  They are *measured* on the machine by
+``python -m lazyten.exec.calibrate`` and cached as JSON (in
+``$LAZYTEN_CACHE_DIR`` or ``~/.cache/lazyten``); without a calibration file the
+defaults below are used.  The defaults are that script's medians on the
+development machine (2 cores, float64), so they are measurements too, only
+from another machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Op classes: the cost of one element of one instruction differs by an order
+# of magnitude between an add and a sin, and between NumPy's SIMD loops and
+# numexpr's VM.
+TRANSCENDENTAL = frozenset({"sin", "cos", "tan", "exp", "expm1", "log", "log1p", "log2",
+                            "log10", "sinh", "cosh", "tanh", "asin", "acos", "atan",
+                            "asinh", "acosh", "atanh", "atan2", "hypot", "exp2", "cbrt",
+                            "logaddexp", "logaddexp2"})
+HEAVY = frozenset({"pow", "divide", "sqrt", "floor_divide", "remainder", "fmod",
+                   "reciprocal"})
+
+
+def op_class(name: str) -> str:
+    if name in TRANSCENDENTAL:
+        return "transcendental"
+    if name in HEAVY:
+        return "heavy"
+    return "cheap"
+
+
+@dataclass
+class CostModel:
+    # ns per element per instruction, one thread.
+    numpy: dict[str, float] = field(default_factory=lambda: {
+        "cheap": 0.9, "heavy": 2.0, "transcendental": 4.5})
+    numexpr: dict[str, float] = field(default_factory=lambda: {
+        "cheap": 1.6, "heavy": 2.6, "transcendental": 9.0})
+    # Extra per-element cost of float32 in numexpr (its VM has few float32 paths).
+    numexpr_float32_factor: float = 3.0
+    # Fixed costs, in microseconds.
+    numpy_call_us: float = 1.2        # one ufunc call
+    numexpr_call_us: float = 25.0     # one numexpr.evaluate (parse cache hit)
+    block_elems: int = 16384          # elements per block: fits L2 with a few temps
+    source: str = "defaults"
+
+    def estimate(self, names: list[str], n: int, threads: int, float32: bool) -> dict[str, float]:
+        """Estimated seconds for each backend on ``n`` elements."""
+        np_ns = sum(self.numpy[op_class(k)] for k in names)
+        ne_ns = sum(self.numexpr[op_class(k)] for k in names)
+        if float32:
+            ne_ns *= self.numexpr_float32_factor
+            np_ns *= 0.6  # twice the SIMD lanes, half the bytes
+        nblocks = max(1, -(-n // self.block_elems))
+        eff = min(threads, nblocks)
+        return {
+            "numpy": (np_ns * n + self.numpy_call_us * 1e3 * len(names)) * 1e-9,
+            "blocked": (np_ns * n / eff + self.numpy_call_us * 1e3 * len(names) * nblocks / eff
+                        ) * 1e-9,
+            "numexpr": (ne_ns * n / threads + self.numexpr_call_us * 1e3) * 1e-9,
+        }
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("LAZYTEN_CACHE_DIR", Path.home() / ".cache" / "lazyten"))
+
+
+def cache_file() -> Path:
+    return cache_dir() / "costs.json"
+
+
+_model: CostModel | None = None
+_lock = threading.Lock()
+
+
+def get_model() -> CostModel:
+    """The calibrated model if a calibration file exists, else the defaults."""
+    global _model
+    if _model is None:
+        with _lock:
+            if _model is None:
+                _model = _load()
+    return _model
+
+
+def _load() -> CostModel:
+    path = cache_file()
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+        return CostModel(**data)
+    except (OSError, ValueError, TypeError):
+        return CostModel()
+
+
+def save(model: CostModel) -> Path:
+    global _model
+    path = cache_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(asdict(model), indent=2))
+    _model = model
+    return path

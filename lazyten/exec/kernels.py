@@ -1,0 +1,82 @@
+"""A fused node compiled for execution: its backend choice and how to run it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..graph.node import Node
+from ..options import Options
+from . import numpy_backend
+from .cost import get_model
+from .numexpr_backend import NumexprKernel, compile_numexpr
+
+
+@dataclass
+class Kernel:
+    node: Node
+    backend: str                         # "numpy" (plain), "blocked", "numexpr"
+    numexpr: NumexprKernel | None
+    estimates: dict[str, float] = field(default_factory=dict)
+    why: str = ""
+
+    @property
+    def program(self) -> Any:
+        return self.node.attrs["program"]
+
+    @property
+    def reduce(self) -> Any:
+        return self.node.attrs["reduce"]
+
+    @property
+    def elem_shape(self) -> tuple[int, ...]:
+        return tuple(self.node.attrs["elem_shape"])
+
+    def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
+        if self.backend == "numexpr" and self.numexpr is not None \
+                and "raise" not in np.geterr().values():
+            return self.numexpr(args, out)
+        if self.backend == "blocked" or (self.backend == "numexpr" and self.elem_shape):
+            return numpy_backend.run_blocked(self.program, self.reduce, args, self.elem_shape,
+                                             self.node.dtype, out, get_model().block_elems,
+                                             threads)
+        return numpy_backend.run_plain(self.program, self.reduce, args, out)
+
+
+def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
+    """Choose the backend for a ``fused`` node (``opts.backend`` or the cost model).
+
+    numexpr is only ever chosen where it is exact; under
+    ``np.errstate(all="raise")`` kernels run on NumPy so errors surface.
+    """
+    program, reduce = node.attrs["program"], node.attrs["reduce"]
+    elem_shape = tuple(node.attrs["elem_shape"])
+    n = 1
+    for d in elem_shape:
+        n *= d
+    ne = compile_numexpr(program, list(node.inputs)) if reduce is None else None
+    model = get_model()
+    names = [ins[0] for ins in program]
+    est = model.estimate(names, n, threads, node.dtype == np.float32)
+    blockable = len(elem_shape) >= 1 and elem_shape[0] > 1
+    if opts.backend == "numexpr":
+        if ne is not None:
+            return Kernel(node, "numexpr", ne, est, "backend='numexpr'")
+        why = "backend='numexpr' but numexpr is not exact here: NumPy"
+        return Kernel(node, "blocked" if blockable else "numpy", None, est, why)
+    if opts.backend == "numpy":
+        return Kernel(node, "blocked" if blockable and n > model.block_elems else "numpy",
+                      None, est, "backend='numpy'")
+    choices = {"numpy": est["numpy"]}
+    if blockable and n > model.block_elems:
+        choices["blocked"] = est["blocked"]
+    if ne is not None:
+        choices["numexpr"] = est["numexpr"]
+    best = min(choices, key=choices.__getitem__)
+    why = "cost model: " + ", ".join(f"{k} {v * 1e6:.0f}us" for k, v in sorted(
+        choices.items(), key=lambda kv: kv[1]))
+    if ne is None and reduce is None:
+        why += " (numexpr not exact for these dtypes/ops)"
+    return Kernel(node, best, ne, est, why)

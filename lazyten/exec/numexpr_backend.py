@@ -1,0 +1,145 @@
+"""Fused kernels as numexpr expressions, only where numexpr is exact.
+
+numexpr is not NumPy (DESIGN 4): it computes uint8 + uint8 as int32, float16
+as float32, ``float32 * 2.5`` as float64, uint64 as int64.  A kernel goes to
+numexpr only if every value in it has a dtype numexpr handles exactly, every
+instruction's operands have one dtype (so numexpr's upcasting never differs
+from NumPy's), Python scalars are passed as operands already cast to that
+dtype (NEP 50: a weak scalar takes the array's dtype), and a trial run on
+one-element arrays gives the kernel's dtype.  The expression text is built
+only from the registry's templates and generated names (``i0``, ``c1``),
+never from user text.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numexpr
+import numpy as np
+
+from ..graph.node import Node
+from ..graph.ops import REGISTRY
+from ..graph.passes.fuse import Instr
+
+EXACT_DTYPES = frozenset(np.dtype(t) for t in ("bool", "int32", "int64", "float32",
+                                               "float64", "complex128"))
+# Ops whose numexpr form matches NumPy on integers too; the rest need floats.
+INT_OK = frozenset({"add", "subtract", "multiply", "negative", "positive", "equal",
+                    "not_equal", "less", "less_equal", "greater", "greater_equal", "where",
+                    "divide", "abs", "square"})
+BOOL_ONLY = frozenset({"logical_and", "logical_or", "logical_not", "logical_xor",
+                       "bitwise_and", "bitwise_or", "bitwise_invert"})
+COMPLEX_OK = frozenset({"add", "subtract", "multiply", "divide", "negative", "positive",
+                        "conj", "real", "imag", "equal", "not_equal", "where", "square"})
+MAX_OPS = 64   # longer expressions hit numexpr's parser limits and gain nothing
+
+
+class NumexprKernel:
+    """A compiled numexpr form of one kernel program."""
+
+    def __init__(self, expr: str, names: list[tuple[str, int, np.dtype[Any] | None]]) -> None:
+        self.expr = expr
+        # (name, kernel input number, dtype to cast a Python scalar to, or None)
+        self.names = names
+
+    def __call__(self, args: list[Any], out: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        local = {}
+        for name, k, cast in self.names:
+            v = args[k]
+            local[name] = np.asarray(v, dtype=cast) if cast is not None else v
+        numexpr.evaluate(self.expr, local_dict=local, global_dict={}, out=out)
+        return out
+
+
+def _operand_dtype(instr: Instr, in_dtypes: list[np.dtype[Any] | None],
+                   temp_dtypes: list[np.dtype[Any]]) -> tuple[np.dtype[Any] | None, bool]:
+    """The one dtype of an instruction's non-weak operands, or (None, False)."""
+    name, refs, _attrs, _dt = instr
+    found: set[np.dtype[Any]] = set()
+    for pos, r in enumerate(refs):
+        if name == "where" and pos == 0:
+            continue  # the condition is bool by construction
+        dt = in_dtypes[r] if r >= 0 else temp_dtypes[-1 - r]
+        if dt is not None:
+            found.add(dt)
+    if len(found) > 1:
+        return None, False
+    return (found.pop() if found else None), True
+
+
+def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKernel | None:
+    """The numexpr form of ``program``, or None where numexpr is not exact."""
+    if len(program) > MAX_OPS:
+        return None
+    in_dtypes: list[np.dtype[Any] | None] = [None if n.weak else n.dtype for n in inputs]
+    if any(dt is not None and dt not in EXACT_DTYPES for dt in in_dtypes):
+        return None
+    temp_dtypes: list[np.dtype[Any]] = []
+    texts: list[str] = []
+    names: dict[tuple[int, str], str] = {}
+    name_list: list[tuple[str, int, np.dtype[Any] | None]] = []
+    for instr in program:
+        name, refs, attrs, dt_str = instr
+        spec = REGISTRY[name]
+        dt = np.dtype(dt_str)
+        if spec.numexpr is None or attrs or dt not in EXACT_DTYPES:
+            return None
+        opd, ok = _operand_dtype(instr, in_dtypes, temp_dtypes)
+        if not ok:
+            return None
+        kind = opd.kind if opd is not None else dt.kind
+        if name in BOOL_ONLY and kind != "b":
+            return None
+        if kind in "iu" and name not in INT_OK:
+            return None
+        if kind == "c" and name not in COMPLEX_OK:
+            return None
+        if kind == "b" and name not in BOOL_ONLY | {"equal", "not_equal", "where"}:
+            return None
+        args = []
+        for pos, r in enumerate(refs):
+            if r < 0:
+                args.append(texts[-1 - r])
+                continue
+            cast = None
+            if inputs[r].weak:
+                cast = np.dtype(bool) if name == "where" and pos == 0 else (opd or dt)
+            key = (r, str(cast))
+            if key not in names:
+                names[key] = f"{'c' if cast is not None else 'i'}{len(names)}"
+                name_list.append((names[key], r, cast))
+            args.append(names[key])
+        texts.append(spec.numexpr.format(*args))
+        temp_dtypes.append(dt)
+    expr = texts[-1]
+    kernel = NumexprKernel(expr, name_list)
+    if not _trial(kernel, inputs, np.dtype(program[-1][3])):
+        return None
+    return kernel
+
+
+_trial_cache: dict[tuple[str, tuple[str, ...]], bool] = {}
+_trial_lock = threading.Lock()
+
+
+def _trial(kernel: NumexprKernel, inputs: list[Node], dtype: np.dtype[Any]) -> bool:
+    """Run on one-element arrays: numexpr must agree on the result dtype."""
+    sig = tuple(f"{n.dtype}{'w' if n.weak else ''}" for n in inputs)
+    key = (kernel.expr + repr(kernel.names), sig)
+    hit = _trial_cache.get(key)
+    if hit is not None:
+        return hit
+    args = [n.attrs["value"] if n.weak else np.ones(1, n.dtype) for n in inputs]
+    local = {name: (np.asarray(args[k], dtype=cast) if cast is not None else args[k])
+             for name, k, cast in kernel.names}
+    try:
+        with np.errstate(all="ignore"):
+            res = numexpr.evaluate(kernel.expr, local_dict=local, global_dict={})
+        ok = np.asarray(res).dtype == dtype
+    except Exception:
+        ok = False
+    with _trial_lock:
+        _trial_cache[key] = ok
+    return ok

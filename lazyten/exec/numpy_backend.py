@@ -1,0 +1,172 @@
+"""Fused kernels as NumPy ufunc calls: plain, or blocked over a thread pool.
+
+The blocked loop applies the kernel's ufuncs with ``out=`` to cache-sized
+blocks of rows, so the temporaries of a long expression are a few small
+scratch buffers instead of full-size arrays, and the blocks are spread over a
+thread pool (ufuncs release the GIL).  It runs the very same NumPy loops as
+eager NumPy on the same dtypes, so results are NumPy's.  Reductions of a
+kernel reduce each block and combine the partial results with the same op.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from ..graph.ops import REGISTRY
+from ..graph.passes.fuse import Instr, run_program
+
+# The op that combines partial results of a blockwise reduction.
+COMBINE = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum,
+           "any": np.logical_or, "all": np.logical_and}
+
+_pool: ThreadPoolExecutor | None = None
+_pool_size = 0
+
+
+def pool(threads: int) -> ThreadPoolExecutor:
+    global _pool, _pool_size
+    if _pool is None or _pool_size < threads:
+        _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="lazyten")
+        _pool_size = threads
+    return _pool
+
+
+def default_threads() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
+def slots(program: tuple[Instr, ...]) -> tuple[list[int], int]:
+    """Scratch buffer per instruction, reusing a buffer once its value is dead.
+
+    Returns (slot of each instruction, number of slots).  The last instruction
+    gets slot -1: it writes straight into the kernel's output.
+    """
+    last: dict[int, int] = {}
+    for k, (_n, refs, _a, _d) in enumerate(program):
+        for r in refs:
+            if r < 0:
+                last[-1 - r] = k
+    free: dict[str, list[int]] = {}
+    slot_of: list[int] = []
+    dtype_of: list[str] = []
+    n_slots = 0
+    for k, (_n, refs, _a, dt) in enumerate(program):
+        # Inputs dying here free their slot *after* this instruction writes,
+        # except that writing into an input's own slot is safe for ufuncs
+        # (same positions); we keep it simple and never alias within a step.
+        if k == len(program) - 1:
+            slot_of.append(-1)
+        else:
+            lst = free.get(dt)
+            if lst:
+                s = lst.pop()
+            else:
+                s = n_slots
+                n_slots += 1
+                dtype_of.append(dt)
+            slot_of.append(s)
+        for r in set(refs):
+            if r < 0 and last.get(-1 - r) == k and slot_of[-1 - r] >= 0:
+                free.setdefault(program[-1 - r][3], []).append(slot_of[-1 - r])
+    return slot_of, n_slots
+
+
+def _run_block(program: tuple[Instr, ...], slot_of: list[int], scratch: list[Any],
+               args: list[Any], out: Any) -> Any:
+    vals: list[Any] = []
+    last = len(program) - 1
+    for k, (name, refs, attrs, _dt) in enumerate(program):
+        spec = REGISTRY[name]
+        a = [args[r] if r >= 0 else vals[-1 - r] for r in refs]
+        dst = out if k == last else scratch[slot_of[k]]
+        if spec.ufunc is not None and not attrs:
+            spec.ufunc(*a, out=dst)
+        else:
+            dst[...] = spec.impl(*a, **dict(attrs))
+        vals.append(dst)
+    return out
+
+
+def run_plain(program: tuple[Instr, ...], reduce: Any, args: list[Any],
+              out: np.ndarray[Any, Any] | None) -> Any:
+    """Unblocked NumPy: for small arrays, where per-call overhead dominates."""
+    val = run_program(program, args)
+    if reduce is not None:
+        val = REGISTRY[reduce[0]].impl(val, **dict(reduce[1]))
+    if out is None:
+        return val
+    out[...] = val
+    return out
+
+
+def run_blocked(program: tuple[Instr, ...], reduce: Any, args: list[Any],
+                elem_shape: tuple[int, ...], dtype: np.dtype[Any],
+                out: np.ndarray[Any, Any], block_elems: int, threads: int) -> Any:
+    """Blocks of rows of ``elem_shape``; ``out`` has the kernel's final shape."""
+    n0 = elem_shape[0]
+    row = math.prod(elem_shape[1:])
+    rows = max(1, block_elems // max(row, 1))
+    blocks = [(lo, min(lo + rows, n0)) for lo in range(0, n0, rows)]
+    slot_of, n_slots = slots(program)
+    slot_dtypes = [""] * n_slots
+    for k, s in enumerate(slot_of):
+        if s >= 0:
+            slot_dtypes[s] = program[k][3]
+    nd = len(elem_shape)
+    sliced = [isinstance(a, np.ndarray) and a.ndim == nd and a.shape[0] == n0 and n0 > 1
+              for a in args]
+
+    reduce_axes: tuple[int, ...] = ()
+    keep = False
+    if reduce is not None:
+        rattrs = dict(reduce[1])
+        reduce_axes, keep = tuple(rattrs["axis"]), bool(rattrs["keepdims"])
+    across = 0 in reduce_axes  # blocks are combined, not placed
+    # Where each block's (keepdims) result goes when blocks are not combined.
+    kd_shape = tuple(1 if i in reduce_axes else d for i, d in enumerate(elem_shape))
+    out_kd = out.reshape(kd_shape) if reduce is not None and not across else out
+
+    def work(my_blocks: list[tuple[int, int]]) -> Any:
+        if not my_blocks:
+            return None
+        bshape = (rows,) + elem_shape[1:]
+        scratch = [np.empty(bshape, d) for d in slot_dtypes]
+        final = np.empty(bshape, dtype) if reduce is not None else None
+        acc = None
+        for lo, hi in my_blocks:
+            n = hi - lo
+            scr = scratch if n == rows else [s[:n] for s in scratch]
+            a = [x[lo:hi] if s else x for x, s in zip(args, sliced)]
+            if reduce is None:
+                _run_block(program, slot_of, scr, a, out[lo:hi])
+                continue
+            assert final is not None
+            val = _run_block(program, slot_of, scr, a, final[:n])
+            part = REGISTRY[reduce[0]].impl(val, axis=reduce_axes, keepdims=True)
+            if across:
+                acc = part if acc is None else COMBINE[reduce[0]](acc, part)
+            else:
+                out_kd[lo:hi] = part
+        return acc
+
+    nthreads = max(1, min(threads, len(blocks)))
+    if nthreads == 1:
+        parts = [work(blocks)]
+    else:
+        per = -(-len(blocks) // nthreads)
+        chunks = [blocks[i:i + per] for i in range(0, len(blocks), per)]
+        parts = list(pool(nthreads).map(work, chunks))
+    if reduce is not None and across:
+        acc = parts[0]
+        for p in parts[1:]:
+            if p is not None:
+                acc = COMBINE[reduce[0]](acc, p)
+        res = np.asarray(acc, dtype=dtype)
+        out[...] = res.reshape(out.shape) if keep or res.size == out.size else res
+    return out

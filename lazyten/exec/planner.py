@@ -1,0 +1,195 @@
+"""Graph -> Plan: steps in order, liveness, buffer reuse and in-place writes.
+
+Liveness is computed once (``last_use``: the last step that reads a value)
+and every decision reads from it:
+
+* a buffer dies when the last step reading its value *or any view of it* has
+  run; a view never outlives the buffer it looks at;
+* a kernel writes in place into an input buffer that dies at that very step,
+  has the output's dtype and shape, is read by no other operand of the step
+  (``x + x.T`` must not overwrite ``x``), and was allocated by the plan:
+  user arrays and cached values are never written;
+* otherwise a kernel takes a dead buffer of the same dtype and size from the
+  pool, or a new one;
+* outputs stay alive to the end and are returned as they are.
+
+The plan is data (``Plan``) and prints as text (``Plan.format``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..graph.node import Node
+from ..graph.passes.fuse import FUSED, program_str
+from ..graph.rewrite import Graph
+from ..options import Options
+from .kernels import Kernel, compile_kernel
+
+EXTERNAL = -1  # buffer id of user arrays, cached values and constants
+
+
+@dataclass
+class Step:
+    index: int
+    node: Node
+    kind: str                      # kernel | numpy | blas | view | source
+    buffer: int                    # buffer the value lives in (EXTERNAL for inputs)
+    new_buffer: bool = False       # this step allocates ``buffer``
+    reused: int | None = None      # buffer taken from the pool (reused)
+    inplace_of: int | None = None  # node id whose dying buffer is overwritten
+    kernel: Kernel | None = None
+    frees: list[int] = field(default_factory=list)   # buffers dead after this step
+    why: str = ""                  # why in place / reuse / new
+
+
+@dataclass
+class Plan:
+    graph: Graph                   # the optimized graph the plan runs
+    steps: list[Step]
+    outputs: tuple[Node, ...]
+    buffers: dict[int, tuple[int, np.dtype[Any]]]   # id -> (nbytes, dtype)
+    peak_bytes: int
+    removed: dict[str, int]        # what the optimizer removed, by kind
+    before_nodes: int
+
+    @property
+    def kernels(self) -> list[Step]:
+        return [s for s in self.steps if s.kind == "kernel"]
+
+    def format(self, verbose: bool = False) -> str:
+        from .explain import format_plan
+        return format_plan(self, verbose)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+BLAS_OPS = frozenset({"matmul", "dot", "tensordot", "vecdot", "einsum", "inner"})
+
+
+def _kind(node: Node) -> str:
+    if node.value is not None or node.op.kind == "source":
+        return "source"
+    if node.op is FUSED:
+        return "kernel"
+    if node.op.kind == "view":
+        return "view"
+    if node.op.name in BLAS_OPS:
+        return "blas"
+    return "numpy"
+
+
+def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
+              removed: dict[str, int] | None = None) -> Plan:
+    order = graph.nodes()
+    outputs = {n.id for n in graph.outputs}
+    last_use: dict[int, int] = {}
+    for k, n in enumerate(order):
+        if n.value is None:
+            for i in n.inputs:
+                last_use[i.id] = k
+    end = len(order)
+    for o in outputs:
+        last_use[o] = end
+
+    buffer_of: dict[int, int] = {}
+    buf_last: dict[int, int] = {}
+    buffers: dict[int, tuple[int, np.dtype[Any]]] = {}
+    pool: dict[tuple[int, str], list[int]] = {}
+    steps: list[Step] = []
+    live = 0
+    pooled = 0
+    peak = 0
+
+    # Pass 1: which buffer each value lives in, and how long each buffer lives.
+    # Views extend the life of their base's buffer (never free under a view).
+    def alias_buffer(n: Node) -> int | None:
+        if n.op.kind == "view" and n.value is None:
+            return buffer_of.get(n.inputs[0].id)
+        return None
+
+    for k, n in enumerate(order):
+        kind = _kind(n)
+        step = Step(k, n, kind, EXTERNAL)
+        if kind == "source":
+            buffer_of[n.id] = EXTERNAL
+        elif kind == "view":
+            b = alias_buffer(n)
+            buffer_of[n.id] = EXTERNAL if b is None else b
+        else:
+            # The pool only holds buffers that no later step reads.
+            nbytes = n.nbytes
+            key = (nbytes, str(n.dtype))
+            target: int | None = None
+            if kind == "kernel":
+                step.kernel = compile_kernel(n, opts, threads)
+                target, step.why = _inplace(n, k, buffer_of, buf_last, last_use, outputs)
+                if target is not None:
+                    step.inplace_of = target
+                    buffer_of[n.id] = buffer_of[target]
+                elif pool.get(key):
+                    b = pool[key].pop()
+                    pooled -= nbytes
+                    step.reused = b
+                    buffer_of[n.id] = b
+                    step.why = f"reuses dead buffer b{b}"
+            if n.id not in buffer_of:
+                b = len(buffers)
+                buffers[b] = (nbytes, n.dtype)
+                buffer_of[n.id] = b
+                step.new_buffer = True
+                live += nbytes
+        step.buffer = buffer_of[n.id]
+        if step.buffer != EXTERNAL:
+            buf_last[step.buffer] = max(buf_last.get(step.buffer, -1), last_use.get(n.id, k))
+        steps.append(step)
+        # Buffers whose last reader is this step die now.
+        peak = max(peak, live + pooled)
+        for b, last in list(buf_last.items()):
+            if last == k:
+                step.frees.append(b)
+                del buf_last[b]
+                nb, dt = buffers[b]
+                pool.setdefault((nb, str(dt)), []).append(b)
+                live -= nb
+                pooled += nb
+    return Plan(graph, steps, tuple(graph.outputs), buffers, peak, removed or {},
+                before_nodes)
+
+
+def _inplace(n: Node, k: int, buffer_of: dict[int, int], buf_last: dict[int, int],
+             last_use: dict[int, int], outputs: set[int]) -> tuple[int | None, str]:
+    """An input whose buffer this kernel may overwrite, and why (not)."""
+    reasons = []
+    for i in n.inputs:
+        b = buffer_of.get(i.id, EXTERNAL)
+        if i.weak or i.ndim == 0 and n.ndim > 0:
+            continue
+        if b == EXTERNAL:
+            reasons.append(f"%{i.id} is user/cached data")
+            continue
+        if buf_last.get(b) != k or i.id in outputs:
+            reasons.append(f"%{i.id} is read later")
+            continue
+        if i.dtype != n.dtype or i.shape != n.shape or n.attrs["reduce"] is not None:
+            reasons.append(f"%{i.id} has another dtype/shape")
+            continue
+        if i.op.kind == "view":
+            reasons.append(f"%{i.id} is a view")
+            continue
+        if sum(1 for j in n.inputs if buffer_of.get(j.id) == b) > 1:
+            reasons.append(f"%{i.id}'s buffer is read through another operand")
+            continue
+        return i.id, f"in place into %{i.id} (it dies here)"
+    return None, "; ".join(reasons) if reasons else "no full-size input"
+
+
+def describe_step(step: Step) -> str:
+    n = step.node
+    if step.kind == "kernel":
+        return "{ " + program_str(n.attrs["program"], n.attrs["reduce"]) + " }"
+    return n.op.name
