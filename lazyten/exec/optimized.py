@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,7 +24,7 @@ from ..graph.rewrite import Graph
 from ..options import Options
 from .errors import with_provenance
 from .numpy_backend import default_threads
-from .planner import EXTERNAL, Plan, describe_step, make_plan
+from .planner import EXTERNAL, Plan, Step, describe_step, make_plan
 from .reference import confirm
 
 Pass = Callable[[Graph], Graph]
@@ -87,8 +89,25 @@ def _owned(v: Any) -> bool:
         and v.flags.c_contiguous
 
 
-def execute(plan: Plan, threads: int) -> list[Any]:
-    """Run the plan's steps; return the outputs' values."""
+@dataclass
+class StepTiming:
+    """One executed step, for profiling (``lt.profile``)."""
+    step: Step
+    seconds: float
+    bytes_read: int
+    bytes_written: int
+
+
+def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
+            outs: dict[int, np.ndarray[Any, Any]] | None = None,
+            timings: list[StepTiming] | None = None) -> list[Any]:
+    """Run the plan's steps; return the outputs' values.
+
+    ``bindings`` gives values for placeholder nodes (by node id); ``outs``
+    gives caller-owned arrays that kernels computing those outputs write into
+    (buffer donation); ``timings``, when a list, receives one ``StepTiming``
+    per step.
+    """
     vals: dict[int, Any] = {}
     holders: dict[int, list[int]] = {}      # buffer -> node ids whose value lives in it
     pool: dict[tuple[int, str], list[np.ndarray[Any, Any]]] = {}
@@ -96,15 +115,25 @@ def execute(plan: Plan, threads: int) -> list[Any]:
     for s in plan.steps:
         n = s.node
         if s.kind == "source":
-            vals[n.id] = n.attrs["value"] if n.op.name == "const" and n.value is None \
-                else n.value
+            if bindings is not None and n.id in bindings:
+                vals[n.id] = bindings[n.id]
+            elif n.op.name == "const" and n.value is None:
+                vals[n.id] = n.attrs["value"]
+            elif n.value is None:
+                raise ValueError(f"placeholder %{n.id} {n.attrs.get('name')!r} "
+                                 f"({n.type_str()}) has no value bound")
+            else:
+                vals[n.id] = n.value
             continue
         args = [vals[i.id] for i in n.inputs]
+        t0 = time.perf_counter() if timings is not None else 0.0
         try:
             if s.kind == "kernel":
                 assert s.kernel is not None
                 out = None
-                if s.inplace_of is not None and _owned(vals[s.inplace_of]):
+                if outs is not None and n.id in outs:
+                    out = outs[n.id]
+                elif s.inplace_of is not None and _owned(vals[s.inplace_of]):
                     out = vals[s.inplace_of]
                 elif s.reused is not None:
                     lst = pool.get((n.nbytes, str(n.dtype)))
@@ -119,6 +148,13 @@ def execute(plan: Plan, threads: int) -> list[Any]:
             with_provenance(e, n, f"step {s.index}: {describe_step(s)}")
             raise
         confirm(n, v)
+        if outs is not None and n.id in outs and v is not outs[n.id]:
+            outs[n.id][...] = v
+            v = outs[n.id]
+        if timings is not None:
+            timings.append(StepTiming(s, time.perf_counter() - t0,
+                                      sum(getattr(a, "nbytes", 8) for a in args),
+                                      getattr(v, "nbytes", 8)))
         vals[n.id] = v
         if s.buffer != EXTERNAL:
             holders.setdefault(s.buffer, []).append(n.id)
