@@ -228,13 +228,18 @@ class MaskedTensor:
 # ---------------------------------------------------------------- helpers
 
 def _parts(x: Any) -> tuple[Tensor | Any, Tensor | None]:
-    """(data, mask or None) of an operand; Python scalars stay scalars (NEP 50)."""
+    """(data, mask or None) of an operand.
+
+    ``numpy.ma`` turns a Python scalar into a 0-d array (``getdata(2)``) before
+    the ufunc sees it, so it is *not* weak as NEP 50 would make it: a masked
+    int32 array times 2 is int64.  A NumPy scalar (a strong constant) does the same.
+    """
     if isinstance(x, MaskedTensor):
         return x._data, x._mask
     if isinstance(x, np.ma.MaskedArray):
         return wrap(np.ma.getdata(x)), wrap(np.ma.getmaskarray(x))
     if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
-        return x, None
+        return np.asarray(x)[()], None
     return wrap(x), None
 
 
