@@ -1,0 +1,38 @@
+"""lazyten quickstart: build a lazy computation, look at it, evaluate it.
+
+Run with ``bash scripts/demo.sh`` (sets everything up first).
+"""
+
+import numpy as np
+
+import lazyten as lt
+
+rng = np.random.default_rng(0)
+a = lt.asarray(rng.standard_normal(1_000_000))
+b = lt.asarray(rng.standard_normal(1_000_000))
+c = lt.asarray(rng.standard_normal(1_000_000))
+
+# Building the expression computes nothing: each line adds nodes to a graph,
+# with shape and dtype known at once.
+y = 2 * a**2 + 3 * b * c - lt.sin(a) * lt.exp(-b)
+total = (a * b + c).sum()
+print("y:", y.shape, y.dtype, "| total:", total.shape, total.dtype)
+
+print("\n== the graph as built (lt.debugprint)")
+print(lt.debugprint(y, total))
+
+print("\n== the optimized plan (lt.explain)")
+print(lt.explain(y, total))
+
+y_val, total_val = lt.compute(y, total)
+print("\n== results")
+print("y[:5] =", y_val[:5])
+print("total =", total_val)
+
+ref = 2 * a.eval() ** 2 + 3 * b.eval() * c.eval() - np.sin(a.eval()) * np.exp(-b.eval())
+print("matches NumPy:", np.allclose(y_val, ref))
+
+# A slice of a lazy expression computes only the elements it needs.
+print("\n== slice pushdown: ((a*b + c)**2)[::100000]")
+print(lt.explain(((a * b + c) ** 2)[::100000]))
+print(((a * b + c) ** 2)[::100000])
