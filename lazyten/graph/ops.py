@@ -93,7 +93,7 @@ def probe_dtype(spec: OpSpec, inputs: Sequence[Node], attrs: dict[str, Any]) -> 
     from .node import _hashable
     weak_int = any(n.weak and isinstance(n.attrs["value"], int) for n in inputs)
     key = (spec.name, _hashable(attrs),
-           tuple((str(n.dtype), n.ndim, type(n.attrs["value"]).__name__ if n.weak else "")
+           tuple((n.dtype, n.ndim, type(n.attrs["value"]).__name__ if n.weak else "")
                  for n in inputs))
     if not weak_int:
         hit = _probe_cache.get(key)
@@ -321,7 +321,9 @@ def _is_normalized_index(index: Any) -> bool:
 
 
 def _getitem_impl(x: Any, index: tuple[Any, ...]) -> Any:
-    return np.asarray(x)[S.index_to_python(index)]
+    # The trailing ``...`` (covering no axes: the index is fully expanded) makes
+    # an all-integer index a 0-d view rather than a NumPy scalar (a copy).
+    return np.asarray(x)[S.index_to_python(index) + (Ellipsis,)]
 
 
 def _broadcast_to_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:

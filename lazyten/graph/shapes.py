@@ -180,9 +180,13 @@ def index_to_python(items: tuple[IndexItem, ...]) -> tuple[Any, ...]:
             out.append(it[1])
         elif it[0] == "s":
             start, stop, step = it[1], it[2], it[3]
-            # slice.indices gives stop=-1 for a reversed slice to the start; as a
-            # Python slice that would mean "the last element", so use None.
-            out.append(slice(start, None if stop < 0 else stop, step))
+            # slice.indices gives -1 for "before the first element" (stop of a
+            # reversed slice to the start, or start of an empty reversed slice);
+            # as a Python slice -1 would mean "the last element".
+            if start < 0:
+                out.append(slice(0, 0, step))
+            else:
+                out.append(slice(start, None if stop < 0 else stop, step))
         else:
             out.append(None)
     return tuple(out)
