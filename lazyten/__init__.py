@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import linalg, ma, random
+from . import linalg, ma, random, sparse
 from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, full,
                        full_like, identity, linspace, meshgrid, ones, ones_like, tensor_from,
                        zeros, zeros_like)

@@ -69,7 +69,9 @@ class MaskedTensor:
 
     __slots__ = ("_data", "_mask", "_fill_value")
 
-    __array_priority__ = 1001.0  # above Tensor: Tensor op MaskedTensor -> ours
+    # Tensor/ndarray op MaskedTensor -> our reflected operators (NumPy's protocol).
+    __array_priority__ = 1001.0
+    __array_ufunc__ = None
 
     def __init__(self, data: Tensor, mask: Tensor, fill_value: Any = None) -> None:
         if mask.shape != data.shape:

@@ -240,6 +240,8 @@ class Tensor:
     # ------------------------------------------------------------ operators
     def _bin(self, name: str, other: Any, reflected: bool = False) -> Tensor:
         from .functions import _apply_elementwise
+        if _defers(other):
+            return NotImplemented
         if reflected:
             return _apply_elementwise(name, other, self)
         return _apply_elementwise(name, self, other)
@@ -283,6 +285,8 @@ class Tensor:
 
     def __matmul__(self, o: Any) -> Tensor:
         from .functions import matmul
+        if _defers(o):
+            return NotImplemented
         return matmul(self, o)
 
     def __rmatmul__(self, o: Any) -> Tensor:
@@ -400,6 +404,13 @@ class Tensor:
         if fn is None:
             raise AttributeError(f"'Tensor' object has no attribute {name!r}")
         return fn.__get__(self, Tensor)
+
+
+def _defers(x: Any) -> bool:
+    """NumPy's protocol: a type with ``__array_ufunc__ = None`` (lt.ma's masked
+    tensors, lt.sparse's matrices) handles binary operators with arrays itself,
+    so ``Tensor op x`` returns NotImplemented and Python calls ``x``'s reflected op."""
+    return getattr(type(x), "__array_ufunc__", False) is None
 
 
 def wrap(x: Any) -> Tensor:

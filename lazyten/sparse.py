@@ -1,0 +1,347 @@
+"""``lt.sparse``: CSR and CSC matrices (``scipy.sparse``) as graph inputs.
+
+A ``SparseMatrix`` is its three compressed arrays as lazy tensors, ``data``,
+``indices`` and ``indptr``, plus a format (``"csr"``/``"csc"``) and a shape.
+The structure (``indices``, ``indptr``, so ``nnz``) is fixed when the matrix is
+built; the values (``data``) are an ordinary lazy tensor, so scaling a sparse
+matrix is a lazy elementwise op on its stored values and fuses like any other.
+Products with dense tensors are graph nodes whose implementation is
+``scipy.sparse``'s own (a CSR/CSC matrix-vector or matrix-matrix kernel); the
+transpose of a CSR matrix is the CSC matrix with the same three arrays, so
+``dense @ sparse`` costs no conversion.
+
+Semantics follow ``scipy.sparse``: ``S * c`` scales the stored values (NumPy's
+type promotion on them), ``S / c`` is ``S.astype(float64) * (1 / c)`` as in
+scipy, ``S + 0`` is a copy and ``S + c`` for any other scalar raises
+``NotImplementedError`` (scipy: it would make the matrix dense).
+
+>>> import numpy as np, scipy.sparse as sp, lazyten as lt
+>>> S = lt.sparse.asarray(sp.csr_array(np.array([[1.0, 0.0], [0.0, 2.0]])))
+>>> S.nnz, S.shape, S.format
+(2, (2, 2), 'csr')
+>>> (S * 3 @ lt.asarray([1.0, 1.0])).eval()
+array([3., 6.])
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .graph import ops
+from .graph.node import Node, Shape
+from .tensor import Tensor, wrap
+
+__all__ = ["SparseMatrix", "asarray", "csr", "csc", "from_coo", "issparse", "to_dense"]
+
+_FORMATS = {"csr": sp.csr_array, "csc": sp.csc_array}
+
+
+def _scipy(data: Any, indices: Any, indptr: Any, format: str, shape: Shape) -> Any:
+    return _FORMATS[format]((data, indices, indptr), shape=shape)
+
+
+# ---------------------------------------------------------------- ops
+
+def _check_structure(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[str, Shape]:
+    data, indices, indptr = inputs[:3]
+    fmt, shape = attrs["format"], tuple(int(d) for d in attrs["shape"])
+    if fmt not in _FORMATS:
+        raise ValueError(f"unknown sparse format {fmt!r}; use 'csr' or 'csc'")
+    if len(shape) != 2:
+        raise ValueError(f"sparse matrices are 2-d, got shape {shape}")
+    major = shape[0] if fmt == "csr" else shape[1]
+    if data.ndim != 1 or indices.shape != data.shape or indptr.shape != (major + 1,):
+        raise ValueError(f"inconsistent {fmt} arrays for shape {shape}: data {data.shape}, "
+                         f"indices {indices.shape}, indptr {indptr.shape}")
+    return fmt, shape
+
+
+def _probe_matrix(fmt: str, dtype: np.dtype[Any], index_dtype: np.dtype[Any]) -> Any:
+    return _scipy(np.ones(1, dtype), np.zeros(1, index_dtype), np.array([0, 1], index_dtype),
+                  fmt, (1, 1))
+
+
+def _to_dense_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    fmt, shape = _check_structure(inputs, attrs)
+    return shape, {"format": fmt, "shape": shape}
+
+
+def _to_dense_impl(data: Any, indices: Any, indptr: Any, format: str, shape: Shape) -> Any:
+    return _scipy(data, indices, indptr, format, shape).toarray()
+
+
+def _to_dense_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    return inputs[0].dtype
+
+
+def _matmul_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    fmt, shape = _check_structure(inputs, attrs)
+    dense = inputs[3]
+    if dense.ndim not in (1, 2):
+        raise ValueError(f"sparse @ dense needs a 1-d or 2-d dense operand, got shape "
+                         f"{dense.shape}")
+    if dense.shape[0] != shape[1]:
+        raise ValueError(f"dimension mismatch: sparse {shape} @ dense {dense.shape}")
+    return (shape[0],) + dense.shape[1:], {"format": fmt, "shape": shape}
+
+
+def _matmul_impl(data: Any, indices: Any, indptr: Any, dense: Any, format: str,
+                 shape: Shape) -> Any:
+    return np.asarray(_scipy(data, indices, indptr, format, shape) @ dense)
+
+
+def _matmul_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    # scipy's own upcasting, on a 1x1 matrix of these dtypes.
+    m = _probe_matrix(attrs["format"], inputs[0].dtype, inputs[1].dtype)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(m @ np.ones((1,) * inputs[3].ndim, inputs[3].dtype)).dtype
+
+
+ops.register(ops.OpSpec("sparse_to_dense", "linalg", _to_dense_impl, _to_dense_infer,
+                        _to_dense_dtype, 3,
+                        doc="the dense array of a CSR/CSC matrix given as (data, indices, "
+                            "indptr)"))
+ops.register(ops.OpSpec("sparse_matmul", "linalg", _matmul_impl, _matmul_infer, _matmul_dtype,
+                        4, doc="CSR/CSC (data, indices, indptr) @ a dense vector or matrix, "
+                               "by scipy.sparse"))
+
+
+# ---------------------------------------------------------------- the matrix type
+
+class SparseMatrix:
+    """A lazy CSR or CSC matrix.
+
+    >>> import lazyten as lt
+    >>> S = lt.sparse.from_coo([5.0, 7.0], [0, 1], [2, 0], shape=(2, 3))
+    >>> S.to_dense().eval()
+    array([[0., 0., 5.],
+           [7., 0., 0.]])
+    """
+
+    __slots__ = ("data", "indices", "indptr", "format", "_shape")
+
+    # ndarray @ SparseMatrix must come to our __rmatmul__, not NumPy's.
+    __array_priority__ = 1002.0
+    __array_ufunc__ = None
+
+    def __init__(self, data: Tensor, indices: Tensor, indptr: Tensor, format: str,
+                 shape: Sequence[int]) -> None:
+        self.data = data
+        self.indices = indices
+        self.indptr = indptr
+        self.format = format
+        self._shape = (int(shape[0]), int(shape[1]))
+        _check_structure([data._node, indices._node, indptr._node],
+                         {"format": format, "shape": self._shape})
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._shape
+
+    @property
+    def ndim(self) -> int:
+        return 2
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self.data.dtype
+
+    @property
+    def nnz(self) -> int:
+        """Stored entries (explicit zeros included, as in scipy); known at build time."""
+        return self.data.shape[0]
+
+    def __repr__(self) -> str:
+        return (f"<lazyten {self.format.upper()} sparse matrix {self.dtype}{list(self.shape)} "
+                f"with {self.nnz} stored elements>")
+
+    # ------------------------------------------------------------ forcing
+    def eval(self) -> Any:
+        """Compute the stored values; returns a ``scipy.sparse`` ``csr_array``/``csc_array``."""
+        from . import compute
+        d, i, p = compute(self.data, self.indices, self.indptr)
+        return _scipy(d, i, p, self.format, self.shape)
+
+    def to_dense(self) -> Tensor:
+        """The dense matrix as a lazy tensor."""
+        return Tensor(ops.apply("sparse_to_dense", [self.data._node, self.indices._node,
+                                                    self.indptr._node],
+                                format=self.format, shape=self.shape))
+
+    todense = toarray = to_dense
+
+    # ------------------------------------------------------------ structure-keeping ops
+    def _with_data(self, data: Tensor) -> SparseMatrix:
+        return SparseMatrix(data, self.indices, self.indptr, self.format, self.shape)
+
+    @property
+    def T(self) -> SparseMatrix:
+        """The transpose: CSR <-> CSC over the same three arrays (no work)."""
+        return SparseMatrix(self.data, self.indices, self.indptr,
+                            "csc" if self.format == "csr" else "csr", self.shape[::-1])
+
+    def transpose(self) -> SparseMatrix:
+        return self.T
+
+    def astype(self, dtype: Any) -> SparseMatrix:
+        return self._with_data(self.data.astype(dtype))
+
+    def tocsr(self) -> SparseMatrix:
+        return self if self.format == "csr" else _wrap_scipy(self.eval().tocsr())
+
+    def tocsc(self) -> SparseMatrix:
+        return self if self.format == "csc" else _wrap_scipy(self.eval().tocsc())
+
+    def __neg__(self) -> SparseMatrix:
+        return self._with_data(-self.data)
+
+    def __abs__(self) -> SparseMatrix:
+        return self._with_data(abs(self.data))
+
+    def __mul__(self, other: Any) -> SparseMatrix:
+        if not _is_scalar(other):
+            raise TypeError("sparse * x: lazyten supports a scalar x (use @ for products "
+                            "with dense tensors)")
+        return self._with_data(self.data * other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> SparseMatrix:
+        if not _is_scalar(other):
+            raise TypeError("sparse / x: lazyten supports a scalar x")
+        # scipy: self.astype(float64) * (1 / other), and ZeroDivisionError for 0.
+        recip = 1.0 / other
+        data = self.data
+        if np.can_cast(self.dtype, np.float64) and self.dtype != np.float64:
+            data = data.astype(np.float64)
+        return self._with_data(data * recip)
+
+    def __add__(self, other: Any) -> SparseMatrix:
+        if _is_scalar(other):
+            if other == 0:
+                return self._with_data(Tensor(self.data._node))
+            raise NotImplementedError("adding a nonzero scalar to a sparse array is not "
+                                      "supported (scipy.sparse: the result would be dense; "
+                                      "use S.to_dense() + c)")
+        raise TypeError("sparse + x: lazyten supports scalars only; use S.to_dense() + x")
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> SparseMatrix:
+        if _is_scalar(other):
+            return self.__add__(-other)
+        raise TypeError("sparse - x: lazyten supports scalars only")
+
+    def __matmul__(self, other: Any) -> Tensor:
+        if isinstance(other, SparseMatrix):
+            raise TypeError("sparse @ sparse is not supported lazily; use .eval() (scipy)")
+        d = wrap(other)
+        return Tensor(ops.apply("sparse_matmul", [self.data._node, self.indices._node,
+                                                  self.indptr._node, d._node],
+                                format=self.format, shape=self.shape))
+
+    def __rmatmul__(self, other: Any) -> Tensor:
+        # x @ S == (S.T @ x.T).T, and S.T is the same arrays in the other format.
+        d = wrap(other)
+        if d.ndim == 1:
+            return self.T @ d
+        return (self.T @ d.T).T
+
+    def dot(self, other: Any) -> Tensor:
+        return self @ other
+
+
+def _is_scalar(x: Any) -> bool:
+    return isinstance(x, (bool, int, float, complex, np.generic)) or \
+        (isinstance(x, Tensor) and x.ndim == 0)
+
+
+def issparse(x: Any) -> bool:
+    return isinstance(x, SparseMatrix)
+
+
+def _wrap_scipy(m: Any) -> SparseMatrix:
+    fmt = m.format
+    if not m.has_canonical_format:
+        m = m.copy()  # sum duplicates on our own copy, never the user's matrix
+        m.sum_duplicates()
+    from .creation import asarray as dense
+    return SparseMatrix(dense(m.data), dense(m.indices), dense(m.indptr), fmt, m.shape)
+
+
+def _materialize(x: Any) -> Any:
+    """Constructor inputs as NumPy: lazy tensors are evaluated (the sparse
+    structure depends on their values)."""
+    if isinstance(x, Tensor):
+        return x.eval()
+    if isinstance(x, tuple):
+        return tuple(_materialize(v) for v in x)
+    return x
+
+
+def asarray(m: Any, format: str | None = None) -> SparseMatrix:
+    """A ``scipy.sparse`` matrix (any format) as a lazy CSR/CSC matrix.
+
+    CSR and CSC inputs keep their format and arrays (read at evaluation time,
+    never written); other formats are converted to CSR (or ``format``).
+
+    >>> import numpy as np, scipy.sparse as sp, lazyten as lt
+    >>> lt.sparse.asarray(sp.coo_array(np.eye(2))).format
+    'csr'
+    """
+    if isinstance(m, SparseMatrix):
+        return m if format in (None, m.format) else (m.tocsr() if format == "csr"
+                                                     else m.tocsc())
+    if not sp.issparse(m):
+        raise TypeError(f"lt.sparse.asarray takes a scipy.sparse matrix, got "
+                        f"{type(m).__name__}; use lt.sparse.csr(dense) for dense input")
+    if m.ndim != 2:
+        raise ValueError(f"lazyten sparse matrices are 2-d, got shape {m.shape}")
+    fmt = format or (m.format if m.format in _FORMATS else "csr")
+    if fmt not in _FORMATS:
+        raise ValueError(f"unknown sparse format {fmt!r}; use 'csr' or 'csc'")
+    if m.format != fmt:
+        m = m.asformat(fmt)
+    return _wrap_scipy(m)
+
+
+def csr(arg: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> SparseMatrix:
+    """A CSR matrix, from anything ``scipy.sparse.csr_array`` takes: a dense
+    array, ``(data, (row, col))`` coordinates (duplicates summed),
+    ``(data, indices, indptr)``, or a sparse matrix.
+
+    >>> import lazyten as lt
+    >>> lt.sparse.csr(([1.0, 2.0], ([0, 1], [1, 0])), shape=(2, 2)).to_dense().eval()
+    array([[0., 1.],
+           [2., 0.]])
+    """
+    return _wrap_scipy(sp.csr_array(_materialize(arg), shape=shape, dtype=dtype))
+
+
+def csc(arg: Any, shape: Sequence[int] | None = None, dtype: Any = None) -> SparseMatrix:
+    """A CSC matrix (arguments as for ``csr``)."""
+    return _wrap_scipy(sp.csc_array(_materialize(arg), shape=shape, dtype=dtype))
+
+
+def from_coo(data: Any, row: Any, col: Any, shape: Sequence[int] | None = None,
+             format: str = "csr") -> SparseMatrix:
+    """Build from coordinates (COO -> CSR, duplicates summed, as scipy does).
+
+    >>> import lazyten as lt
+    >>> lt.sparse.from_coo([1, 2, 3], [0, 0, 1], [1, 1, 0]).to_dense().eval()
+    array([[0, 3],
+           [3, 0]])
+    """
+    coo = sp.coo_array((_materialize(data), (_materialize(row), _materialize(col))),
+                       shape=shape)
+    return asarray(coo, format)
+
+
+def to_dense(m: SparseMatrix) -> Tensor:
+    return m.to_dense()
