@@ -1,0 +1,132 @@
+"""``lt.sparse`` against ``scipy.sparse``: products, scalar ops, construction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from util import assert_eq
+
+import lazyten as lt
+from lazyten.graph.node import toposort
+
+
+def _random_sparse(rng: np.random.Generator, shape: tuple[int, int], dtype: Any,
+                   fmt: str) -> Any:
+    dense = rng.standard_normal(shape) * 10
+    dense[rng.random(shape) < 0.6] = 0
+    return sp.csr_array(dense.astype(dtype)).asformat(fmt)
+
+
+DTYPES = [np.float64, np.float32, np.int32, np.int64, np.complex128]
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_matmul_dense(engine: Any, rng: np.random.Generator, fmt: str, dtype: Any) -> None:
+    m = _random_sparse(rng, (5, 4), dtype, fmt)
+    S = lt.sparse.asarray(m)
+    assert S.format == fmt and S.shape == (5, 4) and S.dtype == m.dtype and S.nnz == m.nnz
+    v = rng.standard_normal(4)
+    M = rng.standard_normal((4, 3)).astype(np.float32)
+    assert_eq(S @ lt.asarray(v), m @ v)
+    assert_eq(S @ lt.asarray(M), m @ M, rtol=1e-6)
+    assert_eq(S @ M, m @ M, rtol=1e-6)              # a plain ndarray operand
+    assert_eq(S.dot(lt.asarray(v)), m.dot(v))
+    w = rng.standard_normal(5)
+    A = rng.standard_normal((2, 5))
+    assert_eq(lt.asarray(w) @ S, w @ m)             # dense @ sparse
+    assert_eq(lt.asarray(A) @ S, A @ m)
+    assert_eq(A @ S, A @ m)                         # ndarray @ sparse defers to lt.sparse
+    assert_eq(S.to_dense(), m.toarray())
+    assert_eq(lt.sparse.to_dense(S.T), m.T.toarray())
+    assert_eq(S.T @ lt.asarray(w), m.T @ w)
+
+
+def test_lazy_dense_operand_and_composition(engine: Any, rng: np.random.Generator) -> None:
+    m = _random_sparse(rng, (6, 6), np.float64, "csr")
+    S = lt.sparse.asarray(m)
+    x = lt.asarray(rng.standard_normal(6))
+    y = S @ (x * 2 + 1)                             # a lazy operand
+    ref_x = x.eval()
+    assert_eq(y, m @ (ref_x * 2 + 1))
+    assert_eq((S @ (S @ x)).sum(), (m @ (m @ ref_x)).sum())
+    assert any(n.op.name == "sparse_matmul" for n in toposort([y.node]))
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex128])
+def test_scalar_ops(engine: Any, rng: np.random.Generator, fmt: str, dtype: Any) -> None:
+    m = _random_sparse(rng, (4, 5), dtype, fmt)
+    S = lt.sparse.asarray(m)
+    for got, ref in [(S * 3, m * 3), (3 * S, 3 * m), (S * 2.5, m * 2.5), (S / 4, m / 4),
+                     (-S, -m), (abs(S), abs(m)), (S + 0, m + 0), (S * np.float32(2),
+                                                                  m * np.float32(2))]:
+        assert got.format == ref.format and got.shape == ref.shape
+        assert got.dtype == ref.dtype, (got.dtype, ref.dtype)
+        assert got.nnz == ref.nnz
+        ev = got.eval()
+        assert ev.format == ref.format and ev.dtype == ref.dtype
+        np.testing.assert_allclose(ev.toarray(), ref.toarray(), rtol=1e-6)
+        assert_eq(got.to_dense(), ref.toarray(), rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="nonzero scalar"):
+        m + 1  # scipy's own behaviour ...
+    with pytest.raises(NotImplementedError, match="nonzero scalar"):
+        S + 1  # ... is lazyten's
+    with pytest.raises(ZeroDivisionError):
+        S / 0
+
+
+def test_construction_from_coordinates(engine: Any) -> None:
+    # scipy's documented example: duplicate (i, j) entries are summed
+    row = np.array([0, 0, 1, 3, 1, 0, 0])
+    col = np.array([0, 2, 1, 3, 1, 0, 0])
+    data = np.array([1, 1, 1, 1, 1, 1, 1])
+    ref = sp.coo_array((data, (row, col)), shape=(4, 4)).tocsr()
+    S = lt.sparse.from_coo(data, row, col, shape=(4, 4))
+    assert S.format == "csr" and S.nnz == ref.nnz == 4
+    assert_eq(S.to_dense(), ref.toarray())
+    S2 = lt.sparse.csr((data, (row, col)), shape=(4, 4))
+    assert_eq(S2.to_dense(), ref.toarray())
+    S3 = lt.sparse.csc((lt.asarray(data), (row, col)), shape=(4, 4))  # lazy data is forced
+    assert S3.format == "csc"
+    assert_eq(S3.to_dense(), ref.toarray())
+    # scipy's csr_array((data, indices, indptr)) example
+    indptr = np.array([0, 2, 3, 6])
+    indices = np.array([0, 2, 2, 0, 1, 2])
+    vals = np.array([1, 2, 3, 4, 5, 6])
+    ref2 = sp.csr_array((vals, indices, indptr), shape=(3, 3))
+    assert_eq(lt.sparse.csr((vals, indices, indptr), shape=(3, 3)).to_dense(), ref2.toarray())
+    # from a dense array
+    d = np.array([[0, 1.5], [0, 0]])
+    assert_eq(lt.sparse.csr(d).to_dense(), d)
+    assert lt.sparse.csr(d).nnz == 1
+
+
+def test_asarray_formats_and_user_matrix_untouched() -> None:
+    m = sp.coo_array((np.array([1.0, 2.0]), (np.array([0, 0]), np.array([1, 1]))),
+                     shape=(2, 2))
+    S = lt.sparse.asarray(m)                    # non-canonical COO -> canonical CSR
+    assert S.format == "csr" and S.nnz == 1
+    np.testing.assert_array_equal(S.eval().toarray(), [[0, 3.0], [0, 0]])
+    assert m.nnz == 2                           # the user's matrix is not summed in place
+    assert lt.sparse.asarray(sp.csr_matrix(np.eye(2)), format="csc").format == "csc"
+    assert lt.sparse.asarray(sp.lil_array(np.eye(2))).format == "csr"
+    assert lt.sparse.issparse(S) and not lt.sparse.issparse(lt.ones(2))
+    assert "CSR" in repr(S)
+
+
+def test_errors() -> None:
+    S = lt.sparse.asarray(sp.csr_array(np.eye(3)))
+    with pytest.raises(ValueError, match=r"sparse_matmul.*dimension mismatch"):
+        S @ lt.ones(4)
+    with pytest.raises(ValueError, match="1-d or 2-d"):
+        S @ lt.ones((3, 3, 3))
+    with pytest.raises(TypeError, match="scipy.sparse matrix"):
+        lt.sparse.asarray(np.eye(2))
+    with pytest.raises(TypeError, match="scalar"):
+        S * lt.ones(3)
+    with pytest.raises(TypeError, match="sparse @ sparse"):
+        S @ S
