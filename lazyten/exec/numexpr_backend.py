@@ -36,6 +36,19 @@ COMPLEX_OK = frozenset({"add", "subtract", "multiply", "divide", "negative", "po
 MAX_OPS = 64   # longer expressions hit numexpr's parser limits and gain nothing
 
 
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _scalar_kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "b"
+    if isinstance(v, int):
+        return "i"
+    if isinstance(v, float):
+        return "f"
+    return "c"
+
+
 class NumexprKernel:
     """A compiled numexpr form of one kernel program."""
 
@@ -106,6 +119,10 @@ def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKe
             cast = None
             if inputs[r].weak:
                 cast = np.dtype(bool) if name == "where" and pos == 0 else (opd or dt)
+                # NEP 50: a scalar of a higher kind than the array (1j with an
+                # int array) promotes the array; numexpr would not.
+                if _KIND_RANK[_scalar_kind(inputs[r].attrs["value"])] > _KIND_RANK[cast.kind]:
+                    return None
             key = (r, str(cast))
             if key not in names:
                 names[key] = f"{'c' if cast is not None else 'i'}{len(names)}"

@@ -52,9 +52,8 @@ def slots(program: tuple[Instr, ...]) -> tuple[list[int], int]:
         for r in refs:
             if r < 0:
                 last[-1 - r] = k
-    free: dict[str, list[int]] = {}
+    free: dict[np.dtype[Any], list[int]] = {}
     slot_of: list[int] = []
-    dtype_of: list[str] = []
     n_slots = 0
     for k, (_n, refs, _a, dt) in enumerate(program):
         # Inputs dying here free their slot *after* this instruction writes,
@@ -69,7 +68,6 @@ def slots(program: tuple[Instr, ...]) -> tuple[list[int], int]:
             else:
                 s = n_slots
                 n_slots += 1
-                dtype_of.append(dt)
             slot_of.append(s)
         for r in set(refs):
             if r < 0 and last.get(-1 - r) == k and slot_of[-1 - r] >= 0:
@@ -114,7 +112,7 @@ def run_blocked(program: tuple[Instr, ...], reduce: Any, args: list[Any],
     rows = max(1, block_elems // max(row, 1))
     blocks = [(lo, min(lo + rows, n0)) for lo in range(0, n0, rows)]
     slot_of, n_slots = slots(program)
-    slot_dtypes = [""] * n_slots
+    slot_dtypes: list[Any] = [None] * n_slots
     for k, s in enumerate(slot_of):
         if s >= 0:
             slot_dtypes[s] = program[k][3]

@@ -7,14 +7,16 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..graph.node import Node
+from ..graph.node import Node, _hashable, toposort
 from ..graph.passes.canonicalize import cse
 from ..graph.passes.fuse import fuse
 from ..graph.passes.matmul_order import matmul_order
@@ -79,9 +81,72 @@ def plan_memory_error(plan: Plan, limit: int) -> MemoryError:
         f"Evaluate in chunks (slices of the inputs) or raise memory_limit.")
 
 
+# Plans of small graphs are cached by the graph's *structure*, so rebuilding
+# the same expression on new (small) arrays skips optimization and planning:
+# per-call overhead is what matters for small arrays, and a cached plan keeps
+# its template's input arrays alive, which is only acceptable when they are
+# small.
+PLAN_CACHE_BYTES = 1 << 20
+PLAN_CACHE_NODES = 2000
+PLAN_CACHE_SIZE = 256
+_plans: OrderedDict[tuple[Any, ...], tuple[Plan, list[Node]]] = OrderedDict()
+_plans_lock = threading.Lock()
+
+
+def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | None:
+    """A hashable description of the graph's structure, and its leaves in order.
+
+    Two graphs with equal signatures get the same plan: same ops, attrs,
+    shapes, dtypes, constants and wiring; only the leaves' arrays differ.
+    None when the graph is too large (or its inputs too big) to cache.
+    """
+    order = toposort(outputs)
+    if len(order) > PLAN_CACHE_NODES:
+        return None
+    pos: dict[int, int] = {}
+    items: list[Any] = []
+    leaves: list[Node] = []
+    nbytes = 0
+    for k, n in enumerate(order):
+        pos[n.id] = k
+        if n.op.name == "const" and n.value is None:
+            items.append(("c", _hashable(n.attrs["value"]), n.dtype, n.weak))
+        elif n.value is not None or n.op.kind == "source":
+            nbytes += n.nbytes
+            items.append(("s", n.shape, n.dtype))
+            leaves.append(n)
+        else:
+            items.append((n.op.name, _hashable(n.attrs) if n.attrs else (), n.shape, n.dtype,
+                          tuple(pos[i.id] for i in n.inputs)))
+    if nbytes > PLAN_CACHE_BYTES:
+        return None
+    items.append(tuple(pos[o.id] for o in outputs))
+    return tuple(items), leaves
+
+
 def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
+    threads = opts.threads or default_threads()
+    sig = signature(outputs) if not opts.check else None
+    if sig is None:
+        return execute(plan_for(outputs, opts), threads)
+    key = (sig[0], opts)
+    hit = _plans.get(key)
+    if hit is not None:
+        plan, template = hit
+        bindings = {t.id: (n.value if n.value is not None else n.attrs.get("value"))
+                    for t, n in zip(template, sig[1])}
+        return execute(plan, threads, bindings)
     plan = plan_for(outputs, opts)
-    return execute(plan, opts.threads or default_threads())
+    with _plans_lock:
+        _plans[key] = (plan, sig[1])
+        while len(_plans) > PLAN_CACHE_SIZE:
+            _plans.popitem(last=False)
+    return execute(plan, threads)
+
+
+def clear_plan_cache() -> None:
+    with _plans_lock:
+        _plans.clear()
 
 
 def _owned(v: Any) -> bool:
@@ -110,7 +175,7 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
     """
     vals: dict[int, Any] = {}
     holders: dict[int, list[int]] = {}      # buffer -> node ids whose value lives in it
-    pool: dict[tuple[int, str], list[np.ndarray[Any, Any]]] = {}
+    pool: dict[tuple[int, np.dtype[Any]], list[np.ndarray[Any, Any]]] = {}
     keep = {n.id for n in plan.outputs}
     for s in plan.steps:
         n = s.node
@@ -136,7 +201,7 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                 elif s.inplace_of is not None and _owned(vals[s.inplace_of]):
                     out = vals[s.inplace_of]
                 elif s.reused is not None:
-                    lst = pool.get((n.nbytes, str(n.dtype)))
+                    lst = pool.get((n.nbytes, n.dtype))
                     if lst:
                         out = lst.pop().reshape(n.shape)
                 if out is None:
@@ -168,5 +233,5 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                 if base is None and _owned(v_dead):
                     base = v_dead
             if base is not None:
-                pool.setdefault((base.nbytes, str(base.dtype)), []).append(base.reshape(-1))
+                pool.setdefault((base.nbytes, base.dtype), []).append(base.reshape(-1))
     return [vals[o.id] for o in plan.outputs]

@@ -99,7 +99,7 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
     buffer_of: dict[int, int] = {}
     buf_last: dict[int, int] = {}
     buffers: dict[int, tuple[int, np.dtype[Any]]] = {}
-    pool: dict[tuple[int, str], list[int]] = {}
+    pool: dict[tuple[int, np.dtype[Any]], list[int]] = {}
     steps: list[Step] = []
     live = 0
     pooled = 0
@@ -123,7 +123,7 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
         else:
             # The pool only holds buffers that no later step reads.
             nbytes = n.nbytes
-            key = (nbytes, str(n.dtype))
+            key = (nbytes, n.dtype)
             target: int | None = None
             if kind == "kernel":
                 step.kernel = compile_kernel(n, opts, threads)
@@ -154,7 +154,7 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                 step.frees.append(b)
                 del buf_last[b]
                 nb, dt = buffers[b]
-                pool.setdefault((nb, str(dt)), []).append(b)
+                pool.setdefault((nb, dt), []).append(b)
                 live -= nb
                 pooled += nb
     return Plan(graph, steps, tuple(graph.outputs), buffers, peak, removed or {},

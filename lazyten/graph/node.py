@@ -124,7 +124,7 @@ def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: S
     """
     if unique:
         return Node(op, inputs, attrs, shape, dtype, source, weak, value)
-    key = (op.name, tuple(n.id for n in inputs), _hashable(attrs), str(dtype), weak)
+    key = (op.name, tuple(n.id for n in inputs), _hashable(attrs) if attrs else (), dtype, weak)
     node = _intern.get(key)
     if node is not None:
         return node

@@ -91,11 +91,14 @@ def probe_dtype(spec: OpSpec, inputs: Sequence[Node], attrs: dict[str, Any]) -> 
     range for the array's dtype) surface here, at build time.
     """
     from .node import _hashable
-    weak_int = any(n.weak and isinstance(n.attrs["value"], int) for n in inputs)
-    key = (spec.name, _hashable(attrs),
-           tuple((n.dtype, n.ndim, type(n.attrs["value"]).__name__ if n.weak else "")
-                 for n in inputs))
-    if not weak_int:
+    sig = tuple((n.dtype, n.ndim, type(n.attrs["value"]) if n.weak else None) for n in inputs)
+    # A Python int's *value* matters (it must fit the array's integer dtype:
+    # ``uint8 + -1`` raises), so only ints in 0..127, which fit every integer
+    # dtype, share cached answers; others are probed every time.
+    cacheable = all(t is not int or 0 <= n.attrs["value"] <= 127
+                    for (_d, _k, t), n in zip(sig, inputs))
+    key = (spec.name, _hashable(attrs) if attrs else (), sig)
+    if cacheable:
         hit = _probe_cache.get(key)
         if hit is not None:
             return hit
@@ -103,7 +106,7 @@ def probe_dtype(spec: OpSpec, inputs: Sequence[Node], attrs: dict[str, Any]) -> 
         warnings.simplefilter("ignore")
         out = np.asarray(spec.impl(*_probe_args(inputs), **attrs))
     dt = out.dtype
-    if not weak_int:
+    if cacheable:
         with _probe_lock:
             _probe_cache[key] = dt
     return dt

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .node import Node, consumers, intern, toposort
@@ -22,6 +23,11 @@ class Graph:
 
     def nodes(self) -> list[Node]:
         """Reachable nodes, inputs first (cached values are leaves)."""
+        return self._order
+
+    @cached_property
+    def _order(self) -> list[Node]:
+        # Computed once per Graph: several passes and the planner walk it.
         return toposort(self.outputs)
 
     def consumers(self) -> dict[int, list[Node]]:

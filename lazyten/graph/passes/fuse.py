@@ -33,9 +33,9 @@ from ..rewrite import Graph, rebuild
 # floating-point summation, which NumPy itself does pairwise).
 FUSABLE_REDUCTIONS = frozenset({"sum", "prod", "min", "max", "any", "all"})
 
-# An instruction: (op name, argument refs, attrs items, result dtype str).
+# An instruction: (op name, argument refs, attrs items, result dtype).
 # A ref >= 0 is kernel input number ref; a ref < 0 is temporary number -1-ref.
-Instr = tuple[str, tuple[int, ...], tuple[tuple[str, Any], ...], str]
+Instr = tuple[str, tuple[int, ...], tuple[tuple[str, Any], ...], np.dtype[Any]]
 
 
 def run_program(program: tuple[Instr, ...], args: list[Any]) -> Any:
@@ -186,7 +186,7 @@ def _kernel(root: Node, group: list[Node], mapping: dict[int, Node]) -> Node:
                     ext_nodes.append(mapping[i.id])
                 refs.append(ext[i.id])
         index[m.id] = len(program)
-        program.append((m.op.name, tuple(refs), tuple(sorted(m.attrs.items())), str(m.dtype)))
+        program.append((m.op.name, tuple(refs), tuple(sorted(m.attrs.items())), m.dtype))
     reduce = (root.op.name, tuple(sorted(root.attrs.items()))) if reduce_root else None
     attrs = {"program": tuple(program), "reduce": reduce, "shape": root.shape,
              "dtype": root.dtype, "elem_shape": body[-1].shape}

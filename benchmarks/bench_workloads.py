@@ -1,0 +1,151 @@
+"""Issue 3's workloads W1-W8: lazyten vs NumPy eager vs numexpr, side by side.
+
+Each workload runs interleaved (NumPy, numexpr, lazyten first call, lazyten
+steady state) for several rounds; the table shows median times as a ratio to
+NumPy eager in the same run, and the peak extra memory of one call measured
+with tracemalloc (NumPy reports its buffers to tracemalloc).
+
+    OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_workloads.py [--n 10000000] [--rounds 5] [--threads 1]
+
+"lazyten first" builds the graph and evaluates it in one plan (lt.compute: no
+value caching, so every round really computes); "lazyten steady" is the same
+call again with the kernel/probe caches warm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numexpr as ne
+import numpy as np
+
+import lazyten as lt
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def peak_mb(fn: Callable[[], Any]) -> float:
+    gc.collect()
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    base = tracemalloc.get_traced_memory()[0]
+    r = fn()
+    peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    del r
+    return peak / 1e6
+
+
+def workloads(n: int, rng: np.random.Generator) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
+    a, b, c = (rng.random(n) for _ in range(3))
+    a32, b32, c32 = (x.astype(np.float32) for x in (a, b, c))
+    A = rng.random((4000, 2500))
+    M1, M2 = rng.random((2000, 2000)), rng.random((2000, 2000))
+    v = rng.random(2000)
+    la, lb, lc = lt.asarray(a), lt.asarray(b), lt.asarray(c)
+    la32, lb32, lc32 = lt.asarray(a32), lt.asarray(b32), lt.asarray(c32)
+    lA, lM1, lM2, lv = lt.asarray(A), lt.asarray(M1), lt.asarray(M2), lt.asarray(v)
+    small = [rng.random(100) for _ in range(3)]
+    ls = [lt.asarray(x) for x in small]
+
+    def w2_np(x: np.ndarray[Any, Any]) -> Any:
+        for k in range(10):
+            x = x * 1.0001
+            x = x + 0.5
+        return x
+
+    def w2_lt(x: Any) -> Any:
+        for k in range(10):
+            x = x * 1.0001
+            x = x + 0.5
+        return x
+
+    w2_ne = "(" * 20 + "a" + "".join(
+        ["*1.0001)" if k % 2 == 0 else "+0.5)" for k in range(20)])
+
+    def w1(x: Any, y: Any, z: Any, m: Any) -> Any:
+        return 2 * x**2 + 3 * y * z - m.sin(x) * m.exp(-y)
+
+    w1_ne = "2*a**2 + 3*b*c - sin(a)*exp(-b)"
+    return [
+        ("W1 2a^2+3bc-sin(a)exp(-b)", {
+            "numpy": lambda: w1(a, b, c, np),
+            "numexpr": lambda: ne.evaluate(w1_ne, local_dict={"a": a, "b": b, "c": c}),
+            "lazyten": lambda: lt.compute(w1(la, lb, lc, lt))[0]}),
+        ("W2 20 ops x*k,+c", {
+            "numpy": lambda: w2_np(a),
+            "numexpr": lambda: ne.evaluate(w2_ne, local_dict={"a": a}),
+            "lazyten": lambda: lt.compute(w2_lt(la))[0]}),
+        ("W3 sum(a*b+c)", {
+            "numpy": lambda: np.sum(a * b + c),
+            "numexpr": lambda: ne.evaluate("sum(a*b+c)", local_dict={"a": a, "b": b, "c": c}),
+            "lazyten": lambda: lt.compute(lt.sum(la * lb + lc))[0]}),
+        ("W4 (A-mean0)/std0 4000x2500", {
+            "numpy": lambda: (A - A.mean(0)) / A.std(0),
+            "numexpr": lambda: ne.evaluate("(A - m) / s", local_dict={
+                "A": A, "m": A.mean(0), "s": A.std(0)}),
+            "lazyten": lambda: lt.compute((lA - lA.mean(0)) / lA.std(0))[0]}),
+        ("W5 ((a*b+c)**2)[::1000]", {
+            "numpy": lambda: ((a * b + c) ** 2)[::1000],
+            "numexpr": lambda: ne.evaluate("(a*b+c)**2", local_dict={
+                "a": a, "b": b, "c": c})[::1000],
+            "lazyten": lambda: lt.compute(((la * lb + lc) ** 2)[::1000])[0]}),
+        ("W6 A@B@v 2000", {
+            "numpy": lambda: M1 @ M2 @ v,
+            "numexpr": lambda: M1 @ M2 @ v,
+            "lazyten": lambda: lt.compute(lM1 @ lM2 @ lv)[0]}),
+        ("W7 W1 at N=100 (build+eval)", {
+            "numpy": lambda: w1(*small, np),
+            "numexpr": lambda: ne.evaluate(w1_ne, local_dict=dict(zip("abc", small))),
+            "lazyten": lambda: lt.compute(w1(*ls, lt))[0]}),
+        ("W8 W1 float32", {
+            "numpy": lambda: w1(a32, b32, c32, np),
+            "numexpr": lambda: ne.evaluate(w1_ne, local_dict={"a": a32, "b": b32, "c": c32}),
+            "lazyten": lambda: lt.compute(w1(la32, lb32, lc32, lt))[0]}),
+    ]
+
+
+def run(n: int, rounds: int, threads: int | None) -> None:
+    rng = np.random.default_rng(0)
+    if threads is not None:
+        ne.set_num_threads(threads)
+        lt.set_default_options(threads=threads)
+    print(f"N={n:.0e}, rounds={rounds}, threads={threads or 'all'}; "
+          f"times are medians, ratios to NumPy eager (lower is better)")
+    print(f"{'workload':30} {'numpy':>9} {'numexpr':>9} {'lt first':>9} {'lt steady':>9}"
+          f"   {'peak MB np/ne/lt':>18}")
+    for name, fns in workloads(n, rng):
+        first = timed(fns["lazyten"])
+        ts: dict[str, list[float]] = {k: [] for k in fns}
+        for _ in range(rounds):
+            for k, fn in fns.items():  # interleaved: noise hits every engine alike
+                ts[k].append(timed(fn))
+        med = {k: statistics.median(v) for k, v in ts.items()}
+        base = med["numpy"]
+        peaks = [peak_mb(fns[k]) for k in ("numpy", "numexpr", "lazyten")]
+        print(f"{name:30} {base * 1e3:7.2f}ms {med['numexpr'] / base:9.2f} "
+              f"{first / base:9.2f} {med['lazyten'] / base:9.2f}   "
+              f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--n", type=int, default=10_000_000)
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--threads", type=int, default=None)
+    args = p.parse_args()
+    run(args.n, args.rounds, args.threads)
+
+
+if __name__ == "__main__":
+    main()
