@@ -24,6 +24,8 @@ from .creation import (arange, array, asarray, empty, empty_like, eye, from_nump
 from .functions import *  # noqa: F401,F403  (the generated elementwise functions too)
 from .functions import ELEMENTWISE, METHODS
 from .graph.printer import format_graph
+from .io import load, load_csv, save, save_csv, savez, savez_compressed
+from .iterators import iterate, multi_iterate
 from .options import Options, get_options, set_default_options, set_options
 from .tensor import Tensor
 
