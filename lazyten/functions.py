@@ -128,6 +128,7 @@ def fma(a: Any, b: Any, c: Any) -> Tensor:
 
 # ------------------------------------------------------------------ views
 
+@ops.reports("reshape")
 def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> Tensor:
     """Reshape, with one ``-1`` inferred and ``()`` giving a scalar (TensorFlow's
     rules).  A view when the layout allows."""
@@ -156,6 +157,7 @@ def matrix_transpose(x: Any) -> Tensor:
     return wrap(x).mT
 
 
+@ops.reports("swapaxes")
 def swapaxes(x: Any, axis1: int, axis2: int) -> Tensor:
     t = wrap(x)
     a1, a2 = S.normalize_axis(axis1, t.ndim), S.normalize_axis(axis2, t.ndim)
@@ -164,6 +166,7 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Tensor:
     return t._view("transpose", axes=tuple(axes))
 
 
+@ops.reports("moveaxis")
 def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
     t = wrap(x)
     src = S.normalize_axes(source, t.ndim) if isinstance(source, (tuple, list)) else None
@@ -174,7 +177,7 @@ def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[in
                                                   else [destination])]
     del src
     if len(src_l) != len(dst_l):
-        raise ValueError("moveaxis: source and destination must have the same number of "
+        raise ValueError("source and destination must have the same number of "
                          "elements")
     order = [n for n in range(t.ndim) if n not in src_l]
     for d, s in sorted(zip(dst_l, src_l)):
@@ -182,6 +185,7 @@ def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[in
     return t._view("transpose", axes=tuple(order))
 
 
+@ops.reports("rollaxis")
 def rollaxis(x: Any, axis: int, start: int = 0) -> Tensor:
     """NumPy's ``rollaxis`` (gorgonia's ``RollAxis``)."""
     t = wrap(x)
@@ -198,6 +202,7 @@ def rollaxis(x: Any, axis: int, start: int = 0) -> Tensor:
     return moveaxis(t, axis, start)
 
 
+@ops.reports("expand_dims")
 def expand_dims(x: Any, axis: int | Sequence[int] = 0) -> Tensor:
     t = wrap(x)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
@@ -211,6 +216,7 @@ def expand_dims(x: Any, axis: int | Sequence[int] = 0) -> Tensor:
     return t._view("getitem", index=tuple(index))
 
 
+@ops.reports("squeeze")
 def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     t = wrap(x)
     if axis is None:
@@ -225,6 +231,7 @@ def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     return t._view("getitem", index=index)
 
 
+@ops.reports("flip")
 def flip(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     t = wrap(x)
     axes = S.normalize_axes(axis, t.ndim)
@@ -242,6 +249,7 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     return S.broadcast_shapes(*(tuple(s) for s in shapes))
 
 
+@ops.reports("broadcast_arrays")
 def broadcast_arrays(*arrays: Any) -> list[Tensor]:
     ts = [wrap(a) for a in arrays]
     shape = S.broadcast_shapes(*(t.shape for t in ts))
@@ -264,6 +272,7 @@ def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
     return wrap(x)._view("diagonal", offset=operator.index(offset), axis1=axis1, axis2=axis2)
 
 
+@ops.reports("split")
 def split(x: Any, indices_or_sections: int | Sequence[int], axis: int = 0) -> list[Tensor]:
     """NumPy's ``split``: views along ``axis``."""
     t = wrap(x)
@@ -272,7 +281,7 @@ def split(x: Any, indices_or_sections: int | Sequence[int], axis: int = 0) -> li
     if isinstance(indices_or_sections, (int, np.integer)):
         k = int(indices_or_sections)
         if k <= 0 or n % k:
-            raise ValueError(f"split: array of size {n} along axis {ax} does not divide into "
+            raise ValueError(f"array of size {n} along axis {ax} does not divide into "
                              f"{k} equal sections")
         bounds = [i * (n // k) for i in range(k + 1)]
     else:
@@ -284,6 +293,7 @@ def split(x: Any, indices_or_sections: int | Sequence[int], axis: int = 0) -> li
     return out
 
 
+@ops.reports("array_split")
 def array_split(x: Any, sections: int, axis: int = 0) -> list[Tensor]:
     t = wrap(x)
     ax = S.normalize_axis(axis, t.ndim)
@@ -340,6 +350,7 @@ def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     return _reduce("std", x, axis, keepdims, out, correction=_correction(correction, ddof))
 
 
+@ops.reports("min")
 def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         **kw: Any) -> Tensor:
     t = wrap(x)
@@ -347,6 +358,7 @@ def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
     return _reduce("min", t, axis, keepdims, out)
 
 
+@ops.reports("max")
 def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         **kw: Any) -> Tensor:
     t = wrap(x)
@@ -360,7 +372,7 @@ amin, amax = min, max
 def _check_nonempty_reduction(name: str, t: Tensor, axis: Any) -> None:
     axes = S.normalize_axes(axis, t.ndim)
     if builtins.any(t.shape[a] == 0 for a in axes):
-        raise ValueError(f"{name}: zero-size array to reduction operation {name} which has "
+        raise ValueError(f"zero-size array to reduction operation {name} which has "
                          f"no identity (shape {t.shape}, axis {axis})")
 
 
@@ -374,12 +386,14 @@ def all(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
     return _reduce("all", x, axis, keepdims, out)
 
 
+@ops.reports("argmin")
 def argmin(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
     t = wrap(x)
     _check_nonempty_reduction("argmin", t, axis)
     return _reduce("argmin", t, axis, keepdims, out)
 
 
+@ops.reports("argmax")
 def argmax(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
     t = wrap(x)
     _check_nonempty_reduction("argmax", t, axis)
@@ -402,6 +416,7 @@ def cumulative_prod(x: Any, axis: int | None = None, dtype: Any = None,
                             include_initial=include_initial))
 
 
+@ops.reports("cumsum")
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
     """NumPy's ``cumsum``: flattens when ``axis`` is None."""
     t = wrap(x)
@@ -450,6 +465,7 @@ def dot(a: Any, b: Any) -> Tensor:
     return _binary("dot", a, b)
 
 
+@ops.reports("inner")
 def inner(a: Any, b: Any) -> Tensor:
     """NumPy's ``inner``: contracts the last axes of both."""
     ta, tb = wrap(a), wrap(b)
@@ -458,6 +474,7 @@ def inner(a: Any, b: Any) -> Tensor:
     return tensordot(ta, tb, axes=([-1], [-1]))
 
 
+@ops.reports("outer")
 def outer(a: Any, b: Any) -> Tensor:
     """NumPy's ``outer``: both flattened, every product."""
     ta, tb = wrap(a).reshape(-1), wrap(b).reshape(-1)
@@ -480,6 +497,7 @@ def einsum(subscripts: str, *operands: Any) -> Tensor:
 # ------------------------------------------------------------------ joining
 
 
+@ops.reports("concat")
 def concat(arrays: Sequence[Any], axis: int | None = 0) -> Tensor:
     if isinstance(arrays, Tensor) or not isinstance(arrays, (list, tuple)):
         raise TypeError("concat takes a sequence of arrays")
@@ -495,6 +513,7 @@ def concat(arrays: Sequence[Any], axis: int | None = 0) -> Tensor:
 concatenate = concat
 
 
+@ops.reports("stack")
 def stack(arrays: Sequence[Any], axis: int = 0) -> Tensor:
     ts = [wrap(a) for a in arrays]
     if not ts:
@@ -502,17 +521,19 @@ def stack(arrays: Sequence[Any], axis: int = 0) -> Tensor:
     shape = ts[0].shape
     for t in ts[1:]:
         if t.shape != shape:
-            raise ValueError(f"stack: all input arrays must have the same shape, got {shape} "
+            raise ValueError(f"all input arrays must have the same shape, got {shape} "
                              f"and {t.shape}")
     ax = S.normalize_axis(axis, len(shape) + 1)
     return concat([expand_dims(t, ax) for t in ts], axis=ax)
 
 
+@ops.reports("hstack")
 def hstack(arrays: Sequence[Any]) -> Tensor:
     ts = [atleast_1d(a) for a in arrays]
     return concat(ts, axis=0 if ts and ts[0].ndim == 1 else 1)
 
 
+@ops.reports("vstack")
 def vstack(arrays: Sequence[Any]) -> Tensor:
     return concat([atleast_2d(a) for a in arrays], axis=0)
 
@@ -550,12 +571,13 @@ def atleast_3d(x: Any) -> Tensor:
     return t[:, :, None] if t.ndim == 2 else t
 
 
+@ops.reports("repeat")
 def repeat(x: Any, repeats: int, axis: int | None = None) -> Tensor:
     """NumPy's ``repeat`` with an integer count: a broadcast then a reshape."""
     t = wrap(x)
     repeats = operator.index(repeats)
     if repeats < 0:
-        raise ValueError(f"repeat: negative count {repeats}")
+        raise ValueError(f"negative count {repeats}")
     if axis is None:
         t = t.reshape(-1)
         axis = 0
@@ -566,6 +588,7 @@ def repeat(x: Any, repeats: int, axis: int | None = None) -> Tensor:
     return broadcast_to(e, shape).reshape(out_shape)
 
 
+@ops.reports("tile")
 def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
     t = wrap(x)
     reps_t = (reps,) if isinstance(reps, int) else tuple(reps)
@@ -580,6 +603,7 @@ def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
     return broadcast_to(t[tuple(idx)], shape).reshape(tuple(r * d for r, d in zip(reps_t, t.shape)))
 
 
+@ops.reports("take")
 def take(x: Any, indices: Any, axis: int | None = None) -> Tensor:
     t = wrap(x)
     idx = wrap(indices)

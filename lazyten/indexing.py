@@ -30,6 +30,7 @@ def _advanced(item: Any) -> np.ndarray[Any, Any] | Tensor | None:
     return None
 
 
+@ops.reports("getitem")
 def getitem(t: Tensor, index: Any) -> Tensor:
     """NumPy indexing.  Basic indices give views.  An integer array along one
     axis (others plain slices) gathers; a boolean mask over all leading axes
@@ -83,6 +84,7 @@ def _boolean_index(t: Tensor, rest: tuple[Any, ...], axis: int,
     return Tensor(ops.apply("take", [flat._node, wrap(positions)._node], axis=axis))
 
 
+@ops.reports("setitem")
 def setitem(t: Tensor, index: Any, value: Any) -> None:
     """``t[index] = value`` as a new version of ``t`` (and of its root, for views)."""
     items = index if isinstance(index, tuple) else (index,)

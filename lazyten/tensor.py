@@ -307,11 +307,13 @@ class Tensor:
     def _inplace(self, name: str, o: Any) -> Tensor:
         res = self._bin(name, o)
         if not np.can_cast(res.dtype, self.dtype, "same_kind"):
-            raise TypeError(f"{name}: cannot cast the result from {res.dtype} to {self.dtype} "
-                            f"with casting rule 'same_kind' (in-place on a {self.dtype} tensor)")
+            raise ops.located(name, [self._node, res._node], TypeError(
+                f"cannot cast the result from {res.dtype} to {self.dtype} with casting rule "
+                f"'same_kind' (in-place on a {self.dtype} tensor)"))
         if res.shape != self.shape:
-            raise ValueError(f"{name}: non-broadcastable output: in-place result has shape "
-                             f"{res.shape} but the tensor has shape {self.shape}")
+            raise ops.located(name, [self._node, res._node], ValueError(
+                f"non-broadcastable output: in-place result has shape {res.shape} but the "
+                f"tensor has shape {self.shape}"))
         self._write(res._node)
         return self
 
@@ -354,7 +356,8 @@ class Tensor:
     @property
     def mT(self) -> Tensor:
         if self.ndim < 2:
-            raise ValueError(f"mT needs at least 2 dimensions, got shape {self.shape}")
+            raise ops.located("mT", [self._node], ValueError(
+                f"needs at least 2 dimensions, got shape {self.shape}"))
         axes = tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)
         return self._view("transpose", axes=axes)
 

@@ -11,12 +11,13 @@ one entry here and one row to the op test table.
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -697,11 +698,58 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
     try:
         shape, attrs = spec.infer(ins, attrs)
         dtype = spec.dtype(ins, attrs) if spec.dtype is not None else probe_dtype(spec, ins, attrs)
-    except (ValueError, IndexError, TypeError, OverflowError) as e:
-        where = f"{src[0].rsplit('/', 1)[-1]}:{src[1]}"
-        msg = f"{name}: {e} [operands: {_describe(ins)}] (at {where})"
-        raise _same_type(e, msg) from None
+    except BUILD_ERRORS as e:
+        raise located(name, ins, e, src) from None
     return intern(spec, ins, attrs, shape, dtype, src)
+
+
+# The exception types a bad build raises (NumPy's); anything else is a bug.
+BUILD_ERRORS = (ValueError, IndexError, TypeError, OverflowError)
+
+
+def located(name: str, inputs: Sequence[Node], e: BaseException,
+            src: tuple[str, int] | None = None) -> BaseException:
+    """``e`` as the same (public) exception type, its message naming the op,
+    the operands and the user's line; marked so outer wrappers leave it be.
+
+    Composite functions (``stack``, ``swapaxes``, ...) that check arguments
+    before building any node use this too, so every build error reads alike.
+    """
+    if getattr(e, "lazyten_source", None) is not None:
+        return e
+    src = user_source() if src is None else src
+    where = f"{src[0].rsplit('/', 1)[-1]}:{src[1]}"
+    msg = f"{name}: {e} [operands: {_describe(inputs)}] (at {where})"
+    err = _same_type(e, msg)
+    err.lazyten_source = src  # type: ignore[attr-defined]
+    return err
+
+
+def _operand_nodes(args: Sequence[Any]) -> list[Node]:
+    out: list[Node] = []
+    for a in args:
+        for x in (a if isinstance(a, (list, tuple)) else (a,)):
+            n = getattr(x, "node", None)  # a Tensor (ops does not import it)
+            if isinstance(n, Node):
+                out.append(n)
+    return out
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports(name: str) -> Callable[[F], F]:
+    """Decorator for composite functions: an error raised while checking
+    arguments (before any node is built) is ``located`` like a build error."""
+    def deco(fn: F) -> F:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except BUILD_ERRORS as e:
+                raise located(name, _operand_nodes(args), e) from None
+        return wrapper  # type: ignore[return-value]
+    return deco
 
 
 def _same_type(e: BaseException, msg: str) -> BaseException:
