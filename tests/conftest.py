@@ -22,11 +22,12 @@ settings.load_profile("long" if os.environ.get("LAZYTEN_LONG") else "ci")
 
 ENGINES = [
     pytest.param({"optimize": False, "backend": "numpy"}, id="reference"),
-    pytest.param({"optimize": True, "backend": "auto"}, id="optimized"),
+    pytest.param({"optimize": True, "backend": "auto", "check": True}, id="optimized"),
 ]
 ALL_ENGINES = ENGINES + [
-    pytest.param({"optimize": True, "backend": "numpy"}, id="optimized-numpy"),
-    pytest.param({"optimize": True, "backend": "numexpr"}, id="optimized-numexpr"),
+    pytest.param({"optimize": True, "backend": "numpy", "check": True}, id="optimized-numpy"),
+    pytest.param({"optimize": True, "backend": "numexpr", "check": True},
+                 id="optimized-numexpr"),
 ]
 
 

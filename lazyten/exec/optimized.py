@@ -64,6 +64,9 @@ def plan_for(outputs: Sequence[Node], opts: Options) -> Plan:
     threads = opts.threads or default_threads()
     g, removed, before = optimize(outputs, opts)
     plan = make_plan(g, opts, threads, before, removed)
+    if opts.check:
+        from .checks import verify_plan
+        verify_plan(plan)
     if opts.memory_limit is not None and plan.peak_bytes > opts.memory_limit:
         raise plan_memory_error(plan, opts.memory_limit)
     return plan

@@ -1,0 +1,69 @@
+"""``verify_plan``: an independent re-check of a plan's buffer decisions.
+
+The planner decides reuse and in-place writes from ``last_use``; this module
+recomputes who reads what from the steps alone and checks that the plan
+
+* never writes a buffer while a value in it is still to be read,
+* never writes user-provided arrays or cached values (EXTERNAL),
+* never frees a buffer that an output (or a view an output is) still uses,
+* lets an in-place kernel overwrite only an operand that dies at it and that
+  no other operand of the step reads through another view.
+
+Run after every plan when ``lt.set_options(check=True)`` (the tests do).
+"""
+
+from __future__ import annotations
+
+from .planner import EXTERNAL, Plan
+
+
+class PlanError(AssertionError):
+    """The plan would corrupt data: a lazyten bug, never a user error."""
+
+
+def verify_plan(plan: Plan) -> None:
+    last_read: dict[int, int] = {}
+    for s in plan.steps:
+        if s.kind == "source":
+            continue
+        for i in s.node.inputs:
+            last_read[i.id] = s.index
+    end = len(plan.steps)
+    for o in plan.outputs:
+        last_read[o.id] = end
+
+    living: dict[int, set[int]] = {}      # buffer -> node ids whose value lives in it
+    freed: set[int] = set()
+    for s in plan.steps:
+        n = s.node
+        b = s.buffer
+        if s.kind in ("kernel", "numpy", "blas") and b == EXTERNAL:
+            raise PlanError(f"step {s.index} (%{n.id}) writes into user/cached data")
+        writes = s.kind in ("kernel", "numpy", "blas")
+        if writes and b in freed and not (s.reused == b or s.inplace_of is not None):
+            raise PlanError(f"step {s.index} writes b{b} after it was freed, without reuse")
+        if writes:
+            for other in living.get(b, set()):
+                dies_here = last_read.get(other, -1) <= s.index
+                if s.inplace_of == other and dies_here:
+                    continue
+                if last_read.get(other, -1) >= s.index:
+                    raise PlanError(f"step {s.index} (%{n.id}) overwrites b{b} while %{other} "
+                                    f"is still read at step {last_read[other]}")
+            if s.inplace_of is not None:
+                aliases = [i for i in n.inputs if i.id != s.inplace_of and i.id in
+                           living.get(b, set())]
+                if aliases:
+                    raise PlanError(f"step {s.index} writes in place into b{b}, which operand "
+                                    f"%{aliases[0].id} also reads")
+            living[b] = set()
+            freed.discard(b)
+        if b != EXTERNAL:
+            living.setdefault(b, set()).add(n.id)
+        for fb in s.frees:
+            users = living.get(fb, set())
+            late = [u for u in users if last_read.get(u, -1) > s.index]
+            if late:
+                raise PlanError(f"step {s.index} frees b{fb} but %{late[0]} is read at "
+                                f"step {last_read[late[0]]}")
+            freed.add(fb)
