@@ -126,12 +126,6 @@ def test_inference_raises_on_own_attrs() -> None:
     _raises(bad, "shape inference fails")
 
 
-def test_attrs_not_normalized() -> None:
-    x = _input((2, 3))
-    bad = _raw("sum", (x,), {"axis": -1, "keepdims": False, "dtype": None}, (2,), F64)
-    _raises(bad, "attrs are not normalized")
-
-
 def test_bad_shape_value() -> None:
     x = _input()
     bad = _raw("negative", (x,), {}, (3,), F64)
