@@ -69,10 +69,13 @@ def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
             return base
         return rebuild(node, (base,), axes=axes)
     if name == "reshape":
-        if ins[0].op.name == "reshape" and ins[0].value is None:
-            return rebuild(node, (ins[0].inputs[0],))
-        if ins[0].shape == node.shape:
-            return ins[0]
+        base = ins[0]
+        if base.op.name == "reshape" and base.value is None:
+            base = base.inputs[0]
+        if base.shape == node.shape:
+            return base
+        if base is not ins[0]:
+            return rebuild(node, (base,))
     return None
 
 

@@ -1,0 +1,252 @@
+"""Each rewrite pass on golden text of the graph printer, plus the structure
+the optimizer promises (one kernel for W1, N/1000 elements for W5, two
+matrix-vector products for W6, no temporary beyond the planned ones)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from lazyten.graph.passes.canonicalize import cse
+from lazyten.graph.passes.fuse import FUSED, fuse, kernel_count
+from lazyten.graph.passes.matmul_order import matmul_order
+from lazyten.graph.passes.pushdown import pushdown
+from lazyten.graph.passes.simplify import simplify
+from lazyten.graph.rewrite import Graph
+from lazyten.graph.verify import verify_graph
+
+from util import assert_eq
+
+
+def text(g: Graph) -> str:
+    """The printer's text with ids renumbered in order and source lines cut,
+    so golden strings do not depend on how many nodes other tests built."""
+    ids: dict[str, str] = {}
+    body = re.sub(r"\s+# .*", "", g.format())
+    return re.sub(r"%(\d+)", lambda m: ids.setdefault(m.group(1), f"%{len(ids)}"), body)
+
+
+def graph(*ts: lt.Tensor) -> Graph:
+    return Graph(tuple(t.node for t in ts))
+
+
+x = lt.asarray(np.linspace(-2, 2, 12), name="x")
+y = lt.asarray(np.linspace(1, 3, 12), name="y")
+i = lt.asarray(np.arange(12), name="i")
+
+SIMPLIFY = [
+    ("x*1", lambda: x * 1, "%0:float64[12] = input name=x\nreturn %0"),
+    ("1*x", lambda: 1 * x, "%0:float64[12] = input name=x\nreturn %0"),
+    ("x/1", lambda: x / 1, "%0:float64[12] = input name=x\nreturn %0"),
+    ("x**1", lambda: x ** 1, "%0:float64[12] = input name=x\nreturn %0"),
+    ("x-0", lambda: x - 0, "%0:float64[12] = input name=x\nreturn %0"),
+    ("i+0", lambda: i + 0, "%0:int64[12] = input name=i\nreturn %0"),
+    # x + 0.0 turns -0.0 into +0.0: not exact for floats, kept.
+    ("x+0", lambda: x + 0, "%0:float64[12] = input name=x\n%1:int64[] = const 0 (weak)\n"
+                           "%2:float64[12] = add %0 %1\nreturn %2"),
+    # x * 0 is NaN for NaN and inf: kept.
+    ("x*0", lambda: x * 0, "%0:float64[12] = input name=x\n%1:int64[] = const 0 (weak)\n"
+                           "%2:float64[12] = multiply %0 %1\nreturn %2"),
+    ("x**2", lambda: x ** 2, "%0:float64[12] = input name=x\n"
+                             "%1:float64[12] = multiply %0 %0\nreturn %1"),
+    ("--x", lambda: -(-x), "%0:float64[12] = input name=x\nreturn %0"),
+    ("astype-same", lambda: x.astype(np.float64), "%0:float64[12] = input name=x\nreturn %0"),
+    ("reshape-reshape", lambda: x.reshape(3, 4).reshape(2, 6),
+     "%0:float64[12] = input name=x\n%1:float64[2,6] = reshape %0 shape=(2, 6)\nreturn %1"),
+    ("reshape-back", lambda: x.reshape(3, 4).reshape(12),
+     "%0:float64[12] = input name=x\nreturn %0"),
+    ("transpose-twice", lambda: x.reshape(3, 4).T.T,
+     "%0:float64[12] = input name=x\n%1:float64[3,4] = reshape %0 shape=(3, 4)\nreturn %1"),
+    # int8 ** 2 with a weak 2 stays int8, so x*x is the same op.
+    ("fold", lambda: lt.full((), 2.0) * 3 + x, None),
+]
+
+
+@pytest.mark.parametrize("name,build,golden", SIMPLIFY, ids=[s[0] for s in SIMPLIFY])
+def test_simplify_golden(name: str, build: Any, golden: str | None) -> None:
+    t = build()
+    g = simplify(graph(t))
+    verify_graph(g.outputs)
+    if golden is not None:
+        assert text(g) == golden
+    with lt.set_options(optimize=False):
+        expected = t.eval()
+    from lazyten.exec.reference import run_reference
+    np.testing.assert_array_equal(run_reference(g.outputs)[0], expected)
+
+
+def test_constant_folding_golden() -> None:
+    c = lt.full((), 2.0) * 3 + 1
+    g = simplify(graph(c * x))
+    out = text(g)
+    assert "const 7.0" in out and "add" not in out, out
+
+
+def test_cse_merges_commuted_operands() -> None:
+    e = (x * y) + (y * x)
+    before = text(graph(e))
+    after = text(cse(graph(e)))
+    assert before.count("multiply") == 2
+    assert after == ("%0:float64[12] = input name=x\n%1:float64[12] = input name=y\n"
+                     "%2:float64[12] = multiply %0 %1\n%3:float64[12] = add %2 %2\nreturn %3")
+
+
+def test_identical_subexpressions_are_one_node() -> None:
+    assert (x * y + 1).node is (x * y + 1).node
+
+
+def test_pushdown_golden() -> None:
+    e = ((x * y + 1) ** 2)[::4]
+    g = pushdown(graph(e))
+    assert text(g) == (
+        "%0:float64[12] = input name=x\n%1:float64[12] = input name=y\n"
+        "%2:int64[] = const 1 (weak)\n%3:int64[] = const 2 (weak)\n"
+        "%4:float64[3] = getitem %1 index=(('s', 0, 12, 4),)\n"
+        "%5:float64[3] = getitem %0 index=(('s', 0, 12, 4),)\n"
+        "%6:float64[3] = multiply %5 %4\n%7:float64[3] = add %6 %2\n"
+        "%8:float64[3] = pow %7 %3\nreturn %8")
+
+
+def test_pushdown_through_broadcasting_and_transpose(engine: Any) -> None:
+    m = lt.asarray(np.arange(12.0).reshape(3, 4))
+    v = lt.asarray(np.arange(4.0))
+    for e, ref in [
+        ((m * v + 1)[1:, ::-2], (np.arange(12.0).reshape(3, 4) * np.arange(4.0) + 1)[1:, ::-2]),
+        ((m * v)[2], (np.arange(12.0).reshape(3, 4) * np.arange(4.0))[2]),
+        ((m + v).T, (np.arange(12.0).reshape(3, 4) + np.arange(4.0)).T),
+        ((lt.exp(v) * m)[None, 1:, 2], (np.exp(np.arange(4.0)) * np.arange(12.0).reshape(3, 4))
+         [None, 1:, 2]),
+    ]:
+        g = pushdown(graph(e))
+        verify_graph(g.outputs)
+        assert_eq(e, ref)
+
+
+def test_matmul_order_golden() -> None:
+    A = lt.asarray(np.ones((50, 50)), name="A")
+    B = lt.asarray(np.ones((50, 50)), name="B")
+    v = lt.asarray(np.ones(50), name="v")
+    g = matmul_order(graph(A @ B @ v))
+    assert text(g) == ("%0:float64[50,50] = input name=A\n%1:float64[50,50] = input name=B\n"
+                       "%2:float64[50] = input name=v\n%3:float64[50] = matmul %1 %2\n"
+                       "%4:float64[50] = matmul %0 %3\nreturn %4")
+    g2 = matmul_order(graph(v @ A @ B))
+    assert "matmul %2 %0" in text(g2)  # (v @ A) @ B is already cheapest
+
+
+def test_fuse_golden() -> None:
+    e = 2 * x**2 + 3 * x * y - lt.sin(x) * lt.exp(-y)
+    g = fuse(simplify(graph(e)))
+    assert kernel_count(g) == 1
+    assert "{ (((i3 * (i1 * i1)) + ((i0 * i1) * i2)) - (sin(i1) * exp((-i2)))) }" in text(g)
+
+
+def test_fusion_keeps_shared_node_once() -> None:
+    t = lt.exp(x)
+    g = fuse(graph(t * t + t))
+    assert kernel_count(g) == 1
+    assert "t0 := exp(i0)" in text(g)
+
+
+def test_fusion_stops_at_outputs_and_broadcast_operands() -> None:
+    m = lt.asarray(np.ones((5, 12)))
+    small = lt.exp(x)               # 12 elements, read by a 60-element kernel
+    g = fuse(graph(small * m))
+    assert kernel_count(g) == 2     # exp is not recomputed 5 times
+    a = x + 1
+    g2 = fuse(graph(a, a * 2))
+    assert kernel_count(g2) == 2    # the output a is materialized, not fused away
+
+
+def test_reduction_fuses_with_elementwise() -> None:
+    g = fuse(graph(lt.sum(x * y + 1)))
+    (k,) = [n for n in g.nodes() if n.op is FUSED]
+    assert k.attrs["reduce"][0] == "sum"
+
+
+# ----------------------------------------------------------- structure of plans
+
+N = 200_000
+
+
+@pytest.fixture(scope="module")
+def big() -> tuple[lt.Tensor, ...]:
+    rng = np.random.default_rng(0)
+    return tuple(lt.asarray(rng.random(N)) for _ in range(3))
+
+
+def test_w1_is_one_kernel(big: tuple[lt.Tensor, ...]) -> None:
+    a, b, c = big
+    p = lt.plan(2 * a**2 + 3 * b * c - lt.sin(a) * lt.exp(-b))
+    assert len(p.kernels) == 1
+    assert len(p.buffers) == 1            # only the output: no temporaries
+    assert p.peak_bytes == N * 8
+
+
+def test_w3_reduction_has_no_full_size_temporary(big: tuple[lt.Tensor, ...]) -> None:
+    a, b, c = big
+    p = lt.plan(lt.sum(a * b + c))
+    assert len(p.kernels) == 1
+    assert p.peak_bytes <= 64
+
+
+def test_w5_computes_one_thousandth(big: tuple[lt.Tensor, ...]) -> None:
+    a, b, c = big
+    e = ((a * b + c) ** 2)[::1000]
+    p = lt.plan(e)
+    (k,) = p.kernels
+    assert k.node.size == N // 1000
+    assert p.peak_bytes == N // 1000 * 8
+    assert_eq(e, ((a.eval() * b.eval() + c.eval()) ** 2)[::1000])
+
+
+def test_w6_two_matrix_vector_products() -> None:
+    rng = np.random.default_rng(1)
+    A, B, v = rng.random((300, 300)), rng.random((300, 300)), rng.random(300)
+    e = lt.asarray(A) @ lt.asarray(B) @ lt.asarray(v)
+    p = lt.plan(e)
+    mm = [s.node for s in p.steps if s.node.op.name == "matmul"]
+    assert len(mm) == 2 and all(n.ndim == 1 for n in mm)
+    assert_eq(e, A @ (B @ v), rtol=1e-12)
+
+
+def test_dead_buffers_are_reused_and_inplace(big: tuple[lt.Tensor, ...]) -> None:
+    a, b, _ = big
+    x1 = lt.exp(a)                   # kernel 1
+    y1 = (x1 + 1) * (x1 - 1)         # kernel 2 (an output)
+    z1 = lt.sqrt(y1) + x1            # kernel 3: x1 dies here -> in place
+    p = lt.plan(z1, y1)
+    k1, _k2, k3 = p.kernels
+    assert k3.inplace_of == k1.node.id
+    assert len(p.buffers) == 2
+    # A chain of reductions and kernels reuses the dead buffers it frees.
+    e = lt.exp(a) @ lt.exp(b)
+    q = lt.plan(lt.sin(lt.exp(a) * 2) + e)
+    assert len(q.buffers) <= 4
+
+
+def test_inplace_never_targets_user_arrays_or_live_views(engine: Any) -> None:
+    base = np.arange(1.0, 9.0)
+    keep = base.copy()
+    a = lt.asarray(base)
+    t = lt.exp(a)
+    tv = t[::2]
+    u = t * 2 + 1            # t dies at this kernel, but the view tv is still live
+    r1, r2 = lt.compute(u, tv + 1)
+    np.testing.assert_array_equal(base, keep)
+    np.testing.assert_allclose(r1, np.exp(keep) * 2 + 1)
+    np.testing.assert_allclose(r2, np.exp(keep)[::2] + 1)
+
+
+def test_operand_reading_buffer_through_a_view_blocks_inplace(engine: Any) -> None:
+    m = lt.asarray(np.arange(16.0).reshape(4, 4))
+    t = lt.exp(m)            # a kernel output that dies in the next kernel...
+    e = t + t.T              # ...which also reads it transposed: no in place
+    p = lt.plan(e)
+    assert p.kernels[-1].inplace_of is None
+    ref = np.exp(np.arange(16.0).reshape(4, 4))
+    assert_eq(e, ref + ref.T)
