@@ -1,0 +1,496 @@
+"""gorgonia's ``tensor`` package (Go), spelled for lazyten: ``lt.gorgonia``.
+
+The names a gorgonia user looks for, with lazyten's (NumPy's) semantics:
+values and dtypes are NumPy's, so ``div`` of two int tensors is a true
+division giving float64 (Go's integer division is ``floor_divide`` here).
+The most used ones are also top-level: ``lt.at``, ``lt.set_at``, ``lt.clone``,
+``lt.materialize``, ``lt.copy_to``, ``lt.safe_t``, ``lt.ut``, ``lt.clamp``,
+``lt.reduce``, ``lt.mat_vec_mul``, ``lt.contract``, ``lt.tensor_mul``,
+``lt.range_``, ``lt.I``.
+
+gorgonia's function options become keywords:
+
+- ``reuse=r``: the result is written into the existing tensor ``r`` (gorgonia
+  writes into ``r``'s memory; lazily, ``r``'s handle is rebound to the result,
+  through its root when ``r`` is a view).  Shape and dtype must match.
+- ``incr=acc``: ``acc += result`` (a new version of ``acc``).
+- ``unsafe=True``: the result overwrites the first operand (rebinds it).
+- ``as_same_type=True`` (comparisons): 1/0 in the operands' dtype, not bool.
+
+>>> import lazyten as lt
+>>> a = lt.gorgonia.new(shape=(2, 2), backing=[1.0, 2.0, 3.0, 4.0])
+>>> acc = lt.zeros((2, 2))
+>>> _ = lt.gorgonia.mul(a, 10, incr=acc)
+>>> acc.eval()
+array([[10., 20.],
+       [30., 40.]])
+>>> lt.gorgonia.gt(a, 2.0, as_same_type=True).eval()
+array([[0., 0.],
+       [1., 1.]])
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import functions as F
+from .creation import arange, asarray, eye
+from .creation import ones as _ones
+from .creation import tensor_from
+from .graph import ops
+from .tensor import Tensor, wrap
+
+__all__ = ["new", "at", "set_at", "clone", "materialize", "copy_to", "safe_t", "ut", "T",
+           "clamp", "reduce", "mat_vec_mul", "mat_mul", "contract", "tensor_mul", "ones",
+           "range_", "I", "random", "S", "add", "sub", "mul", "div", "pow", "mod", "add_scalar",
+           "sub_scalar", "mul_scalar", "div_scalar", "gt", "gte", "lt", "lte", "eq", "ne",
+           "sum", "max", "min", "argmax", "argmin", "concat", "stack", "repeat", "diag",
+           "sign", "cbrt", "cube", "inv", "inv_sqrt", "fma", "square", "sqrt", "exp", "log",
+           "abs", "neg", "dot", "inner", "outer", "trace", "svd", "norm"]
+
+# ---------------------------------------------------------------- construction
+
+
+def new(shape: Sequence[int] | None = None, backing: Any = None, dtype: Any = None) -> Tensor:
+    """``New(WithShape(...), WithBacking(...), Of(dtype))``.
+
+    >>> import lazyten as lt
+    >>> lt.gorgonia.new(shape=(2, 3), backing=range(6)).shape
+    (2, 3)
+    """
+    return tensor_from(shape, backing, dtype)
+
+
+def ones(dtype: Any, *shape: int) -> Tensor:
+    """``Ones(dt, shape...)``."""
+    return _ones(shape, dtype)
+
+
+def range_(dtype: Any, start: int, end: int) -> Tensor:
+    """``Range(dt, start, end)``: ``start, start+1, ..., end-1`` as ``dtype``.
+
+    >>> import lazyten as lt
+    >>> lt.range_(lt.float32, 0, 4).eval()
+    array([0., 1., 2., 3.], dtype=float32)
+    """
+    return arange(start, end, 1, dtype=dtype)
+
+
+def I(dtype: Any, r: int, c: int, k: int = 0) -> Tensor:  # noqa: E743 - gorgonia's name
+    """``I(dt, r, c, k)``: an ``r x c`` matrix with ones on the ``k``-th diagonal."""
+    return eye(r, c, k, dtype=dtype)
+
+
+def random(dtype: Any, *shape: int) -> Tensor:
+    """``Random(dt, size)``: uniform [0, 1) floats, or non-negative integers,
+    from ``lt.random``'s seeded module generator (``lt.random.seed``)."""
+    from . import random as R
+    dt = np.dtype(dtype)
+    g = R._global
+    if dt.kind == "f":
+        return g.random(shape, dtype=np.float64).astype(dt) if dt != np.float64 \
+            else g.random(shape)
+    if dt.kind == "c":  # gorgonia: the imaginary part is 0
+        return g.random(shape).astype(dt)
+    if dt.kind in "iu":
+        hi = builtins.min(int(np.iinfo(dt).max), 2**31 - 1)
+        return g.integers(0, hi, shape, dtype=dt)
+    if dt.kind == "b":
+        return g.integers(0, 2, shape, dtype=np.int8).astype(np.bool_)
+    raise TypeError(f"random: unsupported dtype {dt}")
+
+
+def S(start: int, end: int | None = None, step: int = 1) -> slice:
+    """gorgonia's ``S(start, end, step)`` slice; ``t[S(0, 4, 2)]`` is ``t[0:4:2]``.
+    With only ``start`` it selects one index range of length 1, as in gorgonia."""
+    if end is None:
+        end = start + 1
+    return slice(start, end, step)
+
+
+# ---------------------------------------------------------------- element access and copies
+
+def _check_coords(t: Tensor, coords: tuple[int, ...], what: str) -> tuple[int, ...]:
+    if len(coords) != t.ndim:
+        raise IndexError(f"{what}: {len(coords)} coordinates given for a {t.ndim}-d tensor "
+                         f"of shape {t.shape}")
+    out = []
+    for ax, (c, d) in enumerate(zip(coords, t.shape)):
+        c = operator.index(c)
+        if not 0 <= c < d:  # gorgonia takes no negative coordinates
+            raise IndexError(f"{what}: coordinate {c} out of bounds for axis {ax} of shape "
+                             f"{t.shape}")
+        out.append(c)
+    return tuple(out)
+
+
+def at(t: Tensor, *coords: int) -> Any:
+    """``T.At(coords...)``: the element's value (forces evaluation; a NumPy scalar).
+
+    >>> import lazyten as lt
+    >>> lt.at(lt.arange(6).reshape(2, 3), 1, 2)
+    np.int64(5)
+    """
+    t = wrap(t)
+    c = _check_coords(t, coords, "at")
+    return t[c].eval()[()]
+
+
+def set_at(t: Tensor, value: Any, *coords: int) -> None:
+    """``T.SetAt(v, coords...)``: a new version of ``t`` with one element replaced
+    (written through to the root when ``t`` is a view)."""
+    if not isinstance(t, Tensor):
+        raise TypeError("set_at needs a Tensor to update")
+    c = _check_coords(t, coords, "set_at")
+    t[c] = value
+
+
+def clone(t: Any) -> Tensor:
+    """``T.Clone()``: an independent tensor with the same value.  Lazily free:
+    the same immutable node, in a handle that is not a view of anything, so
+    writing to either never changes the other."""
+    return Tensor(wrap(t)._node)
+
+
+def materialize(t: Any) -> Tensor:
+    """``T.Materialize()``: compute now and return a tensor that holds the value
+    (a graph input, no longer a view of its source)."""
+    return asarray(wrap(t).eval())
+
+
+def copy_to(dst: Tensor, src: Any) -> Tensor:
+    """``Copy(dst, src)``: write ``src``'s elements (flat, C order) into ``dst``,
+    cast to ``dst``'s dtype; through to the root when ``dst`` is a view."""
+    if not isinstance(dst, Tensor):
+        raise TypeError("copy_to needs a Tensor destination")
+    s = wrap(src)
+    if s.size != dst.size:
+        raise ValueError(f"copy_to: source has {s.size} elements {s.shape}, destination "
+                         f"{dst.size} {dst.shape}")
+    if s.shape != dst.shape:
+        s = s.reshape(dst.shape)
+    dst._write(s._node)
+    return dst
+
+
+def T(t: Any, *axes: int) -> Tensor:
+    """``T.T(axes...)``: a transposed view (reversed axes by default)."""
+    return wrap(t).transpose(*axes) if axes else wrap(t).T
+
+
+def safe_t(t: Any, *axes: int) -> Tensor:
+    """``SafeT``: a transposed *copy*: writing to it does not touch ``t``."""
+    return Tensor(T(t, *axes)._node)
+
+
+def ut(t: Tensor) -> Tensor:
+    """``T.UT()``: undo the last transpose: the tensor the transposed view was
+    taken from (sharing its root), or ``t`` itself when it is no transpose view.
+
+    >>> import lazyten as lt
+    >>> a = lt.zeros((2, 3))
+    >>> lt.ut(a.T).shape
+    (2, 3)
+    """
+    t = wrap(t)
+    path, root = t._path, t._root
+    if root is None or not path or path[-1][0] != "transpose":
+        return t
+    rest = path[:-1]
+    if not rest:
+        return root
+    node = root._node
+    for name, attrs in rest:
+        node = ops.apply(name, [node], **dict(attrs))
+    return Tensor(node, root, rest)
+
+
+# ---------------------------------------------------------------- options: reuse, incr, unsafe
+
+def _deliver(what: str, res: Tensor, first: Any, reuse: Tensor | None, incr: Tensor | None,
+             unsafe: bool) -> Tensor:
+    given = builtins.sum(x is not None and x is not False for x in (reuse, incr, unsafe))
+    if given > 1:
+        raise ValueError(f"{what}: give at most one of reuse=, incr=, unsafe=")
+    if reuse is not None:
+        if not isinstance(reuse, Tensor):
+            raise TypeError(f"{what}: reuse= must be a Tensor")
+        if reuse.shape != res.shape or reuse.dtype != res.dtype:
+            raise ValueError(f"{what}: reuse= tensor is {reuse.dtype}{list(reuse.shape)} but "
+                             f"the result is {res.dtype}{list(res.shape)}")
+        reuse._write(res._node)
+        return reuse
+    if incr is not None:
+        if not isinstance(incr, Tensor):
+            raise TypeError(f"{what}: incr= must be a Tensor")
+        incr += res  # NumPy's in-place rules: same shape, same-kind cast
+        return incr
+    if unsafe:
+        if not isinstance(first, Tensor):
+            raise TypeError(f"{what}: unsafe=True overwrites the first operand, which must "
+                            f"be a Tensor")
+        if res.shape != first.shape:
+            raise ValueError(f"{what}: unsafe=True: the result's shape {res.shape} differs "
+                             f"from the first operand's {first.shape}")
+        if not np.can_cast(res.dtype, first.dtype, "same_kind"):
+            raise TypeError(f"{what}: unsafe=True: cannot store a {res.dtype} result in the "
+                            f"{first.dtype} first operand")
+        first._write(res._node)
+        return first
+    return res
+
+
+def _arith(name: str, what: str) -> Callable[..., Tensor]:
+    def fn(a: Any, b: Any, *, reuse: Tensor | None = None, incr: Tensor | None = None,
+           unsafe: bool = False) -> Tensor:
+        if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+            a = wrap(a)
+        return _deliver(what, F._apply_elementwise(name, a, b), a, reuse, incr, unsafe)
+    fn.__name__ = fn.__qualname__ = what
+    fn.__doc__ = (f"gorgonia's ``{what.capitalize()}``: elementwise ``{name}`` (NumPy "
+                  f"semantics); either operand may be a scalar.  Options ``reuse=``, "
+                  f"``incr=``, ``unsafe=``.")
+    return fn
+
+
+add = _arith("add", "add")
+sub = _arith("subtract", "sub")
+mul = _arith("multiply", "mul")
+div = _arith("divide", "div")
+pow = _arith("pow", "pow")  # noqa: A001 - gorgonia's name
+mod = _arith("remainder", "mod")
+
+
+def _scalar_variant(fn: Callable[..., Tensor], what: str) -> Callable[..., Tensor]:
+    def scalar_fn(t: Any, s: Any, left_tensor: bool = True, **opts: Any) -> Tensor:
+        return fn(t, s, **opts) if left_tensor else fn(s, t, **opts)
+    scalar_fn.__name__ = scalar_fn.__qualname__ = what
+    scalar_fn.__doc__ = (f"gorgonia's ``{what}``: ``t op s`` (``s op t`` when "
+                         f"``left_tensor=False``).")
+    return scalar_fn
+
+
+add_scalar = _scalar_variant(add, "add_scalar")
+sub_scalar = _scalar_variant(sub, "sub_scalar")
+mul_scalar = _scalar_variant(mul, "mul_scalar")
+div_scalar = _scalar_variant(div, "div_scalar")
+
+
+def _operand_dtype(a: Any, b: Any) -> np.dtype[Any]:
+    """The dtype arithmetic on these operands would have (NEP 50: scalars weak)."""
+    return F._apply_elementwise("add", a, b).dtype
+
+
+def _compare(name: str, what: str) -> Callable[..., Tensor]:
+    def fn(a: Any, b: Any, *, as_same_type: bool = False,
+           reuse: Tensor | None = None) -> Tensor:
+        if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+            a = wrap(a)
+        res = F._apply_elementwise(name, a, b)
+        if as_same_type:
+            res = res.astype(_operand_dtype(a, b))
+        return _deliver(what, res, a, reuse, None, False)
+    fn.__name__ = fn.__qualname__ = what
+    fn.__doc__ = (f"gorgonia's ``{what.capitalize()}``: elementwise ``{name}``; with "
+                  f"``as_same_type=True`` 1/0 in the operands' dtype instead of bool.")
+    return fn
+
+
+gt = _compare("greater", "gt")
+gte = _compare("greater_equal", "gte")
+lt = _compare("less", "lt")
+lte = _compare("less_equal", "lte")
+eq = _compare("equal", "eq")
+ne = _compare("not_equal", "ne")
+
+
+# ---------------------------------------------------------------- unary and ternary
+
+def clamp(t: Any, lo: Any, hi: Any) -> Tensor:
+    """``Clamp(t, min, max)``: values limited to ``[lo, hi]`` (``t``'s dtype kept
+    for Python-scalar bounds).
+
+    >>> import lazyten as lt
+    >>> lt.clamp(lt.asarray([-2, 0, 5]), -1, 3).eval()
+    array([-1,  0,  3])
+    """
+    return F.clip(wrap(t), lo, hi)
+
+
+sign = F.ELEMENTWISE["sign"]
+cbrt = F.ELEMENTWISE["cbrt"]
+square = F.ELEMENTWISE["square"]
+sqrt = F.ELEMENTWISE["sqrt"]
+exp = F.ELEMENTWISE["exp"]
+log = F.ELEMENTWISE["log"]
+abs = F.ELEMENTWISE["abs"]  # noqa: A001 - gorgonia's name
+neg = F.ELEMENTWISE["negative"]
+cube, inv, inv_sqrt, fma = F.cube, F.inv, F.inv_sqrt, F.fma
+
+
+# ---------------------------------------------------------------- reductions
+
+def sum(t: Any, *along: int) -> Tensor:  # noqa: A001 - gorgonia's name
+    """``Sum(t, along...)``: over the given axes, all when none."""
+    return F.sum(t, axis=along or None)
+
+
+def max(t: Any, *along: int) -> Tensor:  # noqa: A001
+    return F.max(t, axis=along or None)
+
+
+def min(t: Any, *along: int) -> Tensor:  # noqa: A001
+    return F.min(t, axis=along or None)
+
+
+def argmax(t: Any, axis: int) -> Tensor:
+    return F.argmax(t, axis=axis)
+
+
+def argmin(t: Any, axis: int) -> Tensor:
+    return F.argmin(t, axis=axis)
+
+
+def reduce(fn: Callable[[Any, Any], Any], t: Any, axis: int | None = None,
+           initial: Any = None) -> Tensor:
+    """``Reduce(f, default, Along(axis))`` with a user binary function.
+
+    A NumPy ufunc reduces with ``ufunc.reduce`` (NumPy's dtype); any other
+    callable is applied to pairs of elements (``numpy.frompyfunc``), and the
+    result keeps ``t``'s dtype, as gorgonia's does.  ``initial`` starts each
+    reduction (gorgonia's default value); without it the first element does.
+    This *forces* ``t``: a Python function cannot run inside the graph; the
+    result is a new graph input.
+
+    >>> import lazyten as lt
+    >>> lt.reduce(lambda a, b: a * 10 + b, lt.asarray([[1, 2, 3], [4, 5, 6]]), axis=1).eval()
+    array([123, 456])
+    """
+    arr = wrap(t).eval()
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    axis = operator.index(axis)
+    if isinstance(fn, np.ufunc):
+        kw = {} if initial is None else {"initial": initial}
+        return asarray(np.asarray(fn.reduce(arr, axis=axis, **kw)))
+    if arr.shape[axis] == 0 and initial is None:
+        raise ValueError("reduce: an empty axis needs an initial value")
+    moved = np.moveaxis(arr, axis, 0)
+    acc: Any = np.full(moved.shape[1:], initial, dtype=object) if initial is not None \
+        else moved[0].astype(object)
+    vec = np.frompyfunc(fn, 2, 1)
+    for k in range(0 if initial is not None else 1, moved.shape[0]):
+        acc = vec(acc, moved[k].astype(object))
+    return asarray(np.asarray(acc, dtype=object).astype(arr.dtype))
+
+
+# ---------------------------------------------------------------- joining and shapes
+
+def concat(axis: int, t: Any, *others: Any) -> Tensor:
+    """``Concat(axis, t, others...)``."""
+    return F.concat([t, *others], axis=axis)
+
+
+def stack(axis: int, t: Any, *others: Any) -> Tensor:
+    """``t.Stack(axis, others...)``: along a new axis."""
+    return F.stack([t, *others], axis=axis)
+
+
+def repeat(t: Any, axis: int | None, *repeats: int) -> Tensor:
+    """``Repeat(t, axis, repeats...)``: one count for every element, or one per
+    element along ``axis`` (a lazy gather).
+
+    >>> import lazyten as lt
+    >>> lt.gorgonia.repeat(lt.asarray([1, 2, 3]), 0, 1, 2, 3).eval()
+    array([1, 2, 2, 3, 3, 3])
+    """
+    x = wrap(t)
+    if len(repeats) == 1:
+        return F.repeat(x, repeats[0], axis=axis)
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    n = x.shape[axis]
+    if len(repeats) != n:
+        raise ValueError(f"repeat: {len(repeats)} counts for an axis of length {n}")
+    if builtins.any(r < 0 for r in repeats):
+        raise ValueError(f"repeat: negative count in {repeats}")
+    return F.take(x, np.repeat(np.arange(n), repeats), axis=axis)
+
+
+def diag(t: Any) -> Tensor:
+    """``np.diag``'s two directions: a vector becomes a diagonal matrix, a
+    matrix gives its diagonal."""
+    x = wrap(t)
+    if x.ndim == 1:
+        n = x.shape[0]
+        return F.where(eye(n, dtype=np.bool_), x[None, :], x.dtype.type(0))
+    if x.ndim == 2:
+        return F.diagonal(x)
+    raise ValueError(f"diag: needs a 1-d or 2-d tensor, got shape {x.shape}")
+
+
+# ---------------------------------------------------------------- linear algebra
+
+def mat_vec_mul(a: Any, x: Any, *, reuse: Tensor | None = None,
+                incr: Tensor | None = None) -> Tensor:
+    """``MatVecMul(a, x)``: a matrix times a vector (BLAS gemv)."""
+    ta, tx = wrap(a), wrap(x)
+    if ta.ndim != 2 or tx.ndim != 1:
+        raise ValueError(f"mat_vec_mul: needs a matrix and a vector, got shapes {ta.shape} "
+                         f"and {tx.shape}")
+    if ta.shape[1] != tx.shape[0]:
+        raise ValueError(f"mat_vec_mul: shapes {ta.shape} and {tx.shape} not aligned")
+    return _deliver("mat_vec_mul", F.matmul(ta, tx), ta, reuse, incr, False)
+
+
+def mat_mul(a: Any, b: Any, *, reuse: Tensor | None = None,
+            incr: Tensor | None = None) -> Tensor:
+    """``MatMul(a, b)``: two matrices (BLAS gemm)."""
+    ta, tb = wrap(a), wrap(b)
+    if ta.ndim != 2 or tb.ndim != 2:
+        raise ValueError(f"mat_mul: needs two matrices, got shapes {ta.shape} and {tb.shape}")
+    return _deliver("mat_mul", F.matmul(ta, tb), ta, reuse, incr, False)
+
+
+def contract(a: Any, b: Any, a_axes: Sequence[int], b_axes: Sequence[int]) -> Tensor:
+    """``Contract(a, b, aAxes, bAxes)``: sum over the paired axes (``tensordot``).
+
+    >>> import lazyten as lt
+    >>> lt.contract(lt.ones((2, 3)), lt.ones((3, 4)), [1], [0]).shape
+    (2, 4)
+    """
+    return F.tensordot(a, b, axes=(tuple(a_axes), tuple(b_axes)))
+
+
+tensor_mul = contract
+dot, inner, outer = F.dot, F.inner, F.outer
+
+
+def trace(t: Any) -> Tensor:
+    """``Trace``: the sum of a matrix's diagonal."""
+    x = wrap(t)
+    if x.ndim != 2:
+        raise ValueError(f"trace: needs a matrix, got shape {x.shape}")
+    return F.trace(x)
+
+
+def svd(t: Any, uv: bool = True, full: bool = False) -> Any:
+    """``T.SVD(uv, full)``: ``(S, U, V)`` in gorgonia's order, ``V`` not transposed
+    (``a = U @ diag(S) @ V.T``); ``S`` alone when ``uv`` is false."""
+    from . import linalg
+    if not uv:
+        return linalg.svdvals(t)
+    U, s, Vh = linalg.svd(t, full_matrices=full)
+    return s, U, Tensor(Vh.mT._node)
+
+
+def norm(t: Any, ord: Any = None, *axes: int) -> Tensor:
+    """``T.Norm(ord, axes...)`` (``numpy.linalg.norm``): Frobenius by default,
+    ``"nuc"``, ``inf``, ``-inf``, or any p."""
+    from . import linalg
+    return linalg.norm(t, ord, axis=axes or None)
