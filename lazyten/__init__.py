@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import linalg, ma, random, sparse
+from . import gorgonia, linalg, ma, random, sparse
 from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, full,
                        full_like, identity, linspace, meshgrid, ones, ones_like, tensor_from,
                        zeros, zeros_like)
@@ -26,6 +26,9 @@ from .functions import ELEMENTWISE, METHODS
 from .graph.printer import format_graph
 from .io import load, load_csv, save, save_csv, savez, savez_compressed
 from .iterators import iterate, multi_iterate
+from .gorgonia import (I, at, clamp, clone, contract, copy_to, mat_vec_mul, materialize,
+                       range_, reduce, safe_t, set_at, tensor_mul, ut)
+from .tfcompat import select
 from .options import Options, get_options, set_default_options, set_options
 from .tensor import Tensor
 
