@@ -31,6 +31,7 @@ from .gorgonia import (I, at, clamp, clone, contract, copy_to, mat_vec_mul, mate
 from .tfcompat import select
 from .options import Options, get_options, set_default_options, set_options
 from .tensor import Tensor
+from .compile import Function, Jit, TracingError, function, jit, placeholder  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -70,7 +71,7 @@ def compute(*tensors: Any) -> tuple[np.ndarray[Any, Any], ...]:
     return tuple(out)
 
 
-def explain(*tensors: Any, verbose: bool = False) -> str:
+def explain(*tensors: Any, verbose: bool = False, renumber: bool = False) -> str:
     """The optimized plan as text: one line per step (kind, output type, the
     fused kernel's expression, the buffer it writes and whether reused or in
     place), then a summary (kernels, temporaries, peak memory estimate, what
@@ -81,7 +82,9 @@ def explain(*tensors: Any, verbose: bool = False) -> str:
     >>> print(lt.explain(2 * a + 1))  # doctest: +ELLIPSIS
     step 0   input ...
     """
-    return plan(*tensors).format(verbose=verbose)
+    from .exec.explain import format_plan
+    # renumber=True names values by step number: the same text on every run.
+    return format_plan(plan(*tensors), verbose=verbose, renumber=renumber)
 
 
 def plan(*tensors: Any) -> Any:
@@ -92,10 +95,11 @@ def plan(*tensors: Any) -> Any:
     return plan_for([wrap(t)._node for t in tensors], opts)
 
 
-def debugprint(*tensors: Any) -> str:
-    """The unoptimized graph as text, one line per node with its source line."""
+def debugprint(*tensors: Any, renumber: bool = False) -> str:
+    """The unoptimized graph as text, one line per node with its source line
+    (``renumber=True``: ids ``%0, %1, ...`` in order, the same on every run)."""
     from .tensor import wrap
-    return format_graph([wrap(t)._node for t in tensors])
+    return format_graph([wrap(t)._node for t in tensors], renumber=renumber)
 
 
 def _attach_doc_methods() -> None:

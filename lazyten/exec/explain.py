@@ -1,11 +1,38 @@
-"""The text form of a plan (``lt.explain``)."""
+"""The text form of a plan (``lt.explain``).
+
+One line per step, then a two-line summary::
+
+    step 3  kernel[numexpr] %3:float64[4,3] = { sin((i2 + (i0 * i1))) } %0 %2 %1 -> b0 (new)  # model.py:4
+    step 4  numpy           %4:float64[3] = sum %3 axis=(0,) -> b1 (new)  # model.py:5
+    -- 7 steps: 1 fused kernel (1 numexpr), 1 numpy call, 1 BLAS call, 1 view; 3 buffers, ...
+    -- graph: 9 nodes before optimization, 7 after; removed: 2 fused into kernels
+
+A step's kind is ``kernel[<backend>]`` (a fused elementwise kernel, run by
+numexpr, plain NumPy or blocked NumPy), ``numpy`` (one NumPy call), ``blas``
+(a matrix product), ``view`` (no data moved) or ``input``.  ``-> bN`` names the
+buffer the step writes: ``(new)``, ``(reused from %k, dead after step j)`` or
+``(in place of %k)``.
+
+With ``verbose=True`` each step is followed by indented lines saying why:
+which ops were fused into a kernel, why a kernel was *not* fused with the
+step that reads it, why its backend was chosen, and why it writes where it
+does.
+
+Node ids grow over the life of the process; ``renumber=True`` names every
+value by its step number instead (``%k`` is the value step ``k`` computes), so
+the text is the same from run to run.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .planner import Plan
+    from ..graph.node import Node
+    from .planner import Plan, Step
+
+_ID = re.compile(r"%(\d+)")
 
 
 def _bytes(n: int) -> str:
@@ -15,48 +42,235 @@ def _bytes(n: int) -> str:
     return f"{n} B"
 
 
-def format_plan(plan: Plan, verbose: bool = False) -> str:
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class _Names:
+    """Printed names of values: ``%<node id>``, or ``%<step>`` when renumbering.
+
+    Texts produced elsewhere (the planner's and the kernel compiler's reasons)
+    mention node ids as ``%<id>``; ``text`` maps those through the same table
+    so a renumbered plan never shows a raw id.
+    """
+
+    def __init__(self, plan: Plan, renumber: bool) -> None:
+        self.renumber = renumber
+        self.map = {s.node.id: s.index for s in plan.steps}
+
+    def __call__(self, node_id: int) -> str:
+        if self.renumber and node_id in self.map:
+            return f"%{self.map[node_id]}"
+        return f"%{node_id}"
+
+    def text(self, s: str) -> str:
+        if not self.renumber:
+            return s
+        return _ID.sub(lambda m: self(int(m.group(1))), s)
+
+
+def step_kind(step: Step) -> str:
+    """``kernel[numexpr]``, ``numpy``, ``blas``, ``view`` or ``input``."""
+    if step.kind == "kernel" and step.kernel is not None:
+        return f"kernel[{step.kernel.backend}]"
+    return "input" if step.kind == "source" else step.kind
+
+
+def step_what(step: Step, name: _Names | None = None) -> str:
+    """What a step runs: the fused kernel's expression over its inputs
+    ``i0, i1, ...`` followed by those inputs, or the op, inputs and attrs."""
+    from ..graph.passes.fuse import program_str
+    from ..graph.printer import _attr_str
+    n = step.node
+    nm = name if name is not None else (lambda i: f"%{i}")
+    ins = " ".join(nm(i.id) for i in n.inputs)
+    if step.kind == "kernel":
+        expr = "{ " + program_str(n.attrs["program"], n.attrs["reduce"]) + " }"
+        return f"{expr} {ins}"
+    return " ".join(x for x in (n.op.name, ins, _attr_str(n)) if x)
+
+
+def _previous_holder(plan: Plan, step: Step) -> Step | None:
+    """The last earlier step that wrote ``step.buffer`` (whose value died)."""
+    for s in reversed(plan.steps[:step.index]):
+        if s.buffer == step.buffer and s.kind != "view":
+            return s
+    return None
+
+
+def _death_step(plan: Plan, buffer: int, before: int) -> int | None:
+    for s in reversed(plan.steps[:before]):
+        if buffer in s.frees:
+            return s.index
+    return None
+
+
+def buffer_text(plan: Plan, step: Step, name: _Names) -> str:
+    """Where a step's value lives: ``b0 (new)``, ``b1 (in place of %3)``, ..."""
+    from .planner import EXTERNAL
+    if step.buffer == EXTERNAL:
+        return "view of input" if step.kind == "view" else "input"
+    if step.kind == "view":
+        return f"view of b{step.buffer}"
+    if step.inplace_of is not None:
+        return f"b{step.buffer} (in place of {name(step.inplace_of)})"
+    if step.reused is not None:
+        prev = _previous_holder(plan, step)
+        dead = _death_step(plan, step.buffer, step.index)
+        src = f" from {name(prev.node.id)}" if prev is not None else ""
+        when = f", dead after step {dead}" if dead is not None else ""
+        return f"b{step.buffer} (reused{src}{when})"
+    return f"b{step.buffer} (new)"
+
+
+def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> list[str]:
+    """Why this step's kernel holds what it holds, and why it was not fused
+    further into the step that reads it.
+
+    Mirrors the legality rule of the fuse pass (``can_join`` in
+    ``graph/passes/fuse.py``): a value joins its reader's kernel only if it
+    is not an output, every reader is in that one kernel, and it has the
+    kernel's element count.
+    """
+    from ..graph.passes.fuse import FUSABLE_REDUCTIONS
+    n = step.node
+    notes: list[str] = []
+    if step.kind == "kernel":
+        ops = [ins[0] for ins in n.attrs["program"]]
+        red = n.attrs["reduce"]
+        desc = ", ".join(ops) + (f", then {red[0]} (reduction fused: no full-size "
+                                 f"temporary)" if red is not None else "")
+        notes.append(f"fusion: {_plural(len(ops), 'op')} in one kernel: {desc}")
+    if step.kind not in ("kernel", "numpy") or n.op.kind not in ("kernel", "elementwise"):
+        return notes
+    outputs = {o.id for o in plan.outputs}
+    if n.id in outputs:
+        notes.append("fusion: not fused into later steps: it is an output")
+    elif len(readers) > 1:
+        who = ", ".join(f"step {r.index}" for r in readers)
+        notes.append(f"fusion: not fused into its readers: read by {len(readers)} steps "
+                     f"({who}); fusing would compute it more than once")
+    elif len(readers) == 1:
+        r = readers[0]
+        rn = r.node
+        if r.kind == "kernel":
+            if rn.attrs.get("elem_shape") is not None and n.size != _prod(rn.attrs["elem_shape"]):
+                notes.append(f"fusion: not fused into step {r.index}: it has "
+                             f"{_plural(n.size, 'element')}, "
+                             f"step {r.index} has {_prod(rn.attrs['elem_shape'])}; fusing would "
+                             f"recompute it for every element it is broadcast to")
+            else:
+                notes.append(f"fusion: not fused into step {r.index}")
+        elif rn.op.name in FUSABLE_REDUCTIONS:
+            if rn.dtype != n.dtype or rn.dtype.kind not in "biuf":
+                why = f"the reduction gives {rn.dtype}, not {n.dtype}" \
+                    if rn.dtype != n.dtype else f"{rn.dtype} reductions are not fused"
+            else:
+                why = "the reduction's input is needed elsewhere"
+            notes.append(f"fusion: {rn.op.name} (step {r.index}) not fused into this kernel: {why}")
+        else:
+            notes.append(f"fusion: read by step {r.index} ({rn.op.name}), which is not "
+                         f"elementwise and does not fuse")
+    return notes
+
+
+def _prod(shape: tuple[int, ...]) -> int:
+    p = 1
+    for d in shape:
+        p *= d
+    return p
+
+
+def format_step(plan: Plan, step: Step, name: _Names) -> str:
+    """The one-line form of a step (without the source comment)."""
+    n = step.node
+    head = f"step {step.index:<3} {step_kind(step):<16} {name(n.id)}:{n.type_str()}"
+    if step.kind == "source":
+        if n.op.kind != "source":
+            what = "cached value"
+        elif n.op.name == "const":
+            what = f"const {n.attrs['value']!r}" + (", weak" if n.weak else "")
+        else:
+            what = n.op.name + (f" {n.attrs['name']!r}" if n.attrs.get("name") else "")
+        return f"{head} ({what})"
+    line = f"{head} = {step_what(step, name)} -> {buffer_text(plan, step, name)}"
+    if step.frees:
+        line += "  free " + ",".join(f"b{b}" for b in step.frees)
+    return line
+
+
+def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> str:
     """One line per step: kind, output type, what runs, which buffer it writes.
 
         step 2  kernel[blocked] float64[10000000] = { ((i0 * i1) + i2) }  -> b0 (new)
+
+    >>> import lazyten as lt
+    >>> a = lt.asarray([1.0, 2.0])
+    >>> with lt.set_options(backend="numpy"):
+    ...     print(format_plan(lt.plan(a * 2 + 1), renumber=True))  # doctest: +ELLIPSIS
+    step 0   input            %0:float64[2] (input)  # <doctest ...
+    step 1   input            %1:int64[] (const 2, weak)  # <doctest ...
+    step 2   input            %2:int64[] (const 1, weak)  # <doctest ...
+    step 3   kernel[numpy]    %3:float64[2] = { ((i0 * i1) + i2) } %0 %1 %2 -> b0 (new)  # ...
+    -- 4 steps: 1 fused kernel (1 numpy); 1 buffer, temporaries 0 B, peak estimate 16 B
+    -- graph: 5 nodes before optimization, 4 after; removed: 1 fused into kernels
     """
-    from .planner import EXTERNAL, describe_step
+    name = _Names(plan, renumber)
+    readers: dict[int, list[Step]] = {}
+    by_node = {s.node.id: s for s in plan.steps}
+    for s in plan.steps:
+        if s.kind == "source":
+            continue
+        seen: set[int] = set()
+        for i in s.node.inputs:
+            if i.id in by_node and i.id not in seen:
+                seen.add(i.id)
+                readers.setdefault(i.id, []).append(s)
     lines = []
     for s in plan.steps:
-        n = s.node
-        if s.kind == "source":
-            what = "cached" if n.op.kind != "source" else n.op.name
-            lines.append(f"step {s.index:<3} {'input':<16} %{n.id}:{n.type_str()} ({what})")
+        lines.append(f"{format_step(plan, s, name)}  # {s.node.where}")
+        if not verbose or s.kind == "source":
             continue
-        kind = f"kernel[{s.kernel.backend}]" if s.kind == "kernel" and s.kernel else s.kind
-        ins = " ".join(f"%{i.id}" for i in n.inputs)
-        if s.buffer == EXTERNAL:
-            dest = "view of input"
+        notes = _fusion_notes(plan, s, readers.get(s.node.id, []), name)
+        if s.kind == "kernel" and s.kernel is not None:
+            notes.append(f"backend: {s.kernel.backend}: {name.text(s.kernel.why)}")
+            if s.kernel.numexpr is not None:
+                # The exact string handed to numexpr.evaluate (its own names).
+                notes.append(f"numexpr: {s.kernel.numexpr.expr}")
+            notes.append(f"buffer: {name.text(s.why) if s.why else 'new buffer'}")
         elif s.kind == "view":
-            dest = f"view of b{s.buffer}"
-        elif s.inplace_of is not None:
-            dest = f"b{s.buffer} (in place of %{s.inplace_of})"
-        elif s.reused is not None:
-            dest = f"b{s.buffer} (reused)"
+            notes.append("buffer: a view, no data moved")
         else:
-            dest = f"b{s.buffer} (new)"
-        line = (f"step {s.index:<3} {kind:<16} %{n.id}:{n.type_str()} = "
-                f"{describe_step(s)} {ins} -> {dest}")
-        if s.frees:
-            line += "  free " + ",".join(f"b{b}" for b in s.frees)
-        lines.append(line)
-        if verbose and s.kind == "kernel" and s.kernel is not None:
-            lines.append(f"         backend: {s.kernel.why}")
-            lines.append(f"         buffer: {s.why or 'new buffer'}")
-        if verbose:
-            lines.append(f"         built at {n.where}")
-    kernels = len(plan.kernels)
-    temp = sum(nb for b, (nb, _d) in plan.buffers.items()
-               if not any(s.buffer == b for s in plan.steps if s.node in plan.outputs))
-    removed = ", ".join(f"{v} {k}" for k, v in plan.removed.items() if v) or "nothing"
-    lines.append(f"-- {len(plan.steps)} steps, {kernels} fused kernel(s), "
-                 f"{len(plan.buffers)} buffer(s), temporaries {_bytes(temp)}, "
-                 f"peak estimate {_bytes(plan.peak_bytes)}")
-    lines.append(f"-- graph: {plan.before_nodes} nodes before optimization, "
-                 f"{len(plan.steps)} after; removed: {removed}")
+            notes.append("buffer: new (only fused kernels write in place or into reused "
+                         "buffers)")
+        lines.extend(f"         {t}" for t in notes)
+    lines.extend(summary_lines(plan))
     return "\n".join(lines)
+
+
+def summary_lines(plan: Plan) -> list[str]:
+    """``-- N steps: ...`` and ``-- graph: ...``: counts, memory, what was removed."""
+    kernels = plan.kernels
+    backends: dict[str, int] = {}
+    for s in kernels:
+        b = s.kernel.backend if s.kernel is not None else "?"
+        backends[b] = backends.get(b, 0) + 1
+    parts = []
+    if kernels:
+        by = ", ".join(f"{v} {k}" for k, v in sorted(backends.items()))
+        parts.append(f"{_plural(len(kernels), 'fused kernel')} ({by})")
+    for kind, word in (("numpy", "numpy call"), ("blas", "BLAS call"), ("view", "view")):
+        k = sum(1 for s in plan.steps if s.kind == kind)
+        if k:
+            parts.append(_plural(k, word))
+    out_ids = {n.id for n in plan.outputs}
+    out_bufs = {s.buffer for s in plan.steps if s.node.id in out_ids}
+    temp = sum(nb for b, (nb, _d) in plan.buffers.items() if b not in out_bufs)
+    removed = ", ".join(f"{v} {k}" for k, v in plan.removed.items() if v) or "nothing"
+    return [
+        f"-- {len(plan.steps)} steps: {', '.join(parts) or 'no work'}; "
+        f"{_plural(len(plan.buffers), 'buffer')}, temporaries {_bytes(temp)}, "
+        f"peak estimate {_bytes(plan.peak_bytes)}",
+        f"-- graph: {plan.before_nodes} nodes before optimization, {len(plan.steps)} after; "
+        f"removed: {removed}",
+    ]
