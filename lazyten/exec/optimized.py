@@ -1,6 +1,7 @@
 """Optimized evaluation: rewrite passes, then a plan, then the plan's steps.
 
-    optimize: simplify -> cse -> pushdown -> simplify -> matmul_order -> cse -> fuse
+    optimize: simplify -> decompose -> cse -> pushdown -> simplify -> matmul_order -> cse
+              -> fuse
     plan:     liveness, in-place and reused buffers, a backend per kernel
     execute:  steps in order, each dead buffer returned to a pool at once
 """
@@ -18,6 +19,7 @@ import numpy as np
 
 from ..graph.node import Node, _hashable, toposort
 from ..graph.passes.canonicalize import cse
+from ..graph.passes.decompose import decompose
 from ..graph.passes.fuse import fuse
 from ..graph.passes.matmul_order import matmul_order
 from ..graph.passes.pushdown import pushdown
@@ -32,6 +34,7 @@ from .reference import confirm
 Pass = Callable[[Graph], Graph]
 PASSES: tuple[tuple[str, Pass], ...] = (
     ("simplify", simplify),
+    ("decompose", decompose),
     ("cse", cse),
     ("pushdown", pushdown),
     ("simplify", simplify),

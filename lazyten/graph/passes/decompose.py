@@ -1,0 +1,88 @@
+"""Statistics decomposed into sums, so they fuse; dot products sent to BLAS.
+
+    mean(x, axis)          =>  divide(sum(x, axis), n)
+    var(x, axis, ddof)     =>  divide(sum(square(x - reshape(mean(x, axis))), axis), n - ddof)
+    std(x, axis, ddof)     =>  sqrt(var(x, axis, ddof))
+    sum(multiply(a, b))    =>  dot(reshape(a, -1), reshape(b, -1))      (BLAS ddot)
+
+These are the very operations NumPy's ``_methods._mean``/``_var`` perform
+(sum, true divide by the count, subtract, multiply, sum, divide), so values
+match; but as graph nodes the ``(x - mean)**2`` pass fuses with its sum and
+needs no full-size temporary, and ``mean`` is shared with a user's own
+``x.mean(axis)`` by hash-consing.  Only float64 is decomposed: NumPy divides
+float32 sums by an int64 count in float64 and rounds back, which the graph
+would not reproduce bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..node import Node
+from ..ops import build, const
+from ..rewrite import Graph, rewrite
+
+F64 = np.dtype(np.float64)
+
+
+def _count(x: Node, axes: tuple[int, ...]) -> int:
+    return math.prod(x.shape[a] for a in axes)
+
+
+def _mean(x: Node, axes: tuple[int, ...], keep: bool, src: tuple[str, int]) -> Node:
+    s = build("sum", [x], {"axis": axes, "keepdims": keep, "dtype": None}, src)
+    return build("divide", [s, const(_count(x, axes))], {}, src)
+
+
+def _var(x: Node, axes: tuple[int, ...], keep: bool, ddof: float,
+         src: tuple[str, int]) -> Node:
+    m = _mean(x, axes, False, src)
+    kd = tuple(1 if i in axes else d for i, d in enumerate(x.shape))
+    d = build("subtract", [x, build("reshape", [m], {"shape": kd}, src)], {}, src)
+    sq = build("multiply", [d, d], {}, src)
+    s = build("sum", [sq], {"axis": axes, "keepdims": keep, "dtype": None}, src)
+    div = max(_count(x, axes) - ddof, 0)
+    return build("divide", [s, const(float(div) if isinstance(ddof, float) else div)], {}, src)
+
+
+def _rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    name = node.op.name
+    if name not in ("mean", "var", "std", "sum") or node.dtype != F64:
+        return None
+    x = ins[0]
+    a = node.attrs
+    if x.size == 0 or a.get("dtype") is not None:
+        return None
+    if name == "sum":
+        return _dot(node, x)
+    if x.dtype != F64:
+        return None
+    axes, keep = a["axis"], a["keepdims"]
+    if name == "mean":
+        out = _mean(x, axes, keep, node.source)
+    elif name == "var":
+        out = _var(x, axes, keep, a.get("correction", 0), node.source)
+    else:
+        out = build("sqrt", [_var(x, axes, keep, a.get("correction", 0), node.source)], {},
+                    node.source)
+    return out if out.shape == node.shape and out.dtype == node.dtype else None
+
+
+def _dot(node: Node, x: Node) -> Node | None:
+    """``sum(a*b)`` over every axis of equal-shape float64 operands -> BLAS dot."""
+    if x.op.name != "multiply" or x.value is not None or len(node.attrs["axis"]) != x.ndim \
+            or node.attrs["keepdims"] or x.ndim == 0:
+        return None
+    a, b = x.inputs
+    if a.shape != x.shape or b.shape != x.shape or a.dtype != F64 or b.dtype != F64:
+        return None
+    src = node.source
+    flat = [build("reshape", [v], {"shape": (-1,)}, src) for v in (a, b)]
+    return build("dot", flat, {}, src)
+
+
+def decompose(graph: Graph) -> Graph:
+    """mean/var/std as sums (fusable); sum(a*b) as a BLAS dot."""
+    return rewrite(graph, _rule)
