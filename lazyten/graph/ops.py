@@ -597,7 +597,10 @@ register(OpSpec("concat", "join", _concat_impl, _concat_infer, None, None))
 
 def _setitem_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     base, val = inputs
-    items, sub = S.normalize_index(base.shape, attrs["index"])
+    index = attrs["index"]
+    if _is_normalized_index(index):  # rebuilt from its own attrs (a pass, verify_graph)
+        index = S.index_to_python(index)
+    items, sub = S.normalize_index(base.shape, index)
     try:
         S.broadcast_shapes(val.shape, sub)
         if S.broadcast_shapes(val.shape, sub) != sub:
