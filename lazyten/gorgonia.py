@@ -287,17 +287,18 @@ def _operand_dtype(a: Any, b: Any) -> np.dtype[Any]:
 
 
 def _compare(name: str, what: str) -> Callable[..., Tensor]:
-    def fn(a: Any, b: Any, *, as_same_type: bool = False,
-           reuse: Tensor | None = None) -> Tensor:
+    def fn(a: Any, b: Any, *, as_same_type: bool = False, reuse: Tensor | None = None,
+           unsafe: bool = False) -> Tensor:
         if not isinstance(a, Tensor) and not isinstance(b, Tensor):
             a = wrap(a)
         res = F._apply_elementwise(name, a, b)
-        if as_same_type:
+        if as_same_type or unsafe:  # gorgonia: unsafe implies the operands' type
             res = res.astype(_operand_dtype(a, b))
-        return _deliver(what, res, a, reuse, None, False)
+        return _deliver(what, res, a, reuse, None, unsafe)
     fn.__name__ = fn.__qualname__ = what
     fn.__doc__ = (f"gorgonia's ``{what.capitalize()}``: elementwise ``{name}``; with "
-                  f"``as_same_type=True`` 1/0 in the operands' dtype instead of bool.")
+                  f"``as_same_type=True`` 1/0 in the operands' dtype instead of bool; "
+                  f"``unsafe=True`` overwrites the first operand with those 1/0s.")
     return fn
 
 
