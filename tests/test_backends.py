@@ -1,0 +1,123 @@
+"""Fused-kernel backends: numexpr only where exact, the cost model, calibration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from lazyten.exec import cost
+from lazyten.exec.numexpr_backend import compile_numexpr
+from lazyten.graph.passes.fuse import FUSED
+
+from util import assert_eq
+
+
+def kernel_node(t: lt.Tensor) -> Any:
+    (k,) = lt.plan(t).kernels
+    return k
+
+
+@pytest.mark.parametrize("dtype,expr_ok", [
+    (np.float64, True), (np.int64, True), (np.int32, True), (np.complex128, True),
+    (np.float32, True),
+    (np.uint8, False),    # numexpr: uint8 + uint8 -> int32
+    (np.float16, False),  # numexpr: float16 -> float32
+    (np.uint64, False),   # numexpr: uint64 -> int64
+    (np.int8, False), (np.uint32, False), (np.complex64, False),
+])
+def test_numexpr_only_for_exact_dtypes(dtype: Any, expr_ok: bool) -> None:
+    a = lt.asarray(np.arange(1, 7, dtype=dtype))
+    e = a * a + a
+    k = kernel_node(e)
+    assert (compile_numexpr(k.node.attrs["program"], list(k.node.inputs)) is not None) == expr_ok
+    with lt.set_options(backend="numexpr", check=True):
+        assert_eq(e, np.arange(1, 7, dtype=dtype) ** 2 + np.arange(1, 7, dtype=dtype))
+
+
+def test_weak_scalars_are_cast_to_the_array_dtype_for_numexpr() -> None:
+    x = np.linspace(0, 1, 11, dtype=np.float32)
+    e = lt.asarray(x) * 2.5 + 1
+    with lt.set_options(backend="numexpr", check=True):
+        k = kernel_node(e)
+        assert k.kernel.backend == "numexpr"
+        got = e.eval()
+    assert got.dtype == np.float32               # not float64, as numexpr would give
+    np.testing.assert_array_equal(got, x * 2.5 + 1)
+
+
+def test_scalar_of_higher_kind_is_not_sent_to_numexpr() -> None:
+    e = lt.asarray(np.arange(5)) * 1.5          # int64 * float -> float64 (NumPy)
+    with lt.set_options(backend="numexpr", check=True):
+        assert kernel_node(e).kernel.backend != "numexpr"
+        assert_eq(e, np.arange(5) * 1.5)
+
+
+def test_integer_division_and_power_stay_numpy_exact(any_engine: Any) -> None:
+    a = np.array([7, -7, 9, 0, 3], dtype=np.int64)
+    b = np.array([2, 2, -4, 5, 3], dtype=np.int64)
+    la, lb = lt.asarray(a), lt.asarray(b)
+    assert_eq(la // lb + la % lb, a // b + a % b)
+    assert_eq(la ** 2 + lb, a ** 2 + b)
+    assert_eq(la / lb, a / b)
+
+
+def test_errstate_raise_runs_kernels_on_numpy() -> None:
+    a = lt.asarray(np.array([1.0, 0.0]))
+    with lt.set_options(backend="numexpr"), np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError):
+            (1 / a + 1).eval()
+
+
+def test_cost_model_prefers_plain_numpy_for_small_arrays() -> None:
+    a = lt.asarray(np.ones(100))
+    assert kernel_node(lt.sin(a) * 2 + 1).kernel.backend == "numpy"
+
+
+def test_cost_model_picks_the_cheaper_backend() -> None:
+    m = cost.CostModel()
+    est = m.estimate(["sin", "exp", "multiply"], 10**7, threads=2, float32=False)
+    assert est["blocked"] < est["numpy"]
+    slow_ne = cost.CostModel(numexpr={"cheap": 100.0, "heavy": 100.0, "transcendental": 100.0})
+    est2 = slow_ne.estimate(["add"], 10**7, threads=2, float32=False)
+    assert min(est2, key=est2.__getitem__) != "numexpr"
+
+
+def test_calibration_writes_and_is_read_back(tmp_path: Path, monkeypatch: Any) -> None:
+    from lazyten.exec import calibrate
+    monkeypatch.setenv("LAZYTEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cost, "_model", None)
+    model = calibrate.calibrate(n=40_000, repeat=1)
+    assert model.source == "calibrated"
+    assert all(v > 0 for v in model.numpy.values()) and model.numpy_call_us > 0
+    path = cost.save(model)
+    assert path.parent == tmp_path
+    monkeypatch.setattr(cost, "_model", None)
+    assert cost.get_model().source == "calibrated"
+    monkeypatch.setattr(cost, "_model", None)  # leave the defaults for other tests
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numexpr", "auto"])
+def test_blocked_kernels_match_numpy_on_layouts(backend: str) -> None:
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal((700, 90))
+    cases = [base, base[::-1], base[:, ::2], base.T, base[::3, 5:80:7]]
+    for arr in cases:
+        x = lt.asarray(arr)
+        row = lt.asarray(arr[0])
+        e = lt.exp(-x * x) * row + lt.sin(x)
+        with lt.set_options(backend=backend, check=True):
+            # numexpr's sin/exp may differ from NumPy's by an ulp; the sum
+            # cancels, so compare with an absolute tolerance of a few ulps of 1.
+            assert_eq(e, np.exp(-arr * arr) * arr[0] + np.sin(arr), atol=4e-16 * 8)
+            s = lt.sum(x * 2 + 1, axis=0)
+            assert_eq(s, np.sum(arr * 2 + 1, axis=0), rtol=1e-12)
+            s1 = lt.max(x * 2 + 1, axis=1, keepdims=True)
+            assert_eq(s1, np.max(arr * 2 + 1, axis=1, keepdims=True))
+
+
+def test_fused_node_kind_is_kernel() -> None:
+    assert FUSED.kind == "kernel"
