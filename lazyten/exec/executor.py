@@ -22,11 +22,21 @@ def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
     """The values of ``outputs`` as ndarrays (possibly views of cached or user
     arrays: callers copy before handing them out)."""
     opts = get_options()
-    if opts.optimize:
-        from .optimized import run_optimized
-        vals = run_optimized(outputs, opts)
-    else:
-        vals = run_reference(outputs)
+    try:
+        if opts.optimize:
+            from .optimized import run_optimized
+            vals = run_optimized(outputs, opts)
+        else:
+            vals = run_reference(outputs)
+    except (ValueError, RuntimeError) as e:
+        # An unbound placeholder (inside @lt.jit tracing, or a placeholder
+        # forced by hand) surfaces as the executors' ValueError/RuntimeError;
+        # say what happened instead.  Checked only on failure: free otherwise.
+        from ..compile import tracing_error
+        err = tracing_error(outputs)
+        if err is None:
+            raise
+        raise err from e
     return [_as_array(n, v) for n, v in zip(outputs, vals)]
 
 

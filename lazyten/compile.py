@@ -1,0 +1,933 @@
+"""Compile once, run many: placeholders, ``lt.function``, ``@lt.jit``.
+
+A forced evaluation pays for optimization and planning every time.  A batch
+loop should pay once: the user builds the computation over *placeholders*
+(graph inputs bound at call time), and a compiled function optimizes and
+plans it once per concrete input signature, then only runs the plan.
+
+    placeholders --lt.function--> per signature: specialize -> optimize -> plan
+                                   (bounded LRU of plans)     --call--> execute
+
+* ``lt.placeholder(shape, dtype, name=...)``: a ``Tensor`` over a unique
+  ``placeholder`` node.  A ``None`` dimension means "any size".  Shape
+  inference needs concrete sizes, so a ``None`` dimension is built with the
+  representative size ``SYMBOLIC_DIM`` (a large prime, so it broadcasts with
+  nothing but itself and 1 and is recognizable in attributes), and the
+  function *specializes* the graph per call shape: it rebuilds every node
+  that depends on a placeholder over concrete-shape placeholders, in id order
+  (no recursion).  Ops whose attributes were resolved against the
+  representative size (bounded slices, reshapes that split it, shapes fixed
+  by ``zeros_like``...) cannot always be re-specialized; that raises a
+  ``ValueError`` naming the op and its line, and ``@lt.jit`` (which re-runs
+  the Python function per shape) is the answer there.
+* ``lt.function(inputs, outputs)``: a callable on NumPy arrays.  Wrong shapes
+  raise ``ValueError``, wrong dtypes ``TypeError``, naming the input.
+* ``@lt.jit``: traces a Python function with placeholders on the first call
+  per (shapes, dtypes, static arguments) and caches the plan.  Python control
+  flow on a traced value forces it, which raises ``TracingError``.
+
+Thread safety: a compiled function may be called from several threads at
+once.  The plan is read-only after compilation; every call has its own
+values, temporaries and outputs (``execute`` keeps them in locals; the small-
+size fast path keeps its scratch buffers in a ``threading.local``), and the
+cache is guarded by a lock.  Buffers given with ``out=`` belong to the
+caller: two threads must not pass the same ``out`` array at once.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import threading
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .graph import ops
+from .graph.node import Node, intern, toposort, user_source
+from .options import Options, get_options
+from .tensor import Tensor
+
+#: The size a ``None`` placeholder dimension has in the unspecialized graph: a
+#: prime far above any real small size, so it never broadcasts by accident and
+#: a dimension derived from it (``3 * SYMBOLIC_DIM`` after a reshape) is
+#: recognizable.
+SYMBOLIC_DIM = 1_000_003
+
+#: Plans of at most this many bytes (all buffers) may run on the fast path.
+FAST_PATH_BYTES = 1 << 18
+
+_tracing: contextvars.ContextVar[int] = contextvars.ContextVar("lazyten_tracing", default=0)
+
+
+class TracingError(TypeError):
+    """A value that is only known when a compiled function runs was needed now.
+
+    Raised when a tensor that depends on a placeholder is forced (``bool``,
+    ``float``, ``int``, ``.item()``, ``np.asarray``, iteration, ``.eval()``,
+    ``print``), e.g. by Python control flow inside an ``@lt.jit`` function.
+    """
+
+
+class CacheInfo(NamedTuple):
+    hits: int
+    misses: int
+    maxsize: int
+    currsize: int
+
+
+# ---------------------------------------------------------------- placeholders
+
+def placeholder(shape: Sequence[int | None] | int, dtype: Any = np.float64,
+                name: str | None = None) -> Tensor:
+    """A graph input bound when a compiled function is called.
+
+    ``None`` in ``shape`` means any size (see the module docstring).
+
+    >>> import lazyten as lt, numpy as np
+    >>> x = lt.placeholder((None, 3), "float64", name="x")
+    >>> f = lt.function([x], (x * 2).sum(axis=1))
+    >>> f(np.ones((2, 3)))
+    array([6., 6.])
+    >>> f(np.ones((4, 3))).shape
+    (4,)
+    """
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    for d in dims:
+        if d is not None and (not isinstance(d, (int, np.integer)) or d < 0):
+            raise ValueError(f"placeholder: dimensions must be non-negative ints or None, "
+                             f"got shape {tuple(shape) if not isinstance(shape, int) else shape}")
+    dims = tuple(None if d is None else int(d) for d in dims)
+    dt = np.dtype(dtype)
+    node = _placeholder_node(dims, dt, name)
+    return Tensor(node)
+
+
+def _placeholder_node(dims: tuple[int | None, ...], dt: np.dtype[Any], name: str | None,
+                      src: tuple[str, int] | None = None) -> Node:
+    proto = tuple(SYMBOLIC_DIM if d is None else d for d in dims)
+    attrs = {"shape": proto, "dtype": dt, "name": name, "dims": dims}
+    return intern(ops.REGISTRY["placeholder"], (), attrs, proto, dt,
+                  src if src is not None else user_source(), unique=True)
+
+
+def _is_placeholder(n: Node) -> bool:
+    return n.op.name == "placeholder" and n.value is None
+
+
+def _label(n: Node, pos: int | None = None) -> str:
+    name = n.attrs.get("name")
+    at = f" (position {pos})" if pos is not None else ""
+    dims = n.attrs.get("dims", n.shape)
+    shown = "(" + ", ".join("None" if d is None else str(d) for d in dims) + \
+        ("," if len(dims) == 1 else "") + ")"
+    return f"input {name!r}{at}, declared {shown} {n.dtype}"
+
+
+def tracing_error(outputs: Sequence[Node]) -> TracingError | None:
+    """The ``TracingError`` for forcing ``outputs``, if they need a placeholder.
+
+    Called by the executor when an evaluation fails, so the common path pays
+    nothing for the check.
+    """
+    unbound = [n for n in toposort(outputs) if _is_placeholder(n)]
+    if not unbound:
+        return None
+    names = ", ".join(repr(n.attrs.get("name") or f"%{n.id}") for n in unbound[:4])
+    what = outputs[0].type_str() if len(outputs) == 1 else f"{len(outputs)} tensors"
+    return TracingError(
+        f"this tensor ({what}) depends on placeholder(s) {names}, whose values are only "
+        f"known when the compiled function runs, so it cannot be converted to a Python "
+        f"value or NumPy array now (bool/float/int/item/np.asarray/iteration/eval/print). "
+        f"Inside @lt.jit, Python control flow on traced values is not allowed: use "
+        f"lt.where(cond, a, b) / lt.select for data-dependent choices, or pass the value "
+        f"that decides the control flow as a static (non-array) argument.")
+
+
+# ---------------------------------------------------------------- specialization
+
+def _attr_dims(n: Node) -> bool:
+    return any(d >= SYMBOLIC_DIM for d in n.shape)
+
+
+def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
+    """``n`` rebuilt over inputs whose shapes changed: same op and attributes,
+    except where an attribute was resolved against a symbolic size and can be
+    mapped to the new size exactly; otherwise a clear error."""
+    attrs = dict(n.attrs)
+    name = n.op.name
+    old_in, new_in = n.inputs[0].shape if n.inputs else (), \
+        new_inputs[0].shape if new_inputs else ()
+    changed = [k for k, (a, b) in enumerate(zip(old_in, new_in)) if a != b]
+    if name == "getitem":
+        items = list(attrs["index"])
+        dim = 0
+        for k, it in enumerate(items):
+            if it[0] == "n":
+                continue
+            if dim in changed:
+                items[k] = _reindex(n, it, old_in[dim], new_in[dim])
+            dim += 1
+        attrs["index"] = tuple(items)
+    elif name == "reshape" and changed:
+        old_t = tuple(attrs["shape"])
+        if len(changed) != 1:
+            raise _cannot(n, "it reshapes more than one None dimension")
+        k = changed[0]
+        ratio_num, ratio_den = new_in[k], old_in[k]
+        hits = [j for j, d in enumerate(old_t) if d % SYMBOLIC_DIM == 0 and d > 0]
+        if ratio_den != SYMBOLIC_DIM or len(hits) != 1:
+            raise _cannot(n, f"its target shape {old_t} cannot be mapped to the call size")
+        j = hits[0]
+        new_t = list(old_t)
+        new_t[j] = old_t[j] // ratio_den * ratio_num
+        attrs["shape"] = tuple(new_t)
+    elif n.op.kind in ("update", "creation") or name == "broadcast_to":
+        raise _cannot(n, "its attributes hold sizes fixed when the graph was built")
+    try:
+        return ops.build(name, new_inputs, attrs, n.source)
+    except (ValueError, IndexError, TypeError) as e:
+        raise _cannot(n, str(e)) from None
+
+
+def _reindex(n: Node, it: tuple[Any, ...], old: int, new: int) -> tuple[Any, ...]:
+    """A normalized index item on a symbolic axis, redone for size ``new``.
+
+    Normalization made bounds concrete for the representative size; values in
+    its upper half can only have come from negative (end-relative) indices or
+    from "to the end" (a user writes ``x[-1]``, ``x[1:]``, ``x[:-2]``, not
+    ``x[:500000]``), so the user's index is recovered and applied to ``new``
+    with Python's own slice rules.
+    """
+    if old != SYMBOLIC_DIM:
+        raise _cannot(n, "it indexes a dimension whose size changed")
+    half = SYMBOLIC_DIM // 2
+
+    def back(v: int) -> int:
+        return v - SYMBOLIC_DIM if v >= half else v
+
+    if it[0] == "i":
+        k = back(it[1])
+        if not -new <= k < new:
+            raise IndexError(f"index {k} is out of bounds for axis with size {new} "
+                             f"(getitem built at {n.where})")
+        return ("i", k % new)
+    _s, start, stop, step = it
+    if step > 0:
+        sl = slice(back(start), None if stop == SYMBOLIC_DIM else back(stop), step)
+    else:
+        sl = slice(back(start), None if stop == -1 else back(stop), step)
+    return ("s", *sl.indices(new))
+
+
+def _cannot(n: Node, why: str) -> ValueError:
+    return ValueError(
+        f"lt.function: cannot specialize {n.op.name} (built at {n.where}) for the call's "
+        f"input shapes: {why}. Give the placeholder concrete sizes, or trace the "
+        f"computation with @lt.jit, which re-runs the Python function for each shape.")
+
+
+def specialize(outputs: Sequence[Node], binding: dict[int, Node]) -> list[Node]:
+    """``outputs`` rebuilt with placeholder nodes replaced per ``binding``
+    (old placeholder id -> concrete placeholder node).
+
+    Walks the graph iteratively in id order (inputs come first); nodes that
+    depend on no replaced placeholder are kept as they are.
+    """
+    mapping: dict[int, Node] = {}
+    for n in toposort(outputs, stop_at_values=True):
+        if n.id in binding:
+            mapping[n.id] = binding[n.id]
+            continue
+        new_inputs = [mapping.get(i.id, i) for i in n.inputs]
+        if all(a is b for a, b in zip(new_inputs, n.inputs)):
+            if _attr_dims(n):
+                # Not rebuilt (no placeholder input), yet sized by one: a
+                # ``zeros_like(x)`` / ``full`` fixed at build time.
+                if n.op.kind in ("creation", "source") and not _is_placeholder(n):
+                    raise _cannot(n, f"its shape {n.shape} was fixed from a None dimension "
+                                  f"when the graph was built")
+            mapping[n.id] = n
+            continue
+        if all(a.shape == b.shape for a, b in zip(new_inputs, n.inputs)) \
+                and not _attr_dims(n):
+            mapping[n.id] = ops.build(n.op.name, new_inputs, dict(n.attrs), n.source)
+        else:
+            mapping[n.id] = _respecialize(n, new_inputs)
+    out = [mapping[o.id] for o in outputs]
+    for n in toposort(out):
+        if _attr_dims(n):
+            raise _cannot(n, f"its shape {n.shape} still has the placeholder's "
+                          f"representative size {SYMBOLIC_DIM}")
+    return out
+
+
+# ---------------------------------------------------------------- one compiled signature
+
+class _Compiled:
+    """The plan for one signature and how to run it (read-only after init)."""
+
+    def __init__(self, outputs: Sequence[Node], inputs: Sequence[Node], opts: Options,
+                 label: str) -> None:
+        from .exec.numpy_backend import default_threads
+        from .exec.optimized import plan_for
+        self.label = label
+        self.single = True    # @lt.jit: the traced function returned one value
+        self.inputs = tuple(inputs)
+        self.outputs = tuple(outputs)
+        self.threads = opts.threads or default_threads()
+        self.plan = plan_for(list(outputs), opts)
+        self.in_ids = [n.id for n in inputs]
+        self.out_ids = [n.id for n in self.plan.outputs]
+        self.fast: Callable[..., list[Any]] | None = _fast_runner(self.plan, self.in_ids)
+        if self.fast is not None:
+            self.run = self.fast  # type: ignore[method-assign]  # one call less per call
+
+    def run(self, arrays: Sequence[np.ndarray[Any, Any]],
+            outs: Sequence[np.ndarray[Any, Any] | None] | None) -> list[np.ndarray[Any, Any]]:
+        if self.fast is not None:
+            return self.fast(arrays, outs)
+        from .exec.optimized import execute
+        bindings = dict(zip(self.in_ids, arrays))
+        out_map = None
+        if outs is not None:
+            out_map = {}
+            for oid, o in zip(self.out_ids, outs):
+                if o is not None and oid not in out_map:
+                    out_map[oid] = o
+        vals = execute(self.plan, self.threads, bindings, out_map)
+        return _finish(vals, arrays, outs)
+
+
+def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
+    """Results the caller owns: written into ``outs`` where given, else copied
+    when they alias an input, a cached value, a constant or another result."""
+    res: list[Any] = []
+    for k, v in enumerate(vals):
+        o = outs[k] if outs is not None else None
+        if o is not None:
+            if v is not o:
+                o[...] = v
+            res.append(o)
+            continue
+        if not isinstance(v, np.ndarray):
+            v = np.asarray(v)
+            res.append(v)
+            continue
+        if v.base is not None or not v.flags.writeable or not v.flags.owndata \
+                or any(v is a for a in arrays) or any(v is r for r in res):
+            v = np.array(v, copy=True)
+        res.append(v)
+    return res
+
+
+# ---------------------------------------------------------------- the fast path
+
+def _fast_runner(plan: Any, in_ids: list[int]) -> Callable[..., list[Any]] | None:
+    """A straight-line Python function for a small plan, or None.
+
+    ``execute`` interprets the plan (dict lookups, pool bookkeeping) at about
+    20 us a call; for tiny arrays that is more than the arithmetic.  Here the
+    plan becomes generated code: one NumPy call per kernel instruction with
+    ``out=`` into scratch buffers kept per thread, constants bound as names.
+    The code text is built only from generated names (``v3``, ``s1``, ``F2``),
+    never from user text.  Only plans whose kernels all run as plain NumPy
+    (the cost model's choice for small arrays) and whose buffers are small.
+    """
+    total = sum(nb for nb, _dt in plan.buffers.values())
+    if total > FAST_PATH_BYTES:
+        return None
+    ns: dict[str, Any] = {"np": np, "_empty": np.empty, "_asarray": np.asarray}
+    lines: list[str] = []
+    scratch: list[tuple[tuple[int, ...], np.dtype[Any]]] = []
+    name_of: dict[int, str] = {}
+    in_pos = {nid: k for k, nid in enumerate(in_ids)}
+    out_nodes = list(plan.outputs)
+    out_ids = {n.id for n in out_nodes}
+
+    def new_scratch(shape: tuple[int, ...], dt: np.dtype[Any]) -> str:
+        scratch.append((shape, dt))
+        return f"_s[{len(scratch) - 1}]"
+
+    for s in plan.steps:
+        n = s.node
+        v = f"v{n.id}"
+        name_of[n.id] = v
+        if s.kind == "source":
+            if n.id in in_pos:
+                lines.append(f"{v} = _a[{in_pos[n.id]}]")
+            elif _is_placeholder(n):
+                return None
+            else:
+                val = n.value if n.value is not None else n.attrs["value"]
+                ns[f"K{n.id}"] = val
+                lines.append(f"{v} = K{n.id}")
+            continue
+        args = [name_of[i.id] for i in n.inputs]
+        if s.kind == "kernel":
+            k = s.kernel
+            if k is None or k.backend != "numpy":
+                return None
+            prog, reduce = n.attrs["program"], n.attrs["reduce"]
+            elem = tuple(n.attrs["elem_shape"])
+            is_out = n.id in out_ids
+            temps: list[str] = []
+            last = len(prog) - 1
+            for j, (name, refs, attrs, dt) in enumerate(prog):
+                spec = ops.REGISTRY[name]
+                operands = []
+                for r in refs:
+                    if r < 0:
+                        operands.append(temps[-1 - r])
+                    elif n.inputs[r].weak:
+                        operands.append(_weak_operand(ns, n, prog, j, r))
+                    else:
+                        operands.append(args[r])
+                if j == last and reduce is None:
+                    dst = f"{v}"
+                    alloc = (f"{v} = _o[{out_nodes.index(n)}] if _o is not None and "
+                             f"_o[{out_nodes.index(n)}] is not None else "
+                             f"_empty({elem!r}, D{n.id})") if is_out else \
+                        f"{v} = {new_scratch(elem, np.dtype(dt))}"
+                    ns[f"D{n.id}"] = np.dtype(dt)
+                    lines.append(alloc)
+                else:
+                    dst = new_scratch(elem, np.dtype(dt))
+                fn = f"F{n.id}_{j}"
+                if spec.ufunc is not None and not attrs:
+                    ns[fn] = spec.ufunc
+                    # ``out`` positionally: keyword parsing costs more than
+                    # the arithmetic on 100 elements.
+                    lines.append(f"{fn}({', '.join(operands)}, {dst})")
+                else:
+                    ns[fn] = functools.partial(spec.impl, **dict(attrs))
+                    lines.append(f"{dst}[...] = {fn}({', '.join(operands)})")
+                temps.append(dst)
+            if reduce is not None:
+                fn = f"R{n.id}"
+                ns[fn] = functools.partial(ops.REGISTRY[reduce[0]].impl, **dict(reduce[1]))
+                lines.append(f"{v} = _asarray({fn}({temps[-1]}))")
+                if is_out:
+                    k_out = out_nodes.index(n)
+                    lines.append(f"if _o is not None and _o[{k_out}] is not None:\n"
+                                 f"        _o[{k_out}][...] = {v}; {v} = _o[{k_out}]")
+            continue
+        if s.kind in ("numpy", "blas", "view"):
+            fn = f"F{n.id}"
+            ns[fn] = functools.partial(n.op.impl, **n.attrs)
+            lines.append(f"{v} = {fn}({', '.join(args)})")
+            continue
+        return None
+    results = ", ".join(name_of[o.id] for o in out_nodes)
+    src = "def _run(_a, _o, _s):\n    " + "\n    ".join(lines) + \
+        f"\n    return [{results}{',' if len(out_nodes) == 1 else ''}]\n"
+    code = compile(src, "<lazyten fast path plan>", "exec")
+    exec(code, ns)  # noqa: S102 - generated from our own names only
+    body: Callable[..., list[Any]] = ns["_run"]
+    local = threading.local()
+    shapes = list(scratch)
+
+    # Kernel outputs are fresh arrays (or the caller's ``out``): nothing to
+    # copy unless an output is a view, an input, a constant or repeated.
+    fresh = len({o.id for o in out_nodes}) == len(out_nodes) and all(
+        s.kind == "kernel" for s in plan.steps if s.node.id in out_ids)
+
+    def run(arrays: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
+        s = getattr(local, "s", None)
+        if s is None:
+            s = local.s = [np.empty(shp, dt) for shp, dt in shapes]
+        if fresh:
+            return body(arrays, outs, s)  # type: ignore[no-any-return]
+        return _finish(body(arrays, outs, s), arrays, outs)
+
+    run.source = src  # type: ignore[attr-defined]
+    return run
+
+
+def _weak_operand(ns: dict[str, Any], n: Node, prog: Any, j: int, r: int) -> str:
+    """The name of a Python-scalar operand of instruction ``j``.
+
+    NumPy converts a Python scalar on every call (about 0.4 us).  Where NEP 50
+    gives the scalar the dtype of the instruction's array operands anyway
+    (they share one dtype ``D`` and ``result_type(D, value) == D``), it is
+    bound once as a 0-d ``D`` array: the same loop, the same values.
+    Otherwise it stays a Python scalar.
+    """
+    name, refs, _attrs, _dt = prog[j]
+    value = n.inputs[r].attrs["value"]
+    dts = set()
+    for rr in refs:
+        if rr < 0:
+            dts.add(np.dtype(prog[-1 - rr][3]))
+        elif not n.inputs[rr].weak:
+            dts.add(n.inputs[rr].dtype)
+    key = f"K{n.inputs[r].id}"
+    if len(dts) == 1 and name != "where" and ops.REGISTRY[name].ufunc is not None:
+        (d,) = dts
+        try:
+            same = np.result_type(d, value) == d
+        except (TypeError, OverflowError):
+            same = False
+        if same:
+            key = f"K{n.inputs[r].id}_{d.str.strip('<>=|')}"
+            arr = np.asarray(value, dtype=d)
+            arr.flags.writeable = False   # shared by every call and thread
+            ns[key] = arr
+            return key
+    ns[key] = value
+    return key
+
+
+# ---------------------------------------------------------------- calling conventions
+
+_SCALAR_TYPES = (bool, int, float, complex)
+
+
+def _as_input(x: Any) -> np.ndarray[Any, Any]:
+    """A call argument as an ndarray (never copied when it is one already)."""
+    if type(x) is np.ndarray:
+        return x
+    if isinstance(x, Tensor):
+        from .exec.executor import evaluate
+        (v,) = evaluate([x._node])
+        return v
+    return np.asarray(x)
+
+
+def _check_out(outs: Any, n_out: int, results: Sequence[Node],
+               arrays: Sequence[np.ndarray[Any, Any]]) -> list[np.ndarray[Any, Any] | None]:
+    """``out=`` as one entry per output, checked against the outputs' types."""
+    lst = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+    if len(lst) != n_out:
+        raise ValueError(f"out= needs {n_out} array(s) (one per output, None to allocate), "
+                         f"got {len(lst)}")
+    for k, (o, node) in enumerate(zip(lst, results)):
+        if o is None:
+            continue
+        if not isinstance(o, np.ndarray):
+            raise TypeError(f"out[{k}] must be a numpy.ndarray, got {type(o).__name__}")
+        if o.shape != node.shape:
+            raise ValueError(f"out[{k}] has shape {o.shape}, output {k} has shape {node.shape}")
+        if o.dtype != node.dtype:
+            raise TypeError(f"out[{k}] has dtype {o.dtype}, output {k} has dtype {node.dtype}")
+        if not o.flags.writeable:
+            raise ValueError(f"out[{k}] is read-only")
+        if any(np.may_share_memory(o, a) for a in arrays):
+            raise ValueError(f"out[{k}] overlaps an input: lazyten never writes into the "
+                             f"inputs of a call")
+    return lst
+
+
+class _LRU:
+    """A small thread-safe LRU map with hit/miss counters."""
+
+    def __init__(self, maxsize: int) -> None:
+        if maxsize < 1:
+            raise ValueError(f"cache_size must be >= 1, got {maxsize}")
+        self.maxsize = maxsize
+        self._d: OrderedDict[Any, _Compiled] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+        self.last: _Compiled | None = None
+
+    def get(self, key: Any) -> _Compiled | None:
+        with self._lock:
+            hit = self._d.get(key)
+            if hit is not None:
+                self._d.move_to_end(key)
+                self.hits += 1
+                self.last = hit
+            else:
+                self.misses += 1
+            return hit
+
+    def put(self, key: Any, value: _Compiled) -> _Compiled:
+        with self._lock:
+            old = self._d.get(key)
+            if old is not None:   # another thread compiled it first: keep one
+                return old
+            self._d[key] = value
+            while len(self._d) > self.maxsize:
+                self._d.popitem(last=False)
+            self.last = value
+            return value
+
+    def info(self) -> CacheInfo:
+        with self._lock:
+            return CacheInfo(self.hits, self.misses, self.maxsize, len(self._d))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._d.clear()
+            self.hits = self.misses = 0
+            self.last = None
+
+    def values(self) -> list[_Compiled]:
+        with self._lock:
+            return list(self._d.values())
+
+
+class _Callable:
+    """What ``Function`` and ``Jit`` share: cache, ``explain``, ``map``."""
+
+    _cache: _LRU
+    _single: bool
+
+    def cache_info(self) -> CacheInfo:
+        """Hits, misses, maxsize and current size of the plan cache."""
+        return self._cache.info()
+
+    def cache_clear(self) -> None:
+        """Forget every compiled plan (and the counters)."""
+        self._cache.clear()
+
+    def explain(self, all: bool = False, verbose: bool = False) -> str:  # noqa: A002
+        """The plan text of the signature used last (every cached one with
+        ``all=True``), each headed by its signature."""
+        entries = self._cache.values() if all else \
+            ([self._cache.last] if self._cache.last is not None else [])
+        if not entries:
+            return "(nothing compiled yet: call the function first)"
+        return "\n\n".join(f"== {c.label}\n{c.plan.format(verbose=verbose)}" for c in entries)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def map(self, batches: Iterable[Any], progress: bool = False, stack: bool = False,
+            **kwargs: Any) -> Any:
+        """Run over an iterable of batches (each a tuple of arguments or one array).
+
+        Returns a list of results, or with ``stack=True`` the results stacked
+        along a new first axis (a tuple of stacked arrays for several outputs).
+        ``progress=True`` shows a tqdm progress bar (tqdm is optional: without
+        it a warning says so and the loop runs without a bar).
+
+        >>> import lazyten as lt, numpy as np
+        >>> x = lt.placeholder((2,), "float64", name="x")
+        >>> f = lt.function([x], x.sum())
+        >>> f.map([np.ones(2), np.zeros(2)], stack=True)
+        array([2., 0.])
+        """
+        it: Iterable[Any] = batches
+        if progress:
+            try:
+                from tqdm.auto import tqdm
+            except ImportError:
+                warnings.warn("progress=True needs tqdm (pip install tqdm); running "
+                              "without a progress bar", RuntimeWarning, stacklevel=2)
+            else:
+                total = len(batches) if hasattr(batches, "__len__") else None  # type: ignore
+                it = tqdm(batches, total=total, desc=getattr(self, "__name__", "lazyten"))
+        results = []
+        for b in it:
+            args = b if isinstance(b, tuple) else (b,)
+            results.append(self(*args, **kwargs))
+        if not stack:
+            return results
+        if not results:
+            raise ValueError("stack=True needs at least one batch")
+        if isinstance(results[0], tuple):
+            return tuple(np.stack([r[k] for r in results]) for k in range(len(results[0])))
+        return np.stack(results)
+
+
+# ---------------------------------------------------------------- lt.function
+
+class Function(_Callable):
+    """A compiled computation from placeholders to outputs (``lt.function``).
+
+    >>> import lazyten as lt, numpy as np
+    >>> x = lt.placeholder((3,), "float64", name="x")
+    >>> y = lt.placeholder((3,), "float64", name="y")
+    >>> f = lt.function([x, y], [x + y, (x * y).sum()])
+    >>> f(np.ones(3), np.arange(3.0))
+    (array([1., 2., 3.]), array(3.))
+    >>> f.cache_info().currsize
+    1
+    """
+
+    def __init__(self, inputs: Sequence[Tensor], outputs: Tensor | Sequence[Tensor],
+                 cache_size: int = 32, name: str | None = None) -> None:
+        self._single = isinstance(outputs, Tensor)
+        outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+        if not outs:
+            raise ValueError("lt.function needs at least one output")
+        nodes: list[Node] = []
+        for k, x in enumerate(inputs):
+            if not isinstance(x, Tensor) or not _is_placeholder(x._node):
+                raise TypeError(f"lt.function: inputs[{k}] must be a placeholder tensor "
+                                f"(lt.placeholder), got {type(x).__name__}")
+            nodes.append(x._node)
+        if len({n.id for n in nodes}) != len(nodes):
+            raise ValueError("lt.function: the same placeholder is given twice in inputs")
+        self._inputs = tuple(nodes)
+        self._outputs = tuple(o._node if isinstance(o, Tensor) else
+                              ops.const(o) for o in outs)
+        self.__name__ = name or "function"
+        given = {n.id for n in nodes}
+        missing = [n for n in toposort(self._outputs) if _is_placeholder(n) and n.id not in given]
+        if missing:
+            raise ValueError(f"lt.function: the outputs depend on placeholder(s) not listed "
+                             f"in inputs: {', '.join(_label(n) for n in missing)}")
+        self._names = {n.attrs.get("name"): k for k, n in enumerate(nodes)
+                       if n.attrs.get("name") is not None}
+        self._symbolic = [tuple(k for k, d in enumerate(n.attrs["dims"]) if d is None)
+                          for n in nodes]
+        self._static = not any(self._symbolic)
+        self._sig = [(n.shape, n.dtype) for n in nodes]
+        self._cache = _LRU(cache_size)
+        self._const: _Compiled | None = None
+        if self._static:
+            # One possible signature: compile now, so errors show at once.
+            self._const = self._cache.put(("static",), self._compile(
+                [n.shape for n in nodes]))
+            self._cache.misses += 1
+
+    @property
+    def inputs(self) -> tuple[Node, ...]:
+        return self._inputs
+
+    def _compile(self, shapes: Sequence[tuple[int, ...]]) -> _Compiled:
+        binding: dict[int, Node] = {}
+        concrete: list[Node] = []
+        for n, shp in zip(self._inputs, shapes):
+            if shp == n.shape:
+                c = n
+            else:
+                c = _placeholder_node(tuple(shp), n.dtype, n.attrs.get("name"), n.source)
+                binding[n.id] = c
+            concrete.append(c)
+        outs = specialize(self._outputs, binding) if binding else list(self._outputs)
+        label = ", ".join(f"{n.attrs.get('name') or f'arg{k}'}: {n.type_str()}"
+                          for k, n in enumerate(concrete))
+        return _Compiled(outs, concrete, get_options(), f"{self.__name__}({label})")
+
+    def _arrays(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        n_in = len(self._inputs)
+        if kwargs:
+            lst: list[Any] = list(args) + [_MISSING] * (n_in - len(args))
+            for key, v in kwargs.items():
+                k = self._names.get(key)
+                if k is None:
+                    raise TypeError(f"{self.__name__}() got an unexpected keyword argument "
+                                    f"{key!r}; inputs are {list(self._names)}")
+                if lst[k] is not _MISSING:
+                    raise TypeError(f"{self.__name__}() got multiple values for {key!r}")
+                lst[k] = v
+            args = tuple(lst)
+        if len(args) != n_in or any(a is _MISSING for a in args):
+            raise TypeError(f"{self.__name__}() takes {n_in} input(s) "
+                            f"({', '.join(_label(n, k) for k, n in enumerate(self._inputs))}), "
+                            f"got {sum(a is not _MISSING for a in args)}")
+        return [_as_input(a) for a in args]
+
+    def _check(self, arrays: list[Any]) -> None:
+        for k, (a, n) in enumerate(zip(arrays, self._inputs)):
+            if a.dtype != n.dtype:
+                if isinstance(a, np.ndarray) and a.ndim == 0 and n.ndim == 0 \
+                        and np.can_cast(a.dtype, n.dtype, "same_kind"):
+                    arrays[k] = a.astype(n.dtype)   # a Python scalar for a 0-d input
+                    continue
+                raise TypeError(f"{self.__name__}: {_label(n, k)} got dtype {a.dtype}")
+            dims = n.attrs["dims"]
+            if a.ndim != len(dims) or any(d is not None and d != s
+                                          for d, s in zip(dims, a.shape)):
+                raise ValueError(f"{self.__name__}: {_label(n, k)} got shape {a.shape}")
+
+    def __call__(self, *args: Any, out: Any = None, **kwargs: Any) -> Any:
+        """Run on arrays; returns an ndarray (a tuple for several outputs).
+
+        ``out=`` gives caller-owned arrays (one per output; ``None`` for
+        "allocate") that the results are written into: a loop with ``out=``
+        allocates no output per call.
+        """
+        c = self._const
+        if c is not None and out is None and not kwargs and len(args) == len(self._sig):
+            # The hot path of a fixed-shape function: a few comparisons, then the plan.
+            for a, (shp, dt) in zip(args, self._sig):
+                if type(a) is not np.ndarray or a.shape != shp or a.dtype != dt:
+                    break
+            else:
+                self._cache.hits += 1  # unlocked: a statistic only
+                res = c.run(args, None)
+                return res[0] if self._single else tuple(res)
+        arrays = self._arrays(args, kwargs) if kwargs or len(args) != len(self._inputs) \
+            else [a if type(a) is np.ndarray else _as_input(a) for a in args]
+        self._check(arrays)
+        c = self._const
+        if c is None:
+            key = tuple(a.shape for a in arrays)
+            c = self._cache.get(key)
+            if c is None:
+                c = self._cache.put(key, self._compile(key))
+        else:
+            self._cache.hits += 1  # unlocked: a statistic only
+        outs = None if out is None else _check_out(out, len(c.outputs), c.outputs, arrays)
+        res = c.run(arrays, outs)
+        return res[0] if self._single else tuple(res)
+
+
+_MISSING: Any = object()
+
+
+def function(inputs: Sequence[Tensor], outputs: Tensor | Sequence[Tensor],
+             cache_size: int = 32, name: str | None = None) -> Function:
+    """Compile ``outputs`` as a function of the placeholders ``inputs``.
+
+    Optimizes and plans once per input-shape signature (one signature when no
+    placeholder has a ``None`` dimension; plans kept in an LRU of
+    ``cache_size``).  Call it with NumPy arrays (or Tensors), positionally or
+    by placeholder name; it returns an ndarray, or a tuple when ``outputs``
+    is a list.  See ``Function`` and the module docstring.
+
+    >>> import lazyten as lt, numpy as np
+    >>> a = lt.placeholder((None,), "float64", name="a")
+    >>> f = lt.function([a], 2 * a ** 2 - lt.sin(a))
+    >>> f(np.zeros(3))
+    array([0., 0., 0.])
+    >>> f(a=np.zeros(5)).shape, f.cache_info().currsize
+    ((5,), 2)
+    """
+    return Function(inputs, outputs, cache_size, name)
+
+
+# ---------------------------------------------------------------- @lt.jit
+
+def _is_traced_arg(x: Any) -> bool:
+    return isinstance(x, (np.ndarray, Tensor))
+
+
+def _static_key(x: Any, where: str) -> Any:
+    try:
+        hash(x)
+    except TypeError:
+        raise TypeError(f"lt.jit: argument {where} of type {type(x).__name__} is neither an "
+                        f"array (traced) nor hashable (static); pass arrays or hashable "
+                        f"values (numbers, strings, tuples)") from None
+    return (type(x).__name__, x)
+
+
+class Jit(_Callable):
+    """A Python function traced into a compiled plan per signature (``@lt.jit``).
+
+    Array arguments (NumPy arrays, Tensors) are traced as placeholders; every
+    other argument is static: part of the cache key, seen by the Python code
+    as its value.
+
+    >>> import lazyten as lt, numpy as np
+    >>> @lt.jit
+    ... def scale(x, k):
+    ...     return x * k + 1
+    >>> scale(np.ones(3), 2)
+    array([3., 3., 3.])
+    >>> _ = scale(np.zeros(3), 2); scale.cache_info().hits
+    1
+    """
+
+    def __init__(self, fn: Callable[..., Any], cache_size: int = 32) -> None:
+        self._fn = fn
+        self._cache = _LRU(cache_size)
+        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+        self.__name__: str = getattr(fn, "__name__", "jit")
+        self.traces = 0   # how many times the Python function ran (tests)
+        self._single = True
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        # Decorating a method: bind like a function.
+        return self if obj is None else functools.partial(self.__call__, obj)
+
+    def __call__(self, *args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if _tracing.get():
+            # Inside another trace: inline (the outer trace compiles it all).
+            return self._fn(*args, **kwargs)
+        traced: list[np.ndarray[Any, Any]] = []
+        key_parts: list[Any] = []
+        for k, a in enumerate(args):
+            if _is_traced_arg(a):
+                arr = _as_input(a)
+                traced.append(arr)
+                key_parts.append(("a", arr.shape, arr.dtype.str))
+            else:
+                key_parts.append(_static_key(a, f"{k}"))
+        for name in sorted(kwargs):
+            a = kwargs[name]
+            if _is_traced_arg(a):
+                arr = _as_input(a)
+                traced.append(arr)
+                key_parts.append((name, "a", arr.shape, arr.dtype.str))
+            else:
+                key_parts.append((name, _static_key(a, repr(name))))
+        key = tuple(key_parts)
+        c = self._cache.get(key)
+        if c is None:
+            c = self._cache.put(key, self._trace(args, kwargs))
+        outs = None if out is None else _check_out(out, len(c.outputs), c.outputs, traced)
+        res = c.run(traced, outs)
+        return res[0] if c.single else tuple(res)
+
+    def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Compiled:
+        phs: list[Node] = []
+
+        def ph(a: Any, name: str) -> Any:
+            if not _is_traced_arg(a):
+                return a
+            arr = _as_input(a)
+            t = placeholder(arr.shape, arr.dtype, name=name)
+            phs.append(t._node)
+            return t
+
+        import inspect
+        try:
+            params = list(inspect.signature(self._fn).parameters)
+        except (TypeError, ValueError):
+            params = []
+        targs = [ph(a, params[k] if k < len(params) else f"arg{k}")
+                 for k, a in enumerate(args)]
+        tkwargs = {name: ph(kwargs[name], name) for name in sorted(kwargs)}
+        token = _tracing.set(_tracing.get() + 1)
+        try:
+            result = self._fn(*targs, **tkwargs)
+        finally:
+            _tracing.reset(token)
+        self.traces += 1
+        single = not isinstance(result, (tuple, list))
+        leaves = [result] if single else list(result)
+        nodes = []
+        for k, r in enumerate(leaves):
+            if isinstance(r, Tensor):
+                nodes.append(r._node)
+            elif isinstance(r, (np.ndarray, np.generic) + _SCALAR_TYPES):
+                from .creation import asarray
+                nodes.append(asarray(np.array(r)).node)
+            else:
+                raise TypeError(f"lt.jit: {self.__name__} returned {type(r).__name__} as "
+                                f"output {k}; return a Tensor, an array, or a tuple/list "
+                                f"of them")
+        label = ", ".join(n.attrs["name"] + ": " + n.type_str() for n in phs)
+        c = _Compiled(nodes, phs, get_options(), f"{self.__name__}({label})")
+        c.single = single
+        return c
+
+
+def jit(fn: Callable[..., Any] | None = None, *, cache_size: int = 32) -> Any:
+    """Trace ``fn`` into a compiled plan on the first call per signature
+    (array shapes and dtypes, plus the values of non-array arguments).
+
+    Usable as ``@lt.jit`` or ``@lt.jit(cache_size=8)``.  Python control flow
+    on traced values raises ``lt.TracingError``: use ``lt.where`` or make the
+    deciding value a static argument.
+
+    >>> import lazyten as lt, numpy as np
+    >>> @lt.jit
+    ... def f(x):
+    ...     return (x - x.mean()) / x.std()
+    >>> f(np.array([1.0, 3.0]))
+    array([-1.,  1.])
+    """
+    if fn is None:
+        return lambda f: Jit(f, cache_size)
+    return Jit(fn, cache_size)

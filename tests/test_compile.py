@@ -1,0 +1,383 @@
+"""Compile once, run many: placeholders, lt.function, @lt.jit, plan cache,
+multi-output sharing, buffer donation, streaming.  Structural assertions only
+(cache counters, kernel counts, allocation sizes), never wall time."""
+
+from __future__ import annotations
+
+import threading
+import tracemalloc
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from lazyten.compile import SYMBOLIC_DIM
+
+
+def w1(a: Any, b: Any, c: Any, mod: Any = lt) -> Any:
+    return 2 * a ** 2 + 3 * b * c - mod.sin(a) * mod.exp(-b)
+
+
+def abc(n: int, seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(n) for _ in range(3)]
+
+
+# ---------------------------------------------------------------- lt.function
+
+@pytest.mark.parametrize("n", [100, 10_000, 300_000])   # fast path, execute, numexpr/blocked
+def test_function_matches_numpy(engine: Any, n: int) -> None:
+    a, b, c = (lt.placeholder((n,), "float64", name=k) for k in "abc")
+    f = lt.function([a, b, c], w1(a, b, c))
+    A, B, C = abc(n)
+    for _ in range(3):
+        np.testing.assert_allclose(f(A, B, C), w1(A, B, C, np), rtol=1e-12)
+    info = f.cache_info()
+    assert (info.misses, info.currsize) == (1, 1) and info.hits == 3
+
+
+def test_none_dims_across_shapes() -> None:
+    x = lt.placeholder((None, 3), "float64", name="x")
+    w = lt.placeholder((3,), "float64", name="w")
+    assert x.shape == (SYMBOLIC_DIM, 3)
+    outs = [(x * w).sum(axis=1), x.mean(axis=0), x.reshape(-1), x[1:, ::-1], x[-1],
+            x.T @ x, lt.exp(x).max()]
+    f = lt.function([x, w], outs)
+    rng = np.random.default_rng(1)
+    W = rng.standard_normal(3)
+    for n in (1, 2, 5, 7, 5, 2):
+        X = rng.standard_normal((n, 3))
+        got = f(X, W)
+        want = [(X * W).sum(axis=1), X.mean(axis=0), X.reshape(-1), X[1:, ::-1], X[-1],
+                X.T @ X, np.exp(X).max()]
+        for g, e in zip(got, want):
+            assert g.shape == e.shape and g.dtype == e.dtype
+            np.testing.assert_allclose(g, e, rtol=1e-12)
+    info = f.cache_info()
+    assert info.misses == 4 and info.hits == 2 and info.currsize == 4
+    assert "float64[7,3]" in f.explain(all=True) and "float64[2,3]" in f.explain()
+
+
+def test_none_dims_two_placeholders_and_keywords() -> None:
+    x = lt.placeholder((None,), "float32", name="x")
+    y = lt.placeholder((None,), "float32", name="y")
+    f = lt.function([x, y], x * y + 1)
+    X, Y = np.arange(4, dtype=np.float32), np.ones(4, np.float32)
+    np.testing.assert_array_equal(f(y=Y, x=X), X * Y + 1)
+    assert f(X, Y).dtype == np.float32
+    np.testing.assert_array_equal(f(X, np.ones(1, np.float32)), X + 1)  # broadcasting 1
+    with pytest.raises(ValueError, match="cannot specialize"):
+        f(X, np.ones(3, np.float32))
+
+
+def test_unsupported_specialization_is_a_clear_error() -> None:
+    x = lt.placeholder((None,), "float64", name="x")
+    f = lt.function([x], x + lt.zeros((SYMBOLIC_DIM,)))   # a shape fixed at build time
+    with pytest.raises(ValueError, match=r"lt.jit"):
+        f(np.ones(3))
+
+
+def test_wrong_inputs_name_the_input() -> None:
+    x = lt.placeholder((None, 2), "float64", name="x")
+    y = lt.placeholder((2,), "int32", name="y")
+    f = lt.function([x, y], x * y)
+    with pytest.raises(ValueError, match=r"'x' \(position 0\), declared \(None, 2\) float64 "
+                                         r"got shape \(3, 3\)"):
+        f(np.ones((3, 3)), np.ones(2, np.int32))
+    with pytest.raises(ValueError, match=r"'y' \(position 1\).*got shape \(3,\)"):
+        f(np.ones((3, 2)), np.ones(3, np.int32))
+    with pytest.raises(TypeError, match=r"'y' \(position 1\), declared \(2,\) int32 got dtype "
+                                        r"float64"):
+        f(np.ones((3, 2)), np.ones(2))
+    with pytest.raises(TypeError, match="takes 2 input"):
+        f(np.ones((3, 2)))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
+        f(np.ones((3, 2)), z=1)
+    with pytest.raises(TypeError, match="placeholder"):
+        lt.function([lt.asarray([1.0])], x)
+    with pytest.raises(ValueError, match="not listed in inputs"):
+        lt.function([x], x * y)
+
+
+def test_inputs_are_never_written_and_results_are_owned() -> None:
+    x = lt.placeholder((50,), "float64", name="x")
+    f = lt.function([x], [x, x.T, x + 1, x + 1, x[::2]])
+    X = np.arange(50.0)
+    X.flags.writeable = False
+    before = X.copy()
+    outs = f(X)
+    np.testing.assert_array_equal(X, before)
+    for o in outs:
+        assert o.flags.writeable and not np.shares_memory(o, X)
+    assert outs[2] is not outs[3]
+    outs[2][:] = -1
+    np.testing.assert_array_equal(f(X)[2], before + 1)
+
+
+def test_tensor_arguments_and_constants_in_the_graph() -> None:
+    x = lt.placeholder((3,), "float64", name="x")
+    k = lt.asarray(np.array([1.0, 2.0, 3.0]))
+    f = lt.function([x], x * k)
+    np.testing.assert_array_equal(f(lt.arange(3.0) + 1), [1.0, 4.0, 9.0])
+    np.testing.assert_array_equal(f(x=np.ones(3)), [1.0, 2.0, 3.0])
+
+
+# ---------------------------------------------------------------- tracing errors
+
+@pytest.mark.parametrize("force", [bool, float, int, lambda t: t.item(), np.asarray, list,
+                                   lambda t: t.eval(), print, repr,
+                                   lambda t: lt.compute(t)])
+def test_forcing_a_placeholder_raises_tracing_error(engine: Any, force: Any) -> None:
+    x = lt.placeholder((1,), "float64", name="x")
+    with pytest.raises(lt.TracingError, match=r"depends on placeholder\(s\) 'x'.*lt.where"):
+        force(x.sum() + 1 if force is not list else x + 1)
+    assert issubclass(lt.TracingError, TypeError)
+
+
+def test_jit_control_flow_is_an_error() -> None:
+    @lt.jit
+    def f(x: Any) -> Any:
+        if x.sum() > 0:
+            return x
+        return -x
+
+    with pytest.raises(lt.TracingError, match="Python control flow on traced values"):
+        f(np.ones(3))
+
+    @lt.jit
+    def g(x: Any, positive: bool) -> Any:          # the fix: a static argument...
+        return x if positive else -x
+
+    @lt.jit
+    def h(x: Any) -> Any:                          # ... or lt.where
+        return lt.where(x.sum() > 0, x, -x)
+
+    np.testing.assert_array_equal(g(np.ones(3), False), -np.ones(3))
+    np.testing.assert_array_equal(h(-np.ones(3)), np.ones(3))
+
+
+# ---------------------------------------------------------------- @lt.jit
+
+def test_jit_traces_once_per_signature() -> None:
+    @lt.jit
+    def f(a: Any, b: Any, c: Any, scale: float = 1.0) -> Any:
+        return w1(a, b, c) * scale
+
+    A, B, C = abc(64)
+    for _ in range(5):
+        np.testing.assert_allclose(f(A, B, C), w1(A, B, C, np), rtol=1e-12)
+    assert f.traces == 1 and f.cache_info().hits == 4 and f.cache_info().misses == 1
+    f(A, B, C, scale=2.0)                              # a static argument: new trace
+    f(A[:10], B[:10], C[:10])                          # a new shape: new trace
+    f(A.astype(np.float32), B.astype(np.float32), C.astype(np.float32))   # new dtypes
+    assert f.traces == 4 and f.cache_info().currsize == 4
+    np.testing.assert_allclose(f(A, B, C, scale=2.0), 2 * w1(A, B, C, np), rtol=1e-12)
+    assert f.traces == 4
+    assert f.explain().startswith("== f(a: float64[64], b: float64[64], c: float64[64])")
+    f.cache_clear()
+    assert f.cache_info() == (0, 0, 32, 0)
+    f(A, B, C)
+    assert f.traces == 5
+
+
+def test_jit_multiple_outputs_lru_bound_and_nesting() -> None:
+    @lt.jit(cache_size=2)
+    def stats(x: Any) -> Any:
+        return x.mean(), x.std(), x.max()
+
+    @lt.jit
+    def outer(x: Any) -> Any:
+        m, s, _ = stats(x)                             # inlined into the outer trace
+        return (x - m) / s
+
+    for n in (3, 4, 5, 3):
+        X = np.arange(float(n))
+        m, s, mx = stats(X)
+        assert (m, s, mx) == (X.mean(), X.std(), X.max())
+    assert stats.cache_info().currsize == 2 and stats.cache_info().misses == 4
+    X = np.arange(6.0)
+    np.testing.assert_allclose(outer(X), (X - X.mean()) / X.std())
+    with pytest.raises(TypeError, match="neither an array"):
+        stats([1.0, 2.0])
+
+
+def test_jit_method_and_unhashable() -> None:
+    class Model:
+        def __init__(self) -> None:
+            self.w = np.array([1.0, 2.0])
+
+        @lt.jit
+        def forward(self, x: Any) -> Any:
+            return x * self.w.sum()
+
+    m = Model()
+    np.testing.assert_array_equal(m.forward(np.ones(2)), [3.0, 3.0])
+
+
+# ---------------------------------------------------------------- out= / donation
+
+def test_out_writes_into_caller_buffers() -> None:
+    x = lt.placeholder((None,), "float64", name="x")
+    f = lt.function([x], [x * 2, x.sum(), x[::-1]])
+    X = np.arange(5.0)
+    o = [np.empty(5), np.empty(()), np.empty(5)]
+    res = f(X, out=o)
+    assert all(r is b for r, b in zip(res, o))
+    np.testing.assert_array_equal(o[0], X * 2)
+    assert o[1] == 10.0
+    np.testing.assert_array_equal(o[2], X[::-1])
+    res = f(X, out=(None, None, o[2]))
+    assert res[2] is o[2] and res[0] is not o[0]
+    with pytest.raises(ValueError, match="needs 3 array"):
+        f(X, out=o[:2])
+    with pytest.raises(ValueError, match=r"out\[0\] has shape"):
+        f(X, out=[np.empty(4), None, None])
+    with pytest.raises(TypeError, match=r"out\[0\] has dtype"):
+        f(X, out=[np.empty(5, np.float32), None, None])
+    with pytest.raises(ValueError, match="overlaps an input"):
+        f(X, out=[X, None, None])
+
+
+@pytest.mark.parametrize("n,backend", [(100, "auto"), (200_000, "numexpr")])
+def test_out_loop_allocates_nothing_per_call(n: int, backend: str) -> None:
+    # Small: the fast path (per-thread scratch).  Large: a numexpr kernel
+    # writes straight into ``out`` (plain NumPy kernels would allocate their
+    # full-size temporaries per call: the cost model's choice, not donation's).
+    a, b, c = (lt.placeholder((n,), "float64", name=k) for k in "abc")
+    with lt.set_options(threads=1, backend=backend):
+        f = lt.function([a, b, c], w1(a, b, c))
+    A, B, C = abc(n)
+    out = np.empty(n)
+    f(A, B, C, out=out)                                # warm: caches, scratch
+    f(A, B, C)
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        for _ in range(10):
+            f(A, B, C, out=out)
+        _, peak10 = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        for _ in range(100):
+            f(A, B, C, out=out)
+        now, peak100 = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        for _ in range(100):
+            f(A, B, C)
+        _, peak_alloc = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # With out=: nothing kept per call (flat), the peak does not grow with the
+    # number of calls, and it stays below one output array (only a few small
+    # Python objects live during a call).
+    assert now - base < 16_384
+    assert peak100 <= peak10 + 4_096
+    assert peak100 - base < max(4_096, 8 * n // 8)
+    # Without out=: each call allocates its output (tracemalloc does see arrays).
+    assert peak_alloc - base >= 8 * n
+    np.testing.assert_allclose(out, w1(A, B, C, np), rtol=1e-12)
+
+
+# ---------------------------------------------------------------- threads
+
+@pytest.mark.parametrize("n", [100, 50_000])
+def test_calls_from_several_threads(n: int) -> None:
+    x = lt.placeholder((None,), "float64", name="x")
+    y = lt.placeholder((None,), "float64", name="y")
+    f = lt.function([x, y], [w1(x, y, x), (x * y).sum()])
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(4)
+
+    def work(seed: int) -> None:
+        try:
+            barrier.wait()
+            rng = np.random.default_rng(seed)
+            out = [np.empty(n), np.empty(())]
+            for k in range(30):
+                X, Y = rng.standard_normal(n), rng.standard_normal(n)
+                u, v = f(X, Y, out=out) if k % 2 else f(X, Y)
+                np.testing.assert_allclose(u, w1(X, Y, X, np), rtol=1e-12)
+                np.testing.assert_allclose(v, (X * Y).sum(), rtol=1e-9)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    ts = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors[0]
+    assert f.cache_info().currsize == 1
+
+
+# ---------------------------------------------------------------- multi-output sharing
+
+def _compute_steps(plan: Any) -> int:
+    return sum(1 for s in plan.steps if s.kind in ("kernel", "numpy", "blas"))
+
+
+def test_multi_output_plans_share_work() -> None:
+    rng = np.random.default_rng(2)
+    A, B = rng.standard_normal((60, 40)), rng.standard_normal((40, 50))
+    a, b = lt.asarray(A), lt.asarray(B)
+    m = lt.tanh(a @ b)
+    outs = [m.sum(axis=0), (m * m).mean(), m.max(axis=1)]
+    joint = _compute_steps(lt.plan(*outs))
+    separate = sum(_compute_steps(lt.plan(o)) for o in outs)
+    assert joint < separate
+    assert lt.explain(*outs).count("blas") < sum(lt.explain(o).count("blas") for o in outs)
+    M = np.tanh(A @ B)
+    for got, want in zip(lt.compute(*outs), [M.sum(axis=0), (M * M).mean(), M.max(axis=1)]):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    # The same in a compiled function with several outputs.
+    x = lt.placeholder((60, 40), "float64", name="x")
+    mm = lt.tanh(x @ b)
+    f = lt.function([x], [mm.sum(axis=0), (mm * mm).mean(), mm.max(axis=1)])
+    assert _compute_steps(f._const.plan) == joint
+    np.testing.assert_allclose(f(A)[1], (M * M).mean(), rtol=1e-12)
+
+
+# ---------------------------------------------------------------- streaming
+
+def test_map_lists_and_stacks() -> None:
+    x = lt.placeholder((None, 2), "float64", name="x")
+    y = lt.placeholder((), "float64", name="y")
+    f = lt.function([x, y], [x.sum(axis=0) * y, x.max()])
+    batches = [(np.full((k + 1, 2), float(k)), 2.0) for k in range(4)]
+    res = f.map(batches)
+    assert len(res) == 4 and isinstance(res[0], tuple)
+    sums, maxes = f.map(iter(batches), stack=True)
+    assert sums.shape == (4, 2) and maxes.shape == (4,)
+    np.testing.assert_array_equal(maxes, [0.0, 1.0, 2.0, 3.0])
+    g = lt.function([x], x.sum())
+    stacked = g.map((np.ones((k, 2)) for k in range(1, 4)), progress=True, stack=True)
+    np.testing.assert_array_equal(stacked, [2.0, 4.0, 6.0])
+
+
+def test_map_without_tqdm_warns(monkeypatch: Any) -> None:
+    import builtins
+    real = builtins.__import__
+
+    def no_tqdm(name: str, *args: Any, **kw: Any) -> Any:
+        if name.startswith("tqdm"):
+            raise ImportError("no tqdm")
+        return real(name, *args, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", no_tqdm)
+    x = lt.placeholder((2,), "float64", name="x")
+    f = lt.function([x], x + 1)
+    with pytest.warns(RuntimeWarning, match="needs tqdm"):
+        res = f.map([np.zeros(2)], progress=True)
+    np.testing.assert_array_equal(res[0], [1.0, 1.0])
+
+
+def test_fast_path_code_and_weak_scalars() -> None:
+    # Small plans run as generated straight-line code; NEP 50 results kept.
+    x = lt.placeholder((8,), "int32", name="x")
+    f = lt.function([x], [x * 2 + 1, x < 2.5, x / 2, (x + 3).sum()])
+    assert f._const.fast is not None
+    X = np.arange(8, dtype=np.int32)
+    for got, want in zip(f(X), [X * 2 + 1, X < 2.5, X / 2, (X + 3).sum()]):
+        assert got.dtype == np.asarray(want).dtype
+        np.testing.assert_array_equal(got, want)
