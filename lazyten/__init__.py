@@ -32,7 +32,6 @@ from .tfcompat import select
 from .options import Options, get_options, set_default_options, set_options
 from .tensor import Tensor
 from .compile import Function, Jit, TracingError, function, jit, placeholder  # noqa: E402
-from .compile import Function, Jit, TracingError, function, jit, placeholder  # noqa: E402
 
 __version__ = "0.1.0"
 
