@@ -117,14 +117,17 @@ def _hashable(v: Any) -> Any:
 
 def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: Shape,
            dtype: np.dtype[Any], source: tuple[str, int], weak: bool = False,
-           unique: bool = False, value: Any = None) -> Node:
+           unique: bool = False, value: Any = None, key: Any = None) -> Node:
     """The node for ``op(inputs, attrs)``: an existing identical one, or a new one.
 
-    ``unique`` nodes (user inputs, placeholders) are never shared.
+    ``unique`` nodes (user inputs, placeholders) are never shared.  ``key``
+    replaces the generic key (a hot caller that knows a cheaper exact one).
     """
     if unique:
         return Node(op, inputs, attrs, shape, dtype, source, weak, value)
-    key = (op.name, tuple(n.id for n in inputs), _hashable(attrs) if attrs else (), dtype, weak)
+    if key is None:
+        key = (op.name, tuple(n.id for n in inputs), _hashable(attrs) if attrs else (),
+               dtype, weak)
     node = _intern.get(key)
     if node is not None:
         return node

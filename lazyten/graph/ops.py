@@ -630,7 +630,14 @@ def _view_update_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[S
         spec = REGISTRY[name]
         if spec.kind != "view":
             raise TypeError(f"cannot write through {name}: it is not a view")
+        if name in _READ_ONLY_VIEWS:  # NumPy refuses at once; so do we, at build time
+            raise ValueError(f"assignment destination is read-only: cannot write through "
+                             f"a {name} view")
     return shape, attrs
+
+
+# Views NumPy returns read-only: a write through them is an error.
+_READ_ONLY_VIEWS = frozenset({"broadcast_to", "diagonal"})
 
 
 def _view_update_impl(base: Any, val: Any, path: tuple[tuple[str, Any], ...]) -> Any:
@@ -767,15 +774,21 @@ def _same_type(e: BaseException, msg: str) -> BaseException:
     return ValueError(msg)
 
 
+_WEAK_DTYPES: dict[type, np.dtype[Any]] = {
+    bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64),
+    complex: np.dtype(np.complex128)}
+
+
 def const(value: Any) -> Node:
     """A scalar constant node: Python scalars weak (NEP 50), NumPy scalars strong."""
     src = user_source()
-    if isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic):
-        dt = np.result_type(type(value) if not isinstance(value, bool) else np.bool_)
-        if isinstance(value, int) and not isinstance(value, bool):
-            dt = np.dtype(np.int64)
+    t = type(value)
+    if t in _WEAK_DTYPES:
+        dt = _WEAK_DTYPES[t]
+        # The value's repr tells 1 from 1.0 from True and makes NaN equal NaN.
+        key = ("const", t, repr(value) if t is float or t is complex else value)
         return intern(REGISTRY["const"], (), {"value": value, "shape": (), "dtype": dt},
-                      (), dt, src, weak=True)
+                      (), dt, src, weak=True, key=key)
     arr = np.asarray(value)
     v = arr[()]
     return intern(REGISTRY["const"], (), {"value": v, "shape": (), "dtype": arr.dtype},

@@ -53,18 +53,24 @@ def rebuild(node: Node, inputs: Sequence[Node], **attrs: Any) -> Node:
 Rule = Callable[[Node, tuple[Node, ...]], Node | None]
 
 
-def rewrite(graph: Graph, rule: Rule) -> Graph:
+def rewrite(graph: Graph, rule: Rule, only: frozenset[str] | None = None) -> Graph:
     """Apply ``rule`` bottom-up: each node sees its already-rewritten inputs.
 
     ``rule(node, new_inputs)`` returns a replacement node or None (keep the
     node, rebuilt on the new inputs).  Iterative over the topological order.
+    With ``only`` (the op names the rule can change), a graph without such ops
+    is returned as it is, and so is a graph the rule left unchanged.
     """
+    order = graph.nodes()
+    if only is not None and not any(n.op.name in only for n in order):
+        return graph
     mapping: dict[int, Node] = {}
-    for n in graph.nodes():
+    for n in order:
         if n.value is not None or not n.inputs:
             mapping[n.id] = n
             continue
         ins = tuple(mapping[i.id] for i in n.inputs)
         out = rule(n, ins)
         mapping[n.id] = out if out is not None else rebuild(n, ins)
-    return Graph(tuple(mapping[o.id] for o in graph.outputs))
+    outs = tuple(mapping[o.id] for o in graph.outputs)
+    return graph if outs == graph.outputs else Graph(outs)

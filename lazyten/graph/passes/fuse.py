@@ -190,7 +190,10 @@ def _kernel(root: Node, group: list[Node], mapping: dict[int, Node]) -> Node:
     reduce = (root.op.name, tuple(sorted(root.attrs.items()))) if reduce_root else None
     attrs = {"program": tuple(program), "reduce": reduce, "shape": root.shape,
              "dtype": root.dtype, "elem_shape": body[-1].shape}
-    return intern(FUSED, tuple(ext_nodes), attrs, root.shape, root.dtype, root.source)
+    # Never shared (unique): hashing a long program would cost more than any
+    # sharing of kernels between plans could save.
+    return intern(FUSED, tuple(ext_nodes), attrs, root.shape, root.dtype, root.source,
+                  unique=True)
 
 
 def kernel_count(graph: Graph) -> int:

@@ -84,4 +84,4 @@ def matmul_order(graph: Graph) -> Graph:
         out = result[(0, len(ops_) - 1)]
         return out if out.shape == node.shape and out.dtype == node.dtype else None
 
-    return rewrite(graph, rule)
+    return rewrite(graph, rule, only=frozenset({"matmul"}))

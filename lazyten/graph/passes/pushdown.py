@@ -109,4 +109,4 @@ def pushdown(graph: Graph) -> Graph:
             return sink(node, ins[0])
         return None
 
-    return rewrite(graph, rule)
+    return rewrite(graph, rule, only=frozenset(PUSH_VIEWS))
