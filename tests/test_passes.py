@@ -250,3 +250,27 @@ def test_operand_reading_buffer_through_a_view_blocks_inplace(engine: Any) -> No
     assert p.kernels[-1].inplace_of is None
     ref = np.exp(np.arange(16.0).reshape(4, 4))
     assert_eq(e, ref + ref.T)
+
+
+def test_w1_allocates_only_the_output_and_block_scratch(big: tuple[lt.Tensor, ...]) -> None:
+    import tracemalloc
+
+    from lazyten.exec import cost
+    a, b, c = big
+    e = 2 * a**2 + 3 * b * c - lt.sin(a) * lt.exp(-b)
+    with lt.set_options(backend="numpy", threads=2):
+        lt.compute(e)                        # warm caches (probes, plan)
+        tracemalloc.start()
+        (out,) = lt.compute(e)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    scratch = 2 * 4 * cost.get_model().block_elems * 8      # threads x slots x block
+    assert peak <= out.nbytes + scratch + 256 * 1024, (peak, out.nbytes)
+    # NumPy eager holds several full-size temporaries at once.
+    tracemalloc.start()
+    a0, b0, c0 = a.eval(), b.eval(), c.eval()
+    tracemalloc.reset_peak()
+    _ = 2 * a0**2 + 3 * b0 * c0 - np.sin(a0) * np.exp(-b0)
+    eager = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert eager > 2 * out.nbytes
