@@ -31,6 +31,7 @@ from .gorgonia import (I, at, clamp, clone, contract, copy_to, mat_vec_mul, mate
 from .tfcompat import select
 from .options import Options, get_options, set_default_options, set_options
 from .tensor import Tensor
+from .viz import graph, to_dot, to_networkx, visualize
 from .compile import Function, Jit, TracingError, function, jit, placeholder  # noqa: E402
 
 __version__ = "0.1.0"
@@ -110,6 +111,7 @@ def _attach_doc_methods() -> None:
 _attach_doc_methods()
 
 __all__ = ["Tensor", "asarray", "array", "compute", "debugprint", "explain", "plan",
+           "graph", "to_dot", "to_networkx", "visualize",
            "set_options",
            "get_options", "Options", "random", "zeros", "ones", "full", "empty", "arange",
            "linspace", "eye", "identity", *sorted(ELEMENTWISE)]
