@@ -155,7 +155,9 @@ def clear_plan_cache() -> None:
         _plans.clear()
 
 
-def _owned(v: Any) -> bool:
+def _fresh(v: Any) -> bool:
+    """A NumPy result that owns its memory: never a view of an input
+    (``np.einsum`` can return one), so it may be overwritten later."""
     return isinstance(v, np.ndarray) and v.flags.owndata and v.flags.writeable \
         and v.flags.c_contiguous
 
@@ -181,6 +183,11 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
     """
     vals: dict[int, Any] = {}
     holders: dict[int, list[int]] = {}      # buffer -> node ids whose value lives in it
+    # node id -> the memory its value occupies, for values in memory this run
+    # allocated (or NumPy freshly returned): only those are ever overwritten
+    # in place or recycled, whatever the plan says (a second line of defence
+    # for user arrays).
+    owned: dict[int, np.ndarray[Any, Any]] = {}
     pool: dict[tuple[int, np.dtype[Any]], list[np.ndarray[Any, Any]]] = {}
     keep = {n.id for n in plan.outputs}
     for s in plan.steps:
@@ -204,17 +211,21 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                 out = None
                 if outs is not None and n.id in outs:
                     out = outs[n.id]
-                elif s.inplace_of is not None and _owned(vals[s.inplace_of]):
+                elif s.inplace_of is not None and s.inplace_of in owned:
                     out = vals[s.inplace_of]
-                elif s.reused is not None:
-                    lst = pool.get((n.nbytes, n.dtype))
-                    if lst:
-                        out = lst.pop().reshape(n.shape)
+                    owned[n.id] = owned[s.inplace_of]
+                elif s.reused is not None and pool.get((n.nbytes, n.dtype)):
+                    base = pool[(n.nbytes, n.dtype)].pop()
+                    out = base.reshape(n.shape)
+                    owned[n.id] = base
                 if out is None:
                     out = np.empty(n.shape, n.dtype)
+                    owned[n.id] = out
                 v = s.kernel.run(args, out, threads)
             else:
                 v = n.op.impl(*args, **n.attrs)
+                if _fresh(v):
+                    owned[n.id] = v
         except Exception as e:
             with_provenance(e, n, f"step {s.index}: {describe_step(s)}")
             raise
@@ -230,14 +241,14 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
         if s.buffer != EXTERNAL:
             holders.setdefault(s.buffer, []).append(n.id)
         for b in s.frees:
-            base = None
-            for nid in holders.pop(b, []):
-                if nid in keep:
-                    base = None
-                    break
-                v_dead = vals.pop(nid, None)
-                if base is None and _owned(v_dead):
-                    base = v_dead
-            if base is not None:
-                pool.setdefault((base.nbytes, base.dtype), []).append(base.reshape(-1))
+            nids = holders.pop(b, [])
+            if any(nid in keep for nid in nids):
+                continue
+            mem = None
+            for nid in nids:
+                vals.pop(nid, None)
+                mem = owned.pop(nid, None) if mem is None else mem
+                owned.pop(nid, None)
+            if mem is not None:
+                pool.setdefault((mem.nbytes, mem.dtype), []).append(mem.reshape(-1))
     return [vals[o.id] for o in plan.outputs]
