@@ -67,7 +67,7 @@ def normalize_axes(axis: int | Sequence[int] | None, ndim: int) -> tuple[int, ..
     if isinstance(axis, (tuple, list)):
         axes = tuple(normalize_axis(a, ndim) for a in axis)
     else:
-        axes = (normalize_axis(operator.index(axis), ndim),)
+        axes = (normalize_axis(axis, ndim),)  # type: ignore[arg-type]  # checked inside
     if len(set(axes)) != len(axes):
         raise ValueError(f"repeated axis in {axis}")
     return tuple(sorted(axes))
