@@ -15,7 +15,7 @@ array([0., 2., 4.])
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -101,4 +101,5 @@ def load_csv(path: PathLike, dtype: Any = np.float64, delimiter: str = ",",
     """
     if ndmin not in (0, 1, 2):
         raise ValueError(f"load_csv: ndmin must be 0, 1 or 2, got {ndmin}")
-    return asarray(np.loadtxt(path, dtype=dtype, delimiter=delimiter, ndmin=ndmin))
+    nd: Literal[0, 1, 2] = 2 if ndmin == 2 else (1 if ndmin == 1 else 0)
+    return asarray(np.loadtxt(path, dtype=np.dtype(dtype), delimiter=delimiter, ndmin=nd))

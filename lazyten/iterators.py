@@ -35,7 +35,7 @@ def _coords(shape: tuple[int, ...], order: str, reverse: bool) -> Iterator[tuple
     if not shape:
         yield from (() for _ in flat)
         return
-    cols = np.unravel_index(flat, shape, order=order)
+    cols = np.unravel_index(flat, shape, order="F" if order == "F" else "C")
     for k in range(n):
         yield tuple(int(c[k]) for c in cols)
 

@@ -33,7 +33,7 @@ import math
 import threading
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -201,7 +201,7 @@ def _svdvals_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape
     return batch + (min(m, n),), {}
 
 
-def _eigvalsh_impl(a: Any, UPLO: str) -> Any:
+def _eigvalsh_impl(a: Any, UPLO: Literal["L", "U"]) -> Any:
     return np.linalg.eigvalsh(a, UPLO=UPLO)
 
 
@@ -272,7 +272,7 @@ def _norm_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, d
             raise ValueError(f"Improper number of dimensions to norm: an order needs a 1-d or "
                              f"2-d array or an axis, got shape {x.shape}")
         axis = tuple(range(x.ndim))
-    axes = tuple(S.normalize_axis(a, x.ndim) for a in
+    axes = tuple(S.normalize_axis(int(a), x.ndim) for a in
                  ((axis,) if isinstance(axis, (int, np.integer)) else axis))
     if len(axes) == 1:
         if isinstance(ord_, str):
@@ -327,13 +327,13 @@ def _svd_impl(a: Any, full_matrices: bool) -> Any:
     return _pack((u, s, vh), np.shape(a)[:-2])
 
 
-def _qr_impl(a: Any, mode: str) -> Any:
+def _qr_impl(a: Any, mode: Literal["reduced", "complete", "r"]) -> Any:
     res = np.linalg.qr(a, mode=mode)
     parts = (res,) if isinstance(res, np.ndarray) else tuple(res)
     return _pack(parts, np.shape(a)[:-2])
 
 
-def _eigh_impl(a: Any, UPLO: str) -> Any:
+def _eigh_impl(a: Any, UPLO: Literal["L", "U"]) -> Any:
     w, v = np.linalg.eigh(a, UPLO=UPLO)
     return _pack((w, v), np.shape(a)[:-2])
 

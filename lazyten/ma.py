@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from . import functions as F
+from .creation import zeros
 from .graph import shapes as S
 from .tensor import Tensor, wrap
 
@@ -272,7 +273,7 @@ def _binary(name: str, a: Any, b: Any) -> MaskedTensor:
     dom = _DOMAINS.get(name)
     m = _or(ma, mb, dom(da, db) if dom is not None else None)
     if m is None:
-        m = F.zeros(res.shape, dtype=np.bool_)
+        m = zeros(res.shape, dtype=np.bool_)
     elif m.shape != res.shape:
         m = F.broadcast_to(m, res.shape)
     if isinstance(da, Tensor) and np.can_cast(da.dtype, res.dtype, "same_kind"):
@@ -328,7 +329,7 @@ def masked_array(data: Any, mask: Any = False, fill_value: Any = None,
         fill_value = data._fill_value if fill_value is None else fill_value
     elif isinstance(data, np.ma.MaskedArray):
         d, m0 = wrap(np.ma.getdata(data)), wrap(np.ma.getmaskarray(data))
-        if fill_value is None and data._fill_value is not None:
+        if fill_value is None and getattr(data, "_fill_value", None) is not None:
             fill_value = data.fill_value
     else:
         d, m0 = wrap(data), None
@@ -433,7 +434,7 @@ def getdata(a: Any) -> Tensor:
 def getmaskarray(a: Any) -> Tensor:
     if isinstance(a, MaskedTensor):
         return a._mask
-    return F.zeros(wrap(a).shape, dtype=np.bool_)
+    return zeros(wrap(a).shape, dtype=np.bool_)
 
 
 getmask = getmaskarray  # lazyten's masks are always full arrays
