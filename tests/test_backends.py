@@ -92,7 +92,8 @@ def test_calibration_writes_and_is_read_back(tmp_path: Path, monkeypatch: Any) -
     monkeypatch.setattr(cost, "_model", None)
     model = calibrate.calibrate(n=40_000, repeat=1)
     assert model.source == "calibrated"
-    assert all(v > 0 for v in model.numpy.values()) and model.numpy_call_us > 0
+    assert all(v > 0 for v in model.numpy_block.values()) and model.numpy_call_us > 0
+    assert model.mem > 0 and all(v > 0 for v in model.numexpr.values())
     path = cost.save(model)
     assert path.parent == tmp_path
     monkeypatch.setattr(cost, "_model", None)

@@ -2,12 +2,14 @@
 
     python -m lazyten.exec.calibrate [--quick]
 
-For each op class (cheap: add/multiply, heavy: divide/sqrt/pow, transcendental:
-sin/exp/log) it times NumPy ufuncs with ``out=`` on cache-sized blocks (the
-blocked backend's inner loop) and numexpr on one large array, both on one
-thread, in float64; then the fixed cost of one ufunc call and of one
-``numexpr.evaluate``, the float32 slowdown of numexpr, and the block size
-that runs a representative kernel fastest.  Results go to
+On one thread, in float64: the cost of streaming an array through memory;
+for each op class (cheap: add/multiply, heavy: divide/sqrt, transcendental:
+sin/exp/log) the per-element cost of a NumPy ufunc on whole arrays (plain
+NumPy) and on a cache-resident block (the blocked backend's inner loop), and
+of one op inside a numexpr expression (a chain of 8 minus a chain of 1); the
+fixed cost of one ufunc call and of one ``numexpr.evaluate``; numexpr's
+float32 slowdown; and the block size that runs a representative kernel
+fastest.  Results go to
 ``~/.cache/lazyten/costs.json`` (``$LAZYTEN_CACHE_DIR`` to move it), which the
 cost model reads at the next start.  Runs for about 10-30 seconds.
 """
@@ -25,11 +27,13 @@ import numpy as np
 
 from .cost import CostModel, save
 
+# One representative op per class, as (ufunc, numexpr form over ``a``).
 CLASSES: dict[str, list[tuple[np.ufunc, str]]] = {
-    "cheap": [(np.add, "a + b"), (np.multiply, "a * b")],
-    "heavy": [(np.divide, "a / b"), (np.sqrt, "sqrt(a)")],
+    "cheap": [(np.multiply, "a * 1.0001"), (np.add, "a + 0.5")],
+    "heavy": [(np.sqrt, "sqrt(a)"), (np.divide, "a / 1.0001")],
     "transcendental": [(np.sin, "sin(a)"), (np.exp, "exp(a)"), (np.log, "log(a)")],
 }
+CHAIN = 8
 
 
 def _best(fn: Callable[[], Any], repeat: int) -> float:
@@ -41,57 +45,72 @@ def _best(fn: Callable[[], Any], repeat: int) -> float:
     return statistics.median(times)
 
 
+def _ufunc_args(uf: np.ufunc, x: np.ndarray[Any, Any]) -> tuple[Any, ...]:
+    return (x,) if uf.nin == 1 else (x, 1.0001)
+
+
 def calibrate(n: int = 2_000_000, repeat: int = 5) -> CostModel:
+    """Measure every constant of ``CostModel`` (one thread, float64)."""
     rng = np.random.default_rng(0)
-    a, b = rng.random(n) + 0.5, rng.random(n) + 0.5
+    a = rng.random(n) + 0.5
+    big_out = np.empty(n)
     block = 16384
-    out = np.empty(block)
+    blk = a[:block].copy()
+    blk_out = np.empty(block)
+    reps = max(1, n // block)
     old_threads = numexpr.set_num_threads(1)
     try:
-        np_cost: dict[str, float] = {}
-        ne_cost: dict[str, float] = {}
+        # Streaming one array in and one out: the memory cost per array.
+        mem = _best(lambda: np.copyto(big_out, a), repeat) / n * 1e9 / 2
+        plain: dict[str, float] = {}
+        blocked: dict[str, float] = {}
+        ne: dict[str, float] = {}
         for cls, members in CLASSES.items():
-            np_ns, ne_ns = [], []
+            p, bl, e = [], [], []
             for uf, expr in members:
-                def blocked() -> None:
-                    for lo in range(0, n, block):
-                        args = (a[lo:lo + block],) if uf.nin == 1 else (a[lo:lo + block],
-                                                                       b[lo:lo + block])
-                        uf(*args, out=out[:len(args[0])])
-                np_ns.append(_best(blocked, repeat) / n * 1e9)
-                res = np.empty(n)
-                ne_ns.append(_best(lambda: numexpr.evaluate(expr, local_dict={"a": a, "b": b},
-                                                            out=res), repeat) / n * 1e9)
-            np_cost[cls] = statistics.mean(np_ns)
-            ne_cost[cls] = statistics.mean(ne_ns)
+                args = _ufunc_args(uf, a)
+                p.append(_best(lambda: uf(*args, out=big_out), repeat) / n * 1e9)
+                bargs = _ufunc_args(uf, blk)
+                bl.append(_best(lambda: [uf(*bargs, out=blk_out) for _ in range(reps)],
+                                repeat) / (reps * block) * 1e9)
+                # numexpr: a chain of CHAIN copies of the op minus one copy
+                # leaves the VM's per-op cost, memory traffic excluded.
+                chain = expr
+                for _ in range(CHAIN - 1):
+                    chain = expr.replace("a", f"({chain})", 1)
+                t1 = _best(lambda: numexpr.evaluate(expr, local_dict={"a": a}, out=big_out),
+                           repeat)
+                tk = _best(lambda: numexpr.evaluate(chain, local_dict={"a": a}, out=big_out),
+                           repeat)
+                e.append(max(0.01, (tk - t1) / (CHAIN - 1) / n * 1e9))
+            plain[cls], blocked[cls], ne[cls] = (statistics.mean(p), statistics.mean(bl),
+                                                  statistics.mean(e))
         tiny, tiny_out = np.ones(8), np.empty(8)
         call_us = _best(lambda: [np.add(tiny, tiny, out=tiny_out) for _ in range(1000)],
                         repeat) / 1000 * 1e6
         ne_us = _best(lambda: [numexpr.evaluate("a + b", local_dict={"a": tiny, "b": tiny})
                                for _ in range(200)], repeat) / 200 * 1e6
-        a32, b32 = a.astype(np.float32), b.astype(np.float32)
+        a32 = a.astype(np.float32)
         r32 = np.empty(n, np.float32)
-        t32 = _best(lambda: numexpr.evaluate("a * b + sin(a)", local_dict={"a": a32, "b": b32},
-                                             out=r32), repeat)
-        r64 = np.empty(n)
-        t64 = _best(lambda: numexpr.evaluate("a * b + sin(a)", local_dict={"a": a, "b": b},
-                                             out=r64), repeat)
+        ex = "sin(a) * 1.0001 + a"
+        t32 = _best(lambda: numexpr.evaluate(ex, local_dict={"a": a32}, out=r32), repeat)
+        t64 = _best(lambda: numexpr.evaluate(ex, local_dict={"a": a}, out=big_out), repeat)
     finally:
         numexpr.set_num_threads(old_threads)
-    model = CostModel(numpy=np_cost, numexpr=ne_cost,
-                      numexpr_float32_factor=max(1.0, t32 / t64 * 2),
+    model = CostModel(numpy_plain=plain, numpy_block=blocked, numexpr=ne, mem=mem,
+                      numexpr_float32_factor=max(1.0, t32 / t64),
                       numpy_call_us=call_us, numexpr_call_us=ne_us,
-                      block_elems=_best_block(a, b, repeat), source="calibrated")
+                      block_elems=_best_block(a, repeat), source="calibrated")
     return model
 
 
-def _best_block(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], repeat: int) -> int:
+def _best_block(a: np.ndarray[Any, Any], repeat: int) -> int:
     """The block size that runs ``2*a*a + 3*a*b - sin(a)*exp(-b)`` fastest."""
     import lazyten as lt
     from ..functions import ELEMENTWISE
     from . import cost
     sin, exp = ELEMENTWISE["sin"], ELEMENTWISE["exp"]
-    la, lb = lt.asarray(a), lt.asarray(b)
+    la, lb = lt.asarray(a), lt.asarray(a[::-1])
     best, best_t = 16384, float("inf")
     model = cost.get_model()
     old = model.block_elems

@@ -39,33 +39,48 @@ def op_class(name: str) -> str:
 
 @dataclass
 class CostModel:
-    # ns per element per instruction, one thread.
-    numpy: dict[str, float] = field(default_factory=lambda: {
-        "cheap": 0.9, "heavy": 2.0, "transcendental": 4.5})
+    """Nanoseconds per element, one thread, float64.
+
+    A kernel of k ops over m full-size arrays (inputs + output) costs
+    * plain NumPy: each op streams its operands through memory:
+      ``sum(numpy_plain[op])``;
+    * blocked NumPy: the ops run on cache-resident blocks, the arrays stream
+      once: ``sum(numpy_block[op]) + mem * m``, spread over threads;
+    * numexpr: its VM on cache-resident blocks: ``sum(numexpr[op]) + mem * m``.
+    """
+    numpy_plain: dict[str, float] = field(default_factory=lambda: {
+        "cheap": 1.2, "heavy": 1.4, "transcendental": 4.0})
+    numpy_block: dict[str, float] = field(default_factory=lambda: {
+        "cheap": 0.35, "heavy": 0.8, "transcendental": 3.3})
     numexpr: dict[str, float] = field(default_factory=lambda: {
-        "cheap": 1.6, "heavy": 2.6, "transcendental": 9.0})
-    # Extra per-element cost of float32 in numexpr (its VM has few float32 paths).
-    numexpr_float32_factor: float = 3.0
+        "cheap": 0.3, "heavy": 0.9, "transcendental": 5.5})
+    mem: float = 0.35                 # one float64 array streamed through memory
+    # numexpr's VM has few float32 paths: its per-op cost grows in float32.
+    numexpr_float32_factor: float = 2.0
     # Fixed costs, in microseconds.
-    numpy_call_us: float = 1.2        # one ufunc call
-    numexpr_call_us: float = 25.0     # one numexpr.evaluate (parse cache hit)
+    numpy_call_us: float = 1.0        # one ufunc call
+    numexpr_call_us: float = 10.0     # one numexpr.evaluate (parse cache hit)
     block_elems: int = 16384          # elements per block: fits L2 with a few temps
     source: str = "defaults"
 
-    def estimate(self, names: list[str], n: int, threads: int, float32: bool) -> dict[str, float]:
-        """Estimated seconds for each backend on ``n`` elements."""
-        np_ns = sum(self.numpy[op_class(k)] for k in names)
-        ne_ns = sum(self.numexpr[op_class(k)] for k in names)
+    def estimate(self, names: list[str], n: int, threads: int, float32: bool,
+                 arrays: int = 2) -> dict[str, float]:
+        """Estimated seconds for each backend on ``n`` elements, ``arrays``
+        full-size operands streamed (inputs and output)."""
+        width = 0.5 if float32 else 1.0          # bytes per element, relative
+        plain = sum(self.numpy_plain[op_class(k)] for k in names) * width
+        block = sum(self.numpy_block[op_class(k)] for k in names) * width
+        ne = sum(self.numexpr[op_class(k)] for k in names)
         if float32:
-            ne_ns *= self.numexpr_float32_factor
-            np_ns *= 0.6  # twice the SIMD lanes, half the bytes
+            ne *= self.numexpr_float32_factor
+        stream = self.mem * arrays * width
         nblocks = max(1, -(-n // self.block_elems))
         eff = min(threads, nblocks)
+        calls = self.numpy_call_us * 1e3 * len(names)
         return {
-            "numpy": (np_ns * n + self.numpy_call_us * 1e3 * len(names)) * 1e-9,
-            "blocked": (np_ns * n / eff + self.numpy_call_us * 1e3 * len(names) * nblocks / eff
-                        ) * 1e-9,
-            "numexpr": (ne_ns * n / threads + self.numexpr_call_us * 1e3) * 1e-9,
+            "numpy": (plain * n + calls) * 1e-9,
+            "blocked": ((block + stream) * n / eff + calls * nblocks / eff) * 1e-9,
+            "numexpr": ((ne + stream) * n / threads + self.numexpr_call_us * 1e3) * 1e-9,
         }
 
 

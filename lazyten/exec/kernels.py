@@ -59,7 +59,8 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     ne = compile_numexpr(program, list(node.inputs)) if reduce is None else None
     model = get_model()
     names = [ins[0] for ins in program]
-    est = model.estimate(names, n, threads, node.dtype == np.float32)
+    arrays = 1 + sum(1 for i in node.inputs if i.size == n)
+    est = model.estimate(names, n, threads, node.dtype == np.float32, arrays)
     blockable = len(elem_shape) >= 1 and elem_shape[0] > 1
     if opts.backend == "numexpr":
         if ne is not None:
