@@ -32,6 +32,7 @@ from .tfcompat import select
 from .options import Options, get_options, set_default_options, set_options
 from .tensor import Tensor
 from .viz import graph, to_dot, to_networkx, visualize
+from .profile import Profile, profile
 from .compile import Function, Jit, TracingError, function, jit, placeholder  # noqa: E402
 
 __version__ = "0.1.0"
@@ -47,16 +48,20 @@ finfo, iinfo, result_type, can_cast = np.finfo, np.iinfo, np.result_type, np.can
 isdtype = np.isdtype
 
 
-def compute(*tensors: Any) -> tuple[np.ndarray[Any, Any], ...]:
+def compute(*tensors: Any, profile: bool = False) -> Any:
     """Evaluate several tensors in one plan (shared work done once).
 
-    Returns new arrays owned by the caller; nothing is cached.
+    Returns new arrays owned by the caller; nothing is cached.  With
+    ``profile=True`` returns ``(results, Profile)`` (see ``lt.profile``).
 
     >>> import lazyten as lt
     >>> a = lt.arange(4.0)
     >>> lt.compute(a + 1, a * 2)
     (array([1., 2., 3., 4.]), array([0., 2., 4., 6.]))
     """
+    if profile:
+        from .profile import profile as _profile
+        return _profile(*tensors)
     from .exec.executor import evaluate
     from .tensor import wrap
     nodes = [wrap(t)._node for t in tensors]
@@ -111,7 +116,7 @@ def _attach_doc_methods() -> None:
 _attach_doc_methods()
 
 __all__ = ["Tensor", "asarray", "array", "compute", "debugprint", "explain", "plan",
-           "graph", "to_dot", "to_networkx", "visualize",
+           "graph", "to_dot", "to_networkx", "visualize", "profile", "Profile",
            "set_options",
            "get_options", "Options", "random", "zeros", "ones", "full", "empty", "arange",
            "linspace", "eye", "identity", *sorted(ELEMENTWISE)]

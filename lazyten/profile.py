@@ -1,0 +1,191 @@
+"""Per-step profiling: where the time of one evaluation goes.
+
+``lt.profile(*tensors)`` (also ``lt.compute(*tensors, profile=True)``) plans and
+runs the tensors once, exactly as ``lt.compute`` does, timing every step, and
+returns the results with a ``Profile``: one row per executed step with its
+kind, what it ran, its output type, wall time, bytes read and written, the
+bandwidth that implies (GB/s) and its share of the total.  ``print(profile)``
+shows the table; ``profile.rows`` / ``profile.top(n)`` / ``profile.to_dicts()``
+give the numbers.
+
+With ``lt.set_options(optimize=False)`` the graph is planned without the
+rewrite passes, so every node is a step of its own: profile both ways to see
+what fusion bought.
+
+>>> import numpy as np
+>>> import lazyten as lt
+>>> x = lt.asarray(np.ones(1000))
+>>> (y,), prof = lt.profile(lt.exp(x) * 2 + 1)
+>>> y[:2]
+array([6.43656366, 6.43656366])
+>>> [r.kind for r in prof.rows]
+['kernel']
+>>> print(prof)  # doctest: +ELLIPSIS
+step  kind ...
+...
+"""
+
+from __future__ import annotations
+
+import builtins
+import time
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .options import get_options
+
+if TYPE_CHECKING:
+    from .exec.optimized import StepTiming
+    from .exec.planner import Plan
+
+
+def _time(s: float) -> str:
+    if s >= 1:
+        return f"{s:.3f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.3f} ms"
+    return f"{s * 1e6:.1f} us"
+
+
+def _size(n: float) -> str:
+    for unit, k in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= k:
+            return f"{n / k:.1f} {unit}"
+    return f"{int(n)} B"
+
+
+@dataclass(frozen=True)
+class ProfileRow:
+    """One executed step."""
+
+    step: int               # index in the plan (``lt.explain`` numbers steps alike)
+    kind: str               # kernel | numpy | blas | view
+    backend: str            # numexpr / blocked / numpy for kernels, else the kind
+    what: str               # the kernel's expression or the op with its attrs
+    type: str               # output dtype[shape]
+    seconds: float
+    bytes_read: int
+    bytes_written: int
+    share: float            # of the summed step times, 0..1
+    source: str             # the user's line that built it
+
+    @property
+    def gbps(self) -> float:
+        """Bytes moved (read + written) per second, in GB/s."""
+        moved = self.bytes_read + self.bytes_written
+        return moved / self.seconds / 1e9 if self.seconds > 0 else 0.0
+
+
+@dataclass
+class Profile:
+    """The per-step table of one evaluation (see the module docstring)."""
+
+    rows: list[ProfileRow]
+    plan: Plan
+    plan_seconds: float     # optimizing and planning
+    run_seconds: float      # executing, wall clock, steps plus the executor's own work
+
+    @property
+    def step_seconds(self) -> float:
+        return sum(r.seconds for r in self.rows)
+
+    @property
+    def bytes_moved(self) -> int:
+        return sum(r.bytes_read + r.bytes_written for r in self.rows)
+
+    def top(self, n: int = 5) -> list[ProfileRow]:
+        """The ``n`` slowest steps, slowest first."""
+        return sorted(self.rows, key=lambda r: -r.seconds)[:n]
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        """The rows as dicts (``pandas.DataFrame(profile.to_dicts())``)."""
+        return [{**asdict(r), "gbps": r.gbps} for r in self.rows]
+
+    def format(self, width: int = 44) -> str:
+        head = ("step", "kind", "what", "output", "time", "read", "written", "GB/s", "share",
+                "line")
+        body = []
+        for r in self.rows:
+            kind = f"{r.kind}[{r.backend}]" if r.kind == "kernel" else r.kind
+            what = r.what if len(r.what) <= width else r.what[:width - 3] + "..."
+            body.append((str(r.step), kind, what, r.type, _time(r.seconds), _size(r.bytes_read),
+                         _size(r.bytes_written), f"{r.gbps:.2f}" if r.kind != "view" else "-",
+                         f"{r.share:.1%}", r.source))
+        widths = [max([len(h)] + [len(b[k]) for b in body]) for k, h in enumerate(head)]
+        # Text columns left-aligned, numbers right-aligned.
+        left = {1, 2, 3, 9}
+
+        def fmt(cells: tuple[str, ...]) -> str:
+            return "  ".join(c.ljust(w) if k in left else c.rjust(w)
+                             for k, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+        lines = [fmt(head)] + [fmt(b) for b in body]
+        total = self.step_seconds
+        gbps = self.bytes_moved / total / 1e9 if total > 0 else 0.0
+        lines.append(f"-- {len(self.rows)} steps ran in {_time(total)} "
+                     f"(run {_time(self.run_seconds)}, plan {_time(self.plan_seconds)}); "
+                     f"{_size(self.bytes_moved)} moved, {gbps:.2f} GB/s")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return (f"<lazyten.Profile: {len(self.rows)} steps, {_time(self.step_seconds)}, "
+                f"{_size(self.bytes_moved)} moved>")
+
+
+def build_profile(plan: Plan, timings: list[StepTiming], plan_seconds: float,
+                  run_seconds: float) -> Profile:
+    """A ``Profile`` from the executor's ``StepTiming`` list."""
+    from .exec.explain import step_what
+    total = sum(t.seconds for t in timings) or 1.0
+    rows = []
+    for t in timings:
+        s = t.step
+        backend = s.kernel.backend if s.kind == "kernel" and s.kernel is not None else s.kind
+        # A view moves no data: counting its operand's bytes would show an
+        # absurd bandwidth.
+        moved = (0, 0) if s.kind == "view" else (t.bytes_read, t.bytes_written)
+        rows.append(ProfileRow(s.index, s.kind, backend, step_what(s), s.node.type_str(),
+                               t.seconds, moved[0], moved[1], t.seconds / total,
+                               s.node.where))
+    return Profile(rows, plan, plan_seconds, run_seconds)
+
+
+def profile(*tensors: Any) -> tuple[tuple[np.ndarray[Any, Any], ...], Profile]:
+    """Evaluate ``tensors`` like ``lt.compute`` and time every step.
+
+    Returns ``(results, profile)``; ``print(profile)`` shows the table.
+    """
+    from .exec.numpy_backend import default_threads
+    from .exec.optimized import StepTiming, execute, plan_for
+    from .exec.planner import make_plan
+    from .graph.rewrite import Graph
+    from .tensor import wrap
+    nodes = [wrap(t)._node for t in tensors]
+    opts = get_options()
+    threads = opts.threads or default_threads()
+    t0 = time.perf_counter()
+    if opts.optimize:
+        plan = plan_for(nodes, opts)
+    else:
+        # No passes: every node is its own step (what the reference runs).
+        g = Graph(tuple(nodes))
+        plan = make_plan(g, opts, threads, len(g.nodes()), {})
+    t1 = time.perf_counter()
+    timings: list[StepTiming] = []
+    vals = execute(plan, threads, timings=timings)
+    t2 = time.perf_counter()
+    out: list[np.ndarray[Any, Any]] = []
+    for node, v in zip(nodes, vals):
+        v = v if isinstance(v, np.ndarray) else np.asarray(v, dtype=node.dtype)
+        # As in lt.compute: never hand out an array that aliases a user array,
+        # a cached value or another output.
+        if v.base is not None or node.value is not None or not v.flags.writeable \
+                or builtins.any(v is o for o in out):
+            v = np.array(v, copy=True)
+        out.append(v)
+    return tuple(out), build_profile(plan, timings, t1 - t0, t2 - t1)
