@@ -1,0 +1,288 @@
+"""Forcing evaluation: eval and its cache, lt.compute, printing, conversions
+to NumPy and Python, iteration, and a 100,000-op chain (no recursion)."""
+
+from __future__ import annotations
+
+import gc
+import sys
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from lazyten.graph.node import toposort
+from tests.util import assert_eq
+
+
+# ------------------------------------------------------------------ eval and caching
+
+def test_eval_returns_a_new_array_and_caches(engine: Any) -> None:
+    a = np.arange(6.0).reshape(2, 3)
+    t = lt.asarray(a) * 2 + 1
+    assert t.node.value is None
+    v = t.eval()
+    assert isinstance(v, np.ndarray) and v.flags.writeable and v.flags.owndata
+    np.testing.assert_array_equal(v, a * 2 + 1)
+    assert t.node.value is not None                       # cached on the node
+    assert not np.shares_memory(v, t.node.value)
+    v[...] = -7                                           # the caller's copy
+    assert_eq(t, a * 2 + 1)                               # later results unchanged
+    assert_eq(t.sum(), (a * 2 + 1).sum())
+    w = t.eval()
+    assert w is not v and not np.shares_memory(w, v)
+
+
+def test_later_graphs_start_from_the_cached_value(engine: Any) -> None:
+    a = np.arange(4.0)
+    t = lt.asarray(a) ** 2
+    before = t.eval()
+    u = t + 1
+    # the graph for u stops at t: what t was computed from is not needed again
+    order = toposort([u.node])
+    assert t.node in order and all(n.op.name != "pow" for n in order if n is not t.node)
+    assert "[cached]" in lt.debugprint(u)
+    assert_eq(u, before + 1)
+    # The user's array is read when a graph runs; a cached value is not re-read.
+    a[...] = 100.0
+    assert_eq(u, before + 1)
+    assert_eq(t, before)
+    assert_eq(lt.asarray(a) ** 2, a ** 2)
+
+
+def test_cached_value_is_read_only_inside(engine: Any) -> None:
+    t = lt.ones(3) * 3
+    t.eval()
+    assert not t.node.value.flags.writeable
+    np.testing.assert_array_equal(t.node.value, [3.0, 3.0, 3.0])
+
+
+def test_eval_of_views_and_inputs_is_a_copy(engine: Any) -> None:
+    a = np.arange(12.0).reshape(3, 4)
+    for t in (lt.asarray(a), lt.asarray(a)[1:, ::-1], lt.asarray(a).T, lt.asarray(a)[1, 2]):
+        v = t.eval()
+        assert not np.shares_memory(v, a)
+        v[...] = -1
+    assert a.min() == 0.0
+
+
+def test_compute_shares_work_and_returns_owned_arrays(engine: Any) -> None:
+    a = np.linspace(0.0, 1.0, 6).reshape(2, 3)
+    x = lt.asarray(a)
+    s = lt.sin(x) * 2
+    outs = lt.compute(s + 1, s.sum(), s, x, x.T, s)
+    assert isinstance(outs, tuple) and len(outs) == 6
+    exp_s = np.sin(a) * 2
+    for got, exp in zip(outs, (exp_s + 1, exp_s.sum(), exp_s, a, a.T, exp_s)):
+        assert isinstance(got, np.ndarray)
+        np.testing.assert_allclose(got, exp, rtol=1e-15)
+    assert outs[2] is not outs[5] and not np.shares_memory(outs[2], outs[5])
+    assert not np.shares_memory(outs[3], a) and not np.shares_memory(outs[4], a)
+    for o in outs:
+        o[...] = 42                      # the caller owns every returned array
+    assert a.max() <= 1.0
+    assert_eq(s, exp_s)
+    assert_eq(s + 1, exp_s + 1)
+    assert lt.compute() == ()
+    (one,) = lt.compute(np.arange(3))   # array-likes are accepted
+    np.testing.assert_array_equal(one, np.arange(3))
+
+
+def test_compute_after_eval_uses_cache(engine: Any) -> None:
+    t = lt.arange(5.0) * 3
+    v = t.eval()
+    (c,) = lt.compute(t)
+    np.testing.assert_array_equal(c, v)
+    c[...] = 0
+    assert_eq(t, np.arange(5.0) * 3)
+
+
+# ------------------------------------------------------------------ printing
+
+PRINT_CASES = [
+    np.arange(6.0).reshape(2, 3) / 7, np.array(3.5), np.array([], np.float32),
+    np.zeros((2, 0, 3), np.int8), np.array([True, False]), np.array([1 + 2j, 0.5j], np.complex64),
+    np.arange(2000, dtype=np.int64).reshape(40, 50), np.array([np.nan, np.inf, -0.0]),
+    np.array([1e-20, 1e20], np.float32), np.arange(24, dtype=np.uint16).reshape(2, 3, 4),
+    np.array(7, np.int8), np.array([1.5, 2.5], np.float16),
+]
+
+
+@pytest.mark.parametrize("x", PRINT_CASES, ids=[f"{c.dtype}{c.shape}" for c in PRINT_CASES])
+def test_repr_and_str_like_numpy(engine: Any, x: np.ndarray[Any, Any],
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    t = lt.asarray(x) * 1 if x.dtype != np.bool_ else lt.asarray(x) | False
+    x = np.asarray(x * 1 if x.dtype != np.bool_ else x | False)  # the same in NumPy
+    assert str(t) == str(x)
+    r = repr(t)
+    assert r.startswith("Tensor(")
+    # NumPy's repr, spelled Tensor(...) and re-indented by the name's length
+    assert r.replace("Tensor(", "array(", 1).replace("\n       ", "\n      ") == np.array_repr(x)
+    print(t)
+    assert capsys.readouterr().out == str(x) + "\n"
+    assert f"{t}" == str(x)
+
+
+def test_format_of_0d(engine: Any) -> None:
+    t = lt.asarray(2.0) / 3
+    assert f"{t:.3f}" == "0.667"
+    assert format(t) == str(np.float64(2.0) / 3)
+
+
+def test_printing_uses_numpy_print_options(engine: Any) -> None:
+    x = np.linspace(0, 1, 5)
+    with np.printoptions(precision=2):
+        assert str(lt.asarray(x) * 1) == str(x)
+        assert repr(lt.asarray(x) * 1).replace("Tensor(", "array(") == np.array_repr(x)
+
+
+# ------------------------------------------------------------------ conversions
+
+def test_numpy_conversions(engine: Any) -> None:
+    a = np.arange(6, dtype=np.int16).reshape(2, 3)
+    t = lt.asarray(a) * 2
+    for got in (np.asarray(t), np.array(t), t.__array__(), t.numpy()):
+        assert isinstance(got, np.ndarray)
+        assert_eq(got, a * 2)
+    assert_eq(np.asarray(t, dtype=np.float32), (a * 2).astype(np.float32))
+    assert_eq(np.array(t, dtype=np.int8), (a * 2).astype(np.int8))
+    got = np.asarray(t)
+    got[...] = 0                      # a copy: the tensor is unchanged
+    assert_eq(t, a * 2)
+    # NumPy functions that are not ufuncs convert through __array__
+    assert np.concatenate([t, a]).shape == (4, 3)
+    assert np.median(t) == np.median(a * 2)
+    assert np.allclose(t, a * 2)
+    assert np.array_equal(np.stack([t, t]), np.stack([a * 2, a * 2]))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float16", "float64", "complex64"])
+def test_python_scalars(engine: Any, dtype: str) -> None:
+    x0 = np.array(3, dtype)
+    x = np.array([[3]], dtype)
+    for arr in (x0, x):
+        t = lt.asarray(arr) * np.ones((), dtype)
+        for conv in (float, int, complex, bool):
+            try:
+                expected = conv(arr)          # NumPy decides what converts
+            except TypeError:
+                with pytest.raises(TypeError):
+                    conv(t)
+                continue
+            got = conv(t)
+            assert got == expected and type(got) is type(expected)
+        assert t.item() == arr.item() and type(t.item()) is type(arr.item())
+        assert t.item(0) == arr.item(0)
+        assert t.tolist() == arr.tolist()
+    assert len(lt.asarray(x)) == 1
+
+
+def test_conversion_errors(engine: Any) -> None:
+    t = lt.asarray(np.arange(3.0))
+    with pytest.raises(TypeError):
+        float(t)
+    with pytest.raises(TypeError):
+        int(t)
+    with pytest.raises(ValueError):
+        bool(t)                          # ambiguous, as in NumPy
+    with pytest.raises(ValueError):
+        t.item()
+    s = lt.asarray(5.0)
+    with pytest.raises(TypeError):
+        len(s)
+    with pytest.raises(TypeError):
+        iter(s)
+    assert bool(lt.asarray(np.zeros((1, 1)))) is False
+    with pytest.raises(TypeError):
+        range(10)[lt.asarray(2.0)]       # a float tensor is not an index
+    assert range(10)[lt.asarray(np.int8(4))] == 4  # __index__
+
+
+def test_iteration_len_tolist(engine: Any) -> None:
+    x = np.arange(24).reshape(2, 3, 4)[:, ::-1]
+    t = lt.asarray(np.arange(24).reshape(2, 3, 4))[:, ::-1]
+    assert len(t) == 2
+    rows = list(t)
+    assert len(rows) == 2
+    for r, e in zip(rows, x):
+        np.testing.assert_array_equal(r, e)
+    assert [v for v in lt.asarray(np.arange(3)) * 2] == [0, 2, 4]
+    assert t.tolist() == x.tolist()
+    assert lt.asarray(np.array(2.5)).tolist() == 2.5
+    assert (lt.zeros((0, 3)) + 1).tolist() == []
+    assert list(lt.zeros((0, 3))) == []
+    assert t.item(5) == x.item(5)
+    assert t.item(1, 2, 3) == x.item(1, 2, 3)
+
+
+def test_truth_in_control_flow(engine: Any) -> None:
+    t = lt.asarray(np.array([1.0, -2.0]))
+    assert (t.sum() < 0)
+    assert not (t.max() > 5)
+    assert (t > -3).all()
+    if t[0] > 0:
+        pass
+    else:  # pragma: no cover
+        pytest.fail("t[0] > 0 should be true")
+
+
+# ------------------------------------------------------------------ deep graphs
+
+N_DEEP = 100_000
+
+
+@pytest.fixture
+def deep(engine: Any) -> Any:
+    """The engine, without ``check`` (re-verifying a 100,000-node graph after
+    every pass triples the time; the values are checked against NumPy here)."""
+    with lt.set_options(check=False):
+        yield engine
+
+
+def test_100k_op_chain_builds_evaluates_and_prints(deep: Any) -> None:
+    """No recursion over the graph anywhere: build, optimize, plan, run, print."""
+    start = time.perf_counter()
+    limit = sys.getrecursionlimit()
+    a = np.linspace(0.0, 1.0, 4)
+    t = lt.asarray(a)
+    for i in range(N_DEEP):
+        # alternate ops so no simplification can collapse the chain wholesale
+        t = t * 1.0000001 if i % 2 else t + 1e-6
+    assert t.shape == (4,)
+    text = lt.debugprint(t)
+    assert text.count("\n") >= N_DEEP
+    assert "multiply" in text and "add" in text
+    expected = a.copy()
+    for i in range(N_DEEP):
+        expected = expected * 1.0000001 if i % 2 else expected + 1e-6
+    assert_eq(t, expected, rtol=1e-9)
+    assert str(t) == str(t.eval())
+    assert repr(t).startswith("Tensor(")
+    assert sys.getrecursionlimit() == limit  # not raised to get through
+    del t, text
+    gc.collect()                              # freeing a deep chain: no recursion either
+    assert time.perf_counter() - start < 20
+
+
+def test_100k_view_chain(deep: Any) -> None:
+    a = np.arange(6.0).reshape(2, 3)
+    t = lt.asarray(a)
+    for _ in range(N_DEEP // 4):
+        t = t.T
+    for _ in range(N_DEEP // 4):
+        t = t[::-1]
+    assert t.shape == (2, 3)
+    assert_eq(t, a[::-1] if (N_DEEP // 4) % 2 else a)
+    assert lt.debugprint(t).count("\n") > 100
+
+
+def test_deep_chain_with_many_uses(deep: Any) -> None:
+    """A ladder where every step reads the two before it (a DAG, not a tree)."""
+    x = lt.asarray(np.array([1.0, 2.0]))
+    prev, cur = x, x * 0.5
+    e_prev, e_cur = np.array([1.0, 2.0]), np.array([0.5, 1.0])
+    for _ in range(20_000):
+        prev, cur = cur, (cur + prev) * 0.5
+        e_prev, e_cur = e_cur, (e_cur + e_prev) * 0.5
+    assert_eq(cur, e_cur)
