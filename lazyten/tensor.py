@@ -39,22 +39,38 @@ class Tensor:
     array([3., 5., 7.])
     """
 
-    __slots__ = ("_n", "_root", "_path", "_root_node", "__weakref__")
+    __slots__ = ("_n", "_root", "_steps", "_root_node", "__weakref__")
 
     # ndarray op Tensor -> NumPy defers to our reflected operators / __array_ufunc__.
     __array_priority__ = 1000.0
 
     _n: Node
     _root: Tensor | None
-    _path: tuple[ViewStep, ...]
+    # The view steps from the root, newest first, as a linked list
+    # ``(step, older_steps)``: taking a view is O(1) however long the chain
+    # (a tuple copied per view made a 100,000-view chain quadratic).
+    _steps: tuple[ViewStep, Any] | None
     _root_node: Node | None
 
     def __init__(self, node: Node, root: Tensor | None = None,
                  path: tuple[ViewStep, ...] = ()) -> None:
         self._n = node
         self._root = root
-        self._path = path
+        steps = None
+        for st in path:
+            steps = (st, steps)
+        self._steps = steps
         self._root_node = root._node if root is not None else None
+
+    @property
+    def _path(self) -> tuple[ViewStep, ...]:
+        """The view steps from the root to this tensor, oldest first."""
+        out: list[ViewStep] = []
+        s = self._steps
+        while s is not None:
+            out.append(s[0])
+            s = s[1]
+        return tuple(reversed(out))
 
     # ------------------------------------------------------------ node and versions
     @property
@@ -77,7 +93,9 @@ class Tensor:
         node = ops.apply(name, [self._node], **attrs)
         step: ViewStep = (name, tuple(sorted(node.attrs.items())))
         root = self._root if self._root is not None else self
-        return Tensor(node, root, self._path + (step,))
+        view = Tensor(node, root)
+        view._steps = (step, self._steps)
+        return view
 
     def _write(self, new_value: Node) -> None:
         """Make ``new_value`` (same shape as self) the data of this tensor."""
@@ -164,11 +182,13 @@ class Tensor:
     def numpy(self) -> np.ndarray[Any, Any]:
         return self.eval()
 
-    def _scalar(self, kind: str) -> Any:
+    def _scalar(self, kind: str) -> np.ndarray[Any, Any]:
+        # NumPy decides (2.4 accepts only 0-d arrays; older versions any size-1
+        # array, with a DeprecationWarning); a bigger tensor fails before it runs.
         if self.size != 1:
             raise TypeError(f"only tensors of size 1 can be converted to Python {kind}, "
                             f"this one has shape {self.shape}")
-        return self.eval().reshape(()).item()
+        return self.eval()
 
     def __float__(self) -> float:
         return float(self._scalar("float"))
