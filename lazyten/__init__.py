@@ -34,6 +34,7 @@ from .tensor import Tensor
 from .viz import graph, to_dot, to_networkx, visualize
 from .profile import Profile, profile
 from .compile import Function, Jit, TracingError, function, jit, placeholder  # noqa: E402
+from .chunked import compute_chunked  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -282,7 +282,8 @@ class _Compiled:
         self.plan = plan_for(list(outputs), opts)
         self.in_ids = [n.id for n in inputs]
         self.out_ids = [n.id for n in self.plan.outputs]
-        self.fast: Callable[..., list[Any]] | None = _fast_runner(self.plan, self.in_ids)
+        self.fast: Callable[..., list[Any]] | None = _fast_runner(self.plan, self.in_ids,
+                                                                 opts.backend)
         if self.fast is not None:
             self.run = self.fast  # type: ignore[method-assign]  # one call less per call
 
@@ -326,7 +327,8 @@ def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None) 
 
 # ---------------------------------------------------------------- the fast path
 
-def _fast_runner(plan: Any, in_ids: list[int]) -> Callable[..., list[Any]] | None:
+def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto"
+                 ) -> Callable[..., list[Any]] | None:
     """A straight-line Python function for a small plan, or None.
 
     ``execute`` interprets the plan (dict lookups, pool bookkeeping) at about
@@ -334,8 +336,9 @@ def _fast_runner(plan: Any, in_ids: list[int]) -> Callable[..., list[Any]] | Non
     plan becomes generated code: one NumPy call per kernel instruction with
     ``out=`` into scratch buffers kept per thread, constants bound as names.
     The code text is built only from generated names (``v3``, ``s1``, ``F2``),
-    never from user text.  Only plans whose kernels all run as plain NumPy
-    (the cost model's choice for small arrays) and whose buffers are small.
+    never from user text.  Only small plans (all buffers at most
+    ``FAST_PATH_BYTES``) of sources, kernels and NumPy/BLAS/view steps; the
+    results are NumPy's own (the same ufunc loops as the reference executor).
     """
     total = sum(nb for nb, _dt in plan.buffers.values())
     if total > FAST_PATH_BYTES:
@@ -369,7 +372,10 @@ def _fast_runner(plan: Any, in_ids: list[int]) -> Callable[..., list[Any]] | Non
         args = [name_of[i.id] for i in n.inputs]
         if s.kind == "kernel":
             k = s.kernel
-            if k is None or k.backend != "numpy":
+            # The cost model weighs per-element speed; on a plan this small
+            # the per-call overhead of numexpr/blocked dominates, which is
+            # what this path removes.  An explicit backend is respected.
+            if k is None or k.backend != "numpy" and backend != "auto":
                 return None
             prog, reduce = n.attrs["program"], n.attrs["reduce"]
             elem = tuple(n.attrs["elem_shape"])

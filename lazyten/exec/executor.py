@@ -25,7 +25,17 @@ def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
     try:
         if opts.optimize:
             from .optimized import run_optimized
-            vals = run_optimized(outputs, opts)
+            try:
+                vals = run_optimized(outputs, opts)
+            except MemoryError as e:
+                # Over memory_limit: an elementwise-plus-reduction graph runs
+                # in chunks within it (lazyten.chunked); anything else raises.
+                from ..chunked import NotChunkable, evaluate_chunked
+                try:
+                    vals = evaluate_chunked(outputs, opts)
+                except NotChunkable as why:
+                    e.add_note(f"lazyten: not evaluated in chunks either: {why}")
+                    raise e from None
         else:
             vals = run_reference(outputs)
     except (ValueError, RuntimeError) as e:

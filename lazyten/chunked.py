@@ -1,0 +1,366 @@
+"""Chunked evaluation: elementwise-plus-reduction graphs under a memory budget.
+
+When a plan's estimated peak exceeds ``memory_limit``, a graph made of
+elementwise ops and reductions can still run: split the iteration space into
+chunks along one axis, run the (compiled once) plan per chunk, and combine:
+
+    x: float64[N]                    for each chunk x[lo:hi]:
+    s = exp(x) * y                       s_c = exp(x_c) * y_c        (chunk-sized)
+    outputs: s.sum(), s.max(),  =>       acc_sum = acc_sum + s_c.sum()
+             (s * s).mean()              acc_max = maximum(acc_max, s_c.max())
+                                         acc_sq  = acc_sq + (s_c * s_c).sum()
+                                     mean = acc_sq / N
+
+* The chunk axis is the leading axis of the largest elementwise shape.
+  Inputs that span it are sliced (zero-copy views); inputs broadcast along it
+  (size 1 or fewer dimensions) are used whole.
+* A reduction over the chunk axis is computed per chunk and combined with
+  the same op (sum, prod, min, max, any, all); ``mean`` as a sum divided by
+  the count at the end.  A reduction over other axes stays chunked.
+* Outputs that keep the chunk axis are written chunk by chunk into their
+  final array (``execute(..., outs=...)``: buffer donation, no copy).
+* Anything computed from a combined reduction *and* from chunked data
+  (``x - x.mean()``) would need a second pass: not chunkable, and the
+  original ``MemoryError`` stands.  So do views, matmuls, scans... on chunked
+  data, and ``var``/``std``/``argmax`` (no combine op here).
+
+The chunk length comes from the chunk plan's own peak estimate: planned once
+for a trial length, scaled to a third of the budget left after the outputs
+(the estimate does not count a kernel's internal temporaries), re-checked.
+
+Used automatically by evaluation (``lt.set_options(memory_limit=...)``: a plan
+over the limit runs chunked when it can) and explicitly by ``compute_chunked``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from .exec.numpy_backend import COMBINE
+from .graph import ops
+from .graph.node import Node, toposort
+from .options import Options, get_options
+
+#: The chunk plan's estimated peak is kept under (budget left) / SAFETY.
+SAFETY = 3
+
+#: Reductions that can be combined across chunks, and how.
+COMBINABLE = frozenset(COMBINE) | {"mean"}
+
+
+class NotChunkable(ValueError):
+    """The graph cannot be evaluated in chunks (the message says why)."""
+
+
+@dataclass
+class ChunkInfo:
+    """What a chunked evaluation did (``compute_chunked(..., info=True)``)."""
+    axis_length: int
+    chunk: int
+    chunks: int
+    chunk_peak_bytes: int
+    output_bytes: int
+    budget: int
+
+
+# Classes of nodes: where each value lives relative to the chunk loop.
+STATIC, CHUNKED, FINAL = "static", "chunked", "final"
+
+
+class _Analysis:
+    """Which nodes are chunked (and on which of their axes), which reductions
+    are combined across chunks, and which nodes come after the loop.
+
+    One walk in id order (no recursion).  ``kpos[n]``: the chunk axis of a
+    chunked node; ``red_axis[r]``: the axis of a reduction's input that is
+    chunked (the input may be a source array, sliced directly).
+    """
+
+    def __init__(self, outputs: Sequence[Node]) -> None:
+        self.outputs = list(outputs)
+        self.order = toposort(outputs)
+        for n in self.order:
+            if n.op.name == "placeholder" and n.value is None:
+                raise NotChunkable("the graph has unbound placeholders")
+        space = [n for n in self.order if n.value is None and n.op.kind == "elementwise"]
+        space += [n.inputs[0] for n in self.order
+                  if n.value is None and n.op.kind == "reduction"]
+        if not space:
+            raise NotChunkable("no elementwise work or reduction to split")
+        big = max(space, key=lambda n: (n.size, -n.id))
+        if big.ndim == 0 or big.shape[0] < 2:
+            raise NotChunkable(f"the largest array {big.type_str()} has no axis to split")
+        self.length = big.shape[0]
+        self.ndim = big.ndim
+        self.kind: dict[int, str] = {}
+        self.kpos: dict[int, int] = {}
+        self.red_axis: dict[int, int] = {}
+        self.partial: list[Node] = []
+        for n in self.order:
+            self.kind[n.id] = self._classify(n)
+
+    def _spans(self, x: Node) -> bool:
+        """A not-chunked value whose leading axis is the whole chunk axis."""
+        return x.ndim == self.ndim and x.shape[0] == self.length
+
+    def _classify(self, n: Node) -> str:
+        if n.value is not None or n.op.kind == "source":
+            return STATIC            # sliced per use (see ``slice_axis``)
+        kinds = [self.kind[i.id] for i in n.inputs]
+        chunked_in = [i for i in n.inputs if self.kind[i.id] == CHUNKED]
+        if n.op.kind == "elementwise":
+            if FINAL in kinds and (chunked_in or self._spans(n)):
+                raise NotChunkable(f"{n.op.name} at {n.where} combines a reduction over "
+                                   f"the whole chunk axis with chunked data (two passes)")
+            if chunked_in:
+                ps = {self.kpos[i.id] + n.ndim - i.ndim for i in chunked_in}
+                if len(ps) != 1:
+                    raise NotChunkable(f"{n.op.name} at {n.where}: operands are chunked "
+                                       f"along different axes")
+                self.kpos[n.id] = ps.pop()
+                return CHUNKED
+            if FINAL in kinds:
+                return FINAL
+            if self._spans(n):       # elementwise over full-length data: chunk it
+                self.kpos[n.id] = 0
+                return CHUNKED
+            return STATIC
+        if n.op.kind == "reduction":
+            x = n.inputs[0]
+            kind = self.kind[x.id]
+            if kind == CHUNKED:
+                p = self.kpos[x.id]
+            elif kind == STATIC and self._spans(x):
+                p = 0
+            else:
+                return kind
+            self.red_axis[n.id] = p
+            axes = tuple(n.attrs["axis"])
+            if p in axes:
+                if n.op.name not in COMBINABLE:
+                    raise NotChunkable(f"{n.op.name} at {n.where} reduces the chunk axis "
+                                       f"and has no combine op")
+                self.partial.append(n)
+                return FINAL
+            keep = bool(n.attrs.get("keepdims"))
+            self.kpos[n.id] = p if keep else p - sum(1 for a in axes if a < p)
+            return CHUNKED
+        if CHUNKED in kinds:
+            raise NotChunkable(f"{n.op.name} ({n.op.kind}) at {n.where} reads chunked data; "
+                               f"only elementwise ops and reductions can be chunked")
+        return FINAL if FINAL in kinds else STATIC
+
+    def slice_axis(self, src: Node, user: Node) -> int | None:
+        """The axis of not-chunked ``src`` to slice where chunked ``user``
+        reads it (None: ``src`` is broadcast along the chunk axis: whole)."""
+        if user.op.kind == "reduction":
+            a = self.red_axis[user.id]
+        else:
+            a = self.kpos[user.id] - (user.ndim - src.ndim)
+        if a < 0 or src.shape[a] != self.length:
+            return None
+        return a
+
+    def static_inputs(self) -> list[Node]:
+        """Computed (not source) values read by the chunk loop: evaluated once
+        before it rather than in every chunk."""
+        out: dict[int, Node] = {}
+        for n in self.order:
+            if n.id in self.kpos or n.id in self.red_axis:
+                for i in n.inputs:
+                    if self.kind[i.id] == STATIC and i.value is None \
+                            and i.op.kind != "source":
+                        out[i.id] = i
+        return list(out.values())
+
+
+def _chunk_graph(an: _Analysis, c: int, pre: dict[int, np.ndarray[Any, Any]]
+                 ) -> tuple[list[Node], list[Node], list[tuple[Any, int]], list[Node]]:
+    """The per-chunk graph for chunk length ``c``: (its outputs, its
+    placeholders, the (array, axis) each placeholder is a slice of, the
+    original node each output stands for)."""
+    from .compile import _placeholder_node
+    mapping: dict[int, Node] = {}
+    slots: dict[tuple[int, int], Node] = {}
+    phs: list[Node] = []
+    sliced: list[tuple[Any, int]] = []
+    whole: dict[int, Node] = {}
+
+    def use(i: Node, n: Node) -> Node:
+        if an.kind[i.id] == CHUNKED:
+            return mapping[i.id]
+        a = an.slice_axis(i, n)
+        value = i.value if i.value is not None else pre.get(i.id)
+        if a is None:
+            if value is not None and i.op.kind != "source":
+                if i.id not in whole:   # precomputed: a constant input of the plan
+                    whole[i.id] = ops.source(value)
+                return whole[i.id]
+            return i
+        key = (i.id, a)
+        if key not in slots:
+            if value is None:
+                value = i.attrs.get("value")
+            shape = i.shape[:a] + (c,) + i.shape[a + 1:]
+            slots[key] = _placeholder_node(shape, i.dtype, f"chunk{len(phs)}", i.source)
+            phs.append(slots[key])
+            sliced.append((value, a))
+        return slots[key]
+
+    outs: list[Node] = []
+    stands_for: list[Node] = []
+    partial = {n.id for n in an.partial}
+    for n in an.order:
+        if an.kind[n.id] == CHUNKED:
+            ins = [use(i, n) for i in n.inputs]
+            mapping[n.id] = ops.build(n.op.name, ins, dict(n.attrs), n.source)
+        elif n.id in partial:
+            x = use(n.inputs[0], n)
+            name, attrs = n.op.name, dict(n.attrs)
+            if name == "mean":   # sum per chunk, divided by the count at the end
+                name, attrs = "sum", {"axis": attrs["axis"], "keepdims": attrs["keepdims"],
+                                      "dtype": n.dtype}
+            outs.append(ops.build(name, [x], attrs, n.source))
+            stands_for.append(n)
+    seen = {n.id for n in stands_for}
+    for o in an.outputs:
+        if an.kind[o.id] == CHUNKED and o.id not in seen:
+            outs.append(mapping[o.id])
+            stands_for.append(o)
+            seen.add(o.id)
+    return outs, phs, sliced, stands_for
+
+
+class _ChunkPlan:
+    def __init__(self, an: _Analysis, c: int, pre: dict[int, np.ndarray[Any, Any]],
+                 opts: Options) -> None:
+        from .compile import _Compiled
+        outs, phs, self.sliced, self.stands = _chunk_graph(an, c, pre)
+        self.compiled = _Compiled(outs, phs, opts, f"chunk of {c}")
+        self.peak = self.compiled.plan.peak_bytes
+
+
+def evaluate_chunked(outputs: Sequence[Node], opts: Options | None = None,
+                     memory_limit: int | None = None,
+                     info: list[ChunkInfo] | None = None) -> list[np.ndarray[Any, Any]]:
+    """Values of ``outputs`` computed chunk by chunk within ``memory_limit``
+    (default ``opts.memory_limit``).  Raises ``NotChunkable`` when the graph
+    has no such form and ``MemoryError`` when even one row is over budget."""
+    from .exec.executor import evaluate
+    from .options import set_options
+    opts = opts or get_options()
+    limit = memory_limit if memory_limit is not None else opts.memory_limit
+    if limit is None:
+        raise ValueError("chunked evaluation needs a memory_limit")
+    an = _Analysis(outputs)
+    if not an.partial and not any(an.kind[o.id] == CHUNKED for o in an.outputs):
+        raise NotChunkable("no output depends on the chunked axis")
+    free = replace(opts, memory_limit=None)
+    L = an.length
+    final: dict[int, np.ndarray[Any, Any]] = {}
+    for o in an.outputs:
+        if an.kind[o.id] == CHUNKED and o.id not in final:
+            final[o.id] = np.empty(o.shape, o.dtype)
+    out_bytes = sum(v.nbytes for v in final.values())
+    # The plan's estimate counts its buffers, not a kernel's own temporaries
+    # (a plain-NumPy kernel holds a couple of chunk-sized ones while it runs,
+    # a blocked one its scratch): size chunks to a third of what is left.
+    budget = (limit - out_bytes) // SAFETY
+    if budget <= 0:
+        raise MemoryError(f"the outputs alone need {out_bytes / 1e6:.1f} MB, over the "
+                          f"memory_limit of {limit / 1e6:.1f} MB: chunking cannot help")
+    statics = an.static_inputs()
+    with set_options(memory_limit=None):
+        pre = dict(zip((n.id for n in statics), evaluate(statics))) if statics else {}
+
+    # The plan's peak grows linearly with the chunk length: plan a trial
+    # length, scale to the budget, re-plan until the estimate fits.
+    trial = min(L, 1024)
+    plan = _ChunkPlan(an, trial, pre, free)
+    c = max(1, min(L, budget * trial // max(plan.peak, 1)))
+    while c != trial:
+        trial = c
+        plan = _ChunkPlan(an, c, pre, free)
+        if plan.peak <= budget or c == 1:
+            break
+        c = max(1, c * budget // plan.peak)
+    if plan.peak > budget:
+        raise MemoryError(f"a chunk of {c} row(s) needs {plan.peak / 1e6:.2f} MB, over the "
+                          f"{budget / 1e6:.2f} MB left of memory_limit after the outputs")
+    rest: _ChunkPlan | None = None
+    acc: dict[int, Any] = {}
+    n_chunks = 0
+    for lo in range(0, L, c):
+        hi = min(lo + c, L)
+        run = plan
+        if hi - lo != c:
+            rest = rest or _ChunkPlan(an, hi - lo, pre, free)
+            run = rest
+        arrays = [v[(slice(None),) * a + (slice(lo, hi),)] for v, a in run.sliced]
+        # Chunked outputs: the plan writes straight into their final slices.
+        outs_arg = [final[n.id][(slice(None),) * an.kpos[n.id] + (slice(lo, hi),)]
+                    if n.id in final else None for n in run.stands]
+        vals = run.compiled.run(arrays, outs_arg)
+        for n, v in zip(run.stands, vals):
+            if n.id not in final:
+                comb = np.add if n.op.name == "mean" else COMBINE[n.op.name]
+                acc[n.id] = v if n.id not in acc else comb(acc[n.id], v)
+        n_chunks += 1
+    # Finish the combined reductions, then what is computed from them.
+    done: dict[int, np.ndarray[Any, Any]] = {}
+    for n in an.partial:
+        v = acc[n.id]
+        if n.op.name == "mean":
+            count = math.prod(n.inputs[0].shape[a] for a in n.attrs["axis"])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                v = np.true_divide(v, count)
+        done[n.id] = np.asarray(v, dtype=n.dtype)
+    post = [o for o in an.outputs if o.id not in final and o.id not in done]
+    post_vals: dict[int, Any] = {}
+    if post:
+        sub: dict[int, Node] = {}
+        for n in toposort(post):
+            if n.id in done:
+                sub[n.id] = ops.source(done[n.id])
+                continue
+            ins = [sub.get(i.id, i) for i in n.inputs]
+            sub[n.id] = n if all(a is b for a, b in zip(ins, n.inputs)) else \
+                ops.build(n.op.name, ins, dict(n.attrs), n.source)
+        with set_options(memory_limit=None):
+            post_vals = dict(zip((o.id for o in post), evaluate([sub[o.id] for o in post])))
+    if info is not None:
+        info.append(ChunkInfo(L, c, n_chunks, plan.peak, out_bytes, budget))
+    return [final[o.id] if o.id in final else done[o.id] if o.id in done else post_vals[o.id]
+            for o in an.outputs]
+
+
+def compute_chunked(*tensors: Any, memory_limit: int | None = None,
+                    info: bool = False) -> Any:
+    """Evaluate ``tensors`` in chunks so the plan's peak stays within
+    ``memory_limit`` bytes (default: ``lt.get_options().memory_limit``).
+
+    Returns a tuple of ndarrays (and a ``ChunkInfo`` with ``info=True``).
+
+    >>> import lazyten as lt, numpy as np
+    >>> x = lt.asarray(np.linspace(0, 1, 100_000))
+    >>> s = lt.exp(x) * 2
+    >>> total, top = lt.compute_chunked(s.sum(), s.max(), memory_limit=200_000)
+    >>> bool(np.isclose(total, (np.exp(np.linspace(0, 1, 100_000)) * 2).sum()))
+    True
+    """
+    from .tensor import wrap
+    nodes = [wrap(t)._node for t in tensors]
+    got: list[ChunkInfo] = []
+    vals = evaluate_chunked(nodes, memory_limit=memory_limit, info=got)
+    # Copy what aliases a user array, a cached value, or an earlier result.
+    out: list[np.ndarray[Any, Any]] = []
+    for v in vals:
+        if v.base is not None or not v.flags.writeable or any(v is o for o in out):
+            v = np.array(v, copy=True)
+        out.append(v)
+    return (tuple(out), got[0]) if info else tuple(out)
