@@ -1,0 +1,266 @@
+"""Writes through slices and views are functional (DESIGN 4): each write makes
+a new version of the root's data, so the handles see it the way eager NumPy's
+arrays would, graphs built before the write keep the old value, and the
+user's own array is never written.
+
+Every test runs the same statements on a NumPy array and on a tensor, then
+compares each name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from tests.util import assert_eq
+
+
+def pair(shape: tuple[int, ...] = (3, 4), dtype: Any = np.float64) -> tuple[Any, Any, Any]:
+    """(the user's array, a NumPy copy to mutate eagerly, a tensor on the user's array)."""
+    x = np.arange(np.prod(shape), dtype=dtype).reshape(shape)
+    return x, x.copy(), lt.asarray(x)
+
+
+def test_setitem_row(engine: Any) -> None:
+    x, n, a = pair()
+    n[0, :] = -1
+    a[0, :] = -1
+    assert_eq(a, n)
+    assert x[0, 0] == 0  # the user's array is untouched
+
+
+def test_write_through_a_view(engine: Any) -> None:
+    x, n, a = pair()
+    nd, d = n[1, 0:2], a[1, 0:2]
+    nd[1] = 0.0
+    d[1] = 0.0
+    assert_eq(a, n)
+    assert_eq(d, nd)
+    assert x[1, 1] == 5.0
+
+
+def test_iadd_rebinds_the_same_handle(engine: Any) -> None:
+    x, n, a = pair()
+    same_n, same_a = n, a
+    n += 1
+    a += 1
+    assert same_a is a
+    assert_eq(same_a, same_n)
+    assert_eq(a, x + 1)
+    np.testing.assert_array_equal(x, np.arange(12.0).reshape(3, 4))
+
+
+def test_graphs_built_before_a_write_keep_the_old_value(engine: Any) -> None:
+    x, n, a = pair()
+    before_sum = a.sum()
+    before_expr = a * 2 + 1
+    before_copy = a.copy()
+    a[0, :] = 100.0
+    a += 1
+    d = a[2, ::2]
+    d[...] = -5
+    assert_eq(before_sum, x.sum())
+    assert_eq(before_expr, x * 2 + 1)
+    assert_eq(before_copy, x)
+    n[0, :] = 100.0
+    n += 1
+    n[2, ::2] = -5
+    assert_eq(a, n)
+    assert_eq(a.sum(), n.sum())    # built after: the new value
+
+
+def test_views_taken_before_a_write_see_it(engine: Any) -> None:
+    """Like NumPy: a view reads its base's current data."""
+    _, n, a = pair()
+    nv, v = n[0], a[0]
+    nt, t = n.T, a.T
+    n[0, 1] = 9.0
+    a[0, 1] = 9.0
+    assert_eq(v, nv)
+    assert_eq(t, nt)
+    # a graph built from the view before the write still has the old value
+    _, n2, a2 = pair()
+    v2 = a2[0]
+    old = v2 * 1
+    a2[0, 1] = 9.0
+    assert_eq(old, n2[0])
+
+
+def test_write_through_view_chains(engine: Any) -> None:
+    _, n, a = pair((4, 6))
+    steps: list[tuple[Any, Any]] = [
+        (lambda m: m.T, (slice(1, 3), 0)),
+        (lambda m: m[::2], (1, slice(None, None, -2))),
+        (lambda m: m[1:, ::-1][:, 2:], (0,)),
+        (lambda m: m[None, ..., 1], (0, slice(0, 2))),
+        (lambda m: m.reshape(3, 8), (2, slice(4, None))),   # contiguous: a view
+        (lambda m: np.swapaxes(m, 0, 1) if isinstance(m, np.ndarray) else lt.swapaxes(m, 0, 1),
+         (3, 3)),
+        (lambda m: m[2], (Ellipsis,)),
+    ]
+    for k, (view, idx) in enumerate(steps):
+        view(n)[idx] = 100 + k
+        view(a)[idx] = 100 + k
+        assert_eq(a, n)
+
+
+def test_inplace_operators_on_views(engine: Any) -> None:
+    _, n, a = pair((3, 4), np.int32)
+    nv, v = n[1], a[1]
+    nv *= 2
+    v *= 2
+    assert_eq(a, n)
+    nc, c = n[:, ::3], a[:, ::3]
+    nc -= 7
+    c -= 7
+    nc //= 2
+    c //= 2
+    assert_eq(a, n)
+    assert_eq(c, nc)
+    n[0] <<= 1
+    a[0] <<= 1
+    assert_eq(a, n)
+
+
+@pytest.mark.parametrize("op", ["__iadd__", "__isub__", "__imul__", "__itruediv__",
+                                "__ifloordiv__", "__imod__", "__ipow__"])
+def test_every_inplace_arithmetic_operator(engine: Any, op: str) -> None:
+    _, n, a = pair((2, 3))
+    getattr(n, op)(np.array([1.5, 2.0, 3.0]))
+    getattr(a, op)(np.array([1.5, 2.0, 3.0]))
+    assert_eq(a, n)
+
+
+@pytest.mark.parametrize("op", ["__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"])
+def test_every_inplace_bitwise_operator(engine: Any, op: str) -> None:
+    _, n, a = pair((2, 3), np.uint8)
+    getattr(n, op)(3)
+    getattr(a, op)(3)
+    assert_eq(a, n)
+
+
+def test_inplace_matmul(engine: Any) -> None:
+    _, n, a = pair((3, 3))
+    m = np.eye(3)[::-1]
+    n @= m
+    a @= m
+    assert_eq(a, n)
+
+
+def test_inplace_keeps_dtype_and_shape_rules(engine: Any) -> None:
+    _, n, a = pair((2, 3), np.int16)
+    with pytest.raises(TypeError):
+        n += 1.5   # NumPy: same_kind casting forbids float into int
+    with pytest.raises(TypeError):
+        a += 1.5
+    with pytest.raises(ValueError):
+        n += np.ones((2, 2, 3), np.int16)
+    with pytest.raises(ValueError):
+        a += np.ones((2, 2, 3), np.int16)
+    a += np.int8(3)                        # a smaller int casts back
+    n += np.int8(3)
+    assert_eq(a, n)
+
+
+def test_assignment_casts_and_broadcasts_like_numpy(engine: Any) -> None:
+    _, n, a = pair((3, 4), np.int8)
+    for idx, val in (((0,), 2.7), ((slice(None), 1), np.array([1, 2, 3])),
+                     ((Ellipsis, slice(1, 3)), np.array([-1.9, 7.2])), ((2, 3), True),
+                     ((slice(None, None, -1),), np.arange(4, dtype=np.int64)),
+                     ((1,), lt.asarray(np.array([5, 6, 7, 8], np.uint8)))):
+        n[idx] = np.asarray(val) if isinstance(val, lt.Tensor) is False else val.eval()
+        a[idx] = val
+        assert_eq(a, n)
+    with pytest.raises(OverflowError):
+        n[0, 0] = 300
+    with pytest.raises(OverflowError):
+        a[0, 0] = 300
+    with pytest.raises(ValueError):
+        n[0] = np.ones(3)
+    with pytest.raises(ValueError):
+        a[0] = np.ones(3)
+    with pytest.raises(IndexError):
+        a[3] = 1
+
+
+def test_scalar_element_is_a_copy_like_numpy(engine: Any) -> None:
+    """``a[0, 1]`` is a NumPy scalar (a copy): writing to it leaves ``a`` alone,
+    while ``a[0]`` (and ``a[0, 1, ...]``) are views."""
+    _, n, a = pair()
+    ns, s = n[0, 1], a[0, 1]
+    ns += 10
+    s += 10
+    assert_eq(a, n)
+    assert_eq(s, np.asarray(ns))
+    ne, e = n[0, 1, ...], a[0, 1, ...]   # a 0-d view
+    ne += 10
+    e += 10
+    assert_eq(a, n)
+
+
+def test_many_versions(engine: Any) -> None:
+    _, n, a = pair((4,))
+    versions = []
+    for i in range(50):
+        a[i % 4] = a[(i + 1) % 4] + i
+        n[i % 4] = n[(i + 1) % 4] + i
+        versions.append((a * 1, n.copy()))
+    for lazy, eager in versions:
+        assert_eq(lazy, eager)
+
+
+def test_writes_after_eval_and_cached_values(engine: Any) -> None:
+    _, n, a = pair()
+    b = a * 2
+    first = b.eval()                  # cached
+    b[0] = 0.0
+    n2 = n * 2
+    n2[0] = 0.0
+    assert_eq(b, n2)
+    np.testing.assert_array_equal(first, n * 2)
+    c = a + 1
+    c.eval()
+    c += 1                            # a new version, not a write into the cache
+    assert_eq(c, n + 2)
+
+
+def test_write_into_a_computed_tensor_and_its_views(engine: Any) -> None:
+    x = np.linspace(0, 1, 12).reshape(3, 4)
+    t = lt.sin(lt.asarray(x))
+    e = np.sin(x)
+    t[:, 0] = t[:, 1] * 2
+    e[:, 0] = e[:, 1] * 2
+    v, ev = t[::-1, 1:], e[::-1, 1:]
+    v[0] = -1
+    ev[0] = -1
+    assert_eq(t, e)
+    assert_eq(v, ev)
+
+
+def test_write_to_read_only_view_is_refused_when_built(engine: Any) -> None:
+    """NumPy: broadcast_to and diagonal views are read-only."""
+    _, n, a = pair()
+    with pytest.raises(ValueError):
+        np.broadcast_to(n[0], (2, 4))[0, 0] = 5
+    with pytest.raises(ValueError):
+        lt.broadcast_to(a[0], (2, 4))[0, 0] = 5
+    with pytest.raises(ValueError):
+        np.diagonal(n)[0] = 5
+    with pytest.raises(ValueError):
+        lt.diagonal(a)[0] = 5
+    assert_eq(a, n)
+
+
+@pytest.mark.xfail(strict=False, reason="core limitation: whether a reshape is a view is "
+                   "decided at run time; NumPy writes into the reshape's copy and leaves the "
+                   "base alone, lazyten refuses the write when evaluated (ValueError)")
+def test_write_through_a_copying_reshape(engine: Any) -> None:
+    _, n, a = pair((4, 6))
+    nr, r = n[:, :2].reshape(-1), a[:, :2].reshape(-1)
+    nr[0] = 100
+    r[0] = 100
+    assert_eq(a, n)
+    assert_eq(r, nr)
