@@ -38,7 +38,13 @@ def getitem(t: Tensor, index: Any) -> Tensor:
     """
     items = index if isinstance(index, tuple) else (index,)
     if all(_is_basic(i) for i in items):
-        return t._view("getitem", index=items)
+        view = t._view("getitem", index=items)
+        if len(items) == t.ndim and not any(i is None or i is Ellipsis or isinstance(i, slice)
+                                            for i in items):
+            # An integer for every axis: NumPy returns a scalar, a copy, so
+            # writing to it (``s = a[0, 1]; s += 1``) must not reach ``t``.
+            return Tensor(view._node)
+        return view
     adv = [(k, _advanced(i)) for k, i in enumerate(items) if not _is_basic(i)]
     if len(adv) != 1 or adv[0][1] is None:
         bad = [type(i).__name__ for i in items if not _is_basic(i)]
