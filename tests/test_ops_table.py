@@ -769,3 +769,30 @@ def test_complex_multiply_by_one_is_not_an_identity(engine: Any) -> None:
     assert_eq(lt.asarray(x) * 1, x * 1)
     np.testing.assert_array_equal(np.signbit((lt.asarray(x) * 1).eval().real),
                                   np.signbit((x * 1).real))
+
+
+# Python scalars on either side of every binary op: NEP 50 weak typing, and
+# NumPy's errors for values the array's dtype cannot hold (uint8 + -1).
+PY_SCALARS: list[Any] = [True, 3, -2, 300, 2 ** 64, 2.5, -0.0, float("nan"), 1.5j]
+
+
+@pytest.mark.parametrize("name", BINARY_OPS)
+def test_binary_with_python_scalars(engine: Any, name: str) -> None:
+    rng = np.random.default_rng(19)
+    np_fn, lt_fn = getattr(np, name), getattr(lt, name)
+    for dtype in DTYPES:
+        x, t = operand("strided", dtype, rng, 1)
+        for s in PY_SCALARS:
+            check(lambda: np_fn(x, s), lambda: lt_fn(t, s))
+            check(lambda: np_fn(s, x), lambda: lt_fn(s, t))
+
+
+def test_where_with_scalar_branches(engine: Any) -> None:
+    c = np.array([[True, False, True]])
+    t = lt.asarray(c)
+    x8 = np.arange(3, dtype=np.int8)
+    for a, b in ((1, 2.5), (True, 0), (1j, 2), (x8, 1), (1, x8), (x8, 1.5), (np.float32(1), 2),
+                 (x8, 300)):
+        ta = lt.asarray(a) if isinstance(a, np.ndarray) else a
+        tb = lt.asarray(b) if isinstance(b, np.ndarray) else b
+        check(lambda: np.where(c, a, b), lambda: lt.where(t, ta, tb))
