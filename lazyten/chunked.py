@@ -25,8 +25,9 @@ chunks along one axis, run the (compiled once) plan per chunk, and combine:
   data, and ``var``/``std``/``argmax`` (no combine op here).
 
 The chunk length comes from the chunk plan's own peak estimate: planned once
-for a trial length, scaled to a third of the budget left after the outputs
-(the estimate does not count a kernel's internal temporaries), re-checked.
+for a trial length, scaled to half the budget left after the outputs, and
+re-checked.  Chunk plans run as generated code (``compile._fast_runner``)
+whose scratch buffers are allocated once and reused by every chunk.
 
 Used automatically by evaluation (``lt.set_options(memory_limit=...)``: a plan
 over the limit runs chunked when it can) and explicitly by ``compute_chunked``.
@@ -47,7 +48,7 @@ from .graph.node import Node, toposort
 from .options import Options, get_options
 
 #: The chunk plan's estimated peak is kept under (budget left) / SAFETY.
-SAFETY = 3
+SAFETY = 2
 
 #: Reductions that can be combined across chunks, and how.
 COMBINABLE = frozenset(COMBINE) | {"mean"}
@@ -241,8 +242,13 @@ class _ChunkPlan:
                  opts: Options) -> None:
         from .compile import _Compiled
         outs, phs, self.sliced, self.stands = _chunk_graph(an, c, pre)
-        self.compiled = _Compiled(outs, phs, opts, f"chunk of {c}")
-        self.peak = self.compiled.plan.peak_bytes
+        # Generated code for any chunk size: its scratch is allocated once
+        # and reused by every chunk (no allocation per chunk), and it has no
+        # hidden temporaries: plan buffers + scratch bound what a chunk holds.
+        self.compiled = _Compiled(outs, phs, opts, f"chunk of {c}", fast_limit=None)
+        fast = self.compiled.fast
+        self.peak = self.compiled.plan.peak_bytes + (
+            fast.scratch_bytes if fast is not None else 0)  # type: ignore[attr-defined]
 
 
 def evaluate_chunked(outputs: Sequence[Node], opts: Options | None = None,
@@ -267,9 +273,8 @@ def evaluate_chunked(outputs: Sequence[Node], opts: Options | None = None,
         if an.kind[o.id] == CHUNKED and o.id not in final:
             final[o.id] = np.empty(o.shape, o.dtype)
     out_bytes = sum(v.nbytes for v in final.values())
-    # The plan's estimate counts its buffers, not a kernel's own temporaries
-    # (a plain-NumPy kernel holds a couple of chunk-sized ones while it runs,
-    # a blocked one its scratch): size chunks to a third of what is left.
+    # Leave room for what no estimate counts (a kernel's own temporaries
+    # where the generated-code path does not apply, Python objects).
     budget = (limit - out_bytes) // SAFETY
     if budget <= 0:
         raise MemoryError(f"the outputs alone need {out_bytes / 1e6:.1f} MB, over the "

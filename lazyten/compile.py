@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import math
 import threading
 import warnings
 from collections import OrderedDict
@@ -271,7 +272,7 @@ class _Compiled:
     """The plan for one signature and how to run it (read-only after init)."""
 
     def __init__(self, outputs: Sequence[Node], inputs: Sequence[Node], opts: Options,
-                 label: str) -> None:
+                 label: str, fast_limit: int | None = FAST_PATH_BYTES) -> None:
         from .exec.numpy_backend import default_threads
         from .exec.optimized import plan_for
         self.label = label
@@ -283,7 +284,7 @@ class _Compiled:
         self.in_ids = [n.id for n in inputs]
         self.out_ids = [n.id for n in self.plan.outputs]
         self.fast: Callable[..., list[Any]] | None = _fast_runner(self.plan, self.in_ids,
-                                                                 opts.backend)
+                                                                 opts.backend, fast_limit)
         if self.fast is not None:
             self.run = self.fast  # type: ignore[method-assign]  # one call less per call
 
@@ -327,9 +328,13 @@ def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None) 
 
 # ---------------------------------------------------------------- the fast path
 
-def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto"
-                 ) -> Callable[..., list[Any]] | None:
+def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
+                 limit: int | None = FAST_PATH_BYTES) -> Callable[..., list[Any]] | None:
     """A straight-line Python function for a small plan, or None.
+
+    ``limit`` bounds the plan's buffers (None: any size, for chunk plans,
+    whose size the chunking already bounds and whose scratch is then reused
+    from chunk to chunk instead of allocated per chunk).
 
     ``execute`` interprets the plan (dict lookups, pool bookkeeping) at about
     20 us a call; for tiny arrays that is more than the arithmetic.  Here the
@@ -341,7 +346,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto"
     results are NumPy's own (the same ufunc loops as the reference executor).
     """
     total = sum(nb for nb, _dt in plan.buffers.values())
-    if total > FAST_PATH_BYTES:
+    if limit is not None and total > limit:
         return None
     ns: dict[str, Any] = {"np": np, "_empty": np.empty, "_asarray": np.asarray}
     lines: list[str] = []
@@ -382,8 +387,21 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto"
             is_out = n.id in out_ids
             temps: list[str] = []
             last = len(prog) - 1
+            # Scratch reuse inside the kernel: a temporary's slot is free
+            # once its last reader runs, and that reader may write into it
+            # (every slot has the kernel's full shape: ufuncs are elementwise
+            # in place).  Few slots stay hot in cache, like NumPy's allocator.
+            last_use: dict[int, int] = {}
+            for j, (_nm, refs, _at, _dt) in enumerate(prog):
+                for r in refs:
+                    if r < 0:
+                        last_use[-1 - r] = j
+            free: dict[str, list[str]] = {}
             for j, (name, refs, attrs, dt) in enumerate(prog):
                 spec = ops.REGISTRY[name]
+                for r in set(refs):
+                    if r < 0 and last_use.get(-1 - r) == j:
+                        free.setdefault(str(prog[-1 - r][3]), []).append(temps[-1 - r])
                 operands = []
                 for r in refs:
                     if r < 0:
@@ -400,6 +418,8 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto"
                         f"{v} = {new_scratch(elem, np.dtype(dt))}"
                     ns[f"D{n.id}"] = np.dtype(dt)
                     lines.append(alloc)
+                elif free.get(str(dt)):
+                    dst = free[str(dt)].pop()
                 else:
                     dst = new_scratch(elem, np.dtype(dt))
                 fn = f"F{n.id}_{j}"
@@ -450,6 +470,9 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto"
         return _finish(body(arrays, outs, s), arrays, outs)
 
     run.source = src  # type: ignore[attr-defined]
+    # Held per thread between calls (chunked evaluation budgets with it).
+    run.scratch_bytes = sum(  # type: ignore[attr-defined]
+        math.prod(shp) * dt.itemsize for shp, dt in shapes)
     return run
 
 
@@ -525,6 +548,28 @@ def _check_out(outs: Any, n_out: int, results: Sequence[Node],
             raise ValueError(f"out[{k}] overlaps an input: lazyten never writes into the "
                              f"inputs of a call")
     return lst
+
+
+def _quick_out(out: Any, results: Sequence[Node], arrays: Sequence[Any]) -> list[Any] | None:
+    """``out=`` as a list when every check passes cheaply, else None (then
+    ``_check_out`` runs and says what is wrong).  Two arrays that own their
+    data are separate allocations: no overlap test needed."""
+    lst = [out] if type(out) is np.ndarray else out
+    if not isinstance(lst, (list, tuple)) or len(lst) != len(results):
+        return None
+    for a in arrays:
+        if a.base is not None:
+            return None
+    for o, node in zip(lst, results):
+        if o is None:
+            continue
+        if type(o) is not np.ndarray or o.shape != node.shape or o.dtype != node.dtype \
+                or o.base is not None or not o.flags.writeable:
+            return None
+        for a in arrays:
+            if a is o:
+                return None
+    return list(lst)
 
 
 class _LRU:
@@ -752,15 +797,17 @@ class Function(_Callable):
         allocates no output per call.
         """
         c = self._const
-        if c is not None and out is None and not kwargs and len(args) == len(self._sig):
+        if c is not None and not kwargs and len(args) == len(self._sig):
             # The hot path of a fixed-shape function: a few comparisons, then the plan.
             for a, (shp, dt) in zip(args, self._sig):
                 if type(a) is not np.ndarray or a.shape != shp or a.dtype != dt:
                     break
             else:
-                self._cache.hits += 1  # unlocked: a statistic only
-                res = c.run(args, None)
-                return res[0] if self._single else tuple(res)
+                outs = None if out is None else _quick_out(out, c.outputs, args)
+                if out is None or outs is not None:
+                    self._cache.hits += 1  # unlocked: a statistic only
+                    res = c.run(args, outs)
+                    return res[0] if self._single else tuple(res)
         arrays = self._arrays(args, kwargs) if kwargs or len(args) != len(self._inputs) \
             else [a if type(a) is np.ndarray else _as_input(a) for a in args]
         self._check(arrays)
