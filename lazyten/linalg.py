@@ -239,7 +239,8 @@ def _vector_norm_impl(x: Any, axis: Any, keepdims: bool, ord: Any) -> Any:
     return np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
 
 
-def _vector_norm_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+def _vector_norm_infer(inputs: Sequence[Node],
+                       attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     x = inputs[0]
     ord_ = attrs["ord"]
     if isinstance(ord_, str) or not isinstance(ord_, (int, float, np.integer, np.floating)) \

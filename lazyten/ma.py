@@ -217,7 +217,8 @@ class MaskedTensor:
     def __gt__(self, o: Any) -> MaskedTensor: return self._bin("greater", o)
     def __ge__(self, o: Any) -> MaskedTensor: return self._bin("greater_equal", o)
     def __eq__(self, o: Any) -> MaskedTensor: return self._bin("equal", o)  # type: ignore[override]
-    def __ne__(self, o: Any) -> MaskedTensor: return self._bin("not_equal", o)  # type: ignore[override]
+    def __ne__(self, o: Any) -> MaskedTensor:  # type: ignore[override]
+        return self._bin("not_equal", o)
 
     __hash__ = None  # type: ignore[assignment]
 

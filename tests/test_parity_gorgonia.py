@@ -59,7 +59,8 @@ def test_as_dense_diag(engine: Any) -> None:
     # Example (AsDenseDiag): a vector becomes a diagonal matrix
     assert_eq(G.diag(lt.asarray([1, 2, 3])), np.diag([1, 2, 3]))
     assert_eq(G.diag(lt.asarray([3.14, 6.28, 11111])), np.diag([3.14, 6.28, 11111]))
-    assert_eq(G.diag(lt.asarray(np.arange(9.0).reshape(3, 3))), np.diag(np.arange(9.0).reshape(3, 3)))
+    m = np.arange(9.0).reshape(3, 3)
+    assert_eq(G.diag(lt.asarray(m)), np.diag(m))
 
 
 # ---------------------------------------------------------------- slicing and access
