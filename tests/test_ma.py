@@ -214,3 +214,15 @@ def test_lazy_until_eval() -> None:
     s = m.mean()
     assert isinstance(s.data, lt.Tensor) and s.data.node.value is None
     assert_ma_eq(s, np.ma.masked_greater(np.arange(6.0) * 2, 5.0).mean())
+
+
+def test_numpy_masked_arrays_as_inputs(engine: Any) -> None:
+    x = np.ma.masked_equal([1.0, 2.0, 3.0], 2.0)
+    m = lt.ma.array(x)                                  # mask and fill value carried over
+    assert_ma_eq(m, x, check_fill=True)
+    y = np.ma.array([1.0, 1.0, 1.0], mask=[1, 0, 0])
+    assert_ma_eq(m + y, x + y)                          # a numpy.ma operand keeps its mask
+    assert_ma_eq(lt.ma.masked_equal(m, 3.0), np.ma.masked_equal(x, 3.0), check_fill=True)
+    assert_ma_eq(lt.ma.masked_array(x, mask=[0, 0, 1]), np.ma.masked_array(x, mask=[0, 0, 1]))
+    assert_eq(lt.ma.getdata(m), np.ma.getdata(x))
+    assert_eq(lt.ma.getmaskarray(lt.ones(2)), np.ma.getmaskarray(np.ones(2)))
