@@ -255,11 +255,6 @@ from hypothesis import strategies as st  # noqa: E402
 def _random_view(draw: Any, ln: Any, nn: np.ndarray[Any, Any]) -> tuple[Any, Any]:
     """One random view op applied to a lazy tensor and its NumPy twin."""
     kind = draw(st.sampled_from(["slice", "int", "T", "newaxis"]))
-    if nn.ndim == 0 and lt.get_options().optimize:
-        # A new axis on a 0-d view of an elementwise result trips a pushdown
-        # bug (test_pushdown_keeps_new_axis_of_0d_view, xfail): a view of the
-        # root again instead.
-        return ln, nn
     if nn.ndim == 0 or (kind == "int" and min(nn.shape) == 0):
         kind = "newaxis"
     if kind == "T":
@@ -325,11 +320,9 @@ def test_random_writes_through_view_chains(engine: Any, data: st.DataObject) -> 
     np.testing.assert_array_equal(base, np.arange(base.size, dtype=np.float64).reshape(shape))
 
 
-@pytest.mark.xfail(strict=True, raises=Exception,
-                   reason="graph/passes/pushdown.py: a new-axis getitem of a 0-d elementwise "
-                          "node whose operands are all 0-d is pushed through and the axis is "
-                          "lost (the rebuilt node is 0-d, not shape (1,))")
 def test_pushdown_keeps_new_axis_of_0d_view() -> None:
+    # Regression: a new-axis getitem of a 0-d elementwise node whose operands
+    # are all 0-d was pushed through and the axis lost.
     with lt.set_options(optimize=True, check=True):
         root = lt.asarray(np.arange(4.0))
         root *= -1.0                        # the root is now an elementwise node

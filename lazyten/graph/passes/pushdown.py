@@ -26,10 +26,12 @@ PUSH_VIEWS = ("getitem", "transpose")
 def _input_view(view: str, attrs: dict[str, Any], out_shape: tuple[int, ...],
                 x: Node) -> tuple[str, dict[str, Any]] | None:
     """The view to take of elementwise operand ``x`` (None: use ``x`` as is)."""
-    if x.ndim == 0:
-        return None
+    if x.weak:
+        return None                      # a Python scalar broadcasts to anything
     off = len(out_shape) - x.ndim
     if view == "transpose":
+        if x.ndim == 0:
+            return None
         return ("transpose", {"axes": attrs["axes"], "pad": off})
     items: tuple[IndexItem, ...] = normalize_index(out_shape, attrs["index"])[0]
     res: list[Any] = []
@@ -100,7 +102,10 @@ def pushdown(graph: Graph) -> Graph:
                 stack.extend((st, False) for st in subtasks if st is not None)
                 continue
             new_ins = [x if st is None else done[key(st)] for x, st in zip(n.inputs, subtasks)]
-            done[k] = build(n.op.name, new_ins, dict(n.attrs), n.source)
+            pushed = build(n.op.name, new_ins, dict(n.attrs), n.source)
+            # Broadcasting must give back exactly the view's shape; if it
+            # cannot (it always should), keep the view where it was.
+            done[k] = pushed if pushed.shape == taken.shape else taken
         return done[key(root_task)]
 
     def rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
