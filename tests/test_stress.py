@@ -1,0 +1,187 @@
+"""Stress: threads sharing nodes and value caches, and very deep / very wide graphs.
+
+Threads: graph nodes are shared between threads (hash-consing makes identical
+expressions the same node) and ``.eval()`` writes a node's cached value, so
+several threads evaluating graphs that share nodes must neither race on the
+cache nor see a half-written value.  Options are per thread (a ContextVar), so
+each thread runs its own optimizer/backend combination at the same time.
+
+Depth and width: nothing in lazyten may recurse over the graph, so a
+100,000-op chain and a 10,000-input sum must build, evaluate (optimizer on and
+off) and print under the default recursion limit.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import sys
+import threading
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from lazyten.graph.verify import verify_graph
+
+COMBOS = [{"optimize": o, "backend": b} for o in (False, True)
+          for b in ("numpy", "numexpr", "auto")]
+
+
+# ------------------------------------------------------------------ threads
+
+N_THREADS = 8
+N_EVALS = 200
+
+
+def test_threads_share_nodes_and_caches() -> None:
+    rng = np.random.default_rng(0)
+    x_np = rng.standard_normal((64, 16))
+    w_np = rng.standard_normal((16, 16))
+    x, w = lt.asarray(x_np), lt.asarray(w_np)
+    # Per round, one shared subexpression that several threads cache at once.
+    shared = [lt.sin(x * (j + 1)) + x for j in range(N_EVALS)]
+    shared_np = [np.sin(x_np * (j + 1)) + x_np for j in range(N_EVALS)]
+    common = (x @ w).sum(axis=0)            # one node every thread reads
+    common_np = (x_np @ w_np).sum(axis=0)
+    barrier = threading.Barrier(N_THREADS)
+    errors: list[BaseException] = []
+    done = [0] * N_THREADS
+
+    def worker(tid: int) -> None:
+        try:
+            combo = COMBOS[tid % len(COMBOS)]
+            with lt.set_options(**combo):
+                for j in range(N_EVALS):
+                    if j % 25 == 0:
+                        barrier.wait(timeout=60)
+                    s = shared[j]
+                    if tid % 2 == 0:
+                        got = s.eval()           # races with the other caching threads
+                        np.testing.assert_allclose(got, shared_np[j], rtol=1e-12)
+                    # Identical expressions built concurrently are one node.
+                    t = (s * (tid + 1)).sum(axis=0) + common
+                    want = (shared_np[j] * (tid + 1)).sum(axis=0) + common_np
+                    (got,) = lt.compute(t) if j % 3 else (t.eval(),)
+                    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9)
+                    u = s * 2.0                   # same node in every thread
+                    np.testing.assert_allclose(np.asarray(u), shared_np[j] * 2.0, rtol=1e-12)
+                    done[tid] += 1
+        except BaseException as e:  # noqa: BLE001 - reported by the main thread
+            errors.append(e)
+            barrier.abort()
+
+    t0 = time.perf_counter()
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(N_THREADS)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=120)
+    assert not any(th.is_alive() for th in threads), "a worker hung"
+    if errors:
+        raise errors[0]
+    assert done == [N_EVALS] * N_THREADS
+    # Every shared node evaluated by a thread holds one consistent cached value.
+    for s, ref in zip(shared, shared_np):
+        if s.node.value is not None:
+            np.testing.assert_allclose(s.node.value, ref, rtol=1e-12)
+            assert not s.node.value.flags.writeable
+    assert time.perf_counter() - t0 < 60
+
+
+def test_threads_build_identical_nodes() -> None:
+    """Concurrent hash-consing: the same expression built in 8 threads is one node."""
+    x = lt.asarray(np.arange(5.0))
+    nodes: list[list[Any]] = [[] for _ in range(N_THREADS)]
+    barrier = threading.Barrier(N_THREADS)
+
+    def worker(tid: int) -> None:
+        barrier.wait()
+        for k in range(300):
+            nodes[tid].append(((x + k) * 3.0).node)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(N_THREADS)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for k in range(300):
+        assert len({id(nodes[t][k]) for t in range(N_THREADS)}) == 1
+
+
+# ------------------------------------------------------------------ deep and wide
+
+CHAIN = 100_000
+WIDE = 10_000
+
+
+@pytest.fixture(scope="module")
+def deep_chain() -> tuple[lt.Tensor, np.ndarray[Any, Any]]:
+    x_np = np.arange(4.0)
+    t = lt.asarray(x_np)
+    for i in range(CHAIN):
+        # Alternate ops so no simplification collapses the chain trivially;
+        # every intermediate is an exact small integer, so the result is exact.
+        t = t + 2.0 if i % 2 == 0 else t - 1.0
+    return t, x_np + CHAIN // 2
+
+
+def test_deep_chain_builds_and_verifies(deep_chain: tuple[lt.Tensor, Any]) -> None:
+    t, _ = deep_chain
+    assert sys.getrecursionlimit() <= 10_000  # the test means something
+    verify_graph([t.node])
+
+
+@pytest.mark.parametrize("combo", [
+    pytest.param({"optimize": False, "backend": "numpy"}, id="reference"),
+    pytest.param({"optimize": True, "backend": "auto"}, id="optimized"),
+    pytest.param({"optimize": True, "backend": "numexpr"}, id="optimized-numexpr"),
+])
+def test_deep_chain_evaluates(deep_chain: tuple[lt.Tensor, Any], combo: dict[str, Any]) -> None:
+    t, want = deep_chain
+    with lt.set_options(**combo):
+        (got,) = lt.compute(t)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_deep_chain_prints(deep_chain: tuple[lt.Tensor, Any]) -> None:
+    t, want = deep_chain
+    text = lt.debugprint(t)
+    assert text.count("\n") >= CHAIN
+    assert "add" in text and "subtract" in text
+    assert repr(t) == "Tensor(" + repr(want)[len("array("):]
+
+
+def test_deep_chain_of_views_and_reductions() -> None:
+    t = lt.asarray(np.ones((2, 3)))
+    for _ in range(5_000):
+        t = (t.T * 1.0).T
+    (got,) = lt.compute(t.sum())
+    assert got == 6.0
+    lt.debugprint(t)
+
+
+@pytest.fixture(scope="module")
+def wide_inputs() -> tuple[list[lt.Tensor], np.ndarray[Any, Any]]:
+    arrays = [np.full(3, float(i)) for i in range(WIDE)]
+    return [lt.asarray(a) for a in arrays], np.sum(arrays, axis=0)
+
+
+@pytest.mark.parametrize("optimize", [False, True])
+def test_wide_sum_of_10k_inputs(wide_inputs: tuple[list[lt.Tensor], Any], optimize: bool) -> None:
+    ts, want = wide_inputs
+    total = functools.reduce(operator.add, ts)      # a 10,000-leaf add tree (a chain)
+    with lt.set_options(optimize=optimize):
+        (got,) = lt.compute(total)
+    np.testing.assert_array_equal(got, want)        # integers in float64: exact
+    assert lt.debugprint(total).count("input") == WIDE
+
+
+def test_wide_stack_of_10k_inputs(wide_inputs: tuple[list[lt.Tensor], Any]) -> None:
+    ts, want = wide_inputs
+    total = lt.stack(ts).sum(axis=0)                # one 10,000-input join node
+    (got,) = lt.compute(total)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    verify_graph([total.node])
