@@ -130,7 +130,15 @@ def run_blocked(program: tuple[Instr, ...], reduce: Any, args: list[Any],
     kd_shape = tuple(1 if i in reduce_axes else d for i, d in enumerate(elem_shape))
     out_kd = out.reshape(kd_shape) if reduce is not None and not across else out
 
+    # np.errstate is per thread: worker threads must use the caller's
+    # settings, or errstate(all="raise") would only warn in blocked kernels.
+    err = np.geterr()
+
     def work(my_blocks: list[tuple[int, int]]) -> Any:
+        with np.errstate(**err):
+            return _work(my_blocks)
+
+    def _work(my_blocks: list[tuple[int, int]]) -> Any:
         if not my_blocks:
             return None
         bshape = (rows,) + elem_shape[1:]

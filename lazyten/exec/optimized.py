@@ -122,8 +122,10 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
             items.append(("s", n.shape, n.dtype))
             leaves.append(n)
         else:
+            # The source line is part of the key: a cached plan's nodes are
+            # what run-time errors name, so they must carry this graph's lines.
             items.append((n.op.name, _hashable(n.attrs) if n.attrs else (), n.shape, n.dtype,
-                          tuple(pos[i.id] for i in n.inputs)))
+                          tuple(pos[i.id] for i in n.inputs), n.source))
     if nbytes > PLAN_CACHE_BYTES:
         return None
     items.append(tuple(pos[o.id] for o in outputs))

@@ -81,7 +81,7 @@ def program_str(program: tuple[Instr, ...], reduce: Any = None) -> str:
 
 
 def _fused_impl(*args: Any, program: tuple[Instr, ...], reduce: Any, shape: Any,
-                dtype: Any, elem_shape: Any) -> Any:
+                dtype: Any, elem_shape: Any, sources: Any = None) -> Any:
     out = run_program(program, list(args))
     if reduce is not None:
         name, rattrs = reduce
@@ -189,7 +189,10 @@ def _kernel(root: Node, group: list[Node], mapping: dict[int, Node]) -> Node:
         program.append((m.op.name, tuple(refs), tuple(sorted(m.attrs.items())), m.dtype))
     reduce = (root.op.name, tuple(sorted(root.attrs.items()))) if reduce_root else None
     attrs = {"program": tuple(program), "reduce": reduce, "shape": root.shape,
-             "dtype": root.dtype, "elem_shape": body[-1].shape}
+             "dtype": root.dtype, "elem_shape": body[-1].shape,
+             # each instruction's (and the reduction's) user line, so an error
+             # inside the kernel names the line that built the failing op
+             "sources": tuple(m.source for m in body) + ((root.source,) if reduce_root else ())}
     # Never shared (unique): hashing a long program would cost more than any
     # sharing of kernels between plans could save.
     return intern(FUSED, tuple(ext_nodes), attrs, root.shape, root.dtype, root.source,
