@@ -3,6 +3,8 @@
 Run with ``bash scripts/demo.sh`` (sets everything up first).
 """
 
+import os
+
 import numpy as np
 
 import lazyten as lt
@@ -24,6 +26,17 @@ print(lt.debugprint(y, total))
 print("\n== the optimized plan (lt.explain)")
 print(lt.explain(y, total))
 
+# The same plan as a picture: each fused kernel is a cluster of its
+# instructions, buffers written in place are marked.  Needs Graphviz's `dot`;
+# without it the DOT file is written and the error says how to install it.
+print("\n== the fused graph as SVG (lt.visualize)")
+svg_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "quickstart.svg")
+try:
+    picture = lt.visualize(y, total, filename=svg_path, optimized=True)
+    print(f"wrote {picture.path}")
+except RuntimeError as e:
+    print(f"note: {e}")
+
 y_val, total_val = lt.compute(y, total)
 print("\n== results")
 print("y[:5] =", y_val[:5])
@@ -31,6 +44,11 @@ print("total =", total_val)
 
 ref = 2 * a.eval() ** 2 + 3 * b.eval() * c.eval() - np.sin(a.eval()) * np.exp(-b.eval())
 print("matches NumPy:", np.allclose(y_val, ref))
+
+# Where the time goes: one row per step of the plan.
+print("\n== profile (lt.compute(..., profile=True))")
+_, prof = lt.compute(y, total, profile=True)
+print(prof)
 
 # A slice of a lazy expression computes only the elements it needs.
 print("\n== slice pushdown: ((a*b + c)**2)[::100000]")
