@@ -319,7 +319,8 @@ def _pack(parts: Sequence[Any], batch: Shape) -> np.ndarray[Any, Any]:
     """Concatenate results along a new last axis, per batch element."""
     arrs = [np.asarray(p) for p in parts]
     dt = np.result_type(*arrs)
-    flat = [a.reshape(batch + (-1,)) for a in arrs]
+    # explicit sizes, not -1: a batch with a zero dimension has no size to infer
+    flat = [a.reshape(batch + (math.prod(a.shape[len(batch):]),)) for a in arrs]
     return np.concatenate(flat, axis=-1, dtype=dt)
 
 

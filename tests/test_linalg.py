@@ -220,3 +220,20 @@ def test_build_time_errors() -> None:
     # singular matrices are a run-time (value) error, as in NumPy
     with pytest.raises(np.linalg.LinAlgError):
         lt.linalg.inv(lt.zeros((2, 2))).eval()
+
+
+@pytest.mark.parametrize("shape", [(0, 3, 3), (2, 0, 0), (3, 0), (0, 2)])
+def test_empty_matrices(engine: Any, shape: tuple[int, ...]) -> None:
+    a = np.zeros(shape)
+    t = lt.asarray(a)
+    for got, ref in zip(lt.linalg.svd(t), np.linalg.svd(a)):
+        assert_eq(got, ref)
+    for got, ref in zip(lt.linalg.qr(t), np.linalg.qr(a)):
+        assert_eq(got, ref)
+    assert_eq(lt.linalg.svdvals(t), np.linalg.svdvals(a))
+    if shape[-1] == shape[-2]:
+        for got, ref in zip(lt.linalg.slogdet(t), np.linalg.slogdet(a)):
+            assert_eq(got, ref)
+        for got, ref in zip(lt.linalg.eigh(t), np.linalg.eigh(a)):
+            assert_eq(got, ref)
+        assert_eq(lt.linalg.det(t), np.linalg.det(a))
