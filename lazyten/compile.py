@@ -16,10 +16,15 @@ plans it once per concrete input signature, then only runs the plan.
   function *specializes* the graph per call shape: it rebuilds every node
   that depends on a placeholder over concrete-shape placeholders, in id order
   (no recursion).  Ops whose attributes were resolved against the
-  representative size (bounded slices, reshapes that split it, shapes fixed
-  by ``zeros_like``...) cannot always be re-specialized; that raises a
+  representative size (reshapes of several None axes, shapes fixed by
+  ``zeros((x.shape[0],))``, a size used as a number: ``x.sum() / x.shape[0]``)
+  cannot be re-specialized; where that is detectable it raises a
   ``ValueError`` naming the op and its line, and ``@lt.jit`` (which re-runs
-  the Python function per shape) is the answer there.
+  the Python function per shape) is the answer there.  Slices and integer
+  indices on a None axis (``x[1:]``, ``x[-1]``) and reshapes that keep one
+  None axis (``x.reshape(-1)``) are re-specialized exactly.  A size used in
+  arithmetic that hides it (``1 / x.shape[0]``) cannot be detected: do not
+  use a None dimension's size as a number outside ``@lt.jit``.
 * ``lt.function(inputs, outputs)``: a callable on NumPy arrays.  Wrong shapes
   raise ``ValueError``, wrong dtypes ``TypeError``, naming the input.
 * ``@lt.jit``: traces a Python function with placeholders on the first call
@@ -224,6 +229,14 @@ def _reindex(n: Node, it: tuple[Any, ...], old: int, new: int) -> tuple[Any, ...
     return ("s", *sl.indices(new))
 
 
+def _symbolic_number(v: Any) -> bool:
+    # ``x.sum() / x.shape[0]`` on a None axis bakes SYMBOLIC_DIM into the graph.
+    try:
+        return v != 0 and float(v).is_integer() and int(v) % SYMBOLIC_DIM == 0
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
 def _cannot(n: Node, why: str) -> ValueError:
     return ValueError(
         f"lt.function: cannot specialize {n.op.name} (built at {n.where}) for the call's "
@@ -245,6 +258,10 @@ def specialize(outputs: Sequence[Node], binding: dict[int, Node]) -> list[Node]:
             continue
         new_inputs = [mapping.get(i.id, i) for i in n.inputs]
         if all(a is b for a, b in zip(new_inputs, n.inputs)):
+            if n.op.name == "const" and _symbolic_number(n.attrs["value"]):
+                raise _cannot(n, f"the constant {n.attrs['value']!r} is a multiple of the "
+                              f"placeholder's representative size: a None dimension's "
+                              f"size (x.shape[0], x.size) was used as a number")
             if _attr_dims(n):
                 # Not rebuilt (no placeholder input), yet sized by one: a
                 # ``zeros_like(x)`` / ``full`` fixed at build time.

@@ -381,3 +381,12 @@ def test_fast_path_code_and_weak_scalars() -> None:
     for got, want in zip(f(X), [X * 2 + 1, X < 2.5, X / 2, (X + 3).sum()]):
         assert got.dtype == np.asarray(want).dtype
         np.testing.assert_array_equal(got, want)
+
+
+def test_a_none_size_used_as_a_number_is_detected() -> None:
+    x = lt.placeholder((None,), "float64", name="x")
+    f = lt.function([x], x.sum() / x.shape[0])
+    with pytest.raises(ValueError, match=r"x.shape\[0\], x.size\) was used as a number"):
+        f(np.ones(4))
+    g = lt.function([x], x.mean())                      # the way that works
+    assert g(np.arange(4.0)) == 1.5
