@@ -37,7 +37,10 @@ import numpy as np
 from .options import get_options
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .exec.optimized import StepTiming
+    from .graph.node import Node
     from .exec.planner import Plan
 
 
@@ -155,26 +158,34 @@ def build_profile(plan: Plan, timings: list[StepTiming], plan_seconds: float,
     return Profile(rows, plan, plan_seconds, run_seconds)
 
 
+def plan_as_run(nodes: Sequence[Node]) -> Plan:
+    """The plan of what evaluating ``nodes`` runs under the current options:
+    the optimized plan, or with ``optimize=False`` the graph as built with
+    every node a step of its own (what the reference executor runs)."""
+    from .exec.numpy_backend import default_threads
+    from .exec.optimized import plan_for
+    from .exec.planner import make_plan
+    from .graph.rewrite import Graph
+    opts = get_options()
+    if opts.optimize:
+        return plan_for(nodes, opts)
+    g = Graph(tuple(nodes))
+    return make_plan(g, opts, opts.threads or default_threads(), len(g.nodes()), {})
+
+
 def profile(*tensors: Any) -> tuple[tuple[np.ndarray[Any, Any], ...], Profile]:
     """Evaluate ``tensors`` like ``lt.compute`` and time every step.
 
     Returns ``(results, profile)``; ``print(profile)`` shows the table.
     """
     from .exec.numpy_backend import default_threads
-    from .exec.optimized import StepTiming, execute, plan_for
-    from .exec.planner import make_plan
-    from .graph.rewrite import Graph
+    from .exec.optimized import StepTiming, execute
     from .tensor import wrap
     nodes = [wrap(t)._node for t in tensors]
     opts = get_options()
     threads = opts.threads or default_threads()
     t0 = time.perf_counter()
-    if opts.optimize:
-        plan = plan_for(nodes, opts)
-    else:
-        # No passes: every node is its own step (what the reference runs).
-        g = Graph(tuple(nodes))
-        plan = make_plan(g, opts, threads, len(g.nodes()), {})
+    plan = plan_as_run(nodes)
     t1 = time.perf_counter()
     timings: list[StepTiming] = []
     vals = execute(plan, threads, timings=timings)

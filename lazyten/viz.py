@@ -42,7 +42,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .graph.node import Node, toposort
-from .options import get_options
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -212,6 +211,8 @@ def build_optimized(plan: Plan, expand_kernels: bool = True) -> VizGraph:
                 v.label.append("-> " + extra["buffer"])
             nodes.append(v)
             key_of[n.id] = v.key
+            if s.kind == "source":
+                continue        # a cached value is a leaf: its inputs are not in the plan
             for k, i in enumerate(n.inputs):
                 edges.append((key_of[i.id], v.key, k))
         if s.inplace_of is not None and s.inplace_of in key_of:
@@ -271,8 +272,9 @@ def build(tensors: Sequence[Any], optimized: bool = False,
     if not optimized:
         vg = build_unoptimized(outputs)
     else:
-        from .exec.optimized import plan_for
-        plan = plan_for(outputs, get_options())
+        from .profile import plan_as_run
+        # What runs: with optimize=False that is every node as its own step.
+        plan = plan_as_run(outputs)
         vg = build_optimized(plan)
         if max_nodes is not None and len(vg) > max_nodes:
             # Too big to draw every instruction: a kernel becomes one box.

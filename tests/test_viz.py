@@ -349,3 +349,29 @@ def test_deep_graphs_need_no_recursion() -> None:
     finally:
         sys.setrecursionlimit(limit)
     assert len(vg.nodes) == 2 and len(g) == 30_001
+
+
+def test_cached_values_are_leaves_of_both_pictures() -> None:
+    x = lt.asarray(np.ones(3))
+    y = lt.exp(x)
+    y.eval()                              # cached: later plans start from it
+    z = y + 1
+    for optimized in (False, True):
+        g = lt.to_networkx(z, optimized=optimized)
+        cached = [d for _, d in g.nodes(data=True) if d["role"] == "cached"]
+        assert len(cached) == 1 and cached[0]["op"] == "exp"
+        assert f"n{x.node.id}" not in g   # what it was computed from is not needed
+        parse(lt.to_dot(z, optimized=optimized))
+
+
+def test_optimized_picture_under_optimize_false_shows_what_runs() -> None:
+    # With the optimizer off every node runs on its own: no kernels to draw.
+    x = lt.asarray(np.ones(3))
+    z = lt.exp(x) * 2 + 1
+    with lt.set_options(optimize=False):
+        g = lt.to_networkx(z, optimized=True)
+        src = lt.to_dot(z, optimized=True)
+    assert "cluster_" not in src
+    assert sorted(d["op"] for _, d in g.nodes(data=True)) == [
+        "add", "const", "const", "exp", "input", "multiply"]
+    assert "cluster_" in lt.to_dot(z, optimized=True)
