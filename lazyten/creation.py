@@ -97,7 +97,8 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tensor:
         fill_value = fill_value.item()
     dt = _default_dtype(dtype, fill_value) if dtype is not None else _dtype_ok(
         np.asarray(fill_value).dtype, "full")
-    return _creation("full", shp, dt, fill_value=np.asarray(fill_value).astype(dt)[()])
+    # NumPy's own conversion: an out-of-range Python int (full(3, 300, int8)) raises.
+    return _creation("full", shp, dt, fill_value=np.full((), fill_value, dt)[()])
 
 
 def zeros(shape: Any, dtype: Any = None) -> Tensor:
@@ -152,6 +153,9 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Te
         n = len(range(int(start), int(stop), int(step)))
     else:
         n = max(0, math.ceil((stop - start) / step))  # NumPy's length rule
+    if np.dtype(dt) == np.bool_ and n > 2:
+        raise TypeError("arange() is only supported for booleans when the result has at "
+                        "most length 2.")
     return _creation("arange", (n,), _dtype_ok(np.dtype(dt), "arange"), start=start,
                      stop=stop, step=step)
 
