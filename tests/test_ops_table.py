@@ -556,6 +556,8 @@ def test_creation(engine: Any, dtype: np.dtype[Any] | None) -> None:
     check(lambda: np.eye(3, 2, k=-1, dtype=dtype), lambda: lt.eye(3, 2, k=-1, dtype=dtype))
     check(lambda: np.identity(4, dtype=dtype), lambda: lt.identity(4, dtype=dtype))
     check(lambda: np.eye(0, dtype=dtype), lambda: lt.eye(0, dtype=dtype))
+    check(lambda: np.eye(3, k=5, dtype=dtype), lambda: lt.eye(3, k=5, dtype=dtype))
+    check(lambda: np.eye(2, 3, k=-4, dtype=dtype), lambda: lt.eye(2, 3, k=-4, dtype=dtype))
 
 
 def test_full_fill_values(engine: Any) -> None:
@@ -563,6 +565,12 @@ def test_full_fill_values(engine: Any) -> None:
         check(lambda: np.full((2, 2), fill), lambda: lt.full((2, 2), fill))
         check(lambda: np.full((2,), fill, np.float16), lambda: lt.full((2,), fill, np.float16))
     check(lambda: np.full(3, np.nan), lambda: lt.full(3, np.nan))
+    # NumPy's conversion of the fill value: out-of-range Python ints raise
+    for fill, dt in ((300, np.int8), (-1, np.uint8), (2 ** 63, np.int64), (2.7, np.int32),
+                     (-1.5, np.uint16), (255, np.uint8), (1e300, np.float32)):
+        check(lambda: np.full(2, fill, dt), lambda: lt.full(2, fill, dt))
+        check(lambda: np.full_like(np.zeros(2, dt), fill),
+              lambda: lt.full_like(lt.zeros(2, dt), fill))
     check(lambda: np.full_like(np.zeros(3, np.int8), 5), lambda: lt.full_like(lt.zeros(3,
                                                                                 np.int8), 5))
 
@@ -572,6 +580,8 @@ ARANGES: list[tuple[tuple[Any, ...], Any]] = [
     ((0.0, 1.0, 0.1), None), ((1, 2.5, 0.5), None), ((5,), np.float32), ((3,), np.uint8),
     ((0, 5, 2), np.int8), ((np.int16(4),), None), ((np.float32(3),), None),
     ((-1.5, 2), None), ((0, 1, 0.3), np.float16), ((3,), np.complex128),
+    ((5,), np.bool_), ((2,), np.bool_), ((0, 3), np.bool_), ((1, 0.3, -0.2), None),
+    ((0, 5, 0.5), np.int64), ((np.uint64(1), np.int64(3)), None), ((0, np.uint64(3)), None),
 ]
 
 
