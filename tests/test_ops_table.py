@@ -806,3 +806,26 @@ def test_where_with_scalar_branches(engine: Any) -> None:
         ta = lt.asarray(a) if isinstance(a, np.ndarray) else a
         tb = lt.asarray(b) if isinstance(b, np.ndarray) else b
         check(lambda: np.where(c, a, b), lambda: lt.where(t, ta, tb))
+
+
+# Integer-array and boolean-mask indexing (beyond the basic views): gathers.
+_X3 = np.arange(24).reshape(2, 3, 4)
+_MASK = _X3 % 3 == 0
+ADVANCED: list[Any] = [
+    [1, 0], (slice(None), [2, -1, 0]), (Ellipsis, [3, 3]), np.array([[0, 1], [1, 0]]),
+    (slice(None), slice(None), np.array([], dtype=np.int64)), _MASK, (slice(None), _MASK[0, :, 0]),
+    [True, False], (slice(1, None), [0, 1]), (slice(None, None, -1), slice(None), [1]),
+    [0, 2], (slice(None), [-4]), np.array([0.5]), _MASK[0], _MASK[..., :2],
+]
+
+
+@pytest.mark.parametrize("dtype", VIEW_DTYPES, ids=[str(d) for d in VIEW_DTYPES])
+def test_advanced_indexing(engine: Any, dtype: np.dtype[Any]) -> None:
+    x = _X3.astype(dtype)
+    for t in (lt.asarray(x), lt.asarray(x[::-1, :, ::-1].copy())[::-1, :, ::-1]):
+        for idx in ADVANCED:
+            check(lambda: x[idx], lambda: t[idx])
+        check(lambda: x[..., ::2][[1]], lambda: t[..., ::2][[1]])
+        check(lambda: x[:, [2, 0]].sum(axis=1), lambda: t[:, [2, 0]].sum(axis=1))
+        idx_t = lt.asarray(np.array([1, 0, 1]))
+        check(lambda: x[:, [1, 0, 1]], lambda: t[:, idx_t])
