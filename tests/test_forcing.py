@@ -286,3 +286,31 @@ def test_deep_chain_with_many_uses(deep: Any) -> None:
         prev, cur = cur, (cur + prev) * 0.5
         e_prev, e_cur = e_cur, (e_cur + e_prev) * 0.5
     assert_eq(cur, e_cur)
+
+
+# ------------------------------------------------------------------ the graph itself
+
+def test_nodes_are_hash_consed_and_record_the_users_line(engine: Any) -> None:
+    a = lt.asarray(np.arange(3.0))
+    b = a * 2 + 1
+    c = a * 2 + 1
+    assert b.node is c.node                       # identical nodes are the same node
+    assert (a * 2).node is b.node.inputs[0]
+    assert lt.asarray(np.arange(3.0)).node is not a.node   # user arrays are never merged
+    # 1, 1.0 and True are different constants; NaN constants are shared
+    assert len({(a + 1).node.id, (a + 1.0).node.id, (a + True).node.id}) == 3
+    assert (a + np.nan).node is (a + float("nan")).node
+    assert (a + 1).node is not (a + np.int64(1)).node      # weak vs strong
+    line = sys._getframe().f_lineno + 1
+    d = lt.exp(a)
+    assert d.node.where == f"test_forcing.py:{line}"
+    assert d.node.source[0] == __file__
+
+
+def test_shape_and_dtype_known_before_evaluation(engine: Any) -> None:
+    a = lt.asarray(np.ones((3, 1), np.float32))
+    b = lt.asarray(np.arange(4, dtype=np.int16))
+    c = (a + b).sum(axis=0, keepdims=True) @ lt.ones((4, 2), np.float16)
+    assert (c.shape, c.dtype, c.ndim, c.size) == ((1, 2), np.float32, 2, 2)
+    assert c.node.value is None and a.nbytes == 12 and c.itemsize == 4
+    assert c.node.type_str() == "float32[1,2]"
