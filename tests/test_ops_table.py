@@ -829,3 +829,15 @@ def test_advanced_indexing(engine: Any, dtype: np.dtype[Any]) -> None:
         check(lambda: x[:, [2, 0]].sum(axis=1), lambda: t[:, [2, 0]].sum(axis=1))
         idx_t = lt.asarray(np.array([1, 0, 1]))
         check(lambda: x[:, [1, 0, 1]], lambda: t[:, idx_t])
+
+
+@pytest.mark.xfail(strict=False, reason="optimizer bug: planning a fused kernel with a Python "
+                   "int beyond int64 (int64 x / 2**63) raises OverflowError in "
+                   "numexpr_backend._trial (any optimized backend); NumPy gives float64")
+@pytest.mark.parametrize("dtype", ["int64", "uint64", "int8"])
+def test_huge_python_int_in_a_fused_kernel(any_engine: Any, dtype: str) -> None:
+    x = np.arange(1, 4, dtype=dtype)
+    for s in (2 ** 64, 2 ** 63):
+        check(lambda: x / s, lambda: lt.asarray(x) / s)
+        check(lambda: s / x, lambda: s / lt.asarray(x))
+        check(lambda: (x / s) * 2.0 + 1, lambda: (lt.asarray(x) / s) * 2.0 + 1)
