@@ -365,9 +365,11 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     total = sum(nb for nb, _dt in plan.buffers.values())
     if limit is not None and total > limit:
         return None
-    ns: dict[str, Any] = {"np": np, "_empty": np.empty, "_asarray": np.asarray}
+    ns: dict[str, Any] = {"np": np, "_empty": np.empty, "_asarray": np.asarray,
+                          "_numexpr_ok": _numexpr_ok}
     lines: list[str] = []
-    scratch: list[tuple[tuple[int, ...], np.dtype[Any]]] = []
+    # Per-thread state: (shape, dtype) of a scratch buffer, or a factory.
+    scratch: list[Any] = []
     name_of: dict[int, str] = {}
     in_pos = {nid: k for k, nid in enumerate(in_ids)}
     out_nodes = list(plan.outputs)
@@ -394,14 +396,27 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
         args = [name_of[i.id] for i in n.inputs]
         if s.kind == "kernel":
             k = s.kernel
-            # The cost model weighs per-element speed; on a plan this small
-            # the per-call overhead of numexpr/blocked dominates, which is
-            # what this path removes.  An explicit backend is respected.
-            if k is None or k.backend != "numpy" and backend != "auto":
+            if k is None:
                 return None
             prog, reduce = n.attrs["program"], n.attrs["reduce"]
             elem = tuple(n.attrs["elem_shape"])
             is_out = n.id in out_ids
+            # Where the cost model (or backend="numexpr") picked numexpr, its
+            # compiled program runs the whole kernel in one C call, without
+            # numexpr.evaluate's parsing and cache lookups.  Otherwise (and
+            # under errstate "raise", where errors must surface) one NumPy
+            # ufunc per instruction, the same loops as eager NumPy.
+            ne_call = _numexpr_call(ns, n, k, args, scratch) \
+                if k.backend == "numexpr" and reduce is None else None
+            outer = lines
+            lines = []
+            if reduce is None:
+                ns[f"D{n.id}"] = np.dtype(n.dtype)
+                k_out = out_nodes.index(n) if is_out else -1
+                outer.append(
+                    f"{v} = _o[{k_out}] if _o is not None and _o[{k_out}] is not None else "
+                    f"_empty({elem!r}, D{n.id})" if is_out else
+                    f"{v} = {new_scratch(elem, np.dtype(n.dtype))}")
             temps: list[str] = []
             last = len(prog) - 1
             # Scratch reuse inside the kernel: a temporary's slot is free
@@ -428,13 +443,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                     else:
                         operands.append(args[r])
                 if j == last and reduce is None:
-                    dst = f"{v}"
-                    alloc = (f"{v} = _o[{out_nodes.index(n)}] if _o is not None and "
-                             f"_o[{out_nodes.index(n)}] is not None else "
-                             f"_empty({elem!r}, D{n.id})") if is_out else \
-                        f"{v} = {new_scratch(elem, np.dtype(dt))}"
-                    ns[f"D{n.id}"] = np.dtype(dt)
-                    lines.append(alloc)
+                    dst = v
                 elif free.get(str(dt)):
                     dst = free[str(dt)].pop()
                 else:
@@ -455,8 +464,16 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                 lines.append(f"{v} = _asarray({fn}({temps[-1]}))")
                 if is_out:
                     k_out = out_nodes.index(n)
-                    lines.append(f"if _o is not None and _o[{k_out}] is not None:\n"
-                                 f"        _o[{k_out}][...] = {v}; {v} = _o[{k_out}]")
+                    lines.append(f"if _o is not None and _o[{k_out}] is not None:")
+                    lines.append(f"    _o[{k_out}][...] = {v}; {v} = _o[{k_out}]")
+            if ne_call is not None:
+                outer.append("if _numexpr_ok():")
+                outer.append(f"    {ne_call.format(out=v)}")
+                outer.append("else:")
+                outer.extend("    " + ln for ln in lines)
+            else:
+                outer.extend(lines)
+            lines = outer
             continue
         if s.kind in ("numpy", "blas", "view"):
             fn = f"F{n.id}"
@@ -480,8 +497,8 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
 
     def run(arrays: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
         s = getattr(local, "s", None)
-        if s is None:
-            s = local.s = [np.empty(shp, dt) for shp, dt in shapes]
+        if s is None:   # this thread's scratch buffers and numexpr programs
+            s = local.s = [x() if callable(x) else np.empty(x[0], x[1]) for x in shapes]
         if fresh:
             return body(arrays, outs, s)  # type: ignore[no-any-return]
         return _finish(body(arrays, outs, s), arrays, outs)
@@ -489,8 +506,65 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     run.source = src  # type: ignore[attr-defined]
     # Held per thread between calls (chunked evaluation budgets with it).
     run.scratch_bytes = sum(  # type: ignore[attr-defined]
-        math.prod(shp) * dt.itemsize for shp, dt in shapes)
+        math.prod(x[0]) * x[1].itemsize for x in shapes if not callable(x))
     return run
+
+
+try:  # NumPy's error state, read without building geterr()'s dict (0.8 us)
+    from numpy._core._multiarray_umath import _extobj_contextvar as _errstate_var
+except ImportError:  # pragma: no cover - another NumPy layout
+    _errstate_var = None
+_quiet_errstate: list[Any] = [None]
+
+
+def _numexpr_ok() -> bool:
+    """Whether numexpr may run now: not under ``np.errstate(...="raise")``,
+    where errors must surface as NumPy raises them (numexpr never raises)."""
+    if _errstate_var is not None:
+        state = _errstate_var.get()
+        if state is _quiet_errstate[0]:
+            return True
+        ok = "raise" not in np.geterr().values()
+        if ok:
+            _quiet_errstate[0] = state   # immutable: identity is the state
+        return ok
+    return "raise" not in np.geterr().values()
+
+
+def _numexpr_call(ns: dict[str, Any], n: Node, k: Any, args: list[str],
+                  per_thread: list[Any]) -> str | None:
+    """Code calling a compiled numexpr program for kernel ``n`` (``{out}`` to
+    fill in), or None where the kernel has no exact numexpr form.
+
+    A compiled ``NumExpr`` object is not safe to call from two threads at
+    once (numexpr itself keeps one per thread), so the program is a
+    per-thread object: a factory appended to ``per_thread``, called once in
+    each thread beside its scratch buffers."""
+    kern = k.numexpr
+    if kern is None:
+        return None
+    try:
+        from numexpr.necompiler import NumExpr, getContext, getExprNames
+        sig = []
+        operands = []
+        for name, r, cast in kern.names:
+            if cast is not None:
+                key = f"K{n.id}_{name}"
+                arr = np.asarray(n.inputs[r].attrs["value"], dtype=cast)
+                arr.flags.writeable = False
+                ns[key] = arr
+                operands.append(key)
+                sig.append((name, cast.type))
+            else:
+                operands.append(args[r])
+                sig.append((name, n.inputs[r].dtype.type))
+        NumExpr(kern.expr, signature=sig)
+        _names, vml = getExprNames(kern.expr, getContext({}))
+    except Exception:  # numexpr declined: the ufunc code runs instead
+        return None
+    per_thread.append(functools.partial(NumExpr, kern.expr, signature=sig))
+    slot = len(per_thread) - 1
+    return f"_s[{slot}]({', '.join(operands)}, out={{out}}, ex_uses_vml={bool(vml)})"
 
 
 def _weak_operand(ns: dict[str, Any], n: Node, prog: Any, j: int, r: int) -> str:
