@@ -34,8 +34,9 @@ plans it once per concrete input signature, then only runs the plan.
 Thread safety: a compiled function may be called from several threads at
 once.  The plan is read-only after compilation; every call has its own
 values, temporaries and outputs (``execute`` keeps them in locals; the small-
-size fast path keeps its scratch buffers in a ``threading.local``), and the
-cache is guarded by a lock.  Buffers given with ``out=`` belong to the
+size fast path keeps its scratch buffers and its compiled numexpr programs,
+which numexpr does not allow to run in two threads at once, in a
+``threading.local``), and the cache is guarded by a lock.  Buffers given with ``out=`` belong to the
 caller: two threads must not pass the same ``out`` array at once.
 """
 

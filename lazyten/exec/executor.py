@@ -30,6 +30,8 @@ def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
             except MemoryError as e:
                 # Over memory_limit: an elementwise-plus-reduction graph runs
                 # in chunks within it (lazyten.chunked); anything else raises.
+                if opts.memory_limit is None:
+                    raise
                 from ..chunked import NotChunkable, evaluate_chunked
                 try:
                     vals = evaluate_chunked(outputs, opts)
