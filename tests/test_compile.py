@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lazyten as lt
 from lazyten.compile import SYMBOLIC_DIM
@@ -390,3 +392,26 @@ def test_a_none_size_used_as_a_number_is_detected() -> None:
         f(np.ones(4))
     g = lt.function([x], x.mean())                      # the way that works
     assert g(np.arange(4.0)) == 1.5
+
+
+_bound = st.one_of(st.none(), st.integers(-12, 12))
+
+
+@settings(max_examples=150, deadline=None)
+@given(start=_bound, stop=_bound, step=st.one_of(st.none(), st.integers(-4, 4).filter(bool)),
+       k=st.integers(-12, 11), sizes=st.lists(st.integers(0, 15), min_size=1, max_size=3))
+def test_none_axis_indexing_matches_numpy(start: int | None, stop: int | None,
+                                          step: int | None, k: int,
+                                          sizes: list[int]) -> None:
+    # Slices and integer indices on a None axis are re-specialized per size.
+    x = lt.placeholder((None, 2), "float64", name="x")
+    f = lt.function([x], (x[start:stop:step] * 2).sum(axis=1))
+    g = lt.function([x], x[k] + 1)
+    for n in sizes:
+        X = np.arange(2.0 * n).reshape(n, 2)
+        np.testing.assert_array_equal(f(X), (X[start:stop:step] * 2).sum(axis=1))
+        if -n <= k < n:
+            np.testing.assert_array_equal(g(X), X[k] + 1)
+        else:
+            with pytest.raises(IndexError):
+                g(X)
