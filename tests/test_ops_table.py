@@ -833,7 +833,8 @@ def test_advanced_indexing(engine: Any, dtype: np.dtype[Any]) -> None:
 
 @pytest.mark.xfail(strict=False, reason="optimizer bug: planning a fused kernel with a Python "
                    "int beyond int64 (int64 x / 2**63) raises OverflowError in "
-                   "numexpr_backend._trial (any optimized backend); NumPy gives float64")
+                   "numexpr_backend._trial (any optimized backend); NumPy gives float64, and "
+                   "compares out-of-range ints (int64 x == 2**64 is False)")
 @pytest.mark.parametrize("dtype", ["int64", "uint64", "int8"])
 def test_huge_python_int_in_a_fused_kernel(any_engine: Any, dtype: str) -> None:
     x = np.arange(1, 4, dtype=dtype)
@@ -841,3 +842,7 @@ def test_huge_python_int_in_a_fused_kernel(any_engine: Any, dtype: str) -> None:
         check(lambda: x / s, lambda: lt.asarray(x) / s)
         check(lambda: s / x, lambda: s / lt.asarray(x))
         check(lambda: (x / s) * 2.0 + 1, lambda: (lt.asarray(x) / s) * 2.0 + 1)
+        # comparisons with out-of-range Python ints are defined (NEP 50)
+        check(lambda: x == s, lambda: lt.asarray(x) == s)
+        check(lambda: x < -s, lambda: lt.asarray(x) < -s)
+        check(lambda: s >= x, lambda: s >= lt.asarray(x))
