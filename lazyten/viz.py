@@ -85,6 +85,7 @@ class VizNode:
     kernel: int | None = None    # step index of the fused kernel holding it
     step: int | None = None      # plan step index (optimized pictures)
     count: int = 1               # graph nodes this box stands for (summaries)
+    op_kind: str = ""            # the op's kind (elementwise, view, reduction, ...)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -154,7 +155,7 @@ def _vnode(n: Node, outputs: set[int], head: str | None = None, **kw: Any) -> Vi
     return VizNode(key=f"n{n.id}", op=n.op.name, shape=tuple(n.shape), dtype=str(n.dtype),
                    source=n.where, role=_role(n),
                    label=_node_label(n, head or n.op.name), output=n.id in outputs,
-                   node_id=n.id, **kw)
+                   node_id=n.id, op_kind=n.op.kind, **kw)
 
 
 def build_unoptimized(outputs: Sequence[Node]) -> VizGraph:
@@ -237,7 +238,7 @@ def _expand_kernel(plan: Plan, s: Any, key_of: dict[int, str], nodes: list[VizNo
             label.append(_short(" ".join(f"{k}={v!r}" for k, v in attrs)))
         label.append(f"{dt}[{','.join(map(str, elem_shape))}]")
         nodes.append(VizNode(key, name, elem_shape, str(dt), n.where, "op", label,
-                             kernel=s.index, step=s.index))
+                             kernel=s.index, step=s.index, op_kind="elementwise"))
         keys.append(key)
         for pos, r in enumerate(refs):
             src = key_of[n.inputs[r].id] if r >= 0 else keys[-1 - r]
@@ -247,7 +248,7 @@ def _expand_kernel(plan: Plan, s: Any, key_of: dict[int, str], nodes: list[VizNo
         rattrs = dict(reduce[1])
         nodes.append(VizNode(key, reduce[0], tuple(n.shape), str(n.dtype), n.where, "op",
                              [f"{reduce[0]} axis={rattrs.get('axis')}", n.type_str()],
-                             kernel=s.index, step=s.index))
+                             kernel=s.index, step=s.index, op_kind="reduction"))
         edges.append((keys[-1], key, 0))
         keys.append(key)
     last = nodes[-1]
@@ -576,7 +577,7 @@ def _style(v: VizNode) -> dict[str, Any]:
         a["shape"] = "box3d"
         a["fillcolor"] = _FILL["summary"] if v.role not in ("input", "const") else a["fillcolor"]
     kind = v.extra.get("step_kind", "")
-    if kind == "view" or v.op in ("transpose", "reshape", "getitem") and not v.extra:
+    if kind == "view" or v.op_kind == "view":          # no data moved: dashed
         a["style"] = "rounded,filled,dashed"
     if kind == "blas":
         a["fillcolor"] = "#e6dcf2"
@@ -654,7 +655,8 @@ def to_networkx(*tensors: Any, optimized: bool = False) -> nx.DiGraph:
     Nodes are keyed like the DOT boxes (``n12`` for node %12; optimized,
     ``step7`` for step 7's value and ``k5_t0`` for an instruction of the kernel
     at step 5) and carry ``op``, ``shape``,
-    ``dtype``, ``source`` (``file.py:12``), ``role`` (input, const, cached, op),
+    ``op_kind`` (elementwise, view, reduction, ...), ``dtype``, ``source``
+    (``file.py:12``), ``role`` (input, const, cached, op),
     ``output``, ``node_id``, ``label`` and, optimized, ``step`` and ``kernel``
     (the step index of the fused kernel the instruction belongs to, else None)
     plus ``step_kind``, ``backend``, ``expression`` and ``buffer`` where they
@@ -672,8 +674,9 @@ def to_networkx(*tensors: Any, optimized: bool = False) -> nx.DiGraph:
     g = nx.DiGraph(optimized=optimized,
                    outputs=[v.key for v in vg.nodes if v.output])
     for v in vg.nodes:
-        g.add_node(v.key, op=v.op, shape=v.shape, dtype=v.dtype, source=v.source,
-                   role=v.role, output=v.output, node_id=v.node_id, kernel=v.kernel,
+        g.add_node(v.key, op=v.op, op_kind=v.op_kind, shape=v.shape, dtype=v.dtype,
+                   source=v.source, role=v.role, output=v.output, node_id=v.node_id,
+                   kernel=v.kernel,
                    step=v.step, label="\n".join(v.label), **v.extra)
     for a, b, pos in vg.edges:
         if g.has_edge(a, b):

@@ -107,6 +107,9 @@ def test_inputs_and_outputs_are_styled_apart() -> None:
             assert attrs["peripheries"] == '"2"'
         else:
             assert "peripheries" not in attrs
+        if node.op.kind == "view":           # c.T: no data moved
+            assert "dashed" in attrs["style"]
+    assert any(n.op.kind == "view" for n in toposort([d.node, e.node]))
 
 
 def test_dot_parses_with_networkx_and_matches_to_networkx() -> None:
