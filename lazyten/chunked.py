@@ -82,11 +82,12 @@ class _Analysis:
     chunked (the input may be a source array, sliced directly).
     """
 
-    def __init__(self, outputs: Sequence[Node]) -> None:
+    def __init__(self, outputs: Sequence[Node], bound: set[int] | frozenset[int] = frozenset()
+                 ) -> None:
         self.outputs = list(outputs)
         self.order = toposort(outputs)
         for n in self.order:
-            if n.op.name == "placeholder" and n.value is None:
+            if n.op.name == "placeholder" and n.value is None and n.id not in bound:
                 raise NotChunkable("the graph has unbound placeholders")
         space = [n for n in self.order if n.value is None and n.op.kind == "elementwise"]
         space += [n.inputs[0] for n in self.order
@@ -249,6 +250,14 @@ class _ChunkPlan:
         fast = self.compiled.fast
         self.peak = self.compiled.plan.peak_bytes + (
             fast.scratch_bytes if fast is not None else 0)  # type: ignore[attr-defined]
+
+
+def check_chunkable(outputs: Sequence[Node], inputs: Sequence[Node] = ()) -> None:
+    """Raise ``NotChunkable`` unless ``outputs`` can run in chunks, with the
+    placeholders ``inputs`` bound to arrays of their shapes (``lt.function``)."""
+    an = _Analysis(outputs, bound={n.id for n in inputs})
+    if not an.partial and not any(an.kind[o.id] == CHUNKED for o in an.outputs):
+        raise NotChunkable("no output depends on the chunked axis")
 
 
 def evaluate_chunked(outputs: Sequence[Node], opts: Options | None = None,

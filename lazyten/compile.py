@@ -298,11 +298,29 @@ class _Compiled:
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
         self.threads = opts.threads or default_threads()
-        self.plan = plan_for(list(outputs), opts)
         self.in_ids = [n.id for n in inputs]
+        self.chunked: str | None = None
+        self.fast: Callable[..., list[Any]] | None = None
+        self.plan: Any = None     # a Plan; None when the signature runs in chunks
+        try:
+            self.plan = plan_for(list(outputs), opts)
+        except MemoryError as e:
+            # Over memory_limit: run in chunks when the graph allows it
+            # (lazyten.chunked), re-planned per call; else the error stands.
+            if opts.memory_limit is None:
+                raise
+            from .chunked import NotChunkable, check_chunkable
+            try:
+                check_chunkable(self.outputs, self.inputs)
+            except NotChunkable as why:
+                e.add_note(f"lazyten: not evaluated in chunks either: {why}")
+                raise e from None
+            self.chunked = f"runs in chunks within memory_limit ({e})"
+            self.opts = opts
+            self.run = self._run_chunked  # type: ignore[method-assign]
+            return
         self.out_ids = [n.id for n in self.plan.outputs]
-        self.fast: Callable[..., list[Any]] | None = _fast_runner(self.plan, self.in_ids,
-                                                                 opts.backend, fast_limit)
+        self.fast = _fast_runner(self.plan, self.in_ids, opts.backend, fast_limit)
         if self.fast is not None:
             self.run = self.fast  # type: ignore[method-assign]  # one call less per call
 
@@ -320,6 +338,18 @@ class _Compiled:
                     out_map[oid] = o
         vals = execute(self.plan, self.threads, bindings, out_map)
         return _finish(vals, arrays, outs)
+
+
+    def _run_chunked(self, arrays: Sequence[np.ndarray[Any, Any]],
+                     outs: Sequence[np.ndarray[Any, Any] | None] | None
+                     ) -> list[np.ndarray[Any, Any]]:
+        from .chunked import evaluate_chunked
+        binding = {nid: ops.source(a) for nid, a in zip(self.in_ids, arrays)}
+        vals = evaluate_chunked(specialize(self.outputs, binding), self.opts)
+        return _finish(vals, arrays, outs)
+
+    def format(self, verbose: bool = False) -> str:
+        return self.chunked if self.chunked is not None else self.plan.format(verbose=verbose)
 
 
 def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
@@ -735,7 +765,7 @@ class _Callable:
             ([self._cache.last] if self._cache.last is not None else [])
         if not entries:
             return "(nothing compiled yet: call the function first)"
-        return "\n\n".join(f"== {c.label}\n{c.plan.format(verbose=verbose)}" for c in entries)
+        return "\n\n".join(f"== {c.label}\n{c.format(verbose=verbose)}" for c in entries)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError

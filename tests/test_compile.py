@@ -415,3 +415,22 @@ def test_none_axis_indexing_matches_numpy(start: int | None, stop: int | None,
         else:
             with pytest.raises(IndexError):
                 g(X)
+
+
+def test_function_over_memory_limit_runs_in_chunks() -> None:
+    n = 200_000
+    x = lt.placeholder((None,), "float64", name="x")
+    y = lt.placeholder((None,), "float64", name="y")
+    s = lt.exp(x) * y
+    with lt.set_options(memory_limit=400_000):
+        f = lt.function([x, y], [s.sum(), s.max(), (s * s).mean()])
+        X, Y = abc(n)[:2]
+        got = f(X, Y)
+        assert "runs in chunks within memory_limit" in f.explain()
+        g = lt.function([x, y], [(s - s.mean()).sum(), s.max()])   # two passes
+        with pytest.raises(MemoryError, match="memory_limit") as e:
+            g(X, Y)
+        assert any("not evaluated in chunks either" in m for m in e.value.__notes__)
+    S = np.exp(X) * Y
+    for g, w in zip(got, [S.sum(), S.max(), (S * S).mean()]):
+        np.testing.assert_allclose(g, w, rtol=1e-10)
