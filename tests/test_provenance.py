@@ -124,19 +124,9 @@ def test_a_non_floating_point_failure_in_a_kernel(opts: dict[str, Any]) -> None:
                       f"%{a.node.id} %{b.node.id}, built at {at(L_pow)}"]
 
 
-# lazyten/exec/executor.py retries any MemoryError as a chunked evaluation,
-# which raises ValueError("chunked evaluation needs a memory_limit") when no
-# memory_limit is set: the MemoryError (and its note) is lost.
-CHUNK_RETRY_BUG = pytest.mark.xfail(
-    raises=ValueError, strict=False,
-    reason="executor retries every MemoryError in chunks, and that raises ValueError "
-           "without a memory_limit")
-
-
 @pytest.mark.parametrize("opts", [
     pytest.param({"optimize": False, "backend": "numpy"}, id="reference"),
-    pytest.param({"optimize": True, "backend": "numpy"}, id="optimized",
-                 marks=CHUNK_RETRY_BUG),
+    pytest.param({"optimize": True, "backend": "numpy"}, id="optimized"),
 ])
 def test_an_allocation_too_big_raises_memory_error_naming_the_line(opts: dict[str, Any]) -> None:
     z = lt.zeros((10**6, 10**7)) + 1; L_z = line()  # noqa: E702  (80 TB: NumPy refuses at once)
@@ -146,7 +136,6 @@ def test_an_allocation_too_big_raises_memory_error_naming_the_line(opts: dict[st
     assert any(at(L_z) in n for n in notes(info.value))
 
 
-@CHUNK_RETRY_BUG
 def test_memory_error_inside_a_kernel_keeps_its_type(monkeypatch: pytest.MonkeyPatch) -> None:
     from lazyten.exec import kernels
 
