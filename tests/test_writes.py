@@ -264,3 +264,63 @@ def test_write_through_a_copying_reshape(engine: Any) -> None:
     r[0] = 100
     assert_eq(a, n)
     assert_eq(r, nr)
+
+
+# ------------------------------------------------------------------ random write programs
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def basic_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
+    items: list[Any] = []
+    for d in shape:
+        if d and draw(st.integers(0, 3)) == 0:
+            items.append(draw(st.integers(-d, d - 1)))
+        else:
+            items.append(slice(draw(st.one_of(st.none(), st.integers(-d - 1, d + 1))),
+                               draw(st.one_of(st.none(), st.integers(-d - 1, d + 1))),
+                               draw(st.sampled_from([None, 1, 2, -1, -2]))))
+    if draw(st.booleans()):
+        items.insert(draw(st.integers(0, len(items))), None)
+    return tuple(items) + (Ellipsis,)   # always an ndarray view in NumPy, never a scalar
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=40)
+@given(st.data())
+def test_random_write_programs_match_numpy(engine: Any, data: st.DataObject) -> None:
+    """Random views, writes and in-place updates on NumPy arrays and tensors:
+    every handle and every value captured on the way agrees at the end."""
+    x = np.arange(20.0).reshape(4, 5)
+    handles: list[tuple[Any, Any]] = [(x.copy(), lt.asarray(x))]
+    snapshots: list[tuple[Any, Any]] = []
+    for _ in range(data.draw(st.integers(1, 12), label="steps")):
+        k = data.draw(st.integers(0, len(handles) - 1), label="handle")
+        n, t = handles[k]
+        action = data.draw(st.sampled_from(["view", "T", "set", "iadd", "imul", "snap"]))
+        if action == "view":
+            idx = data.draw(basic_index(n.shape), label="view index")
+            handles.append((n[idx], t[idx]))
+        elif action == "T":
+            handles.append((n.T, t.T))
+        elif action == "set":
+            idx = data.draw(basic_index(n.shape), label="write index")
+            v = data.draw(st.integers(-50, 50), label="value")
+            n[idx] = v
+            t[idx] = v
+        elif action in ("iadd", "imul"):
+            v = data.draw(st.integers(-3, 3), label="operand")
+            if action == "iadd":
+                n += v
+                t += v
+            else:
+                n *= v
+                t *= v
+        else:
+            snapshots.append((n.copy(), t * 1))
+    for n, t in handles:
+        assert_eq(t, n)
+    for n, t in snapshots:
+        assert_eq(t, n)
+    np.testing.assert_array_equal(x, np.arange(20.0).reshape(4, 5))   # never written
