@@ -645,7 +645,10 @@ def _view_update_impl(base: Any, val: Any, path: tuple[tuple[str, Any], ...]) ->
     v = out
     for name, a in path:
         v = REGISTRY[name].impl(v, **dict(a))
-    if not np.shares_memory(v, out):
+    # A view lies inside ``out``'s buffer, a copy in a new one: the bounds check
+    # decides (the exact np.shares_memory can be slow, and says False for an
+    # empty view, which is still a view and writes nothing).
+    if v.size and not np.may_share_memory(v, out):
         raise ValueError("cannot write through this view: its layout forced a copy "
                          "(e.g. a reshape of a non-contiguous slice)")
     if not v.flags.writeable:
