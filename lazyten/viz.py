@@ -172,9 +172,10 @@ def build_unoptimized(outputs: Sequence[Node]) -> VizGraph:
     return VizGraph(nodes, edges, optimized=False, total=len(nodes))
 
 
-def build_optimized(plan: Plan, expand_kernels: bool = True) -> VizGraph:
-    """One box per plan step; with ``expand_kernels`` each fused kernel is a
-    cluster with one box per instruction (and one for a fused reduction)."""
+def build_optimized(plan: Plan, expand_kernels: bool | set[int] = True) -> VizGraph:
+    """One box per plan step; each fused kernel in ``expand_kernels`` (all
+    with True, none with False, else a set of step indices) is a cluster with
+    one box per instruction (and one for a fused reduction)."""
     from .exec.explain import _Names, buffer_text, step_kind
     from .graph.passes.fuse import program_str
     names = _Names(plan, renumber=False)
@@ -192,7 +193,9 @@ def build_optimized(plan: Plan, expand_kernels: bool = True) -> VizGraph:
         if s.kind == "kernel" and s.kernel is not None:
             extra["backend"] = s.kernel.backend
             extra["expression"] = program_str(n.attrs["program"], n.attrs["reduce"])
-        if s.kind == "kernel" and expand_kernels:
+        expand = expand_kernels if isinstance(expand_kernels, bool) \
+            else s.index in expand_kernels
+        if s.kind == "kernel" and expand:
             key_of[n.id] = _expand_kernel(plan, s, key_of, nodes, edges, clusters, outs, extra)
         else:
             head = f"step {s.index}: {n.op.name}" if s.kind != "source" else n.op.name
@@ -276,13 +279,28 @@ def build(tensors: Sequence[Any], optimized: bool = False,
         from .profile import plan_as_run
         # What runs: with optimize=False that is every node as its own step.
         plan = plan_as_run(outputs)
-        vg = build_optimized(plan)
-        if max_nodes is not None and len(vg) > max_nodes:
-            # Too big to draw every instruction: a kernel becomes one box.
-            vg = build_optimized(plan, expand_kernels=False)
+        vg = build_optimized(plan, _kernels_to_expand(plan, max_nodes))
     if max_nodes is not None and len(vg) > max_nodes:
         vg = summarize(vg, max_nodes)
     return vg
+
+
+def _kernels_to_expand(plan: Plan, max_nodes: int | None) -> set[int]:
+    """The kernels drawn as clusters of their instructions: all of them when
+    that fits in ``max_nodes`` boxes, else the smallest first while it fits
+    (the others are one box each)."""
+    kernels = [(len(s.node.attrs["program"]) + (s.node.attrs["reduce"] is not None), s.index)
+               for s in plan.steps if s.kind == "kernel"]
+    if max_nodes is None:
+        return {k for _, k in kernels}
+    boxes = len(plan.steps)
+    chosen: set[int] = set()
+    for size, k in sorted(kernels):
+        if boxes + size - 1 > max_nodes:
+            break
+        boxes += size - 1
+        chosen.add(k)
+    return chosen
 
 
 # --------------------------------------------------------------------------- summarizing

@@ -378,3 +378,23 @@ def test_optimized_picture_under_optimize_false_shows_what_runs() -> None:
     assert sorted(d["op"] for _, d in g.nodes(data=True)) == [
         "add", "const", "const", "exp", "input", "multiply"]
     assert "cluster_" in lt.to_dot(z, optimized=True)
+
+
+def test_big_kernels_become_single_boxes_small_ones_stay_clusters() -> None:
+    x = lt.asarray(np.ones(8))
+    m = lt.asarray(np.ones((8, 8)))
+    big = x
+    for _ in range(300):
+        big = lt.sin(big) + 1                 # one kernel of 600 instructions
+    small = lt.exp(big @ m) * 2               # a 2-instruction kernel after a BLAS call
+    plan = lt.plan(small)
+    sizes = sorted(len(s.node.attrs["program"]) for s in plan.kernels)
+    assert sizes == [2, 600]
+    vg = viz.build([small], optimized=True)
+    assert not vg.summarized and len(vg.nodes) <= viz.MAX_NODES
+    assert [c.step for c in vg.clusters] == [s.index for s in plan.kernels
+                                             if len(s.node.attrs["program"]) == 2]
+    g = parse(viz.dot_source(vg))
+    assert len(g.get_subgraphs()) == 1
+    assert any("kernel[" in label(n) for n in g.get_nodes()
+               if n.get_name() not in ("node", "graph", "edge"))
