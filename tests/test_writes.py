@@ -298,8 +298,13 @@ def test_random_write_programs_match_numpy(engine: Any, data: st.DataObject) -> 
     for _ in range(data.draw(st.integers(1, 12), label="steps")):
         k = data.draw(st.integers(0, len(handles) - 1), label="handle")
         n, t = handles[k]
-        action = data.draw(st.sampled_from(["view", "T", "set", "iadd", "imul", "snap"]))
-        if action == "view":
+        action = data.draw(st.sampled_from(["view", "T", "reshape", "set", "iadd", "imul",
+                                            "snap"]))
+        if action == "reshape" and n.flags.c_contiguous and n.size:
+            # contiguous: a view in NumPy too (see test_write_through_a_copying_reshape)
+            shape = data.draw(st.sampled_from([(-1,), (n.size, 1), (1, -1, 1)]), label="shape")
+            handles.append((n.reshape(shape), t.reshape(shape)))
+        elif action == "view":
             idx = data.draw(basic_index(n.shape), label="view index")
             handles.append((n[idx], t[idx]))
         elif action == "T":
