@@ -56,7 +56,7 @@ class Tensor:
                  path: tuple[ViewStep, ...] = ()) -> None:
         self._n = node
         self._root = root
-        steps = None
+        steps: tuple[ViewStep, Any] | None = None
         for st in path:
             steps = (st, steps)
         self._steps = steps
