@@ -233,14 +233,19 @@ def _expand_kernel(plan: Plan, s: Any, key_of: dict[int, str], nodes: list[VizNo
     program = n.attrs["program"]
     reduce = n.attrs["reduce"]
     elem_shape = tuple(n.attrs.get("elem_shape") or n.shape)
+    # The fuse pass keeps each instruction's user line (else: the kernel's).
+    sources = n.attrs.get("sources") or ()
+    wheres = [f"{os.path.basename(f)}:{line}" for f, line in sources]
     keys: list[str] = []
     for j, (name, refs, attrs, dt) in enumerate(program):
         key = f"k{s.index}_t{j}"
+        where = wheres[j] if j < len(wheres) else n.where
         label = [f"t{j} = {name}"]
         if attrs:
             label.append(_short(" ".join(f"{k}={v!r}" for k, v in attrs)))
         label.append(f"{dt}[{','.join(map(str, elem_shape))}]")
-        nodes.append(VizNode(key, name, elem_shape, str(dt), n.where, "op", label,
+        label.append(where)
+        nodes.append(VizNode(key, name, elem_shape, str(dt), where, "op", label,
                              kernel=s.index, step=s.index, op_kind="elementwise"))
         keys.append(key)
         for pos, r in enumerate(refs):
@@ -250,7 +255,8 @@ def _expand_kernel(plan: Plan, s: Any, key_of: dict[int, str], nodes: list[VizNo
         key = f"k{s.index}_r"
         rattrs = dict(reduce[1])
         nodes.append(VizNode(key, reduce[0], tuple(n.shape), str(n.dtype), n.where, "op",
-                             [f"{reduce[0]} axis={rattrs.get('axis')}", n.type_str()],
+                             [f"{reduce[0]} axis={rattrs.get('axis')}", n.type_str(),
+                              n.where],
                              kernel=s.index, step=s.index, op_kind="reduction"))
         edges.append((keys[-1], key, 0))
         keys.append(key)
@@ -260,7 +266,6 @@ def _expand_kernel(plan: Plan, s: Any, key_of: dict[int, str], nodes: list[VizNo
     last.output = n.id in outs
     last.extra = extra
     last.label[0] = f"%{n.id} " + last.label[0]
-    last.label.append(n.where)
     last.label.append("-> " + extra["buffer"])
     caption = [f"step {s.index}: kernel[{extra['backend']}]",
                _short("{ " + extra["expression"] + " }", 70)]

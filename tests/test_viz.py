@@ -398,3 +398,14 @@ def test_big_kernels_become_single_boxes_small_ones_stay_clusters() -> None:
     assert len(g.get_subgraphs()) == 1
     assert any("kernel[" in label(n) for n in g.get_nodes()
                if n.get_name() not in ("node", "graph", "edge"))
+
+
+def test_each_kernel_instruction_shows_the_line_that_built_it() -> None:
+    x = lt.asarray(np.ones(5))
+    y = x * 2; L_y = line()  # noqa: E702
+    z = lt.exp(y) - 1; L_z = line()  # noqa: E702
+    g = lt.to_networkx(z, optimized=True)
+    by_op = {d["op"]: d for _, d in g.nodes(data=True) if d["kernel"] is not None}
+    assert by_op["multiply"]["source"] == f"{HERE}:{L_y}"
+    assert by_op["exp"]["source"] == f"{HERE}:{L_z}"
+    assert f"{HERE}:{L_y}" in by_op["multiply"]["label"]
