@@ -115,7 +115,7 @@ step 1   input            %1:float64[3] (input)  # test_explain.py:@b
 step 2   input            %2:float64[] (const 3.5, weak)  # test_explain.py:@c
 step 3   input            %3:float64[] (const 0.25, weak)  # test_explain.py:@f
 step 4   kernel[numpy]    %4:float64[4,3] = { sin((i2 + (i0 * i1))) } %0 %2 %1 -> b0 (new)  # test_explain.py:@c
-         fusion: 3 ops in one kernel: multiply, add, sin
+         fusion: 3 ops in one kernel: multiply, add, sin (test_explain.py:@c)
          fusion: not fused into its readers: read by 3 steps (step 5, step 6, step 7); fusing would compute it more than once
          backend: numpy: backend='numpy'
          buffer: %0 is user/cached data; %1 is user/cached data
@@ -126,19 +126,19 @@ step 6   view             %6:float64[3,4] = transpose %4 axes=(1, 0) -> view of 
 step 7   blas             %7:float64[4,4] = matmul %4 %6 -> b2 (new)  free b0  # test_explain.py:@e
          buffer: new (only fused kernels write in place or into reused buffers)
 step 8   kernel[numpy]    %8:float64[] = { t0 := (i0 * i1); sum((t0 + t0), axis=(0, 1)) } %0 %1 -> b3 (new)  # test_explain.py:@h
-         fusion: 2 ops in one kernel: multiply, add, then sum (reduction fused: no full-size temporary)
+         fusion: 2 ops in one kernel: multiply, add (test_explain.py:@h), then sum (reduction fused: no full-size temporary)
          fusion: not fused into step 11: it has 1 element, step 11 has 16; fusing would recompute it for every element it is broadcast to
          backend: numpy: backend='numpy'
          buffer: %0 is user/cached data; %1 is user/cached data
 step 9   kernel[numpy]    %9:float64[4,4] = { (exp(i0) + i1) } %7 %3 -> b2 (in place of %7)  # test_explain.py:@f
-         fusion: 2 ops in one kernel: exp, add
+         fusion: 2 ops in one kernel: exp, add (test_explain.py:@f)
          fusion: read by step 10 (matmul), which is not elementwise and does not fuse
          backend: numpy: backend='numpy'
          buffer: in place into %7 (it dies here)
 step 10  blas             %10:float64[4,4] = matmul %9 %9 -> b4 (new)  free b2  # test_explain.py:@g
          buffer: new (only fused kernels write in place or into reused buffers)
 step 11  kernel[numpy]    %11:float64[4,4] = { (i2 + (sqrt(i0) * i1)) } %10 %2 %8 -> b4 (in place of %10)  free b3  # test_explain.py:@h
-         fusion: 3 ops in one kernel: sqrt, multiply, add
+         fusion: 3 ops in one kernel: sqrt, multiply, add (test_explain.py:@h)
          fusion: not fused into later steps: it is an output
          backend: numpy: backend='numpy'
          buffer: in place into %10 (it dies here)
@@ -151,7 +151,7 @@ step 0   input            %0:float64[4,3] (input)  # test_explain.py:@ra
 step 1   input            %1:float64[3,3] (input)  # test_explain.py:@rm
 step 2   input            %2:float64[] (const 3.5, weak)  # test_explain.py:@rz
 step 3   kernel[numexpr]  %3:float64[4,3] = { exp(i0) } %0 -> b0 (new)  # test_explain.py:@ry
-         fusion: 1 op in one kernel: exp
+         fusion: 1 op in one kernel: exp (test_explain.py:@ry)
          fusion: read by step 4 (matmul), which is not elementwise and does not fuse
          backend: numexpr: backend='numexpr'
          numexpr: exp(i0)
@@ -161,7 +161,7 @@ step 4   blas             %4:float64[4,3] = matmul %3 %1 -> b1 (new)  free b0  #
 step 5   numpy            %5:float64[] = sum %4 axis=(0, 1) keepdims=False -> b2 (new)  # test_explain.py:@rz
          buffer: new (only fused kernels write in place or into reused buffers)
 step 6   kernel[numexpr]  %6:float64[4,3] = { ((sin(i0) * i1) + i2) } %0 %2 %5 -> b0 (reused from %3, dead after step 4)  free b2  # test_explain.py:@rz
-         fusion: 3 ops in one kernel: sin, multiply, add
+         fusion: 3 ops in one kernel: sin, multiply, add (test_explain.py:@rz)
          fusion: not fused into later steps: it is an output
          backend: numexpr: backend='numexpr'
          numexpr: ((sin(i0) * c1) + i2)
@@ -271,3 +271,13 @@ def test_explain_shows_blocked_kernels_and_removed_nodes() -> None:
         text = lt.explain((x * 1) * 2, renumber=True)
     assert "kernel[blocked]" in text
     assert "removed: 2 by simplify" in text   # x * 1 and the constant 1
+
+
+def test_verbose_names_the_lines_a_kernel_was_built_from() -> None:
+    x = lt.asarray(np.ones(5))
+    y = x * 2  # @k1
+    z = lt.exp(y) - 1  # @k2
+    with lt.set_options(backend="numpy"):
+        text = lt.explain(z, verbose=True, renumber=True)
+    assert golden("fusion: 3 ops in one kernel: multiply (test_explain.py:@k1), "
+                  "exp, subtract (test_explain.py:@k2)") in text

@@ -138,8 +138,8 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
     if step.kind == "kernel":
         ops = [ins[0] for ins in n.attrs["program"]]
         red = n.attrs["reduce"]
-        desc = ", ".join(ops) + (f", then {red[0]} (reduction fused: no full-size "
-                                 f"temporary)" if red is not None else "")
+        desc = _ops_with_lines(ops, n) + (f", then {red[0]} (reduction fused: no full-size "
+                                          f"temporary)" if red is not None else "")
         notes.append(f"fusion: {_plural(len(ops), 'op')} in one kernel: {desc}")
     if step.kind not in ("kernel", "numpy") or n.op.kind not in ("kernel", "elementwise"):
         return notes
@@ -172,6 +172,24 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
             notes.append(f"fusion: read by step {r.index} ({rn.op.name}), which is not "
                          f"elementwise and does not fuse")
     return notes
+
+
+def _ops_with_lines(ops: list[str], n: Node) -> str:
+    """``multiply, add (model.py:3), sin (model.py:4)``: each run of ops
+    built on one line, followed by that line (kept by the fuse pass)."""
+    import os
+    sources = n.attrs.get("sources") or ()
+    if len(sources) < len(ops):
+        return ", ".join(ops)
+    parts: list[str] = []
+    run: list[str] = []
+    for k, op in enumerate(ops):
+        run.append(op)
+        if k + 1 == len(ops) or sources[k + 1] != sources[k]:
+            f, line = sources[k]
+            parts.append(f"{', '.join(run)} ({os.path.basename(f)}:{line})")
+            run = []
+    return ", ".join(parts)
 
 
 def _prod(shape: tuple[int, ...]) -> int:
