@@ -121,8 +121,12 @@ def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKe
                 cast = np.dtype(bool) if name == "where" and pos == 0 else (opd or dt)
                 # NEP 50: a scalar of a higher kind than the array (1j with an
                 # int array) promotes the array; numexpr would not.
-                if _KIND_RANK[_scalar_kind(inputs[r].attrs["value"])] > _KIND_RANK[cast.kind]:
+                value = inputs[r].attrs["value"]
+                if _KIND_RANK[_scalar_kind(value)] > _KIND_RANK[cast.kind]:
                     return None
+                if cast.kind in "iu" and isinstance(value, int) and not (
+                        np.iinfo(cast).min <= value <= np.iinfo(cast).max):
+                    return None   # NumPy compares/promotes out-of-range ints specially
             key = (r, str(cast))
             if key not in names:
                 names[key] = f"{'c' if cast is not None else 'i'}{len(names)}"

@@ -11,7 +11,10 @@
     reshape(reshape(x))       =>  reshape(x)
     op(small constants)       =>  constant   (folded with NumPy)
 
-``x * 0`` is *not* folded: it is NaN for NaN and inf.  A rule applies only
+``x * 0`` is *not* folded: it is NaN for NaN and inf.  Complex ``x * 1``,
+``x / 1`` and ``x ** 1|2`` are not rewritten either: complex multiplication
+by ``1+0j`` turns ``-0.0`` real parts into ``+0.0`` and ``nan+1j`` into
+``nan+nanj``.  A rule applies only
 when the result keeps the node's shape and dtype, so broadcasting and NEP 50
 promotion are never changed by a rewrite.
 """
@@ -42,6 +45,10 @@ def _same(node: Node, x: Node) -> bool:
 
 def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
     name = node.op.name
+    if node.dtype.kind == "c" and name in ("multiply", "divide", "pow"):
+        # Complex arithmetic is not exact with 1: (-0.0-0.5j)*1 has real part
+        # -0.0 - (-0.5*0.0) = +0.0, and nan+1j times 1 is nan+nanj.
+        return None
     if name in ("multiply",):
         for a, b in ((0, 1), (1, 0)):
             if _is_scalar_const(ins[b], 1) and _same(node, ins[a]):
