@@ -94,42 +94,42 @@ return %6, %21
 
 GOLD_EXPLAIN_NUMPY = """
 step 0   input            %0:float64[4,3] (input)  # test_explain.py:@a
-step 1   input            %1:float64[3] (input)  # test_explain.py:@b
-step 2   input            %2:float64[] (const 3.5, weak)  # test_explain.py:@c
+step 1   input            %1:float64[] (const 3.5, weak)  # test_explain.py:@c
+step 2   input            %2:float64[3] (input)  # test_explain.py:@b
 step 3   input            %3:float64[] (const 0.25, weak)  # test_explain.py:@f
-step 4   kernel[numpy]    %4:float64[4,3] = { sin((i2 + (i0 * i1))) } %0 %2 %1 -> b0 (new)  # test_explain.py:@c
+step 4   kernel[numpy]    %4:float64[4,3] = { sin((i2 + (i0 * i1))) } %0 %1 %2 -> b0 (new)  # test_explain.py:@c
 step 5   numpy            %5:float64[3] = sum %4 axis=(0,) keepdims=False -> b1 (new)  # test_explain.py:@d
 step 6   view             %6:float64[3,4] = transpose %4 axes=(1, 0) -> view of b0  # test_explain.py:@e
 step 7   blas             %7:float64[4,4] = matmul %4 %6 -> b2 (new)  free b0  # test_explain.py:@e
-step 8   kernel[numpy]    %8:float64[] = { t0 := (i0 * i1); sum((t0 + t0), axis=(0, 1)) } %0 %1 -> b3 (new)  # test_explain.py:@h
+step 8   kernel[numpy]    %8:float64[] = { t0 := (i0 * i1); sum((t0 + t0), axis=(0, 1)) } %0 %2 -> b3 (new)  # test_explain.py:@h
 step 9   kernel[numpy]    %9:float64[4,4] = { (exp(i0) + i1) } %7 %3 -> b2 (in place of %7)  # test_explain.py:@f
 step 10  blas             %10:float64[4,4] = matmul %9 %9 -> b4 (new)  free b2  # test_explain.py:@g
-step 11  kernel[numpy]    %11:float64[4,4] = { (i2 + (sqrt(i0) * i1)) } %10 %2 %8 -> b4 (in place of %10)  free b3  # test_explain.py:@h
+step 11  kernel[numpy]    %11:float64[4,4] = { (i2 + (sqrt(i0) * i1)) } %10 %1 %8 -> b4 (in place of %10)  free b3  # test_explain.py:@h
 -- 12 steps: 4 fused kernels (4 numpy), 1 numpy call, 2 BLAS calls, 1 view; 5 buffers, temporaries 232 B, peak estimate 384 B
 -- graph: 22 nodes before optimization, 12 after; removed: 2 by simplify, 1 by cse, 7 fused into kernels
 """
 
 GOLD_EXPLAIN_VERBOSE = """
 step 0   input            %0:float64[4,3] (input)  # test_explain.py:@a
-step 1   input            %1:float64[3] (input)  # test_explain.py:@b
-step 2   input            %2:float64[] (const 3.5, weak)  # test_explain.py:@c
+step 1   input            %1:float64[] (const 3.5, weak)  # test_explain.py:@c
+step 2   input            %2:float64[3] (input)  # test_explain.py:@b
 step 3   input            %3:float64[] (const 0.25, weak)  # test_explain.py:@f
-step 4   kernel[numpy]    %4:float64[4,3] = { sin((i2 + (i0 * i1))) } %0 %2 %1 -> b0 (new)  # test_explain.py:@c
+step 4   kernel[numpy]    %4:float64[4,3] = { sin((i2 + (i0 * i1))) } %0 %1 %2 -> b0 (new)  # test_explain.py:@c
          fusion: 3 ops in one kernel: multiply, add, sin (test_explain.py:@c)
          fusion: not fused into its readers: read by 3 steps (step 5, step 6, step 7); fusing would compute it more than once
          backend: numpy: backend='numpy'
-         buffer: %0 is user/cached data; %1 is user/cached data
+         buffer: %0 is user/cached data; %2 is user/cached data
 step 5   numpy            %5:float64[3] = sum %4 axis=(0,) keepdims=False -> b1 (new)  # test_explain.py:@d
          buffer: new (only fused kernels write in place or into reused buffers)
 step 6   view             %6:float64[3,4] = transpose %4 axes=(1, 0) -> view of b0  # test_explain.py:@e
          buffer: a view, no data moved
 step 7   blas             %7:float64[4,4] = matmul %4 %6 -> b2 (new)  free b0  # test_explain.py:@e
          buffer: new (only fused kernels write in place or into reused buffers)
-step 8   kernel[numpy]    %8:float64[] = { t0 := (i0 * i1); sum((t0 + t0), axis=(0, 1)) } %0 %1 -> b3 (new)  # test_explain.py:@h
+step 8   kernel[numpy]    %8:float64[] = { t0 := (i0 * i1); sum((t0 + t0), axis=(0, 1)) } %0 %2 -> b3 (new)  # test_explain.py:@h
          fusion: 2 ops in one kernel: multiply, add (test_explain.py:@h), then sum (reduction fused: no full-size temporary)
          fusion: not fused into step 11: it has 1 element, step 11 has 16; fusing would recompute it for every element it is broadcast to
          backend: numpy: backend='numpy'
-         buffer: %0 is user/cached data; %1 is user/cached data
+         buffer: %0 is user/cached data; %2 is user/cached data
 step 9   kernel[numpy]    %9:float64[4,4] = { (exp(i0) + i1) } %7 %3 -> b2 (in place of %7)  # test_explain.py:@f
          fusion: 2 ops in one kernel: exp, add (test_explain.py:@f)
          fusion: read by step 10 (matmul), which is not elementwise and does not fuse
@@ -137,7 +137,7 @@ step 9   kernel[numpy]    %9:float64[4,4] = { (exp(i0) + i1) } %7 %3 -> b2 (in p
          buffer: in place into %7 (it dies here)
 step 10  blas             %10:float64[4,4] = matmul %9 %9 -> b4 (new)  free b2  # test_explain.py:@g
          buffer: new (only fused kernels write in place or into reused buffers)
-step 11  kernel[numpy]    %11:float64[4,4] = { (i2 + (sqrt(i0) * i1)) } %10 %2 %8 -> b4 (in place of %10)  free b3  # test_explain.py:@h
+step 11  kernel[numpy]    %11:float64[4,4] = { (i2 + (sqrt(i0) * i1)) } %10 %1 %8 -> b4 (in place of %10)  free b3  # test_explain.py:@h
          fusion: 3 ops in one kernel: sqrt, multiply, add (test_explain.py:@h)
          fusion: not fused into later steps: it is an output
          backend: numpy: backend='numpy'
@@ -281,3 +281,26 @@ def test_verbose_names_the_lines_a_kernel_was_built_from() -> None:
         text = lt.explain(z, verbose=True, renumber=True)
     assert golden("fusion: 3 ops in one kernel: multiply (test_explain.py:@k1), "
                   "exp, subtract (test_explain.py:@k2)") in text
+
+
+def test_renumbered_plan_does_not_depend_on_how_old_a_shared_constant_is() -> None:
+    def build() -> lt.Tensor:
+        x = lt.asarray(np.ones((3, 2)))
+        m = lt.asarray(np.ones((2, 2)))
+        return lt.exp(x @ m) - 0.75       # a constant in a non-commutative op
+
+    with lt.set_options(backend="numpy"):
+        fresh = lt.explain(build(), renumber=True, verbose=True)
+        keep = lt.asarray(np.ones(1)) - 0.75   # the same constant, alive and older
+        shared = lt.explain(build(), renumber=True, verbose=True)
+    # hash-consing: every "- 0.75" reads the one constant node keep made
+    assert (lt.asarray(np.ones(1)) - 0.75).node.inputs[1] is keep.node.inputs[1]
+    # The constant node is shared, source line included: it names the line
+    # that first built it (keep's), so compare without the comments.
+    assert strip(fresh) == strip(shared)
+    assert fresh.splitlines()[2].startswith("step 2   input            %2:float64[] "
+                                            "(const 0.75, weak)")
+
+
+def strip(text: str) -> list[str]:
+    return [re.sub(r"  # \S+:\d+$", "", t) for t in text.splitlines()]

@@ -19,8 +19,9 @@ step that reads it, why its backend was chosen, and why it writes where it
 does.
 
 Node ids grow over the life of the process; ``renumber=True`` names every
-value by its step number instead (``%k`` is the value step ``k`` computes), so
-the text is the same from run to run.
+value by its step number instead (``%k`` is the value step ``k`` computes),
+with inputs and constants listed first in the order they are first read
+(``display_order``), so the text is the same from run to run.
 """
 
 from __future__ import annotations
@@ -56,17 +57,45 @@ class _Names:
 
     def __init__(self, plan: Plan, renumber: bool) -> None:
         self.renumber = renumber
-        self.map = {s.node.id: s.index for s in plan.steps}
+        self.order = display_order(plan) if renumber else list(plan.steps)
+        self.map = {s.node.id: k for k, s in enumerate(self.order)}
 
     def __call__(self, node_id: int) -> str:
         if self.renumber and node_id in self.map:
             return f"%{self.map[node_id]}"
         return f"%{node_id}"
 
+    def step(self, step: Step) -> int:
+        """The number a step is shown with."""
+        return self.map[step.node.id] if self.renumber else step.index
+
     def text(self, s: str) -> str:
         if not self.renumber:
             return s
         return _ID.sub(lambda m: self(int(m.group(1))), s)
+
+
+def display_order(plan: Plan) -> list[Step]:
+    """The steps as a renumbered plan shows them: inputs and constants first,
+    in the order the computing steps first read them, then the computing
+    steps in plan order.
+
+    The plan orders steps by node id, and a constant is shared by every graph
+    that uses it (hash-consing), so a constant made earlier by unrelated code
+    would otherwise move to the front; inputs do nothing at run time, so
+    listing them by first use changes nothing but the numbering.
+    """
+    sources = [s for s in plan.steps if s.kind == "source"]
+    source_of = {s.node.id: s for s in sources}
+    listed: dict[int, Step] = {}
+    for s in plan.steps:
+        if s.kind == "source":
+            continue
+        for i in s.node.inputs:
+            if i.id in source_of and i.id not in listed:
+                listed[i.id] = source_of[i.id]
+    rest = [s for s in sources if s.node.id not in listed]   # outputs that are inputs
+    return list(listed.values()) + rest + [s for s in plan.steps if s.kind != "source"]
 
 
 def step_kind(step: Step) -> str:
@@ -98,10 +127,10 @@ def _previous_holder(plan: Plan, step: Step) -> Step | None:
     return None
 
 
-def _death_step(plan: Plan, buffer: int, before: int) -> int | None:
+def _death_step(plan: Plan, buffer: int, before: int) -> Step | None:
     for s in reversed(plan.steps[:before]):
         if buffer in s.frees:
-            return s.index
+            return s
     return None
 
 
@@ -118,7 +147,7 @@ def buffer_text(plan: Plan, step: Step, name: _Names) -> str:
         prev = _previous_holder(plan, step)
         dead = _death_step(plan, step.buffer, step.index)
         src = f" from {name(prev.node.id)}" if prev is not None else ""
-        when = f", dead after step {dead}" if dead is not None else ""
+        when = f", dead after step {name.step(dead)}" if dead is not None else ""
         return f"b{step.buffer} (reused{src}{when})"
     return f"b{step.buffer} (new)"
 
@@ -147,7 +176,7 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
     if n.id in outputs:
         notes.append("fusion: not fused into later steps: it is an output")
     elif len(readers) > 1:
-        who = ", ".join(f"step {r.index}" for r in readers)
+        who = ", ".join(f"step {name.step(r)}" for r in readers)
         notes.append(f"fusion: not fused into its readers: read by {len(readers)} steps "
                      f"({who}); fusing would compute it more than once")
     elif len(readers) == 1:
@@ -155,21 +184,22 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
         rn = r.node
         if r.kind == "kernel":
             if rn.attrs.get("elem_shape") is not None and n.size != _prod(rn.attrs["elem_shape"]):
-                notes.append(f"fusion: not fused into step {r.index}: it has "
+                notes.append(f"fusion: not fused into step {name.step(r)}: it has "
                              f"{_plural(n.size, 'element')}, "
-                             f"step {r.index} has {_prod(rn.attrs['elem_shape'])}; fusing would "
+                             f"step {name.step(r)} has {_prod(rn.attrs['elem_shape'])}; fusing would "
                              f"recompute it for every element it is broadcast to")
             else:
-                notes.append(f"fusion: not fused into step {r.index}")
+                notes.append(f"fusion: not fused into step {name.step(r)}")
         elif rn.op.name in FUSABLE_REDUCTIONS:
             if rn.dtype != n.dtype or rn.dtype.kind not in "biuf":
                 why = f"the reduction gives {rn.dtype}, not {n.dtype}" \
                     if rn.dtype != n.dtype else f"{rn.dtype} reductions are not fused"
             else:
                 why = "the reduction's input is needed elsewhere"
-            notes.append(f"fusion: {rn.op.name} (step {r.index}) not fused into this kernel: {why}")
+            notes.append(f"fusion: {rn.op.name} (step {name.step(r)}) not fused into this "
+                         f"kernel: {why}")
         else:
-            notes.append(f"fusion: read by step {r.index} ({rn.op.name}), which is not "
+            notes.append(f"fusion: read by step {name.step(r)} ({rn.op.name}), which is not "
                          f"elementwise and does not fuse")
     return notes
 
@@ -202,7 +232,7 @@ def _prod(shape: tuple[int, ...]) -> int:
 def format_step(plan: Plan, step: Step, name: _Names) -> str:
     """The one-line form of a step (without the source comment)."""
     n = step.node
-    head = f"step {step.index:<3} {step_kind(step):<16} {name(n.id)}:{n.type_str()}"
+    head = f"step {name.step(step):<3} {step_kind(step):<16} {name(n.id)}:{n.type_str()}"
     if step.kind == "source":
         if n.op.kind != "source":
             what = "cached value"
@@ -245,7 +275,7 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
                 seen.add(i.id)
                 readers.setdefault(i.id, []).append(s)
     lines = []
-    for s in plan.steps:
+    for s in name.order:
         lines.append(f"{format_step(plan, s, name)}  # {s.node.where}")
         if not verbose or s.kind == "source":
             continue
