@@ -294,8 +294,21 @@ class Tensor:
     def __le__(self, o: Any) -> Tensor: return self._bin("less_equal", o)
     def __gt__(self, o: Any) -> Tensor: return self._bin("greater", o)
     def __ge__(self, o: Any) -> Tensor: return self._bin("greater_equal", o)
-    def __eq__(self, o: Any) -> Tensor: return self._bin("equal", o)  # type: ignore[override]
-    def __ne__(self, o: Any) -> Tensor: return self._bin("not_equal", o)  # type: ignore[override]
+    def __eq__(self, o: Any) -> Tensor:  # type: ignore[override]
+        if o is None or isinstance(o, str):
+            return self._all_bool(False)
+        return self._bin("equal", o)
+
+    def __ne__(self, o: Any) -> Tensor:  # type: ignore[override]
+        if o is None or isinstance(o, str):
+            return self._all_bool(True)
+        return self._bin("not_equal", o)
+
+    def _all_bool(self, value: bool) -> Tensor:
+        # NumPy compares with None or a string elementwise (as objects): every
+        # element differs.  lazyten has no object dtype, so it says so directly.
+        return Tensor(ops.apply("full", [], shape=self.shape, dtype=np.dtype(np.bool_),
+                                fill_value=np.bool_(value)))
 
     def __divmod__(self, o: Any) -> tuple[Tensor, Tensor]:
         return self // o, self % o

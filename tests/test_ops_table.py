@@ -771,9 +771,6 @@ def test_numpy_functions_accept_tensors(engine: Any) -> None:
     np.testing.assert_allclose(np.mean(np.asarray(t)), x.mean())
 
 
-@pytest.mark.xfail(strict=False, reason="optimizer bug: simplify rewrites complex x * 1 => x, "
-                   "but NumPy's complex multiply turns a -0.0 real part into 0.0 and "
-                   "nan+1j into nan+nanj")
 def test_complex_multiply_by_one_is_not_an_identity(engine: Any) -> None:
     x = np.array([complex(-0.0, -0.5), complex(np.nan, 1.0), 2 - 1j])
     assert_eq(lt.asarray(x) * 1, x * 1)
@@ -831,10 +828,6 @@ def test_advanced_indexing(engine: Any, dtype: np.dtype[Any]) -> None:
         check(lambda: x[:, [1, 0, 1]], lambda: t[:, idx_t])
 
 
-@pytest.mark.xfail(strict=False, reason="optimizer bug: planning a fused kernel with a Python "
-                   "int beyond int64 (int64 x / 2**63) raises OverflowError in "
-                   "numexpr_backend._trial (any optimized backend); NumPy gives float64, and "
-                   "compares out-of-range ints (int64 x == 2**64 is False)")
 @pytest.mark.parametrize("dtype", ["int64", "uint64", "int8"])
 def test_huge_python_int_in_a_fused_kernel(any_engine: Any, dtype: str) -> None:
     x = np.arange(1, 4, dtype=dtype)
@@ -846,3 +839,13 @@ def test_huge_python_int_in_a_fused_kernel(any_engine: Any, dtype: str) -> None:
         check(lambda: x == s, lambda: lt.asarray(x) == s)
         check(lambda: x < -s, lambda: lt.asarray(x) < -s)
         check(lambda: s >= x, lambda: s >= lt.asarray(x))
+
+
+def test_comparison_with_none_and_strings(engine: Any) -> None:
+    """NumPy compares elementwise as objects: nothing is equal to None or 'a'."""
+    x = np.arange(6.0).reshape(2, 3)
+    t = lt.asarray(x)
+    for other in (None, "a"):
+        check(lambda: x == other, lambda: _is_tensor(t == other))
+        check(lambda: x != other, lambda: _is_tensor(t != other))
+    check(lambda: x + "a", lambda: t + "a")   # arithmetic with a string: TypeError
