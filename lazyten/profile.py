@@ -107,6 +107,8 @@ class Profile:
         return [{**asdict(r), "gbps": r.gbps} for r in self.rows]
 
     def format(self, width: int = 44) -> str:
+        """The table: one row per step (``what`` cut to ``width`` characters),
+        then a total line."""
         head = ("step", "kind", "what", "output", "time", "read", "written", "GB/s", "share",
                 "line")
         body = []
@@ -127,13 +129,19 @@ class Profile:
         lines = [fmt(head)] + [fmt(b) for b in body]
         total = self.step_seconds
         gbps = self.bytes_moved / total / 1e9 if total > 0 else 0.0
-        lines.append(f"-- {len(self.rows)} steps ran in {_time(total)} "
+        steps = f"{len(self.rows)} step" + ("" if len(self.rows) == 1 else "s")
+        lines.append(f"-- {steps} ran in {_time(total)} "
                      f"(run {_time(self.run_seconds)}, plan {_time(self.plan_seconds)}); "
                      f"{_size(self.bytes_moved)} moved, {gbps:.2f} GB/s")
         return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.format()
+
+    def _repr_html_(self) -> str:
+        # Jupyter: the same table, monospaced (the text is the format).
+        import html
+        return f"<pre>{html.escape(self.format())}</pre>"
 
     def __repr__(self) -> str:
         return (f"<lazyten.Profile: {len(self.rows)} steps, {_time(self.step_seconds)}, "

@@ -252,7 +252,7 @@ def test_explain_marks_cached_values_and_empty_plans() -> None:
     assert "(cached value)" in text.splitlines()[0]
     with lt.set_options(backend="numpy"):
         text = lt.explain(x, renumber=True)
-    assert text.splitlines()[-2].startswith("-- 1 steps: no work; 0 buffers")
+    assert text.splitlines()[-2].startswith("-- 1 step: no work; 0 buffers")
 
 
 def test_explain_computes_nothing() -> None:

@@ -74,7 +74,7 @@ def test_printed_table() -> None:
         assert row.source in line and row.type in line
         assert re.search(r"\d+\.\d+ (s|ms|us)", line)
         assert re.search(r"\d+\.\d%", line)
-    assert re.fullmatch(r"-- \d+ steps ran in .+ \(run .+, plan .+\); .+ moved, \d+\.\d+ GB/s",
+    assert re.fullmatch(r"-- \d+ steps? ran in .+ \(run .+, plan .+\); .+ moved, \d+\.\d+ GB/s",
                         lines[-1])
     assert repr(prof).startswith("<lazyten.Profile: ")
     assert [r.step for r in prof.top(2)] == [r.step for r in sorted(
@@ -113,3 +113,10 @@ def test_results_never_alias_user_or_cached_arrays() -> None:
     rx[0] = 99.0
     ry[0] = 99.0
     assert x_np[0] == 0.0 and y.eval()[0] == 0.0 and ry2[0] == 0.0
+
+
+def test_profile_shows_in_jupyter_as_the_same_table() -> None:
+    x = lt.asarray(np.ones(10))
+    _, prof = lt.profile(lt.exp(x) < 2)
+    html = prof._repr_html_()
+    assert html.startswith("<pre>") and "&lt;" in html and "step" in html

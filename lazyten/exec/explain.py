@@ -316,7 +316,7 @@ def summary_lines(plan: Plan) -> list[str]:
     temp = sum(nb for b, (nb, _d) in plan.buffers.items() if b not in out_bufs)
     removed = ", ".join(f"{v} {k}" for k, v in plan.removed.items() if v) or "nothing"
     return [
-        f"-- {len(plan.steps)} steps: {', '.join(parts) or 'no work'}; "
+        f"-- {_plural(len(plan.steps), 'step')}: {', '.join(parts) or 'no work'}; "
         f"{_plural(len(plan.buffers), 'buffer')}, temporaries {_bytes(temp)}, "
         f"peak estimate {_bytes(plan.peak_bytes)}",
         f"-- graph: {plan.before_nodes} nodes before optimization, {len(plan.steps)} after; "
