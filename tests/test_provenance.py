@@ -62,9 +62,9 @@ def test_division_by_zero_names_the_users_line(opts: dict[str, Any]) -> None:
     text = "\n".join(notes(info.value))
     assert at(L_div) in text
     if opts["optimize"]:
-        assert "step " in text and "(i0 / i1)" in text        # the plan step, as lt.explain shows it
+        assert "step " in text and "(i0 / i1)" in text    # the plan step, as explain shows it
     else:
-        assert f"%{y.node.id}:float64[4] = divide" in text      # the node, as lt.debugprint shows it
+        assert f"%{y.node.id}:float64[4] = divide" in text  # the node, as debugprint shows it
 
 
 @pytest.mark.parametrize("opts", ENGINES)

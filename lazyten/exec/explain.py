@@ -183,11 +183,11 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
         r = readers[0]
         rn = r.node
         if r.kind == "kernel":
-            if rn.attrs.get("elem_shape") is not None and n.size != _prod(rn.attrs["elem_shape"]):
+            elems = _prod(rn.attrs["elem_shape"]) if rn.attrs.get("elem_shape") else n.size
+            if n.size != elems:
                 notes.append(f"fusion: not fused into step {name.step(r)}: it has "
-                             f"{_plural(n.size, 'element')}, "
-                             f"step {name.step(r)} has {_prod(rn.attrs['elem_shape'])}; fusing would "
-                             f"recompute it for every element it is broadcast to")
+                             f"{_plural(n.size, 'element')}, step {name.step(r)} has {elems}; "
+                             f"fusing would recompute it for every element it is broadcast to")
             else:
                 notes.append(f"fusion: not fused into step {name.step(r)}")
         elif rn.op.name in FUSABLE_REDUCTIONS:
