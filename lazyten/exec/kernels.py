@@ -42,7 +42,7 @@ class Kernel:
             return numpy_backend.run_blocked(self.program, self.reduce, args, self.elem_shape,
                                              self.node.dtype, out, get_model().block_elems,
                                              threads)
-        return numpy_backend.run_plain(self.program, self.reduce, args, out)
+        return numpy_backend.run_plain(self.program, self.reduce, args, out, self.elem_shape)
 
 
 def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:

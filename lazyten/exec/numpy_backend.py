@@ -92,15 +92,29 @@ def _run_block(program: tuple[Instr, ...], slot_of: list[int], scratch: list[Any
 
 
 def run_plain(program: tuple[Instr, ...], reduce: Any, args: list[Any],
-              out: np.ndarray[Any, Any] | None) -> Any:
-    """Unblocked NumPy: for small arrays, where per-call overhead dominates."""
-    val = run_program(program, args)
-    if reduce is not None:
-        val = REGISTRY[reduce[0]].impl(val, **dict(reduce[1]))
-    if out is None:
-        return val
-    out[...] = val
-    return out
+              out: np.ndarray[Any, Any] | None,
+              elem_shape: tuple[int, ...] | None = None) -> Any:
+    """Unblocked NumPy, for small arrays where per-call overhead dominates.
+
+    With ``out`` and the kernel's element shape, intermediates live in the
+    few scratch arrays that ``slots`` assigns and the last instruction writes
+    straight into ``out``: no copy, no temporary per instruction.
+    """
+    if out is None or reduce is not None or elem_shape is None or out.ndim == 0:
+        val = run_program(program, args)
+        if reduce is not None:
+            val = REGISTRY[reduce[0]].impl(val, **dict(reduce[1]))
+        if out is None:
+            return val
+        out[...] = val
+        return out
+    slot_of, n_slots = slots(program)
+    dtypes: list[Any] = [None] * n_slots
+    for k, s in enumerate(slot_of):
+        if s >= 0:
+            dtypes[s] = program[k][3]
+    scratch = [np.empty(elem_shape, d) for d in dtypes]
+    return _run_block(program, slot_of, scratch, args, out)
 
 
 def run_blocked(program: tuple[Instr, ...], reduce: Any, args: list[Any],
