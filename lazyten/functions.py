@@ -57,7 +57,9 @@ globals().update(ELEMENTWISE)
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Tensor:
     """``x`` where ``condition`` is true, else ``y`` (NumPy's three-argument form)."""
-    if x is None or y is None:
+    if (x is None) != (y is None):
+        raise ValueError("either both or neither of x and y should be given")
+    if x is None:
         raise TypeError("where() needs condition, x and y; for the indices of nonzero "
                         "elements use lt.nonzero (it forces evaluation)")
     if not isinstance(condition, Tensor):
@@ -169,13 +171,14 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Tensor:
 @ops.reports("moveaxis")
 def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
     t = wrap(x)
-    src = S.normalize_axes(source, t.ndim) if isinstance(source, (tuple, list)) else None
     src_l = [S.normalize_axis(a, t.ndim) for a in (source if isinstance(source, (tuple, list))
                                                   else [source])]
     dst_l = [S.normalize_axis(a, t.ndim) for a in (destination
                                                   if isinstance(destination, (tuple, list))
                                                   else [destination])]
-    del src
+    for what, axes in (("source", src_l), ("destination", dst_l)):
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"repeated axis in `{what}` argument")
     if len(src_l) != len(dst_l):
         raise ValueError("source and destination must have the same number of "
                          "elements")
