@@ -188,6 +188,7 @@ def test_where(engine: Any, dtype: np.dtype[Any]) -> None:
         check(lambda: np.where(c, x, y), lambda: lt.where(lt.asarray(c), tx, ty)) \
             if layout != "broadcast" else \
             check(lambda: np.where(c[:3], x, y), lambda: lt.where(c[:3], tx, ty))
+        check(lambda: np.where(c, x), lambda: lt.where(lt.asarray(c), tx))  # ValueError
         # a non-bool condition, and weak Python scalars for the branches
         check(lambda: np.where(x, 1, y), lambda: lt.where(tx, 1, ty))
         check(lambda: np.where(c[:1], x, 2.5), lambda: lt.where(lt.asarray(c[:1]), tx, 2.5))
@@ -341,6 +342,9 @@ VIEWS: list[tuple[str, Callable[[Any, Any], Any]]] = [
     ("moveaxis", lambda xp, x: xp.moveaxis(x, 0, -1)),
     ("moveaxis-multi", lambda xp, x: xp.moveaxis(x, (0, 1), (2, 0))),
     ("moveaxis-bad", lambda xp, x: xp.moveaxis(x, 3, 0)),
+    ("moveaxis-repeated-source", lambda xp, x: xp.moveaxis(x, (0, -3), (1, 2))),
+    ("moveaxis-repeated-destination", lambda xp, x: xp.moveaxis(x, (0, 1), (1, 1))),
+    ("moveaxis-lengths", lambda xp, x: xp.moveaxis(x, (0, 1), (1,))),
     ("expand_dims", lambda xp, x: xp.expand_dims(x, 1)),
     ("expand_dims-neg", lambda xp, x: xp.expand_dims(x, -1)),
     ("expand_dims-tuple", lambda xp, x: xp.expand_dims(x, (0, 4))),
