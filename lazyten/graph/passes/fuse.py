@@ -49,10 +49,15 @@ def run_program(program: tuple[Instr, ...], args: list[Any]) -> Any:
     return temps[-1]
 
 
+MAX_INLINE = 120
+
+
 def program_str(program: tuple[Instr, ...], reduce: Any = None) -> str:
     """The kernel as one readable expression over its inputs ``i0, i1, ...``.
 
     Shared temporaries are written once as ``t3 := ...`` and referred to after.
+    A temporary whose text grows past ``MAX_INLINE`` characters is bound the
+    same way, so a 100,000-op chain prints in linear space, not quadratic.
     """
     uses: dict[int, int] = {}
     for _n, refs, _a, _d in program:
@@ -69,7 +74,7 @@ def program_str(program: tuple[Instr, ...], reduce: Any = None) -> str:
         else:
             extra = [f"{k2}={v!r}" for k2, v in attrs]
             s = f"{name}({', '.join(args + extra)})"
-        if uses.get(k, 0) > 1 and k != len(program) - 1:
+        if (uses.get(k, 0) > 1 or len(s) > MAX_INLINE) and k != len(program) - 1:
             lets.append(f"t{k} := {s}")
             s = f"t{k}"
         text.append(s)
