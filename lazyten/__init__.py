@@ -90,6 +90,12 @@ def explain(*tensors: Any, verbose: bool = False, renumber: bool = False) -> str
     step 0   input ...
     """
     from .exec.explain import format_plan
+    from .tensor import wrap
+    if not get_options().optimize:
+        # What runs is the graph itself, node by node: show exactly that.
+        nodes = [wrap(t)._node for t in tensors]
+        return ("optimize=False: each node runs as its NumPy function, in this order\n"
+                + format_graph(nodes, renumber=renumber))
     # renumber=True names values by step number: the same text on every run.
     return format_plan(plan(*tensors), verbose=verbose, renumber=renumber)
 
