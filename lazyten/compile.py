@@ -322,12 +322,28 @@ class _Compiled:
         self.out_ids = [n.id for n in self.plan.outputs]
         self.fast = _fast_runner(self.plan, self.in_ids, opts.backend, fast_limit)
         if self.fast is not None:
-            self.run = self.fast  # type: ignore[method-assign]  # one call less per call
+            fast, slow = self.fast, self._run_plan
+
+            def run_fast(arrays: Sequence[np.ndarray[Any, Any]],
+                         outs: Sequence[np.ndarray[Any, Any] | None] | None
+                         ) -> list[np.ndarray[Any, Any]]:
+                try:
+                    return fast(arrays, outs)
+                except Exception:
+                    # The generated code knows no step names: run the plan
+                    # again through the executor, which raises the same error
+                    # naming the failing step and the line that built it.
+                    slow(arrays, outs)
+                    raise
+            self.run = run_fast  # type: ignore[method-assign]  # one call less per call
 
     def run(self, arrays: Sequence[np.ndarray[Any, Any]],
             outs: Sequence[np.ndarray[Any, Any] | None] | None) -> list[np.ndarray[Any, Any]]:
-        if self.fast is not None:
-            return self.fast(arrays, outs)
+        return self._run_plan(arrays, outs)
+
+    def _run_plan(self, arrays: Sequence[np.ndarray[Any, Any]],
+                  outs: Sequence[np.ndarray[Any, Any] | None] | None
+                  ) -> list[np.ndarray[Any, Any]]:
         from .exec.optimized import execute
         bindings = dict(zip(self.in_ids, arrays))
         out_map = None

@@ -224,8 +224,6 @@ def test_a_cached_plan_names_this_graphs_lines() -> None:
     assert at(build_there(y, y)[1]) not in text
 
 
-@pytest.mark.xfail(strict=False, reason="compiled functions (lazyten/compile.py fast path) "
-                                        "raise without the provenance note")
 def test_compiled_function_errors_name_the_line() -> None:
     x = lt.placeholder((4,), np.float64, name="x")
     y = 1 / x + 1; L_y = line()  # noqa: E702
