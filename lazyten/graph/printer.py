@@ -121,8 +121,15 @@ def format_graph(outputs: Sequence[Node], stop_at_values: bool = True,
     lines = []
     body = [format_node(n, name) for n in order]
     width = min(max((len(b) for b in body), default=0) + 2, 60)
+    # A constant node is shared by every graph that uses the same scalar, so
+    # its own line is wherever it was first written; show its first reader's.
+    where = {n.id: n.where for n in order}
+    for n in reversed(order):
+        for i in n.inputs:
+            if i.op.name == "const":
+                where[i.id] = where[n.id]
     for n, b in zip(order, body):
-        lines.append(f"{b:<{width}}  # {n.where}")
+        lines.append(f"{b:<{width}}  # {where[n.id]}")
     outs = ", ".join(name.get(n.id, f"%{n.id}") for n in outputs)
     lines.append(f"return {outs}")
     return "\n".join(lines)
