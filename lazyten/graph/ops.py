@@ -377,8 +377,23 @@ def _reduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape,
     return S.reduce_shape(x.shape, axes, keep), out
 
 
-def _reduction(name: str, impl: Callable[..., Any], doc: str = "") -> None:
-    register(OpSpec(name, "reduction", impl, _reduce_infer, None, 1, doc=doc))
+def _legacy_0d_axis(x: Node, axis: Any) -> bool:
+    """NumPy's ufunc reductions, argmin/argmax and cumulative_sum accept axis 0
+    or -1 on a 0-d array as if it were 1-d (mean, var and std do not)."""
+    return (x.ndim == 0 and isinstance(axis, (int, np.integer))
+            and not isinstance(axis, (bool, np.bool_)) and axis in (0, -1))
+
+
+def _ufunc_reduce_infer(inputs: Sequence[Node],
+                        attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    if _legacy_0d_axis(inputs[0], attrs.get("axis")):
+        attrs = {**attrs, "axis": None}
+    return _reduce_infer(inputs, attrs)
+
+
+def _reduction(name: str, impl: Callable[..., Any], doc: str = "",
+               infer: InferFn = _ufunc_reduce_infer) -> None:
+    register(OpSpec(name, "reduction", impl, infer, None, 1, doc=doc))
 
 
 def _sum_impl(x: Any, axis: tuple[int, ...], keepdims: bool, dtype: Any = None) -> Any:
@@ -419,9 +434,9 @@ def _all_impl(x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
 
 _reduction("sum", _sum_impl)
 _reduction("prod", _prod_impl)
-_reduction("mean", _mean_impl)
-_reduction("var", _var_impl)
-_reduction("std", _std_impl)
+_reduction("mean", _mean_impl, infer=_reduce_infer)
+_reduction("var", _var_impl, infer=_reduce_infer)
+_reduction("std", _std_impl, infer=_reduce_infer)
 _reduction("min", _min_impl)
 _reduction("max", _max_impl)
 _reduction("any", _any_impl)
@@ -431,7 +446,7 @@ _reduction("all", _all_impl)
 def _argreduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     x = inputs[0]
     axis, keep = attrs.get("axis"), bool(attrs.get("keepdims", False))
-    if axis is None:
+    if axis is None or _legacy_0d_axis(x, axis):
         shape: Shape = (1,) * x.ndim if keep else ()
         return shape, {"axis": None, "keepdims": keep}
     ax = S.normalize_axis(axis, x.ndim)
@@ -453,14 +468,21 @@ register(OpSpec("argmax", "reduction", _argmax_impl, _argreduce_infer, None, 1))
 def _cumsum_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     x = inputs[0]
     axis = attrs.get("axis")
+    if isinstance(axis, tuple):  # NumPy's accumulate takes a 1-tuple too
+        for a in axis:  # and checks each axis first
+            S.normalize_axis(a, max(x.ndim, 1))
+        if len(axis) != 1:
+            raise ValueError("accumulate does not allow multiple axes")
+        axis = axis[0]
     if axis is None:
         if x.ndim > 1:
             raise ValueError(f"axis must be given for a {x.ndim}-d input")
         axis = 0
-    if x.ndim == 0:
-        raise ValueError("cumulative_sum needs at least one dimension")
-    ax = S.normalize_axis(axis, x.ndim)
     inc = bool(attrs.get("include_initial", False))
+    if x.ndim == 0:  # NumPy scans a 0-d array as a 1-d array of one element
+        ax = S.normalize_axis(axis, 1)
+        return (1 + inc,), {"axis": ax, "dtype": attrs.get("dtype"), "include_initial": inc}
+    ax = S.normalize_axis(axis, x.ndim)
     shape = tuple(d + (1 if inc and i == ax else 0) for i, d in enumerate(x.shape))
     return shape, {"axis": ax, "dtype": attrs.get("dtype"), "include_initial": inc}
 
