@@ -373,6 +373,8 @@ amin, amax = min, max
 
 
 def _check_nonempty_reduction(name: str, t: Tensor, axis: Any) -> None:
+    if t.ndim == 0:  # never empty; the op checks the axis (0-d takes axis 0 or -1)
+        return
     axes = S.normalize_axes(axis, t.ndim)
     if builtins.any(t.shape[a] == 0 for a in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has "
@@ -392,6 +394,8 @@ def all(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
 @ops.reports("argmin")
 def argmin(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
     t = wrap(x)
+    if axis is not None:  # NumPy checks the axis (an int) before the size
+        S.normalize_axis(axis, builtins.max(t.ndim, 1))
     _check_nonempty_reduction("argmin", t, axis)
     return _reduce("argmin", t, axis, keepdims, out)
 
@@ -399,6 +403,8 @@ def argmin(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool =
 @ops.reports("argmax")
 def argmax(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
     t = wrap(x)
+    if axis is not None:  # NumPy checks the axis (an int) before the size
+        S.normalize_axis(axis, builtins.max(t.ndim, 1))
     _check_nonempty_reduction("argmax", t, axis)
     return _reduce("argmax", t, axis, keepdims, out)
 
