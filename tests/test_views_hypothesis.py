@@ -304,3 +304,31 @@ def test_reshape_of_noncontiguous_copies(engine: Any) -> None:
     assert not np.shares_memory(evaluate([t.node])[0], a)
     assert not np.shares_memory(a[:, :2].reshape(-1), a)
     assert_eq(t, a[:, :2].reshape(-1))
+
+
+# ------------------------------------------------------------------ reductions over random axes
+
+@st.composite
+def axis_spec(draw: st.DrawFn, ndim: int) -> Any:
+    ax = st.integers(-ndim - 1, ndim)   # sometimes out of range
+    return draw(st.one_of(st.none(), ax, st.lists(ax, max_size=ndim + 1).map(tuple)))
+
+
+@fixture_ok
+@given(user_array(), st.data(), st.sampled_from(["sum", "prod", "mean", "std", "min", "max",
+                                                 "any", "all", "argmin", "argmax",
+                                                 "cumulative_sum"]),
+       st.booleans())
+def test_reductions_over_random_axes(engine: Any, arrays: Any, data: st.DataObject,
+                                     name: str, keepdims: bool) -> None:
+    _, x = arrays
+    axis = data.draw(axis_spec(x.ndim), label="axis")
+    if name == "cumulative_sum":
+        kw: dict[str, Any] = {"axis": axis}
+    else:
+        kw = {"axis": axis, "keepdims": keepdims}
+    rtol = 1e-2 if x.dtype == np.float16 else (1e-5 if x.dtype in (np.float32, np.complex64)
+                                               else 1e-12)
+    with np.errstate(all="ignore"):
+        check(lambda: getattr(np, name)(x, **kw), lambda: getattr(lt, name)(lt.asarray(x), **kw),
+              rtol=rtol)
