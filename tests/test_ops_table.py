@@ -863,3 +863,22 @@ def test_complex_division_by_zero(any_engine: Any) -> None:
         check(lambda: x / s, lambda: lt.asarray(x) / s)
     z = np.zeros(3, np.complex128)
     check(lambda: x / z, lambda: lt.asarray(x) / lt.asarray(z))
+
+
+# Integer wrap-around is NumPy's (C) arithmetic in every engine: numexpr would
+# widen int8/uint8/uint32 and must not be used where that changes the result.
+WRAP_DTYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
+
+
+@pytest.mark.parametrize("dtype", WRAP_DTYPES)
+def test_integer_wraparound(any_engine: Any, dtype: str) -> None:
+    info = np.iinfo(dtype)
+    x = np.array([info.min, info.max, info.max - 1, 0, 1, info.min + 1], dtype)
+    y = np.array([info.max, info.max, 2, info.min, info.max, 3], dtype)
+    tx, ty = lt.asarray(x), lt.asarray(y)
+    for fn in (lambda a, b: a + b, lambda a, b: a - b, lambda a, b: a * b,
+               lambda a, b: (a * b + a) * 3 - b, lambda a, b: -a, lambda a, b: abs(a),
+               lambda a, b: a + 1, lambda a, b: a * 2, lambda a, b: a << 3, lambda a, b: ~a,
+               lambda a, b: (a + b) // 7, lambda a, b: (a - b) % 5, lambda a, b: a ** 3,
+               lambda a, b: (a + b).sum(), lambda a, b: (a * b).cumsum()):
+        check(lambda: fn(x, y), lambda: fn(tx, ty))
