@@ -185,9 +185,9 @@ def test_where(engine: Any, dtype: np.dtype[Any]) -> None:
     for layout in ("0d", "strided", "negstride", "broadcast"):
         x, tx = operand(layout, dtype, rng)
         y, ty = operand(layout, dtype, rng, 1)
-        check(lambda: np.where(c, x, y), lambda: lt.where(lt.asarray(c), tx, ty)) \
-            if layout != "broadcast" else \
-            check(lambda: np.where(c[:3], x, y), lambda: lt.where(c[:3], tx, ty))
+        cond = c[:3] if layout == "broadcast" else c   # (3, 1) against (2, 3, 4)
+        check(lambda: np.where(cond, x, y), lambda: lt.where(lt.asarray(cond), tx, ty))
+        check(lambda: np.where(cond, x, y), lambda: lt.where(cond, tx, ty))  # ndarray cond
         check(lambda: np.where(c, x), lambda: lt.where(lt.asarray(c), tx))  # ValueError
         # a non-bool condition, and weak Python scalars for the branches
         check(lambda: np.where(x, 1, y), lambda: lt.where(tx, 1, ty))
