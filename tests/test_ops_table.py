@@ -445,6 +445,12 @@ CONTRACTIONS: list[tuple[str, Callable[[Any, Any, Any], Any], S, S]] = [
     ("matmul-mismatch", lambda xp, a, b: a @ b, (2, 3), (4, 2)),
     ("matmul-0d", lambda xp, a, b: xp.matmul(a, b), (), (3,)),
     ("matmul-T", lambda xp, a, b: a.T @ b[::-1], (3, 2), (3, 4)),
+    ("matmul-zero-strides", lambda xp, a, b: xp.broadcast_to(a, (2, 2, 3)) @ xp.broadcast_to(
+        b[:, :1], (3, 4)), (2, 3), (3, 4)),
+    ("tensordot-zero-strides", lambda xp, a, b: xp.tensordot(xp.broadcast_to(a, (4, 2, 3)), b,
+                                                              ([2], [0])), (2, 3), (3, 4)),
+    ("dot-zero-strides", lambda xp, a, b: xp.dot(xp.broadcast_to(a[:1], (5, 3)), b), (2, 3),
+     (3, 4)),
     ("tensordot", lambda xp, a, b: xp.tensordot(a, b), (2, 3, 4), (3, 4, 2)),
     ("tensordot-1", lambda xp, a, b: xp.tensordot(a, b, 1), (2, 3), (3, 4)),
     ("tensordot-0", lambda xp, a, b: xp.tensordot(a, b, 0), (2, 3), (3,)),
