@@ -106,7 +106,7 @@ def test_error_names_the_line_inside_a_helper() -> None:
         helper(f64)
 
 
-def test_errors_do_not_wait_for_eval() -> None:
+def test_errors_do_not_wait_for_eval(engine: Any) -> None:
     """The error comes when the bad node is built, even deep inside a lazy
     expression whose other parts are fine; nothing is evaluated."""
     a = lt.asarray(np.arange(6.0)).reshape(2, 3)
@@ -119,7 +119,7 @@ def test_errors_do_not_wait_for_eval() -> None:
     assert ok.node.value is None  # nothing was computed
 
 
-def test_runtime_error_names_the_node_line() -> None:
+def test_runtime_error_names_the_node_line(engine: Any) -> None:
     """A failure only NumPy can see (integer power with a negative exponent)
     still names the node and where it was built."""
     a = lt.asarray(np.array([2, 3]))

@@ -114,7 +114,7 @@ UNARY_OPS = canonical(1) + ["real", "imag"]
 BINARY_OPS = canonical(2)
 
 
-def test_every_elementwise_op_is_in_the_table() -> None:
+def test_every_elementwise_op_is_in_the_table(engine: Any) -> None:
     covered = set(UNARY_OPS) | set(BINARY_OPS)
     for name in ELEMENTWISE:
         assert REGISTRY.get(name, None) is None or name in covered, name
@@ -762,7 +762,7 @@ def test_python_scalars_are_weak(engine: Any, dtype: str, fn: Callable[[Any], An
     check(lambda: fn(x), lambda: fn(lt.asarray(x)))
 
 
-def test_weak_dtype_named() -> None:
+def test_weak_dtype_named(engine: Any) -> None:
     assert (lt.asarray(np.ones(3, np.int8)) + 1).dtype == np.int8
     assert (lt.asarray(np.ones(3, np.float32)) * 2.5).dtype == np.float32
     assert (1 + lt.asarray(np.ones(3, np.uint8))).dtype == np.uint8
