@@ -80,6 +80,13 @@ def from_numpy(a: np.ndarray[Any, Any]) -> Tensor:
     return asarray(a)
 
 
+def _int(v: Any, what: str, arg: str) -> int:
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{what}: {arg} must be an integer, got {v!r}") from None
+
+
 def _creation(name: str, shape: tuple[int, ...], dtype: np.dtype[Any], **attrs: Any) -> Tensor:
     node: Node = ops.apply(name, [], shape=shape, dtype=dtype, **attrs)
     return Tensor(node)
@@ -95,6 +102,10 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tensor:
     shp = _shape(shape, "full")
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    if np.asarray(fill_value).dtype.kind not in "biufc":
+        # Checked first: NumPy's own complaint ("could not convert string to
+        # float") would not say which argument was wrong.
+        raise TypeError(f"full: fill_value must be a number, got {fill_value!r}")
     dt = _default_dtype(dtype, fill_value) if dtype is not None else _dtype_ok(
         np.asarray(fill_value).dtype, "full")
     # NumPy's own conversion: an out-of-range Python int (full(3, 300, int8)) raises.
@@ -143,6 +154,9 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Te
     """``np.arange``: the length is known when the node is built."""
     if stop is None:
         start, stop = 0, start
+    for v in (start, stop, step):
+        if not isinstance(v, (int, float, np.integer, np.floating, np.bool_)):
+            raise TypeError(f"arange: start, stop and step must be real numbers, got {v!r}")
     if step == 0:
         raise ValueError("arange: step must not be zero")
     # NumPy's arange does not use NEP 50 here: each argument counts with its
@@ -162,7 +176,10 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Te
 
 def linspace(start: Any, stop: Any, num: int = 50, *, endpoint: bool = True,
              dtype: Any = None) -> Tensor:
-    num = operator.index(num)
+    num = _int(num, "linspace", "num")
+    for v in (start, stop):
+        if not isinstance(v, (int, float, complex, np.number, np.bool_)):
+            raise TypeError(f"linspace: start and stop must be numbers, got {v!r}")
     if num < 0:
         raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
     dt = np.linspace(start, stop, 2, dtype=dtype).dtype
@@ -171,12 +188,12 @@ def linspace(start: Any, stop: Any, num: int = 50, *, endpoint: bool = True,
 
 
 def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None) -> Tensor:
-    n = operator.index(n_rows)
-    m = n if n_cols is None else operator.index(n_cols)
+    n = _int(n_rows, "eye", "the number of rows")
+    m = n if n_cols is None else _int(n_cols, "eye", "the number of columns")
     if n < 0 or m < 0:
         raise ValueError(f"eye: negative dimensions ({n}, {m})")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "eye")
-    return _creation("eye", (n, m), dt, n=n, m=m, k=operator.index(k))
+    return _creation("eye", (n, m), dt, n=n, m=m, k=_int(k, "eye", "k"))
 
 
 def identity(n: int, dtype: Any = None) -> Tensor:

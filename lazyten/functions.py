@@ -75,6 +75,7 @@ def astype(x: Any, dtype: Any, copy: bool = True) -> Tensor:
     return Tensor(ops.apply("astype", [t._node], dtype=dt))
 
 
+@ops.reports("round")
 def round(x: Any, decimals: int = 0) -> Tensor:  # noqa: A001 - NumPy's name
     return Tensor(ops.apply("round", [wrap(x)._node], decimals=operator.index(decimals)))
 
@@ -107,6 +108,10 @@ def _check_dtype(dtype: Any, what: str) -> np.dtype[Any]:
         raise TypeError(f"{what}: unsupported dtype {dt}; lazyten handles bool, integer, "
                         f"floating and complex dtypes")
     return dt
+
+
+def _opt_dtype(dtype: Any, what: str) -> np.dtype[Any] | None:
+    return None if dtype is None else _check_dtype(dtype, what)
 
 
 # Convenience compositions of core ops.
@@ -147,10 +152,12 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
     return t2
 
 
+@ops.reports("permute_dims")
 def permute_dims(x: Any, axes: Sequence[int]) -> Tensor:
     return wrap(x)._view("transpose", axes=tuple(axes))
 
 
+@ops.reports("transpose")
 def transpose(x: Any, axes: Sequence[int] | None = None) -> Tensor:
     return wrap(x)._view("transpose", axes=None if axes is None else tuple(axes))
 
@@ -242,6 +249,7 @@ def flip(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     return t._view("getitem", index=index)
 
 
+@ops.reports("broadcast_to")
 def broadcast_to(x: Any, shape: Sequence[int]) -> Tensor:
     if isinstance(shape, int):
         shape = (shape,)
@@ -321,25 +329,25 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, out: Any = None,
 
 def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,  # noqa: A001
         out: Any = None, **kw: Any) -> Tensor:
-    return _reduce("sum", x, axis, keepdims, out, dtype=None if dtype is None else np.dtype(dtype))
+    return _reduce("sum", x, axis, keepdims, out, dtype=_opt_dtype(dtype, "sum"))
 
 
 def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
          out: Any = None, **kw: Any) -> Tensor:
-    return _reduce("prod", x, axis, keepdims, out,
-                   dtype=None if dtype is None else np.dtype(dtype))
+    return _reduce("prod", x, axis, keepdims, out, dtype=_opt_dtype(dtype, "prod"))
 
 
 def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
          out: Any = None, **kw: Any) -> Tensor:
-    return _reduce("mean", x, axis, keepdims, out,
-                   dtype=None if dtype is None else np.dtype(dtype))
+    return _reduce("mean", x, axis, keepdims, out, dtype=_opt_dtype(dtype, "mean"))
 
 
 def _correction(correction: float | None, ddof: float | None) -> float:
     if correction is not None and ddof is not None:
         raise ValueError("give correction or ddof, not both")
     c = correction if correction is not None else (ddof if ddof is not None else 0)
+    if not isinstance(c, (int, float, np.integer, np.floating)) or isinstance(c, bool):
+        raise TypeError(f"var/std: correction (ddof) must be a number, got {c!r}")
     return float(c) if not float(c).is_integer() else int(c)
 
 
@@ -413,7 +421,7 @@ def cumulative_sum(x: Any, axis: int | None = None, dtype: Any = None,
                    include_initial: bool = False) -> Tensor:
     t = wrap(x)
     return Tensor(ops.apply("cumulative_sum", [t._node], axis=axis,
-                            dtype=None if dtype is None else np.dtype(dtype),
+                            dtype=_opt_dtype(dtype, "cumulative_sum"),
                             include_initial=include_initial))
 
 
@@ -421,7 +429,7 @@ def cumulative_prod(x: Any, axis: int | None = None, dtype: Any = None,
                     include_initial: bool = False) -> Tensor:
     t = wrap(x)
     return Tensor(ops.apply("cumulative_prod", [t._node], axis=axis,
-                            dtype=None if dtype is None else np.dtype(dtype),
+                            dtype=_opt_dtype(dtype, "cumulative_prod"),
                             include_initial=include_initial))
 
 
@@ -460,6 +468,7 @@ def matmul(a: Any, b: Any) -> Tensor:
     return _binary("matmul", a, b)
 
 
+@ops.reports("tensordot")
 def tensordot(a: Any, b: Any, axes: int | Sequence[Any] = 2) -> Tensor:
     if not isinstance(axes, int):
         axes = tuple(tuple(x) if isinstance(x, (list, tuple)) else x for x in axes)
@@ -493,7 +502,7 @@ def outer(a: Any, b: Any) -> Tensor:
 def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Tensor:
     t = wrap(x)
     return Tensor(ops.apply("trace", [t._node], offset=offset, axis1=axis1, axis2=axis2,
-                            dtype=None if dtype is None else np.dtype(dtype)))
+                            dtype=_opt_dtype(dtype, "trace")))
 
 
 def einsum(subscripts: str, *operands: Any) -> Tensor:
@@ -600,7 +609,11 @@ def repeat(x: Any, repeats: int, axis: int | None = None) -> Tensor:
 @ops.reports("tile")
 def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
     t = wrap(x)
-    reps_t = (reps,) if isinstance(reps, int) else tuple(reps)
+    try:
+        reps_t = (operator.index(reps),) if not isinstance(reps, (tuple, list)) else tuple(
+            operator.index(r) for r in reps)
+    except TypeError:
+        raise TypeError(f"reps must be an int or a sequence of ints, got {reps!r}") from None
     nd = builtins.max(t.ndim, len(reps_t))
     reps_t = (1,) * (nd - len(reps_t)) + reps_t
     t = t.reshape((1,) * (nd - t.ndim) + t.shape)

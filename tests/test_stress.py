@@ -134,9 +134,10 @@ def test_deep_chain_builds_and_verifies(deep_chain: tuple[lt.Tensor, Any]) -> No
     verify_graph([t.node])
 
 
+# Optimizer off, and on with numexpr forced (its expression size limits matter
+# most on a long fusable chain); tests/test_forcing.py also runs backend="auto".
 @pytest.mark.parametrize("combo", [
     pytest.param({"optimize": False, "backend": "numpy"}, id="reference"),
-    pytest.param({"optimize": True, "backend": "auto"}, id="optimized"),
     pytest.param({"optimize": True, "backend": "numexpr"}, id="optimized-numexpr"),
 ])
 def test_deep_chain_evaluates(deep_chain: tuple[lt.Tensor, Any], combo: dict[str, Any]) -> None:
@@ -150,7 +151,6 @@ def test_deep_chain_prints(deep_chain: tuple[lt.Tensor, Any]) -> None:
     t, want = deep_chain
     text = lt.debugprint(t)
     assert text.count("\n") >= CHAIN
-    assert "add" in text and "subtract" in text
     assert repr(t) == "Tensor(" + repr(want)[len("array("):]
 
 

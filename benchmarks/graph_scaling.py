@@ -1,0 +1,104 @@
+"""How graph size scales: build, evaluate and print time and peak memory at 1k/10k/100k nodes.
+
+    python benchmarks/graph_scaling.py            # 1k, 10k, 100k
+    python benchmarks/graph_scaling.py 1000 5000  # chosen sizes
+
+Three graph shapes: a deep elementwise chain (``t = t + 2; t = t - 1`` ...), a
+wide sum of many inputs (an add chain over N leaves) and a chain of views.
+Time is measured without tracemalloc (it slows Python down), then the run is
+repeated under tracemalloc for the peak of Python allocations.  The last
+columns divide by the node count: flat per-node numbers mean linear growth.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import operator
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+try:
+    import lazyten as lt
+except ImportError:  # run from a checkout without installing
+    import os
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import lazyten as lt
+
+
+def chain(n: int) -> lt.Tensor:
+    t = lt.asarray(np.arange(8.0))
+    for i in range(n):
+        t = t + 2.0 if i % 2 == 0 else t - 1.0
+    return t
+
+
+def wide(n: int) -> lt.Tensor:
+    leaves = [lt.asarray(np.full(8, float(i))) for i in range(n // 2)]
+    return functools.reduce(operator.add, leaves)
+
+
+def views(n: int) -> lt.Tensor:
+    t = lt.asarray(np.ones((4, 2)))
+    for _ in range(n // 3):
+        t = (t.T * 1.0).T
+    return t
+
+
+SHAPES: dict[str, Callable[[int], lt.Tensor]] = {"chain": chain, "wide": wide, "views": views}
+
+
+def _phases(build: Callable[[int], lt.Tensor], n: int,
+            optimize: bool) -> dict[str, float]:
+    out: dict[str, float] = {}
+    t0 = time.perf_counter()
+    t = build(n)
+    out["build"] = time.perf_counter() - t0
+    with lt.set_options(optimize=optimize):
+        t0 = time.perf_counter()
+        lt.compute(t)
+        out["eval"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    lt.debugprint(t)
+    out["print"] = time.perf_counter() - t0
+    return out
+
+
+def _peak(build: Callable[[int], lt.Tensor], n: int, optimize: bool) -> float:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        t = build(n)
+        with lt.set_options(optimize=optimize):
+            lt.compute(t)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    del t
+    return peak / 2**20
+
+
+def main(sizes: list[int]) -> None:
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, "
+          f"recursion limit {sys.getrecursionlimit()}")
+    head = (f"{'graph':6} {'opt':5} {'nodes':>7} {'build s':>8} {'eval s':>8} {'print s':>8} "
+            f"{'peak MiB':>9} {'us/node build':>13} {'us/node eval':>12} {'KiB/node':>9}")
+    print(head)
+    print("-" * len(head))
+    for name, build in SHAPES.items():
+        for optimize in (False, True):
+            for n in sizes:
+                ph = _phases(build, n, optimize)
+                peak = _peak(build, n, optimize)
+                print(f"{name:6} {str(optimize):5} {n:>7} {ph['build']:>8.3f} {ph['eval']:>8.3f} "
+                      f"{ph['print']:>8.3f} {peak:>9.1f} {1e6 * ph['build'] / n:>13.1f} "
+                      f"{1e6 * ph['eval'] / n:>12.1f} {peak * 1024 / n:>9.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main([int(a) for a in sys.argv[1:]] or [1_000, 10_000, 100_000])
