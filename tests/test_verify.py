@@ -53,6 +53,17 @@ def test_real_graphs_verify() -> None:
     verify_graph([t.node for t in outs])
 
 
+def test_functional_writes_verify() -> None:
+    """setitem / view_update nodes re-infer from their own normalized index."""
+    c = lt.asarray(np.zeros((3, 4)))
+    c[0, ::-1] = 5
+    d = lt.asarray(np.zeros((3, 4)))
+    v = d[1:, ::2]
+    v[0] = 7
+    v += 1
+    verify_graph([c.node, d.node, v.node])
+
+
 def test_cached_values_verify() -> None:
     a = lt.asarray(np.arange(6.0))
     t = (a * 2).sum()
