@@ -111,6 +111,40 @@ def test_threads_build_identical_nodes() -> None:
         assert len({id(nodes[t][k]) for t in range(N_THREADS)}) == 1
 
 
+@pytest.mark.parametrize("backend", ["numpy", "numexpr", "auto"])
+def test_threads_call_one_compiled_function(backend: str) -> None:
+    """``lt.function`` documents that one compiled plan may be called from several
+    threads at once (scratch buffers per thread): 8 threads x 100 calls, each with
+    its own inputs, get their own right answers."""
+    x = lt.placeholder((1000,), np.float64, name="x")
+    y = lt.placeholder((1000,), np.float64, name="y")
+    with lt.set_options(backend=backend):
+        f = lt.function([x, y], [lt.sin(x) * y + x / (y + 2.0), (x * y).sum()])
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(N_THREADS)
+
+    def worker(tid: int) -> None:
+        try:
+            rng = np.random.default_rng(tid)
+            barrier.wait(timeout=60)
+            for _ in range(100):
+                a, b = rng.standard_normal(1000), rng.random(1000)
+                with lt.set_options(backend=backend):
+                    e, s = f(a, b)
+                np.testing.assert_allclose(e, np.sin(a) * b + a / (b + 2.0), rtol=1e-12)
+                np.testing.assert_allclose(s, (a * b).sum(), rtol=1e-10)
+        except BaseException as err:  # noqa: BLE001
+            errors.append(err)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(N_THREADS)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=120)
+    if errors:
+        raise errors[0]
+
+
 # ------------------------------------------------------------------ deep and wide
 
 CHAIN = 100_000
