@@ -332,3 +332,25 @@ def test_reductions_over_random_axes(engine: Any, arrays: Any, data: st.DataObje
     with np.errstate(all="ignore"):
         check(lambda: getattr(np, name)(x, **kw), lambda: getattr(lt, name)(lt.asarray(x), **kw),
               rtol=rtol)
+
+
+@fixture_ok
+@given(user_array(), st.data())
+def test_views_of_computed_values(engine: Any, arrays: Any, data: st.DataObject) -> None:
+    """Views taken after elementwise work (the optimizer pushes them towards
+    the inputs) and then more work: the same values as NumPy."""
+    _, x = arrays
+    t = lt.asarray(x)
+    with np.errstate(all="ignore"):
+        ex: Any = x * 2 + x
+        lz = t * 2 + t
+        for _ in range(data.draw(st.integers(1, 4), label="steps")):
+            step = data.draw(view_step(ex.shape), label="step")
+            try:
+                ex_next = apply_step(np, ex, step)
+            except Exception:  # noqa: BLE001 - errors are covered by test_view_chains
+                break
+            ex, lz = np.asarray(ex_next), apply_step(lt, lz, step)
+            if data.draw(st.booleans(), label="more work"):
+                ex, lz = ex - 1, lz - 1
+        assert_eq(lz, ex)
