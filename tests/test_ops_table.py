@@ -861,8 +861,6 @@ def test_comparison_with_none_and_strings(engine: Any) -> None:
     check(lambda: x + "a", lambda: t + "a")   # arithmetic with a string: TypeError
 
 
-@pytest.mark.xfail(strict=False, reason="optimizer bug: backend='numexpr' divides complex by "
-                   "zero as nan+nanj where NumPy gives inf+infj")
 def test_complex_division_by_zero(any_engine: Any) -> None:
     x = np.array([1 + 2j, -1 - 1j, 0j], np.complex128)
     for s in (0, 0.0, -0.0, 0j):
