@@ -552,7 +552,7 @@ class Interp:
     def step(self) -> None:
         kind = self.draw(st.sampled_from(
             ["unary", "binary", "binary", "binary", "where", "astype", "view", "view", "view",
-             "reduce", "reduce", "matmul", "cumsum", "create"]))
+             "reduce", "reduce", "matmul", "cumsum", "concat", "create"]))
         try:
             getattr(self, "i_" + kind)()
         except Rejected:
@@ -853,6 +853,16 @@ class Interp:
         with quiet():
             u = matmul_unc(a.ref, a.unc, b_r, b_u, ref)
         self.prog.add(lazy, ref, u, code)
+
+    def i_concat(self) -> None:
+        a = self.pick(lambda w: w.ref.ndim >= 1)
+        b = self.pick(lambda w: w.ref.ndim == a.ref.ndim)
+        nd = a.ref.ndim
+        axis = self.draw(st.integers(-nd, nd - 1)) if nd else 0
+        code = f"lt.concat([{a.name}, {b.name}], axis={axis})"
+        lazy, ref = self.run(lambda: lt.concat([a.lazy, b.lazy], axis=axis),
+                             lambda: np.concatenate([a.ref, b.ref], axis=axis), code)
+        self.prog.add(lazy, ref, np.concatenate([a.unc, b.unc], axis=axis), code)
 
     def i_create(self) -> None:
         d = self.draw
