@@ -998,7 +998,10 @@ def _check(lazy: lt.Tensor, expected: np.ndarray[Any, Any]) -> None:
             (got,) = lt.compute(lazy)
         assert got.dtype == expected.dtype, combo
         assert got.shape == expected.shape, combo
-        np.testing.assert_array_equal(got, expected)
+        if expected.dtype.kind in "fc":   # transcendental kernels differ by ulps
+            np.testing.assert_allclose(got, expected, rtol=1e-13)
+        else:
+            np.testing.assert_array_equal(got, expected)
 
 
 def test_python_int_out_of_range_raises_at_build() -> None:
