@@ -586,3 +586,41 @@ def test_input_names_that_look_like_generated_names() -> None:
         c = lt.asarray(a_np * 3, name="c0")
         (got,) = lt.compute(a - b * 2.0 + c / (b + 1.5))
     np.testing.assert_allclose(got, a_np - b_np * 2.0 + a_np * 3 / (b_np + 1.5), rtol=1e-12)
+
+
+# ------------------------------------------------------------------ safe I/O
+
+
+class _Evil:
+    """Unpickling this runs a command: a hostile .npy/.npz payload."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self) -> Any:
+        return (os.system, (f"touch {self.path}",))
+
+
+def test_load_never_unpickles(tmp_path: Any) -> None:
+    target = tmp_path / "pwned"
+    payload = np.array([_Evil(str(target)), 1], dtype=object)
+    npy, npz = tmp_path / "evil.npy", tmp_path / "evil.npz"
+    np.save(npy, payload, allow_pickle=True)
+    np.savez(npz, x=payload, y=np.arange(3))
+    with pytest.raises(ValueError):
+        lt.load(npy)
+    with pytest.raises(ValueError):
+        out = lt.load(npz)
+        for v in (out.values() if isinstance(out, dict) else [out]):
+            np.asarray(v)
+    assert not target.exists()
+
+
+def test_save_load_roundtrip_is_data(tmp_path: Any) -> None:
+    a = np.arange(6.0).reshape(2, 3)
+    lt.save(tmp_path / "a.npy", lt.asarray(a) * 2)
+    raw = (tmp_path / "a.npy").read_bytes()
+    assert raw.startswith(b"\x93NUMPY") and b"pickle" not in raw
+    np.testing.assert_array_equal(lt.load(tmp_path / "a.npy").eval(), a * 2)
+    with pytest.raises((TypeError, ValueError)):
+        lt.save(tmp_path / "b.npy", np.array([object()], dtype=object))
