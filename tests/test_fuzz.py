@@ -552,7 +552,7 @@ class Interp:
     def step(self) -> None:
         kind = self.draw(st.sampled_from(
             ["unary", "binary", "binary", "binary", "where", "astype", "view", "view", "view",
-             "reduce", "reduce", "matmul", "cumsum", "concat", "create"]))
+             "reduce", "reduce", "matmul", "cumsum", "concat", "inplace", "create"]))
         try:
             getattr(self, "i_" + kind)()
         except Rejected:
@@ -853,6 +853,36 @@ class Interp:
         with quiet():
             u = matmul_unc(a.ref, a.unc, b_r, b_u, ref)
         self.prog.add(lazy, ref, u, code)
+
+    def i_inplace(self) -> None:
+        """``t op= x`` on a fresh handle (functionalization) vs NumPy's in-place op on a
+        copy: same result, same casting ('same_kind') and broadcasting errors."""
+        name = self.draw(st.sampled_from(["add", "subtract", "multiply", "divide",
+                                          "floor_divide", "bitwise_or", "pow"]))
+        v = self.pick()
+        b_lazy, b_ref, b_unc, b_code = self.operand(v)
+        fn = _np(name)
+        iop = {"add": operator.iadd, "subtract": operator.isub, "multiply": operator.imul,
+               "divide": operator.itruediv, "floor_divide": operator.ifloordiv,
+               "bitwise_or": operator.ior, "pow": operator.ipow}[name]
+        sym = OPERATORS[name]
+
+        def lazy() -> lt.Tensor:
+            t = lt.copy(v.lazy)
+            t = iop(t, b_lazy)
+            return t
+
+        def ref() -> Any:
+            r = np.array(v.ref, copy=True)
+            return iop(r, b_ref)
+
+        code = f"lt.copy({v.name}); _t {sym}= {b_code}"
+        lazy_t, ref_v = self.run(lazy, ref, code)
+        with quiet():
+            u = ew_unc(name, lambda x, y: fn(x, y).astype(v.ref.dtype), [v.ref, b_ref],
+                       [v.unc, b_unc], ref_v)
+        self.prog.lines += [f"_t = lt.copy({v.name})", f"_t {sym}= {b_code}"]
+        self.prog.add(lazy_t, ref_v, u, "_t")
 
     def i_concat(self) -> None:
         a = self.pick(lambda w: w.ref.ndim >= 1)
