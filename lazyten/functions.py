@@ -610,8 +610,8 @@ def repeat(x: Any, repeats: int, axis: int | None = None) -> Tensor:
 def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
     t = wrap(x)
     try:
-        reps_t = (operator.index(reps),) if not isinstance(reps, (tuple, list)) else tuple(
-            operator.index(r) for r in reps)
+        reps_t = tuple(operator.index(r) for r in reps) if isinstance(reps, (tuple, list)) \
+            else (operator.index(reps),)  # type: ignore[arg-type]  # checked here
     except TypeError:
         raise TypeError(f"reps must be an int or a sequence of ints, got {reps!r}") from None
     nd = builtins.max(t.ndim, len(reps_t))

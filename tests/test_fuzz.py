@@ -48,7 +48,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pytest
@@ -356,8 +356,8 @@ def _elements(dt: np.dtype[Any]) -> st.SearchStrategy[Any]:
         small = st.integers(max(info.min, -4), min(info.max, 6))
         return st.one_of(small, small, st.integers(int(info.min), int(info.max)),
                          st.sampled_from([int(info.min), int(info.max)]))
-    width = {2: 16, 4: 32, 8: 64, 16: 64}[dt.itemsize] if dt.kind == "f" else (
-        32 if dt == np.complex64 else 64)
+    width: Literal[16, 32, 64] = {2: 16, 4: 32, 8: 64, 16: 64}[dt.itemsize] \
+        if dt.kind == "f" else (32 if dt == np.complex64 else 64)  # type: ignore[assignment]
     lim = 60000.0 if width == 16 else 1e6
     fl = st.one_of(st.floats(-4, 4, width=width), st.floats(-lim, lim, width=width),
                    st.sampled_from([math.nan, math.inf, -math.inf, 0.0, -0.0, 0.5, 1.0]))
@@ -478,8 +478,11 @@ def _shape_ok(*shapes: tuple[int, ...]) -> bool:
         return False
 
 
+Draw = Callable[..., Any]   # data.draw / a composite's draw
+
+
 class Interp:
-    def __init__(self, draw: st.DrawFn, prog: Program) -> None:
+    def __init__(self, draw: Draw, prog: Program) -> None:
         self.draw = draw
         self.prog = prog
 
@@ -724,11 +727,11 @@ class Interp:
             rf = lambda: np.expand_dims(v.ref, ax)  # noqa: E731
             uf = lambda u: np.expand_dims(u, ax)  # noqa: E731
         elif kind == "flip":
-            ax = None if nd == 0 or d(st.booleans()) else d(st.integers(-nd, nd - 1))
-            code = f"lt.flip({v.name}, axis={ax})"
-            lf = lambda: lt.flip(v.lazy, axis=ax)  # noqa: E731
-            rf = lambda: np.flip(v.ref, axis=ax)  # noqa: E731
-            uf = lambda u: np.flip(u, axis=ax)  # noqa: E731
+            fax = None if nd == 0 or d(st.booleans()) else d(st.integers(-nd, nd - 1))
+            code = f"lt.flip({v.name}, axis={fax})"
+            lf = lambda: lt.flip(v.lazy, axis=fax)  # noqa: E731
+            rf = lambda: np.flip(v.ref, axis=fax)  # noqa: E731
+            uf = lambda u: np.flip(u, axis=fax)  # noqa: E731
         else:
             code = f"lt.squeeze({v.name})"
             lf = lambda: lt.squeeze(v.lazy)  # noqa: E731
@@ -955,7 +958,7 @@ def check_value(got: np.ndarray[Any, Any], v: Val, where: str, prog: Program) ->
             f"allowed |diff| <= {v.unc[k]!r} ({int(bad.sum())} of {bad.size} elements); {ctx}")
 
 
-def evaluate_and_compare(prog: Program, outs: list[Val], draw: st.DrawFn) -> None:
+def evaluate_and_compare(prog: Program, outs: list[Val], draw: Draw) -> None:
     nodes = [o.lazy.node for o in outs]
     verify_graph(nodes)
     for combo in COMBOS:
