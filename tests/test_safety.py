@@ -320,6 +320,24 @@ def test_inplace_on_tensor_keeps_old_graphs() -> None:
     np.testing.assert_array_equal(arr, [0, 1, 2])
 
 
+@pytest.mark.parametrize("combo", COMBOS)
+def test_failed_evaluation_caches_nothing(combo: dict[str, Any]) -> None:
+    """An evaluation that raises leaves no value (whole or half-written) on any node;
+    a later evaluation recomputes correctly."""
+    data = np.tile([1.0, 0.0], 50_000)
+    with lt.set_options(**combo):
+        x = lt.asarray(data)
+        inner = lt.exp(x) * 2.0
+        y = (1.0 / x) + inner
+        with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+            y.eval()
+        assert y.node.value is None and inner.node.value is None
+        with np.errstate(divide="ignore"):
+            got = y.eval()
+    with np.errstate(divide="ignore"):
+        np.testing.assert_allclose(got, 1.0 / data + np.exp(data) * 2.0, rtol=1e-14)
+
+
 # ------------------------------------------------------------------ numexpr and user text
 
 EVIL = ["__import__('os').system('touch {p}')",
