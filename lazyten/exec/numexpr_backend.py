@@ -26,9 +26,10 @@ from ..graph.passes.fuse import Instr
 EXACT_DTYPES = frozenset(np.dtype(t) for t in ("bool", "int32", "int64", "float32",
                                                "float64", "complex128"))
 # Ops whose numexpr form matches NumPy on integers too; the rest need floats.
+# Not abs: numexpr's abs of the most negative int is +2**31 where NumPy wraps.
 INT_OK = frozenset({"add", "subtract", "multiply", "negative", "positive", "equal",
                     "not_equal", "less", "less_equal", "greater", "greater_equal", "where",
-                    "divide", "abs", "square"})
+                    "divide", "square"})
 BOOL_ONLY = frozenset({"logical_and", "logical_or", "logical_not", "logical_xor",
                        "bitwise_and", "bitwise_or", "bitwise_invert"})
 # Not divide: numexpr's complex division by zero gives nan+nanj, NumPy's inf+infj.

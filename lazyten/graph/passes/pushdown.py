@@ -32,7 +32,9 @@ def _input_view(view: str, attrs: dict[str, Any], out_shape: tuple[int, ...],
     if view == "transpose":
         if x.ndim == 0:
             return None
-        return ("transpose", {"axes": attrs["axes"], "pad": off})
+        # The transpose acts on the target padded to ``pad`` more leading
+        # axes; x, of lower rank still, needs those and its own missing ones.
+        return ("transpose", {"axes": attrs["axes"], "pad": attrs["pad"] + off})
     items: tuple[IndexItem, ...] = normalize_index(out_shape, attrs["index"])[0]
     res: list[Any] = []
     j = 0
