@@ -32,7 +32,7 @@ checking lazyten raises as well (at build time, or for value-dependent errors
 such as integer negative powers, at evaluation time).  ``verify_graph`` runs on
 every graph.
 
-Profiles: the default (CI) runs 1,000 graphs, about a minute;
+Profiles: the default (CI) runs 1,500 graphs, about a minute;
 ``LAZYTEN_LONG=1`` runs 100,000 (see ``benchmarks/fuzz_long.py``).  A failure
 message contains the program as runnable code.
 """
@@ -61,7 +61,7 @@ from lazyten.graph.verify import verify_graph
 
 LONG = bool(os.environ.get("LAZYTEN_LONG"))
 # LAZYTEN_FUZZ_EXAMPLES overrides both profiles' counts (benchmarks/fuzz_long.py uses it).
-N_EXAMPLES = int(os.environ.get("LAZYTEN_FUZZ_EXAMPLES") or (100_000 if LONG else 1000))
+N_EXAMPLES = int(os.environ.get("LAZYTEN_FUZZ_EXAMPLES") or (100_000 if LONG else 1500))
 MAX_STEPS = 14 if LONG else 10
 
 DTYPES = [np.dtype(d) for d in (np.bool_, np.int8, np.uint8, np.int32, np.int64, np.uint64,
@@ -72,6 +72,8 @@ _OPT = (False,) if os.environ.get("LAZYTEN_FUZZ_OPTIMIZE") == "0" else (False, T
 COMBOS = [{"optimize": o, "backend": b} for o in _OPT for b in ("numpy", "numexpr", "auto")]
 F64 = np.dtype(np.float64)
 INF = math.inf
+MAX_ELEMS = 400_000   # larger results are dropped (a big input @ its transpose)
+BIG = 40_000      # elements in a "big" input: above the cost model's block size (16,384)
 
 # Rounding slack, in eps of the result dtype, per op class.
 K_EXACT = 4       # correctly rounded IEEE ops (+ - * / sqrt, casts): a few ulps
@@ -401,6 +403,12 @@ def input_arrays(draw: st.DrawFn) -> tuple[np.ndarray[Any, Any], str]:
     else:
         arr = base
         code = _array_code(base)
+    if arr.ndim and arr.size and draw(st.integers(0, 9)) == 0:
+        # Now and then a big input (tiled along axis 0), so the optimizer's
+        # blocked, threaded kernels and block-combined reductions run too.
+        reps = -(-BIG // arr.size)
+        arr = np.tile(arr, (reps,) + (1,) * (arr.ndim - 1))
+        code = f"np.tile({code}, ({reps},) + (1,) * {arr.ndim - 1})"
     return arr, code
 
 
@@ -511,20 +519,31 @@ class Interp:
 
     def run(self, lazy_fn: Callable[[], lt.Tensor], ref_fn: Callable[[], Any],
             code: str) -> tuple[lt.Tensor, np.ndarray[Any, Any]]:
-        """Apply an instruction to both sides; NumPy's error means lazyten must raise."""
+        """Apply an instruction to both sides; NumPy's error means lazyten must raise.
+
+        lazyten builds first (nothing is computed), so an instruction whose result
+        would be huge (``big @ big.mT``) is dropped before NumPy allocates it.
+        """
+        lazy: lt.Tensor | None = None
+        lazy_err: BaseException | None = None
+        try:
+            with quiet():
+                lazy = lazy_fn()
+        except Exception as e:  # noqa: BLE001 - judged against NumPy below
+            lazy_err = e
+        if lazy is not None and lazy.size > MAX_ELEMS:
+            raise Rejected(f"{code}: {lazy.size} elements")
         with quiet():
             try:
                 ref = np.asarray(ref_fn())
             except Exception as np_err:  # noqa: BLE001 - NumPy rejected the instruction
-                self._expect_lazy_error(lazy_fn, code, np_err)
+                if lazy is not None:
+                    self._expect_eval_error(lazy, code, np_err)
                 raise Rejected(code) from None
-        try:
-            with quiet():
-                lazy = lazy_fn()
-        except Exception as e:  # noqa: BLE001
+        if lazy_err is not None or lazy is None:
             raise AssertionError(
-                f"lazyten rejected what NumPy accepts: {code}\n{type(e).__name__}: {e}\n"
-                f"--- program so far ---\n{self.prog.code()}") from e
+                f"lazyten rejected what NumPy accepts: {code}\n{type(lazy_err).__name__}: "
+                f"{lazy_err}\n--- program so far ---\n{self.prog.code()}") from lazy_err
         assert isinstance(lazy, lt.Tensor), code
         assert lazy.shape == ref.shape, (f"{code}: inferred shape {lazy.shape}, NumPy "
                                          f"{ref.shape}\n{self.prog.code()}")
@@ -532,15 +551,10 @@ class Interp:
                                          f"{ref.dtype}\n{self.prog.code()}")
         return lazy, ref
 
-    def _expect_lazy_error(self, lazy_fn: Callable[[], lt.Tensor], code: str,
-                           np_err: BaseException) -> None:
-        try:
-            with quiet():
-                t = lazy_fn()
-        except Exception:  # noqa: BLE001 - raised at build time, as it should
-            return
-        # Built fine: only a value-dependent NumPy error may show up later, at
-        # evaluation time, under every engine.
+    def _expect_eval_error(self, t: lt.Tensor, code: str, np_err: BaseException) -> None:
+        """lazyten built what NumPy rejected: only a value-dependent NumPy error (an
+        integer to a negative power) may do that, and it must then show up at
+        evaluation time, under every engine."""
         for combo in COMBOS:
             with lt.set_options(**combo), quiet():
                 try:
