@@ -1086,23 +1086,19 @@ def test_new_axis_on_0d_elementwise_result() -> None:
     _check(lt.cumulative_sum((t + t)[None], axis=0), np.cumulative_sum((x + x)[None], axis=0))
 
 
-@pytest.mark.xfail(strict=False, reason="optimizer bug: view pushdown moves a transpose onto "
-                   "a lower-rank computed operand of a broadcasting elementwise op "
-                   "(ValueError: axes (1, 0) don't match array of dimension 1)")
 def test_transpose_of_broadcast_with_lower_rank_computed_operand() -> None:
-    # Found by the fuzzer (minimized): exp(y) has rank 1, x + exp(y) rank 2.
+    # Found by the fuzzer (minimized): view pushdown moved the transpose onto the
+    # rank-1 operand exp(y) of the rank-2 x + exp(y) (ValueError at evaluation).
     x, y = np.arange(6.0).reshape(2, 3), np.arange(3.0)
     X, Y = lt.asarray(x), lt.asarray(y)
     _check((X + lt.exp(Y)).T, (x + np.exp(y)).T)
     _check(((X + Y) * lt.exp(Y)).mT, ((x + y) * np.exp(y)).T)
 
 
-@pytest.mark.xfail(strict=False, reason="optimizer bug: abs of the most negative int32/int64 "
-                   "inside a numexpr kernel is +2**31 (NumPy wraps to -2**31), so "
-                   "abs(x) < 0 and x / abs(x) differ with backend='numexpr'")
 @pytest.mark.parametrize("dt", [np.int32, np.int64])
 def test_abs_of_most_negative_int_in_numexpr_kernel(dt: Any) -> None:
-    # Found by the fuzzer: v2 / abs(v2) with v2 = [.., -2**31] gave -1.0, NumPy 1.0.
+    # Found by the fuzzer: v2 / abs(v2) with v2 = [.., -2**31] gave -1.0, NumPy 1.0
+    # (numexpr's abs of INT_MIN is +2**31; NumPy wraps).
     m = np.array([0, np.iinfo(dt).min, 5], dt)
     t = lt.asarray(m)
     with quiet():
