@@ -1106,6 +1106,19 @@ def test_abs_of_most_negative_int_in_numexpr_kernel(dt: Any) -> None:
         _check(t / abs(t), m / np.abs(m))
 
 
+def test_empty_integer_array_to_negative_power() -> None:
+    # Found by the fuzzer: NumPy's "integers to negative integer powers" check is
+    # per element, so an empty array passes; the dtype probe raised at build.
+    z = np.zeros((0, 2), np.int32)
+    t = lt.asarray(z)
+    _check(t ** -129, z ** -129)
+    u = lt.copy(t)
+    u **= -1
+    _check(u, z ** -1)
+    with pytest.raises(ValueError):
+        lt.asarray(np.array([2, 3])) ** -1       # non-empty: still a build-time error
+
+
 def test_negative_stride_broadcast_chain() -> None:
     x = np.arange(12.0).reshape(3, 4)[::-1, ::-2]
     t = lt.asarray(x)

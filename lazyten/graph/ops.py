@@ -81,7 +81,11 @@ _probe_lock = threading.Lock()
 
 
 def _probe_args(inputs: Sequence[Node]) -> list[Any]:
-    return [n.attrs["value"] if n.weak else np.zeros((1,) * n.ndim, n.dtype) for n in inputs]
+    # One element per axis, but empty where the input is empty: NumPy's
+    # value-dependent errors (``int_array ** -1``) are not raised for empty
+    # arrays, so the probe must not raise them either.
+    return [n.attrs["value"] if n.weak else np.zeros(tuple(min(d, 1) for d in n.shape), n.dtype)
+            for n in inputs]
 
 
 def probe_dtype(spec: OpSpec, inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
