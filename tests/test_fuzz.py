@@ -2,9 +2,10 @@
 
 Hypothesis draws a small *program*: a pool of input arrays (every dtype lazyten
 supports, 0-d and empty shapes, NaN/inf, negative-stride and non-contiguous
-layouts) and a list of instructions (elementwise ops with broadcasting and
-Python/NumPy scalars, views, reductions, matmul, ``where``, ``astype``, creation
-ops).  An interpreter applies each instruction twice: to lazyten tensors
+layouts, now and then a big one so blocked kernels run) and a list of
+instructions (elementwise ops with broadcasting and Python/NumPy scalars, Python
+operators, in-place operators, views, reductions, cumulative sums, matmul,
+concat, ``where``, ``astype``, creation ops).  An interpreter applies each instruction twice: to lazyten tensors
 (building a graph, nothing computed) and to NumPy arrays (eagerly).  Operands
 are drawn from everything built so far, so subexpressions are shared.
 
