@@ -4,7 +4,7 @@ Costs are nanoseconds per element per instruction, by op class and backend,
 plus fixed per-call overheads.  They are *measured* on the machine by
 ``python -m lazyten.exec.calibrate`` and cached as JSON (in
 ``$LAZYTEN_CACHE_DIR`` or ``~/.cache/lazyten``); without a calibration file the
-defaults below are used.  The defaults are that script's medians on the
+defaults below are used.  The defaults are that script's results on the
 development machine (2 cores, float64), so they are measurements too, only
 from another machine.
 """
@@ -48,18 +48,20 @@ class CostModel:
       once: ``sum(numpy_block[op]) + mem * m``, spread over threads;
     * numexpr: its VM on cache-resident blocks: ``sum(numexpr[op]) + mem * m``.
     """
+    # Defaults: ``python -m lazyten.exec.calibrate`` on the development
+    # machine (2 cores, NumPy 2.4, numexpr 2.14), rounded.
     numpy_plain: dict[str, float] = field(default_factory=lambda: {
-        "cheap": 1.2, "heavy": 1.4, "transcendental": 4.0})
+        "cheap": 0.58, "heavy": 0.67, "transcendental": 3.1})
     numpy_block: dict[str, float] = field(default_factory=lambda: {
-        "cheap": 0.35, "heavy": 0.8, "transcendental": 3.3})
+        "cheap": 0.21, "heavy": 0.69, "transcendental": 2.6})
     numexpr: dict[str, float] = field(default_factory=lambda: {
-        "cheap": 0.3, "heavy": 0.9, "transcendental": 5.5})
-    mem: float = 0.35                 # one float64 array streamed through memory
-    # numexpr's VM has few float32 paths: its per-op cost grows in float32.
-    numexpr_float32_factor: float = 2.0
+        "cheap": 0.34, "heavy": 0.94, "transcendental": 4.9})
+    mem: float = 0.38                 # one float64 array streamed through memory
+    # numexpr's VM has few float32 paths: its per-op cost may grow in float32.
+    numexpr_float32_factor: float = 1.0
     # Fixed costs, in microseconds.
-    numpy_call_us: float = 1.0        # one ufunc call
-    numexpr_call_us: float = 10.0     # one numexpr.evaluate (parse cache hit)
+    numpy_call_us: float = 0.27       # one ufunc call
+    numexpr_call_us: float = 7.2      # one numexpr.evaluate (parse cache hit)
     block_elems: int = 16384          # elements per block: fits L2 with a few temps
     source: str = "defaults"
 
