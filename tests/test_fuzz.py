@@ -193,6 +193,7 @@ COMPLEX_EXACT = {"negative", "positive", "conj", "real", "imag", "isnan", "isinf
                  "logical_or", "logical_xor", "where", "astype", "maximum", "minimum", "fmax",
                  "fmin", "less", "less_equal", "greater", "greater_equal"}
 COMPARISONS = {"equal", "not_equal"}
+SAWTOOTH = {"fmod", "remainder"}   # discontinuous with slopes between the jumps
 
 
 def _perturbed(a: np.ndarray[Any, Any], u: np.ndarray[Any, Any]) -> list[np.ndarray[Any, Any]]:
@@ -231,7 +232,12 @@ def ew_unc(name: str, fn: Callable[..., Any], args: Sequence[Any], uncs: Sequenc
             alt = list(args)
             alt[i] = p
             c2 = np.asarray(fn(*alt))
-            worst = np.maximum(worst, _dist(c2, center) if c2.dtype == center.dtype else INF)
+            d = _dist(c2, center) if c2.dtype == center.dtype else np.full(shape, INF)
+            if name in SAWTOOTH:
+                # A jump inside [x - u, x + u] can put the true value anywhere in
+                # the tooth: the corners alone underestimate it.
+                d = np.where(d > 0, d + _mag(center) + _mag(c2), 0.0)
+            worst = np.maximum(worst, d)
         u = u + worst
     if center.dtype.kind in "fc":
         u = u + _slack(center, K_EXACT if exact else K_TRANS)
