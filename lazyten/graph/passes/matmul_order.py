@@ -58,6 +58,10 @@ def matmul_order(graph: Graph) -> Graph:
         ops_ = _chain(node, uses)
         if len(ops_) < 3 or any(o.ndim not in (1, 2) for o in ops_):
             return None
+        if any(o.dtype != node.dtype for o in ops_):
+            # Mixed dtypes: an integer inner product wraps, a float16 one
+            # rounds; reassociating would compute it in another dtype.
+            return None
         if any(o.ndim == 1 for o in ops_[1:-1]):
             return None
         # A vector at either end is a 1-wide matrix for the cost model.
