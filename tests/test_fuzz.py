@@ -163,8 +163,11 @@ def _dist(got: np.ndarray[Any, Any], exp: np.ndarray[Any, Any]) -> np.ndarray[An
     if "c" in (got.dtype.kind, exp.dtype.kind):
         # Componentwise: (-2.34 - inf j) vs (-2.3400002 - inf j) differ by an ulp of
         # the real part, not by |inf - inf| = nan.
+        # Any NaN component makes a complex NaN (np.isnan); which one is kept
+        # when both operands are NaN (maximum, where) is not NumPy semantics.
         g, e = got.astype(np.complex128), exp.astype(np.complex128)
-        return np.hypot(_dist(g.real, e.real), _dist(g.imag, e.imag))
+        d = np.hypot(_dist(g.real, e.real), _dist(g.imag, e.imag))
+        return np.where(np.isnan(g) & np.isnan(e), 0.0, d)
     g, e = got.astype(F64), exp.astype(F64)
     d = np.asarray(np.abs(g - e), dtype=F64)
     d = np.where(np.isnan(d), INF, d)
