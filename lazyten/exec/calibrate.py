@@ -105,21 +105,30 @@ def calibrate(n: int = 2_000_000, repeat: int = 5) -> CostModel:
 
 
 def _best_block(a: np.ndarray[Any, Any], repeat: int) -> int:
-    """The block size that runs ``2*a*a + 3*a*b - sin(a)*exp(-b)`` fastest."""
+    """The block size that runs representative kernels fastest (all threads):
+    a transcendental mix, a 20-op cheap chain and a fused sum."""
     import lazyten as lt
     from ..functions import ELEMENTWISE
     from . import cost
     sin, exp = ELEMENTWISE["sin"], ELEMENTWISE["exp"]
     la, lb = lt.asarray(a), lt.asarray(a[::-1])
-    best, best_t = 16384, float("inf")
+
+    def chain() -> Any:
+        x = la
+        for _ in range(10):
+            x = x * 1.0001 + 0.5
+        return x
+
+    kernels = [lambda: 2 * la * la + 3 * la * lb - sin(la) * exp(-lb), chain,
+               lambda: (la * lb + la).sum()]
     model = cost.get_model()
     old = model.block_elems
+    best, best_t = old, float("inf")
     try:
-        for size in (4096, 8192, 16384, 32768, 65536):
+        for size in (8192, 16384, 32768, 65536):
             model.block_elems = size
-            with lt.set_options(backend="numpy", threads=1):
-                t = _best(lambda: lt.compute(2 * la * la + 3 * la * lb
-                                             - sin(la) * exp(-lb)), repeat)
+            with lt.set_options(backend="numpy"):
+                t = sum(_best(lambda: lt.compute(k()), repeat) for k in kernels)
             if t < best_t:
                 best, best_t = size, t
     finally:

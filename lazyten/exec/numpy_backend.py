@@ -10,8 +10,10 @@ kernel reduce each block and combine the partial results with the same op.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -75,19 +77,36 @@ def slots(program: tuple[Instr, ...]) -> tuple[list[int], int]:
     return slot_of, n_slots
 
 
-def _run_block(program: tuple[Instr, ...], slot_of: list[int], scratch: list[Any],
-               args: list[Any], out: Any) -> Any:
-    vals: list[Any] = []
-    last = len(program) - 1
+# A program instruction made ready to run: (function, is a ufunc, positions of
+# its operands in [kernel inputs..., temporaries...], scratch slot or -1 = out).
+Ready = tuple[Callable[..., Any], bool, tuple[int, ...], int]
+
+
+def ready(program: tuple[Instr, ...], slot_of: list[int], n_args: int) -> list[Ready]:
+    """Resolve registry lookups and operand positions once per kernel call,
+    not once per block: the block loop is the hot path."""
+    out: list[Ready] = []
     for k, (name, refs, attrs, _dt) in enumerate(program):
         spec = REGISTRY[name]
-        a = [args[r] if r >= 0 else vals[-1 - r] for r in refs]
-        dst = out if k == last else scratch[slot_of[k]]
+        src = tuple(r if r >= 0 else n_args - 1 - r for r in refs)
         if spec.ufunc is not None and not attrs:
-            spec.ufunc(*a, out=dst)
+            out.append((spec.ufunc, True, src, slot_of[k]))
         else:
-            dst[...] = spec.impl(*a, **dict(attrs))
-        vals.append(dst)
+            out.append((functools.partial(spec.impl, **dict(attrs)), False, src, slot_of[k]))
+    return out
+
+
+def _run_block(steps: list[Ready], scratch: list[Any], args: list[Any], out: Any) -> Any:
+    vals = args + [None] * len(steps)
+    pos = len(args)
+    for fn, is_ufunc, src, slot in steps:
+        dst = out if slot < 0 else scratch[slot]
+        if is_ufunc:
+            fn(*[vals[i] for i in src], dst)    # ``out`` positionally: cheaper
+        else:
+            dst[...] = fn(*[vals[i] for i in src])
+        vals[pos] = dst
+        pos += 1
     return out
 
 
@@ -114,7 +133,7 @@ def run_plain(program: tuple[Instr, ...], reduce: Any, args: list[Any],
         if s >= 0:
             dtypes[s] = program[k][3]
     scratch = [np.empty(elem_shape, d) for d in dtypes]
-    return _run_block(program, slot_of, scratch, args, out)
+    return _run_block(ready(program, slot_of, len(args)), scratch, list(args), out)
 
 
 def run_blocked(program: tuple[Instr, ...], reduce: Any, args: list[Any],
@@ -130,6 +149,7 @@ def run_blocked(program: tuple[Instr, ...], reduce: Any, args: list[Any],
     for k, s in enumerate(slot_of):
         if s >= 0:
             slot_dtypes[s] = program[k][3]
+    steps = ready(program, slot_of, len(args))
     nd = len(elem_shape)
     sliced = [isinstance(a, np.ndarray) and a.ndim == nd and a.shape[0] == n0 and n0 > 1
               for a in args]
@@ -164,10 +184,10 @@ def run_blocked(program: tuple[Instr, ...], reduce: Any, args: list[Any],
             scr = scratch if n == rows else [s[:n] for s in scratch]
             a = [x[lo:hi] if s else x for x, s in zip(args, sliced)]
             if reduce is None:
-                _run_block(program, slot_of, scr, a, out[lo:hi])
+                _run_block(steps, scr, a, out[lo:hi])
                 continue
             assert final is not None
-            val = _run_block(program, slot_of, scr, a, final[:n])
+            val = _run_block(steps, scr, a, final[:n])
             part = REGISTRY[reduce[0]].impl(val, axis=reduce_axes, keepdims=True)
             if across:
                 acc = part if acc is None else COMBINE[reduce[0]](acc, part)
