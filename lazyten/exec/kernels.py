@@ -70,9 +70,14 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     if opts.backend == "numpy":
         return Kernel(node, "blocked" if blockable and n > model.block_elems else "numpy",
                       None, est, "backend='numpy'")
-    choices = {"numpy": est["numpy"]}
+    choices: dict[str, float] = {}
     if blockable and n > model.block_elems:
         choices["blocked"] = est["blocked"]
+    if not choices or n <= 4 * model.block_elems:
+        # Plain NumPy only where arrays are small: its temporaries are full
+        # size (memory-lean is the point), and their page faults are a cost
+        # the per-element model does not see.
+        choices["numpy"] = est["numpy"]
     if ne is not None:
         choices["numexpr"] = est["numexpr"]
     best = min(choices, key=choices.__getitem__)
