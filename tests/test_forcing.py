@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 import sys
-import time
 from typing import Any
 
 import numpy as np
@@ -242,7 +241,6 @@ def deep(engine: Any) -> Any:
 
 def test_100k_op_chain_builds_evaluates_and_prints(deep: Any) -> None:
     """No recursion over the graph anywhere: build, optimize, plan, run, print."""
-    start = time.perf_counter()
     limit = sys.getrecursionlimit()
     a = np.linspace(0.0, 1.0, 4)
     t = lt.asarray(a)
@@ -262,7 +260,6 @@ def test_100k_op_chain_builds_evaluates_and_prints(deep: Any) -> None:
     assert sys.getrecursionlimit() == limit  # not raised to get through
     del t, text
     gc.collect()                              # freeing a deep chain: no recursion either
-    assert time.perf_counter() - start < 20
 
 
 def test_100k_view_chain(deep: Any) -> None:

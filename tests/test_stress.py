@@ -17,7 +17,6 @@ import functools
 import operator
 import sys
 import threading
-import time
 from typing import Any
 
 import numpy as np
@@ -73,7 +72,6 @@ def test_threads_share_nodes_and_caches() -> None:
             errors.append(e)
             barrier.abort()
 
-    t0 = time.perf_counter()
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(N_THREADS)]
     for th in threads:
         th.start()
@@ -88,7 +86,6 @@ def test_threads_share_nodes_and_caches() -> None:
         if s.node.value is not None:
             np.testing.assert_allclose(s.node.value, ref, rtol=1e-12)
             assert not s.node.value.flags.writeable
-    assert time.perf_counter() - t0 < 60
 
 
 def test_threads_build_identical_nodes() -> None:
