@@ -274,7 +274,9 @@ def test_out_loop_allocates_nothing_per_call(n: int, backend: str) -> None:
     # number of calls, and it stays below one output array (only a few small
     # Python objects live during a call).
     assert now - base < 16_384
-    assert peak100 <= peak10 + 4_096
+    # (a few KiB of slack: an interpreter-level allocation, a GC generation,
+    # may land in either window; a per-call leak would be 100 x bigger)
+    assert peak100 <= peak10 + 16_384
     assert peak100 - base < max(4_096, 8 * n // 8)
     # Without out=: each call allocates its output (tracemalloc does see arrays).
     assert peak_alloc - base >= 8 * n
