@@ -499,8 +499,12 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                 if spec.ufunc is not None and not attrs:
                     ns[fn] = spec.ufunc
                     # ``out`` positionally: keyword parsing costs more than
-                    # the arithmetic on 100 elements.
-                    lines.append(f"{fn}({', '.join(operands)}, {dst})")
+                    # the arithmetic on 100 elements (NumPy deprecates that
+                    # for maximum/minimum only, which take it by keyword).
+                    if spec.ufunc in (np.maximum, np.minimum):
+                        lines.append(f"{fn}({', '.join(operands)}, out={dst})")
+                    else:
+                        lines.append(f"{fn}({', '.join(operands)}, {dst})")
                 else:
                     ns[fn] = functools.partial(spec.impl, **dict(attrs))
                     lines.append(f"{dst}[...] = {fn}({', '.join(operands)})")

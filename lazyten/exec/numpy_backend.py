@@ -102,7 +102,7 @@ def _run_block(steps: list[Ready], scratch: list[Any], args: list[Any], out: Any
     for fn, is_ufunc, src, slot in steps:
         dst = out if slot < 0 else scratch[slot]
         if is_ufunc:
-            fn(*[vals[i] for i in src], dst)    # ``out`` positionally: cheaper
+            fn(*[vals[i] for i in src], out=dst)  # (positional out is deprecated for some)
         else:
             dst[...] = fn(*[vals[i] for i in src])
         vals[pos] = dst
