@@ -274,3 +274,15 @@ def test_w1_allocates_only_the_output_and_block_scratch(big: tuple[lt.Tensor, ..
     eager = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert eager > 2 * out.nbytes
+
+
+def test_plan_over_available_memory_raises_before_allocating() -> None:
+    # 10**12 float64 elements (8 TB): no machine here has that; the plan says
+    # so naming the buffer and the line, before allocating anything.
+    huge = lt.broadcast_to(lt.asarray(np.ones(3)), (10**6, 333_333, 3))
+    e = lt.exp(huge) + 1
+    with pytest.raises(MemoryError) as info:
+        e.eval()
+    msg = str(info.value)
+    assert "memory available now" in msg and "test_passes.py" in msg
+    assert "chunk" in msg

@@ -72,19 +72,41 @@ def plan_for(outputs: Sequence[Node], opts: Options) -> Plan:
         verify_plan(plan)
     if opts.memory_limit is not None and plan.peak_bytes > opts.memory_limit:
         raise plan_memory_error(plan, opts.memory_limit)
+    if opts.memory_limit is None and plan.peak_bytes > (64 << 20):
+        # Without a limit, the machine's available memory is one: fail with
+        # a clear message before allocating, not half-way through a plan.
+        avail = available_memory()
+        if avail is not None and plan.peak_bytes > avail:
+            raise plan_memory_error(plan, avail, "the memory available now")
     return plan
 
 
-def plan_memory_error(plan: Plan, limit: int) -> MemoryError:
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux ``MemAvailable``), or None."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def plan_memory_error(plan: Plan, limit: int, what: str = "memory_limit") -> MemoryError:
     big = sorted(((nb, b) for b, (nb, _d) in plan.buffers.items()), reverse=True)[:3]
     owners = {s.buffer: s.node for s in plan.steps if s.new_buffer}
     parts = [f"b{b} {nb / 1e6:.1f} MB for %{owners[b].id} {owners[b].op.name} "
              f"{owners[b].type_str()} (built at {owners[b].where})"
              for nb, b in big if b in owners]
-    return MemoryError(
-        f"the plan needs about {plan.peak_bytes / 1e6:.1f} MB at its peak, over the "
-        f"memory_limit of {limit / 1e6:.1f} MB; largest buffers: {'; '.join(parts)}. "
-        f"Evaluate in chunks (slices of the inputs) or raise memory_limit.")
+    err = MemoryError(
+        f"the plan needs about {plan.peak_bytes / 1e6:.1f} MB at its peak, over "
+        f"{what} of {limit / 1e6:.1f} MB; largest buffers: {'; '.join(parts)}. "
+        f"Evaluate in chunks (lt.compute_chunked, lt.set_options(memory_limit=...) for "
+        f"elementwise-plus-reduction graphs, or slices of the inputs).")
+    if big and big[0][1] in owners:
+        with_provenance(err, owners[big[0][1]])
+    return err
 
 
 # Plans of small graphs are cached by the graph's *structure*, so rebuilding
