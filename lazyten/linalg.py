@@ -51,7 +51,8 @@ LinAlgError = np.linalg.LinAlgError
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv",
            "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "norm",
            "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace",
-           "vecdot", "vector_norm", "SVDResult", "QRResult", "EighResult", "SlogdetResult"]
+           "vecdot", "vector_norm", "SVDResult", "QRResult", "EighResult", "SlogdetResult",
+           "eig", "eigvals", "lstsq", "EigResult", "LstsqResult"]
 
 
 class SVDResult(NamedTuple):
@@ -694,3 +695,59 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> T
     if isinstance(axis, list):
         axis = tuple(axis)
     return _node("linalg_norm", [x], ord=ord, axis=axis, keepdims=bool(keepdims))
+
+
+# ---------------------------------------------------------------- value-dependent results
+#
+# NumPy's ``eig``/``eigvals`` return real arrays when every eigenvalue is real
+# and complex ones otherwise, and ``lstsq``'s residuals are empty unless the
+# system has full rank: the result type depends on the values, so no node can
+# know it when built.  These functions therefore evaluate their inputs (like a
+# boolean mask does) and return tensors wrapping NumPy's exact results.
+
+class EigResult(NamedTuple):
+    eigenvalues: Tensor
+    eigenvectors: Tensor
+
+
+class LstsqResult(NamedTuple):
+    x: Tensor
+    residuals: Tensor
+    rank: Tensor
+    singular_values: Tensor
+
+
+def _forced(x: Any, what: str) -> np.ndarray[Any, Any]:
+    t = wrap(x)
+    if t.ndim < 2:
+        raise ValueError(f"{what}: needs at least 2 dimensions, got shape {t.shape}")
+    return t.eval()
+
+
+def eig(x: Any) -> EigResult:
+    """``numpy.linalg.eig``.  Evaluates ``x`` (the result dtype depends on the values).
+
+    >>> import lazyten as lt
+    >>> lt.linalg.eig(lt.asarray([[2.0, 0.0], [0.0, 3.0]])).eigenvalues.eval()
+    array([2., 3.])
+    """
+    w, v = np.linalg.eig(_forced(x, "eig"))
+    return EigResult(wrap(w), wrap(v))
+
+
+def eigvals(x: Any) -> Tensor:
+    """``numpy.linalg.eigvals``.  Evaluates ``x`` (the result dtype depends on the values)."""
+    return wrap(np.linalg.eigvals(_forced(x, "eigvals")))
+
+
+def lstsq(a: Any, b: Any, rcond: Any = None) -> LstsqResult:
+    """``numpy.linalg.lstsq``.  Evaluates ``a`` and ``b`` (the residuals' shape
+    depends on the rank found).
+
+    >>> import lazyten as lt
+    >>> r = lt.linalg.lstsq(lt.asarray([[1.0, 0.0], [0.0, 2.0]]), lt.asarray([1.0, 4.0]))
+    >>> r.x.eval()
+    array([1., 2.])
+    """
+    x, res, rank, sv = np.linalg.lstsq(_forced(a, "lstsq"), wrap(b).eval(), rcond=rcond)
+    return LstsqResult(wrap(x), wrap(res), wrap(np.asarray(rank)), wrap(sv))

@@ -237,3 +237,26 @@ def test_empty_matrices(engine: Any, shape: tuple[int, ...]) -> None:
         for got, ref in zip(lt.linalg.eigh(t), np.linalg.eigh(a)):
             assert_eq(got, ref)
         assert_eq(lt.linalg.det(t), np.linalg.det(a))
+
+
+@pytest.mark.parametrize("m", [np.array([[2.0, 1.0], [1.0, 3.0]]),      # real eigenvalues
+                               np.array([[0.0, -1.0], [1.0, 0.0]])])     # complex ones
+def test_eig_and_eigvals_match_numpy_including_dtype(engine: Any, m: np.ndarray) -> None:
+    w, v = lt.linalg.eig(lt.asarray(m))
+    nw, nv = np.linalg.eig(m)
+    assert_eq(w, nw)
+    assert_eq(v, nv)
+    assert_eq(lt.linalg.eigvals(lt.asarray(m) * 1), np.linalg.eigvals(m))
+
+
+def test_lstsq_matches_numpy(engine: Any) -> None:
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((6, 3)), rng.standard_normal(6)
+    r = lt.linalg.lstsq(lt.asarray(a), lt.asarray(b) + 0)
+    n = np.linalg.lstsq(a, b)
+    assert_eq(r.x, n[0], rtol=1e-10)
+    assert_eq(r.residuals, n[1], rtol=1e-10)
+    assert int(r.rank) == n[2]
+    assert_eq(r.singular_values, n[3], rtol=1e-12)
+    with pytest.raises(ValueError):
+        lt.linalg.eig(lt.asarray([1.0, 2.0]))
