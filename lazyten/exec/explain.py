@@ -276,7 +276,11 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
                 readers.setdefault(i.id, []).append(s)
     lines = []
     for s in name.order:
-        lines.append(f"{format_step(plan, s, name)}  # {s.node.where}")
+        where = s.node.where
+        if s.node.op.name == "const" and readers.get(s.node.id):
+            # A constant is shared process-wide: show the line of its reader here.
+            where = readers[s.node.id][0].node.where
+        lines.append(f"{format_step(plan, s, name)}  # {where}")
         if not verbose or s.kind == "source":
             continue
         notes = _fusion_notes(plan, s, readers.get(s.node.id, []), name)

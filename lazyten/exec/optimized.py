@@ -17,14 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.node import Node, _hashable, toposort
+from ..graph.node import Node, _hashable, intern, toposort
+from ..graph.ops import REGISTRY
 from ..graph.passes.canonicalize import cse
 from ..graph.passes.decompose import decompose
 from ..graph.passes.fuse import fuse
 from ..graph.passes.matmul_order import matmul_order
 from ..graph.passes.pushdown import pushdown
 from ..graph.passes.simplify import simplify
-from ..graph.rewrite import Graph
+from ..graph.rewrite import Graph, rebuild
 from ..options import Options
 from .errors import with_provenance
 from .numpy_backend import default_threads
@@ -109,12 +110,10 @@ def plan_memory_error(plan: Plan, limit: int, what: str = "memory_limit") -> Mem
     return err
 
 
-# Plans of small graphs are cached by the graph's *structure*, so rebuilding
-# the same expression on new (small) arrays skips optimization and planning:
-# per-call overhead is what matters for small arrays, and a cached plan keeps
-# its template's input arrays alive, which is only acceptable when they are
-# small.
-PLAN_CACHE_BYTES = 1 << 20
+# Plans are cached by the graph's *structure*, so rebuilding the same
+# expression on new arrays skips optimization and planning (what dominates
+# for small arrays and for small slices of big ones).  A cached plan is made
+# over placeholder leaves (``_template``): it keeps no user array alive.
 PLAN_CACHE_NODES = 2000
 PLAN_CACHE_SIZE = 256
 _plans: OrderedDict[tuple[Any, ...], tuple[Plan, list[Node]]] = OrderedDict()
@@ -126,7 +125,7 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
 
     Two graphs with equal signatures get the same plan: same ops, attrs,
     shapes, dtypes, constants and wiring; only the leaves' arrays differ.
-    None when the graph is too large (or its inputs too big) to cache.
+    None when the graph is too large to cache.
     """
     order = toposort(outputs)
     if len(order) > PLAN_CACHE_NODES:
@@ -134,13 +133,11 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
     pos: dict[int, int] = {}
     items: list[Any] = []
     leaves: list[Node] = []
-    nbytes = 0
     for k, n in enumerate(order):
         pos[n.id] = k
         if n.op.name == "const" and n.value is None:
             items.append(("c", _hashable(n.attrs["value"]), n.dtype, n.weak))
         elif n.value is not None or n.op.kind == "source":
-            nbytes += n.nbytes
             items.append(("s", n.shape, n.dtype))
             leaves.append(n)
         else:
@@ -148,10 +145,26 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
             # what run-time errors name, so they must carry this graph's lines.
             items.append((n.op.name, _hashable(n.attrs) if n.attrs else (), n.shape, n.dtype,
                           tuple(pos[i.id] for i in n.inputs), n.source))
-    if nbytes > PLAN_CACHE_BYTES:
-        return None
     items.append(tuple(pos[o.id] for o in outputs))
     return tuple(items), leaves
+
+
+def _template(outputs: Sequence[Node], leaves: list[Node]) -> tuple[list[Node], list[Node]]:
+    """The same graph over fresh placeholder leaves, so a cached plan holds no
+    user array (or cached value) alive, however large."""
+    placeholder = REGISTRY["placeholder"]
+    is_leaf = {n.id for n in leaves}
+    mapping: dict[int, Node] = {}
+    for n in toposort(outputs):
+        if n.id in is_leaf:
+            mapping[n.id] = intern(placeholder, (), {"shape": n.shape, "dtype": n.dtype,
+                                                    "name": None},
+                                   n.shape, n.dtype, n.source, unique=True)
+        elif not n.inputs:
+            mapping[n.id] = n
+        else:
+            mapping[n.id] = rebuild(n, [mapping[i.id] for i in n.inputs])
+    return [mapping[o.id] for o in outputs], [mapping[n.id] for n in leaves]
 
 
 def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
@@ -161,17 +174,19 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
         return execute(plan_for(outputs, opts), threads)
     key = (sig[0], opts)
     hit = _plans.get(key)
-    if hit is not None:
-        plan, template = hit
-        bindings = {t.id: (n.value if n.value is not None else n.attrs.get("value"))
-                    for t, n in zip(template, sig[1])}
-        return execute(plan, threads, bindings)
-    plan = plan_for(outputs, opts)
-    with _plans_lock:
-        _plans[key] = (plan, sig[1])
-        while len(_plans) > PLAN_CACHE_SIZE:
-            _plans.popitem(last=False)
-    return execute(plan, threads)
+    if hit is None:
+        t_outputs, t_leaves = _template(outputs, sig[1])
+        hit = (plan_for(t_outputs, opts), t_leaves)
+        with _plans_lock:
+            _plans[key] = hit
+            while len(_plans) > PLAN_CACHE_SIZE:
+                _plans.popitem(last=False)
+    plan, template = hit
+    bindings = {t.id: n.value for t, n in zip(template, sig[1])}
+    if any(v is None for v in bindings.values()):
+        # An unbound placeholder (tracing): the executor names it.
+        return execute(plan_for(outputs, opts), threads)
+    return execute(plan, threads, bindings)
 
 
 def clear_plan_cache() -> None:
