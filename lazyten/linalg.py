@@ -52,7 +52,8 @@ __all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh", "eigva
            "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "norm",
            "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace",
            "vecdot", "vector_norm", "SVDResult", "QRResult", "EighResult", "SlogdetResult",
-           "eig", "eigvals", "lstsq", "EigResult", "LstsqResult"]
+           "eig", "eigvals", "lstsq", "EigResult", "LstsqResult", "multi_dot", "cond",
+           "tensorinv", "tensorsolve"]
 
 
 class SVDResult(NamedTuple):
@@ -751,3 +752,64 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> LstsqResult:
     """
     x, res, rank, sv = np.linalg.lstsq(_forced(a, "lstsq"), wrap(b).eval(), rcond=rcond)
     return LstsqResult(wrap(x), wrap(res), wrap(np.asarray(rank)), wrap(sv))
+
+
+# ---------------------------------------------------------------- compositions
+
+def multi_dot(arrays: Sequence[Any]) -> Tensor:
+    """``numpy.linalg.multi_dot``: the product of a chain of matrices (the first
+    and last may be vectors), in the cheapest order (the optimizer's
+    matrix-chain pass picks it, as NumPy's multi_dot does)."""
+    ts = [wrap(a) for a in arrays]
+    if len(ts) < 2:
+        raise ValueError("multi_dot: expecting at least two arrays")
+    for k, t in enumerate(ts):
+        if t.ndim != 2 and not (t.ndim == 1 and k in (0, len(ts) - 1)):
+            raise ValueError(f"multi_dot: array {k} has shape {t.shape}; only the first and "
+                             f"last may be 1-d, the rest must be 2-d")
+    out = ts[0]
+    for t in ts[1:]:
+        out = matmul(out, t)
+    return out
+
+
+def cond(x: Any, p: Any = None) -> Tensor:
+    """``numpy.linalg.cond``: ``s_max / s_min`` for ``p`` None, 2, -2 (from the
+    singular values), else ``norm(x, p) * norm(inv(x), p)``."""
+    t = wrap(x)
+    if t.ndim < 2:
+        raise ValueError(f"cond: needs at least 2 dimensions, got shape {t.shape}")
+    if p is None or p in (2, -2):
+        s = svdvals(t)
+        return s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
+    return matrix_norm(t, ord=p) * matrix_norm(inv(t), ord=p)
+
+
+def tensorinv(a: Any, ind: int = 2) -> Tensor:
+    """``numpy.linalg.tensorinv``: the inverse of ``a`` seen as a matrix of its
+    first ``ind`` axes by the rest."""
+    t = wrap(a)
+    if ind <= 0:
+        raise ValueError(f"tensorinv: ind must be a positive integer, got {ind}")
+    head, tail = t.shape[:ind], t.shape[ind:]
+    n = int(np.prod(head))
+    if n != int(np.prod(tail)):
+        raise ValueError(f"tensorinv: shape {t.shape} with ind={ind} is not 'square' "
+                         f"({head} vs {tail})")
+    return inv(t.reshape(n, -1)).reshape(tail + head)
+
+
+def tensorsolve(a: Any, b: Any, axes: Sequence[int] | None = None) -> Tensor:
+    """``numpy.linalg.tensorsolve``: x with ``tensordot(a, x, x.ndim) == b``."""
+    ta, tb = wrap(a), wrap(b)
+    an = ta.ndim
+    if axes is not None:
+        order = [k for k in range(an) if k not in [S.normalize_axis(x, an) for x in axes]]
+        order += [S.normalize_axis(x, an) for x in axes]
+        ta = ta.transpose(order)
+    oldshape = ta.shape[-(an - tb.ndim):]
+    n = int(np.prod(oldshape))
+    if int(np.prod(ta.shape)) != n * n or int(np.prod(tb.shape)) != n:
+        raise LinAlgError(f"tensorsolve: a of shape {ta.shape} and b of shape {tb.shape} do "
+                          f"not form a square system")
+    return solve(ta.reshape(-1, n), tb.reshape(-1)).reshape(oldshape)

@@ -260,3 +260,23 @@ def test_lstsq_matches_numpy(engine: Any) -> None:
     assert_eq(r.singular_values, n[3], rtol=1e-12)
     with pytest.raises(ValueError):
         lt.linalg.eig(lt.asarray([1.0, 2.0]))
+
+
+def test_multi_dot_cond_tensorinv_tensorsolve(engine: Any) -> None:
+    rng = np.random.default_rng(7)
+    A, B, C = rng.random((10, 30)), rng.random((30, 5)), rng.random(5)
+    assert_eq(lt.linalg.multi_dot([lt.asarray(A), lt.asarray(B), lt.asarray(C)]),
+              np.linalg.multi_dot([A, B, C]), rtol=1e-12)
+    M = rng.random((4, 4)) + 4 * np.eye(4)
+    for p in (None, 2, -2, 1, -1, np.inf, "fro"):
+        assert_eq(lt.linalg.cond(lt.asarray(M), p), np.linalg.cond(M, p), rtol=1e-10)
+    T = rng.random((4, 6, 8, 3)) + 0
+    T = np.eye(24).reshape(4, 6, 8, 3) + 0.1 * T
+    assert_eq(lt.linalg.tensorinv(lt.asarray(T), ind=2), np.linalg.tensorinv(T, ind=2),
+              rtol=1e-9)
+    a = np.eye(2 * 3 * 4).reshape(2 * 3, 4, 2, 3, 4) + 0.01 * rng.random((6, 4, 2, 3, 4))
+    b = rng.random((6, 4))
+    assert_eq(lt.linalg.tensorsolve(lt.asarray(a), lt.asarray(b)), np.linalg.tensorsolve(a, b),
+              rtol=1e-9)
+    with pytest.raises(ValueError):
+        lt.linalg.multi_dot([lt.asarray(A)])
