@@ -5,9 +5,12 @@
 
 Hash-consing already merges nodes built alike, and every pass rebuilds
 through it, so identical subexpressions are shared after any rewrite; this
-pass also merges the ones that differ only in operand order.  Only ops whose
-NumPy result is the same for swapped operands are listed (add/multiply of
-floats are commutative in IEEE arithmetic; NaN payloads aside).
+pass also merges the ones that differ only in operand order, where the
+result is bit-for-bit the same with the operands swapped: comparisons,
+logical and bitwise ops always; add, multiply, maximum and minimum only on
+integers and bools.  On floats, when both operands are NaN, the NaN that
+comes out is the first one (``maximum(nan, -nan)`` is ``nan``, swapped it is
+``-nan``), and ``copysign``/``signbit`` can see the difference (the fuzzer did).
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from __future__ import annotations
 from ..node import Node
 from ..rewrite import Graph, rebuild, rewrite
 
-COMMUTATIVE = frozenset({"add", "multiply", "maximum", "minimum", "equal", "not_equal",
-                         "logical_and", "logical_or", "logical_xor", "bitwise_and",
-                         "bitwise_or", "bitwise_xor", "hypot", "fmax", "fmin"})
+ALWAYS = frozenset({"equal", "not_equal", "logical_and", "logical_or", "logical_xor",
+                    "bitwise_and", "bitwise_or", "bitwise_xor"})
+EXACT_ON_INTEGERS = frozenset({"add", "multiply", "maximum", "minimum"})
+COMMUTATIVE = ALWAYS | EXACT_ON_INTEGERS
 
 
 def _order(n: Node) -> tuple[bool, int]:
@@ -27,7 +31,10 @@ def _order(n: Node) -> tuple[bool, int]:
 
 
 def _rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
-    if node.op.name in COMMUTATIVE and _order(ins[0]) > _order(ins[1]):
+    name = node.op.name
+    if name in EXACT_ON_INTEGERS and any(i.dtype.kind not in "biu" for i in ins):
+        return None
+    if name in COMMUTATIVE and _order(ins[0]) > _order(ins[1]):
         return rebuild(node, (ins[1], ins[0]))
     return None
 
