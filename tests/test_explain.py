@@ -97,16 +97,16 @@ step 0   input            %0:float64[4,3] (input)  # test_explain.py:@a
 step 1   input            %1:float64[] (const 3.5, weak)  # test_explain.py:@c
 step 2   input            %2:float64[3] (input)  # test_explain.py:@b
 step 3   input            %3:float64[] (const 0.25, weak)  # test_explain.py:@f
-step 4   kernel[numpy]    %4:float64[4,3] = { sin((i2 + (i0 * i1))) } %0 %1 %2 -> b0 (new)  # test_explain.py:@c
+step 4   kernel[numpy]    %4:float64[4,3] = { sin(((i0 * i1) + i2)) } %0 %1 %2 -> b0 (new)  # test_explain.py:@c
 step 5   numpy            %5:float64[3] = sum %4 axis=(0,) keepdims=False -> b1 (new)  # test_explain.py:@d
 step 6   view             %6:float64[3,4] = transpose %4 axes=(1, 0) -> view of b0  # test_explain.py:@e
 step 7   blas             %7:float64[4,4] = matmul %4 %6 -> b2 (new)  free b0  # test_explain.py:@e
-step 8   kernel[numpy]    %8:float64[] = { t0 := (i0 * i1); sum((t0 + t0), axis=(0, 1)) } %0 %2 -> b3 (new)  # test_explain.py:@h
+step 8   kernel[numpy]    %8:float64[] = { sum(((i0 * i1) + (i1 * i0)), axis=(0, 1)) } %2 %0 -> b3 (new)  # test_explain.py:@h
 step 9   kernel[numpy]    %9:float64[4,4] = { (exp(i0) + i1) } %7 %3 -> b2 (in place of %7)  # test_explain.py:@f
 step 10  blas             %10:float64[4,4] = matmul %9 %9 -> b4 (new)  free b2  # test_explain.py:@g
-step 11  kernel[numpy]    %11:float64[4,4] = { (i2 + (sqrt(i0) * i1)) } %10 %1 %8 -> b4 (in place of %10)  free b3  # test_explain.py:@h
+step 11  kernel[numpy]    %11:float64[4,4] = { ((sqrt(i0) * i1) + i2) } %10 %1 %8 -> b4 (in place of %10)  free b3  # test_explain.py:@h
 -- 12 steps: 4 fused kernels (4 numpy), 1 numpy call, 2 BLAS calls, 1 view; 5 buffers, temporaries 232 B, peak estimate 384 B
--- graph: 22 nodes before optimization, 12 after; removed: 2 by simplify, 1 by cse, 7 fused into kernels
+-- graph: 22 nodes before optimization, 12 after; removed: 2 by simplify, 8 fused into kernels
 """
 
 GOLD_EXPLAIN_VERBOSE = """
@@ -114,7 +114,7 @@ step 0   input            %0:float64[4,3] (input)  # test_explain.py:@a
 step 1   input            %1:float64[] (const 3.5, weak)  # test_explain.py:@c
 step 2   input            %2:float64[3] (input)  # test_explain.py:@b
 step 3   input            %3:float64[] (const 0.25, weak)  # test_explain.py:@f
-step 4   kernel[numpy]    %4:float64[4,3] = { sin((i2 + (i0 * i1))) } %0 %1 %2 -> b0 (new)  # test_explain.py:@c
+step 4   kernel[numpy]    %4:float64[4,3] = { sin(((i0 * i1) + i2)) } %0 %1 %2 -> b0 (new)  # test_explain.py:@c
          fusion: 3 ops in one kernel: multiply, add, sin (test_explain.py:@c)
          fusion: not fused into its readers: read by 3 steps (step 5, step 6, step 7); fusing would compute it more than once
          backend: numpy: backend='numpy'
@@ -125,11 +125,11 @@ step 6   view             %6:float64[3,4] = transpose %4 axes=(1, 0) -> view of 
          buffer: a view, no data moved
 step 7   blas             %7:float64[4,4] = matmul %4 %6 -> b2 (new)  free b0  # test_explain.py:@e
          buffer: new (only fused kernels write in place or into reused buffers)
-step 8   kernel[numpy]    %8:float64[] = { t0 := (i0 * i1); sum((t0 + t0), axis=(0, 1)) } %0 %2 -> b3 (new)  # test_explain.py:@h
-         fusion: 2 ops in one kernel: multiply, add (test_explain.py:@h), then sum (reduction fused: no full-size temporary)
+step 8   kernel[numpy]    %8:float64[] = { sum(((i0 * i1) + (i1 * i0)), axis=(0, 1)) } %2 %0 -> b3 (new)  # test_explain.py:@h
+         fusion: 3 ops in one kernel: multiply, multiply, add (test_explain.py:@h), then sum (reduction fused: no full-size temporary)
          fusion: not fused into step 11: it has 1 element, step 11 has 16; fusing would recompute it for every element it is broadcast to
          backend: numpy: backend='numpy'
-         buffer: %0 is user/cached data; %2 is user/cached data
+         buffer: %2 is user/cached data; %0 is user/cached data
 step 9   kernel[numpy]    %9:float64[4,4] = { (exp(i0) + i1) } %7 %3 -> b2 (in place of %7)  # test_explain.py:@f
          fusion: 2 ops in one kernel: exp, add (test_explain.py:@f)
          fusion: read by step 10 (matmul), which is not elementwise and does not fuse
@@ -137,13 +137,13 @@ step 9   kernel[numpy]    %9:float64[4,4] = { (exp(i0) + i1) } %7 %3 -> b2 (in p
          buffer: in place into %7 (it dies here)
 step 10  blas             %10:float64[4,4] = matmul %9 %9 -> b4 (new)  free b2  # test_explain.py:@g
          buffer: new (only fused kernels write in place or into reused buffers)
-step 11  kernel[numpy]    %11:float64[4,4] = { (i2 + (sqrt(i0) * i1)) } %10 %1 %8 -> b4 (in place of %10)  free b3  # test_explain.py:@h
+step 11  kernel[numpy]    %11:float64[4,4] = { ((sqrt(i0) * i1) + i2) } %10 %1 %8 -> b4 (in place of %10)  free b3  # test_explain.py:@h
          fusion: 3 ops in one kernel: sqrt, multiply, add (test_explain.py:@h)
          fusion: not fused into later steps: it is an output
          backend: numpy: backend='numpy'
          buffer: in place into %10 (it dies here)
 -- 12 steps: 4 fused kernels (4 numpy), 1 numpy call, 2 BLAS calls, 1 view; 5 buffers, temporaries 232 B, peak estimate 384 B
--- graph: 22 nodes before optimization, 12 after; removed: 2 by simplify, 1 by cse, 7 fused into kernels
+-- graph: 22 nodes before optimization, 12 after; removed: 2 by simplify, 8 fused into kernels
 """
 
 GOLD_EXPLAIN_REUSE_NUMEXPR = """
