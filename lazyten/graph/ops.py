@@ -12,7 +12,6 @@ one entry here and one row to the op test table.
 from __future__ import annotations
 
 import functools
-import math
 import threading
 import warnings
 from collections.abc import Callable, Sequence
@@ -709,10 +708,6 @@ register(OpSpec("take", "join", _take_impl, _take_infer, _same_dtype, 2,
 
 # ---------------------------------------------------------------- building nodes
 
-class BuildError(Exception):
-    """Marker base: never raised itself; errors keep NumPy's exception types."""
-
-
 def _describe(inputs: Sequence[Node]) -> str:
     return ", ".join(f"{n.attrs['value']!r} (Python scalar)" if n.weak else
                      f"{n.shape} {n.dtype}" for n in inputs)
@@ -829,7 +824,3 @@ def source(array: np.ndarray[Any, Any], name: str | None = None) -> Node:
     attrs = {"shape": array.shape, "dtype": array.dtype, "name": name}
     return intern(REGISTRY["input"], (), attrs, array.shape, array.dtype, user_source(),
                   unique=True, value=array)
-
-
-def numel(shape: Shape) -> int:
-    return math.prod(shape)
