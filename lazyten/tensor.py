@@ -15,7 +15,7 @@ its node from the root's current version when next used.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -466,7 +466,3 @@ def node_of(x: Any) -> Node:
     if isinstance(x, np.generic):
         return ops.const(x)
     return wrap(x)._node
-
-
-def is_tensor_like(x: Any) -> bool:
-    return isinstance(x, (Tensor, np.ndarray, np.generic) + _SCALARS) or isinstance(x, Sequence)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,15 +35,21 @@ class Kernel:
     def elem_shape(self) -> tuple[int, ...]:
         return tuple(self.node.attrs["elem_shape"])
 
+    @functools.cached_property
+    def prepared(self) -> numpy_backend.Prepared:
+        """Slots and ready-to-call instructions, computed once per plan."""
+        return numpy_backend.prepare(self.program, len(self.node.inputs))
+
     def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
         if self.backend == "numexpr" and self.numexpr is not None \
                 and "raise" not in np.geterr().values():
             return self.numexpr(args, out)
         if self.backend == "blocked" or (self.backend == "numexpr" and self.elem_shape):
-            return numpy_backend.run_blocked(self.program, self.reduce, args, self.elem_shape,
+            return numpy_backend.run_blocked(self.prepared, self.reduce, args, self.elem_shape,
                                              self.node.dtype, out, get_model().block_elems,
                                              threads)
-        return numpy_backend.run_plain(self.program, self.reduce, args, out, self.elem_shape)
+        return numpy_backend.run_plain(self.program, self.prepared, self.reduce, args, out,
+                                       self.elem_shape)
 
 
 def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:

@@ -15,6 +15,7 @@ import math
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -83,8 +84,8 @@ Ready = tuple[Callable[..., Any], bool, tuple[int, ...], int]
 
 
 def ready(program: tuple[Instr, ...], slot_of: list[int], n_args: int) -> list[Ready]:
-    """Resolve registry lookups and operand positions once per kernel call,
-    not once per block: the block loop is the hot path."""
+    """Resolve registry lookups and operand positions once per kernel (at plan
+    time), not once per block: the block loop is the hot path."""
     out: list[Ready] = []
     for k, (name, refs, attrs, _dt) in enumerate(program):
         spec = REGISTRY[name]
@@ -94,6 +95,23 @@ def ready(program: tuple[Instr, ...], slot_of: list[int], n_args: int) -> list[R
         else:
             out.append((functools.partial(spec.impl, **dict(attrs)), False, src, slot_of[k]))
     return out
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A kernel program resolved once, at plan time: its instructions ready to
+    call and the scratch slots (with their dtypes) they write."""
+    steps: list[Ready]
+    slot_dtypes: list[Any]
+
+
+def prepare(program: tuple[Instr, ...], n_args: int) -> Prepared:
+    slot_of, n_slots = slots(program)
+    dtypes: list[Any] = [None] * n_slots
+    for k, s in enumerate(slot_of):
+        if s >= 0:
+            dtypes[s] = program[k][3]
+    return Prepared(ready(program, slot_of, n_args), dtypes)
 
 
 def _run_block(steps: list[Ready], scratch: list[Any], args: list[Any], out: Any) -> Any:
@@ -110,7 +128,7 @@ def _run_block(steps: list[Ready], scratch: list[Any], args: list[Any], out: Any
     return out
 
 
-def run_plain(program: tuple[Instr, ...], reduce: Any, args: list[Any],
+def run_plain(program: tuple[Instr, ...], prep: Prepared, reduce: Any, args: list[Any],
               out: np.ndarray[Any, Any] | None,
               elem_shape: tuple[int, ...] | None = None) -> Any:
     """Unblocked NumPy, for small arrays where per-call overhead dominates.
@@ -127,16 +145,11 @@ def run_plain(program: tuple[Instr, ...], reduce: Any, args: list[Any],
             return val
         out[...] = val
         return out
-    slot_of, n_slots = slots(program)
-    dtypes: list[Any] = [None] * n_slots
-    for k, s in enumerate(slot_of):
-        if s >= 0:
-            dtypes[s] = program[k][3]
-    scratch = [np.empty(elem_shape, d) for d in dtypes]
-    return _run_block(ready(program, slot_of, len(args)), scratch, list(args), out)
+    scratch = [np.empty(elem_shape, d) for d in prep.slot_dtypes]
+    return _run_block(prep.steps, scratch, list(args), out)
 
 
-def run_blocked(program: tuple[Instr, ...], reduce: Any, args: list[Any],
+def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 elem_shape: tuple[int, ...], dtype: np.dtype[Any],
                 out: np.ndarray[Any, Any], block_elems: int, threads: int) -> Any:
     """Blocks of rows of ``elem_shape``; ``out`` has the kernel's final shape."""
@@ -144,12 +157,7 @@ def run_blocked(program: tuple[Instr, ...], reduce: Any, args: list[Any],
     row = math.prod(elem_shape[1:])
     rows = max(1, block_elems // max(row, 1))
     blocks = [(lo, min(lo + rows, n0)) for lo in range(0, n0, rows)]
-    slot_of, n_slots = slots(program)
-    slot_dtypes: list[Any] = [None] * n_slots
-    for k, s in enumerate(slot_of):
-        if s >= 0:
-            slot_dtypes[s] = program[k][3]
-    steps = ready(program, slot_of, len(args))
+    steps, slot_dtypes = prep.steps, prep.slot_dtypes
     nd = len(elem_shape)
     sliced = [isinstance(a, np.ndarray) and a.ndim == nd and a.shape[0] == n0 and n0 > 1
               for a in args]
