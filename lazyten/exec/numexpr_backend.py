@@ -129,9 +129,10 @@ def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKe
                 value = inputs[r].attrs["value"]
                 if _KIND_RANK[_scalar_kind(value)] > _KIND_RANK[cast.kind]:
                     return None
-                if cast.kind in "iu" and isinstance(value, int) and not (
-                        np.iinfo(cast).min <= value <= np.iinfo(cast).max):
-                    return None   # NumPy compares/promotes out-of-range ints specially
+                if cast.kind in "iu" and isinstance(value, int):
+                    info = np.iinfo(cast.type)  # type: ignore[type-var]
+                    if not info.min <= value <= info.max:
+                        return None   # NumPy compares/promotes out-of-range ints specially
             key = (r, str(cast))
             if key not in names:
                 names[key] = f"{'c' if cast is not None else 'i'}{len(names)}"
