@@ -19,6 +19,7 @@ import sys
 import threading
 import weakref
 from collections.abc import Iterable, Sequence
+from types import CodeType, FrameType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -93,14 +94,25 @@ class Node:
         return f"<Node %{self.id} {self.op.name} {self.type_str()}>"
 
 
+# code object -> whether it is lazyten's own: every node built walks a few
+# frames, and a dict lookup is several times cheaper than comparing paths.
+_in_package: dict[CodeType, bool] = {}
+
+
 def user_source() -> tuple[str, int]:
     """The first stack frame outside the lazyten package: the line to blame."""
-    f = sys._getframe(1)
-    while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
-        f = f.f_back  # type: ignore[assignment]
-    if f is None:
-        return ("<lazyten>", 0)
-    return (f.f_code.co_filename, f.f_lineno)
+    f: FrameType | None = sys._getframe(1)
+    while f is not None:
+        code = f.f_code
+        inside = _in_package.get(code)
+        if inside is None:
+            if len(_in_package) > 100_000:  # generated code (exec) must not pile up
+                _in_package.clear()
+            inside = _in_package[code] = code.co_filename.startswith(_PKG_DIR)
+        if not inside:
+            return (code.co_filename, f.f_lineno)
+        f = f.f_back
+    return ("<lazyten>", 0)
 
 
 def _hashable(v: Any) -> Any:
