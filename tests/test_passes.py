@@ -175,6 +175,41 @@ def test_fusion_stops_at_outputs_and_broadcast_operands() -> None:
     assert kernel_count(g2) == 2    # the output a is materialized, not fused away
 
 
+def test_cheap_shared_node_is_recomputed_in_each_group(engine: Any) -> None:
+    # x = x + y is read by a kernel and a fused reduction: storing it costs a
+    # write and two reads of 12 floats, recomputing a second read of x and y.
+    s = x + y
+    u, m = s * 3, lt.max(s)
+    g = fuse(graph(u, m))
+    assert kernel_count(g) == 2
+    assert text(g).count("(i0 + i1)") == 2          # one copy in each kernel
+    assert not any(n.op.name == "add" for n in g.nodes())  # never stored
+    assert_eq(u, (x.eval() + y.eval()) * 3)
+    assert_eq(m, np.max(x.eval() + y.eval()))
+    # a cheap chain read only through the shared node follows it into each copy
+    c = (x * 2 + 1) * y
+    g2 = fuse(graph(c - 1, lt.min(c)))
+    assert kernel_count(g2) == 2
+    assert text(g2).count("(((i0 * i1) + i2) * i3)") == 2
+    assert_eq(lt.min(c), np.min((x.eval() * 2 + 1) * y.eval()))
+
+
+def test_costly_or_widely_shared_node_is_stored_once() -> None:
+    e = lt.exp(x)                     # transcendental: computed once
+    g = fuse(graph(e + 1, lt.max(e)))
+    assert kernel_count(g) == 2 and text(g).count("exp(") == 1
+    assert any(n.op.name == "max" for n in g.nodes())  # reads the stored exp
+    s = x + y                         # read by 5 groups: 4 more reads of x and y
+    outs = [s * k for k in range(2, 7)]  # cost more than one write + 5 reads
+    g2 = fuse(graph(*outs))
+    assert text(g2).count("(i0 + i1)") == 1
+    # two more reads of x and y (float64) cost more than one write and
+    # three reads of the float32 result
+    f = (x * y).astype(np.float32)
+    g3 = fuse(graph(f + 1, f - 1, f * 2))
+    assert text(g3).count("astype(") == 1
+
+
 def test_reduction_fuses_with_elementwise() -> None:
     g = fuse(graph(lt.sum(x * y + 1)))
     (k,) = [n for n in g.nodes() if n.op is FUSED]

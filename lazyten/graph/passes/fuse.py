@@ -8,7 +8,7 @@
                                                              t3 = subtract t1 t2 }
     sum(fused{...})            =>   fused{...; reduce sum}   (no full-size temporary)
 
-Legality (``can_join``): a node joins its consumers' group only if *every*
+Legality (``placement``): a node joins its consumers' group only if *every*
 consumer is in that one group, it is not a graph output, and it has the
 group's element count (a smaller, broadcast operand such as ``exp(v)[None, :]``
 would be recomputed for every row, so it stays a separate kernel).  A group
@@ -16,6 +16,17 @@ built this way is convex: a path leaving the group and coming back would need
 a member with a consumer outside it.  Fusion never changes results: the kernel
 runs the same NumPy ufunc loops on the same dtypes (or numexpr, only where it
 is exact).
+
+A node shared by several groups is computed once into a buffer, or
+recomputed inside each group when that moves fewer bytes (``recompute``):
+
+    x = a * b
+    u = x + 1;  v = sum(x)     =>   fused{a*b + 1};  fused{a*b; reduce sum}
+                                    (no full-size x: a and b are read twice,
+                                    instead of x written once and read twice)
+
+The same ufunc on the same operands gives the same bits in every copy, so
+recomputing never changes results either.
 """
 
 from __future__ import annotations
@@ -111,26 +122,82 @@ def _elementwise(n: Node) -> bool:
     return n.op.kind == "elementwise" and n.value is None
 
 
+# Recomputing a shared node in each group that reads it (instead of storing it
+# once) is considered for at most this many groups and this many ops.
+MAX_RECOMPUTE_GROUPS = 4
+MAX_RECOMPUTE_OPS = 8
+
+
+def recompute(n: Node, groups: int, cons: dict[int, list[Node]],
+              outputs: set[int]) -> list[Node] | None:
+    """The cost rule for a node read by ``groups`` > 1 fused groups: the nodes
+    to recompute in each group (``n`` and the cheap elementwise nodes only it
+    reads), or None to store ``n`` once.
+
+    Stored, ``n`` is written once and read by every group: ``(1 + groups) *
+    nbytes``.  Recomputed, every group but one reads the operands below it
+    again: ``(groups - 1) * sum(their nbytes)``.  It is recomputed when that
+    is no more, and only cheap ops qualify (no transcendental or division work
+    repeated); it also saves the full-size buffer.
+    """
+    from ...exec.cost import op_class  # the cost model's op classes
+    if groups > MAX_RECOMPUTE_GROUPS:
+        return None
+    sub: list[Node] = []
+    reread: dict[int, int] = {}         # operand id -> nbytes (each counted once)
+    todo = [n]
+    while todo:
+        m = todo.pop()
+        if op_class(m.op.name) != "cheap" or len(sub) == MAX_RECOMPUTE_OPS:
+            return None
+        sub.append(m)
+        for i in m.inputs:
+            if _elementwise(i) and i.id not in outputs and i.size == n.size \
+                    and all(c is m for c in cons[i.id]):
+                todo.append(i)           # only m reads it: it follows m into each copy
+            elif i.size == n.size:
+                reread[i.id] = i.nbytes  # stored anyway: read again by each copy
+    if (groups - 1) * sum(reread.values()) <= (1 + groups) * n.nbytes:
+        return sub
+    return None
+
+
 def fuse(graph: Graph) -> Graph:
     """Group elementwise ops into ``fused`` kernels (see module docstring)."""
     order = graph.nodes()
     cons = consumers(order)
     outputs = {n.id for n in graph.outputs}
     root_of: dict[int, int] = {}        # member id -> root id
+    copies: dict[int, list[int]] = {}   # recomputed node id -> the roots it is copied into
     size_of: dict[int, int] = {}        # root id -> element count of its elementwise part
     by_id = {n.id: n for n in order}
 
-    def can_join(n: Node) -> int | None:
+    forced: set[int] = set()            # below a recomputed node: copied with it
+
+    def placement(n: Node) -> list[int] | None:
+        """The group(s) ``n`` joins: one, several (recomputed), or None (a root)."""
         cs = cons[n.id]
         if n.id in outputs or not cs:
             return None
-        roots = {root_of.get(c.id) for c in cs}
-        if len(roots) != 1:
+        if n.id in forced:
+            return copies[cs[0].id]
+        roots: set[int] = set()
+        for c in cs:
+            if c.id in copies:
+                roots.update(copies[c.id])
+            elif c.id in root_of:
+                roots.add(root_of[c.id])
+            else:
+                return None  # read outside any group: it must be stored anyway
+        if any(size_of[r] != n.size for r in roots):
             return None
-        (r,) = roots
-        if r is None or size_of[r] != n.size:
+        if len(roots) == 1:
+            return sorted(roots)
+        sub = recompute(n, len(roots), cons, outputs)
+        if sub is None:
             return None
-        return r
+        forced.update(m.id for m in sub if m is not n)
+        return sorted(roots)
 
     for n in reversed(order):
         if n.op.name in FUSABLE_REDUCTIONS and n.value is None and _elementwise(n.inputs[0]) \
@@ -142,22 +209,27 @@ def fuse(graph: Graph) -> Graph:
             continue
         if not _elementwise(n):
             continue
-        r = can_join(n)
-        if r is None:
+        rs = placement(n)
+        if rs is None:
             root_of[n.id] = n.id
             size_of[n.id] = n.size
+        elif len(rs) == 1:
+            root_of[n.id] = rs[0]
         else:
-            root_of[n.id] = r
+            copies[n.id] = rs
 
     members: dict[int, list[Node]] = {}
     for nid, r in root_of.items():
         members.setdefault(r, []).append(by_id[nid])
+    for nid, rs in copies.items():
+        for r in rs:
+            members[r].append(by_id[nid])
 
     mapping: dict[int, Node] = {}
     for n in order:
         r = root_of.get(n.id)
-        if r is not None and r != n.id:
-            continue  # an inner member: only its group's kernel reads it
+        if (r is not None and r != n.id) or n.id in copies:
+            continue  # an inner member: only its group's kernel(s) read it
         if r is None:
             if n.value is not None or not n.inputs:
                 mapping[n.id] = n
