@@ -130,3 +130,22 @@ def test_float_power_is_numpys_under_every_backend(any_engine: Any) -> None:
     with np.errstate(all="ignore"):
         assert_eq(lt.asarray(x) ** 0.5, x ** 0.5)
         assert_eq(lt.asarray(x.astype(np.float64)) ** 1.5 + 1, x.astype(np.float64) ** 1.5 + 1)
+
+
+def test_block_scratch_is_reused_in_place_over_dying_operands() -> None:
+    from lazyten.exec.numpy_backend import slots
+    a, b, c = (lt.asarray(np.arange(5.0) + k) for k in range(3))
+    e = 2 * a**2 + 3 * b * c - lt.sin(a) * lt.exp(-b)
+    (k,) = [s.kernel for s in lt.plan(e).steps if s.kernel is not None]
+    slot_of, n = slots(k.program)
+    assert slot_of[-1] == -1                 # the last op writes the output
+    assert n == 3                  # 9 temporaries, at most 3 alive at once (t4, sin a, -b)
+    # a reduction keeps its last value in scratch, over a dying operand
+    (r,) = [s.kernel for s in lt.plan(lt.sum(a * b + c)).steps if s.kernel is not None]
+    assert slots(r.program, last_in_scratch=True) == ([0, 0], 1)
+    # a dtype change cannot reuse the operand's block
+    (m,) = [s.kernel for s in lt.plan(lt.sum((a * b).astype(np.float32) + 1)).steps
+            if s.kernel is not None]
+    assert slots(m.program, last_in_scratch=True)[1] == 2
+    assert_eq(lt.sum((a * b).astype(np.float32) + 1),
+              np.sum((np.arange(5.0) * (np.arange(5.0) + 1)).astype(np.float32) + 1))

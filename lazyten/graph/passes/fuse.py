@@ -227,16 +227,16 @@ def fuse(graph: Graph) -> Graph:
 
     mapping: dict[int, Node] = {}
     for n in order:
-        r = root_of.get(n.id)
-        if (r is not None and r != n.id) or n.id in copies:
+        root = root_of.get(n.id)
+        if (root is not None and root != n.id) or n.id in copies:
             continue  # an inner member: only its group's kernel(s) read it
-        if r is None:
+        if root is None:
             if n.value is not None or not n.inputs:
                 mapping[n.id] = n
             else:
                 mapping[n.id] = rebuild(n, [mapping[i.id] for i in n.inputs])
             continue
-        group = sorted(members[r], key=lambda m: m.id)
+        group = sorted(members[root], key=lambda m: m.id)
         if len(group) == 1 and n.op.kind == "reduction":
             mapping[n.id] = rebuild(n, [mapping[i.id] for i in n.inputs])
             continue
