@@ -175,39 +175,61 @@ def test_fusion_stops_at_outputs_and_broadcast_operands() -> None:
     assert kernel_count(g2) == 2    # the output a is materialized, not fused away
 
 
+# Above the size where a stored temporary stops fitting in cache.
+X = lt.asarray(np.linspace(-2, 2, 200_000), name="X")
+Y = lt.asarray(np.linspace(1, 3, 200_000), name="Y")
+
+
 def test_cheap_shared_node_is_recomputed_in_each_group(engine: Any) -> None:
-    # x = x + y is read by a kernel and a fused reduction: storing it costs a
-    # write and two reads of 12 floats, recomputing a second read of x and y.
-    s = x + y
+    # X + Y is read by a kernel and a fused reduction: storing it costs a
+    # write and two reads, recomputing a second read of X and Y.
+    s = X + Y
     u, m = s * 3, lt.max(s)
     g = fuse(graph(u, m))
     assert kernel_count(g) == 2
     assert text(g).count("(i0 + i1)") == 2          # one copy in each kernel
     assert not any(n.op.name == "add" for n in g.nodes())  # never stored
-    assert_eq(u, (x.eval() + y.eval()) * 3)
-    assert_eq(m, np.max(x.eval() + y.eval()))
+    assert len(lt.plan(u, m).buffers) == 2            # the two outputs only
+    assert_eq(u, (X.eval() + Y.eval()) * 3)
+    assert_eq(m, np.max(X.eval() + Y.eval()))
     # a cheap chain read only through the shared node follows it into each copy
-    c = (x * 2 + 1) * y
+    c = (X * 2 + 1) * Y
     g2 = fuse(graph(c - 1, lt.min(c)))
     assert kernel_count(g2) == 2
     assert text(g2).count("(((i0 * i1) + i2) * i3)") == 2
-    assert_eq(lt.min(c), np.min((x.eval() * 2 + 1) * y.eval()))
+    assert_eq(lt.min(c), np.min((X.eval() * 2 + 1) * Y.eval()))
 
 
-def test_costly_or_widely_shared_node_is_stored_once() -> None:
-    e = lt.exp(x)                     # transcendental: computed once
+def test_costly_widely_shared_or_small_node_is_stored_once() -> None:
+    e = lt.exp(X)                     # transcendental: computed once
     g = fuse(graph(e + 1, lt.max(e)))
     assert kernel_count(g) == 2 and text(g).count("exp(") == 1
     assert any(n.op.name == "max" for n in g.nodes())  # reads the stored exp
-    s = x + y                         # read by 5 groups: 4 more reads of x and y
+    s = X + Y                         # read by 5 groups: 4 more reads of X and Y
     outs = [s * k for k in range(2, 7)]  # cost more than one write + 5 reads
-    g2 = fuse(graph(*outs))
-    assert text(g2).count("(i0 + i1)") == 1
-    # two more reads of x and y (float64) cost more than one write and
+    assert text(fuse(graph(*outs))).count("(i0 + i1)") == 1
+    # two more reads of X and Y (float64) cost more than one write and
     # three reads of the float32 result
-    f = (x * y).astype(np.float32)
-    g3 = fuse(graph(f + 1, f - 1, f * 2))
-    assert text(g3).count("astype(") == 1
+    f = (X * Y).astype(np.float32)
+    assert text(fuse(graph(f + 1, f - 1, f * 2))).count("astype(") == 1
+    # 12 elements stay in cache when stored: recomputing would only add calls
+    s2 = x + y
+    assert text(fuse(graph(s2 * 3, lt.max(s2)))).count("(i0 + i1)") == 1
+
+
+def test_recomputation_is_bounded_on_a_lattice(engine: Any) -> None:
+    # every node read by two others: each is copied into at most 4 groups
+    u, v = X, Y
+    for _ in range(12):
+        u, v = u * v + v, u - v
+    g = fuse(graph(u, v))
+    copies = sum(n.attrs["program"].__len__() for n in g.nodes() if n.op is FUSED)
+    assert copies <= 4 * 3 * 12
+    uu, vv = X.eval(), Y.eval()
+    for _ in range(12):
+        uu, vv = uu * vv + vv, uu - vv
+    assert_eq(u, uu)
+    assert_eq(v, vv)
 
 
 def test_reduction_fuses_with_elementwise() -> None:

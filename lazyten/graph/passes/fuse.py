@@ -126,6 +126,9 @@ def _elementwise(n: Node) -> bool:
 # once) is considered for at most this many groups and this many ops.
 MAX_RECOMPUTE_GROUPS = 4
 MAX_RECOMPUTE_OPS = 8
+# Below this size a stored temporary stays in cache and costs no memory
+# traffic, while recomputing still costs ufunc calls: store it.
+RECOMPUTE_MIN_BYTES = 1 << 20
 
 
 def recompute(n: Node, groups: int, cons: dict[int, list[Node]],
@@ -138,10 +141,12 @@ def recompute(n: Node, groups: int, cons: dict[int, list[Node]],
     nbytes``.  Recomputed, every group but one reads the operands below it
     again: ``(groups - 1) * sum(their nbytes)``.  It is recomputed when that
     is no more, and only cheap ops qualify (no transcendental or division work
-    repeated); it also saves the full-size buffer.
+    repeated); it also saves the full-size buffer.  A node recomputed this
+    way may read other recomputed nodes, but no node is copied into more
+    than ``MAX_RECOMPUTE_GROUPS`` groups, so work grows by that factor at most.
     """
     from ...exec.cost import op_class  # the cost model's op classes
-    if groups > MAX_RECOMPUTE_GROUPS:
+    if groups > MAX_RECOMPUTE_GROUPS or n.nbytes < RECOMPUTE_MIN_BYTES:
         return None
     sub: list[Node] = []
     reread: dict[int, int] = {}         # operand id -> nbytes (each counted once)
