@@ -55,33 +55,35 @@ def slots(program: tuple[Instr, ...], last_in_scratch: bool = False) -> tuple[li
     ``sum(a*b+c)`` here).  The last instruction gets slot -1, the kernel's
     output, unless ``last_in_scratch`` (a reduction reduces it from scratch).
     """
+    dies_at: list[list[int]] = [[] for _ in program]  # temps whose last read is there
     last: dict[int, int] = {}
     for k, (_n, refs, _a, _d) in enumerate(program):
         for r in refs:
             if r < 0:
                 last[-1 - r] = k
+    for t, k in last.items():
+        dies_at[k].append(t)
     free: dict[np.dtype[Any], list[int]] = {}
     slot_of: list[int] = []
     n_slots = 0
-    for k, (_n, refs, _a, dt) in enumerate(program):
-        dying = [r for r in sorted(set(refs))
-                 if r < 0 and last.get(-1 - r) == k and slot_of[-1 - r] >= 0]
-        same = [slot_of[-1 - r] for r in dying if program[-1 - r][3] == dt]
-        if k == len(program) - 1 and not last_in_scratch:
-            slot_of.append(-1)
-        elif same:
-            slot_of.append(same[0])              # in place over a dying operand
+    final = len(program) - 1
+    for k, (_n, _refs, _a, dt) in enumerate(program):
+        dying = [t for t in dies_at[k] if slot_of[t] >= 0]
+        if k == final and not last_in_scratch:
+            sl = -1
         else:
-            lst = free.get(dt)
-            if lst:
-                sl = lst.pop()
+            same = [slot_of[t] for t in dying if program[t][3] == dt]
+            if same:
+                sl = same[0]                     # in place over a dying operand
+            elif free.get(dt):
+                sl = free[dt].pop()
             else:
                 sl = n_slots
                 n_slots += 1
-            slot_of.append(sl)
-        for r in dying:
-            if slot_of[-1 - r] != slot_of[-1]:
-                free.setdefault(program[-1 - r][3], []).append(slot_of[-1 - r])
+        slot_of.append(sl)
+        for t in dying:
+            if slot_of[t] != sl:
+                free.setdefault(program[t][3], []).append(slot_of[t])
     return slot_of, n_slots
 
 

@@ -52,8 +52,15 @@ def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, i
     before = len(g.nodes())
     removed: dict[str, int] = {}
     count = before
+    ran: dict[Pass, Graph] = {}         # pass -> the graph it last returned
     for name, p in PASSES:
-        g = p(g)
+        if ran.get(p) is g:
+            # Nothing changed since this pass last ran, and every pass is
+            # idempotent: skip it (the second simplify and cse, mostly).
+            if opts.check and p(g).outputs != g.outputs:
+                raise AssertionError(f"pass {name} is not idempotent")
+            continue
+        g = ran[p] = p(g)
         if opts.check:
             from ..graph.verify import verify_graph
             verify_graph(g.outputs)

@@ -30,6 +30,11 @@ class Graph:
         # Computed once per Graph: several passes and the planner walk it.
         return toposort(self.outputs)
 
+    @cached_property
+    def op_names(self) -> frozenset[str]:
+        """The ops in the graph: a pass that cannot apply skips the walk."""
+        return frozenset(n.op.name for n in self._order)
+
     def consumers(self) -> dict[int, list[Node]]:
         return consumers(self.nodes())
 
@@ -61,15 +66,14 @@ def rewrite(graph: Graph, rule: Rule, only: frozenset[str] | None = None) -> Gra
     With ``only`` (the op names the rule can change), a graph without such ops
     is returned as it is, and so is a graph the rule left unchanged.
     """
-    order = graph.nodes()
-    if only is not None and not any(n.op.name in only for n in order):
+    if only is not None and only.isdisjoint(graph.op_names):
         return graph
     mapping: dict[int, Node] = {}
-    for n in order:
+    for n in graph.nodes():
         if n.value is not None or not n.inputs:
             mapping[n.id] = n
             continue
-        ins = tuple(mapping[i.id] for i in n.inputs)
+        ins = tuple([mapping[i.id] for i in n.inputs])
         out = rule(n, ins)
         mapping[n.id] = out if out is not None else rebuild(n, ins)
     outs = tuple(mapping[o.id] for o in graph.outputs)

@@ -48,6 +48,8 @@ def _best_order(dims: list[int]) -> list[list[int]]:
 
 def matmul_order(graph: Graph) -> Graph:
     """Reassociate chains of matrix products to the fewest FLOPs."""
+    if "matmul" not in graph.op_names:
+        return graph
     uses = {k: len(v) for k, v in graph.consumers().items()}
 
     def rule(node: Node, ins: tuple[Node, ...]) -> Node | None:

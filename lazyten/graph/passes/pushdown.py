@@ -20,7 +20,7 @@ from ..ops import build
 from ..rewrite import Graph, rewrite
 from ..shapes import IndexItem, index_to_python, normalize_index
 
-PUSH_VIEWS = ("getitem", "transpose")
+PUSH_VIEWS = frozenset({"getitem", "transpose"})
 
 
 def _input_view(view: str, attrs: dict[str, Any], out_shape: tuple[int, ...],
@@ -64,6 +64,8 @@ def _take_view(view: str, attrs: dict[str, Any], x: Node, src: tuple[str, int]) 
 
 def pushdown(graph: Graph) -> Graph:
     """Push getitem/transpose views through elementwise ops (see module doc)."""
+    if PUSH_VIEWS.isdisjoint(graph.op_names):
+        return graph
     uses = {k: len(v) for k, v in graph.consumers().items()}
 
     def sink(view: Node, target: Node) -> Node:
@@ -116,4 +118,4 @@ def pushdown(graph: Graph) -> Graph:
             return sink(node, ins[0])
         return None
 
-    return rewrite(graph, rule, only=frozenset(PUSH_VIEWS))
+    return rewrite(graph, rule, only=PUSH_VIEWS)
