@@ -393,12 +393,17 @@ def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None) 
 # ---------------------------------------------------------------- the fast path
 
 def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
-                 limit: int | None = FAST_PATH_BYTES) -> Callable[..., list[Any]] | None:
+                 limit: int | None = FAST_PATH_BYTES,
+                 hold_scratch: bool = True) -> Callable[..., list[Any]] | None:
     """A straight-line Python function for a small plan, or None.
 
     ``limit`` bounds the plan's buffers (None: any size, for chunk plans,
     whose size the chunking already bounds and whose scratch is then reused
-    from chunk to chunk instead of allocated per chunk).
+    from chunk to chunk instead of allocated per chunk).  With
+    ``hold_scratch`` each thread keeps its scratch buffers between calls (a
+    compiled function); without, every call allocates its own (the implicit
+    plan cache of ``lt.compute``, which must not hold memory for hundreds of
+    cached plans).
 
     ``execute`` interprets the plan (dict lookups, pool bookkeeping) at about
     20 us a call; for tiny arrays that is more than the arithmetic.  Here the
@@ -549,7 +554,9 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     def run(arrays: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
         s = getattr(local, "s", None)
         if s is None:   # this thread's scratch buffers and numexpr programs
-            s = local.s = [x() if callable(x) else np.empty(x[0], x[1]) for x in shapes]
+            s = [x() if callable(x) else np.empty(x[0], x[1]) for x in shapes]
+            if hold_scratch:
+                local.s = s
         if fresh:
             return body(arrays, outs, s)  # type: ignore[no-any-return]
         return _finish(body(arrays, outs, s), arrays, outs)
@@ -639,12 +646,15 @@ def _weak_operand(ns: dict[str, Any], n: Node, prog: Any, j: int, r: int) -> str
     if len(dts) == 1 and name != "where" and ops.REGISTRY[name].ufunc is not None:
         (d,) = dts
         try:
+            # NEP 50 keeps ``d`` for any Python int, in range or not: a value
+            # out of d's range (int32 / 2**40 is a float64 division) raises
+            # converting, and stays a Python scalar.
             same = np.result_type(d, value) == d
+            arr = np.asarray(value, dtype=d) if same else None
         except (TypeError, OverflowError):
             same = False
-        if same:
+        if same and arr is not None:
             key = f"K{n.inputs[r].id}_{d.str.strip('<>=|')}"
-            arr = np.asarray(value, dtype=d)
             arr.flags.writeable = False   # shared by every call and thread
             ns[key] = arr
             return key

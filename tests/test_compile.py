@@ -436,3 +436,14 @@ def test_function_over_memory_limit_runs_in_chunks() -> None:
     S = np.exp(X) * Y
     for g, w in zip(got, [S.sum(), S.max(), (S * S).mean()]):
         np.testing.assert_allclose(g, w, rtol=1e-10)
+
+
+@pytest.mark.parametrize("big", [2**40, -(2**40)])
+def test_fast_path_keeps_an_out_of_range_python_int_a_scalar(big: int) -> None:
+    # NEP 50: int32 / 2**40 divides in float64; the fast path must not bind
+    # the constant as an int32 array (it overflowed converting it).
+    x = lt.placeholder((3,), np.int32)
+    f = lt.function([x], big / x + x * 2)
+    a = np.array([1, 2, 3], np.int32)
+    np.testing.assert_array_equal(f(a), big / a + a * 2)
+    assert f(a).dtype == np.float64

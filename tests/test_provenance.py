@@ -143,7 +143,7 @@ def test_memory_error_inside_a_kernel_keeps_its_type(monkeypatch: pytest.MonkeyP
         raise MemoryError("simulated: kernel buffer could not be allocated")
 
     monkeypatch.setattr(kernels.Kernel, "run", boom)
-    a = lt.asarray(np.ones(8))
+    a = lt.asarray(np.ones(40_000))  # past the fast path's size: runs Kernel.run
     z = lt.exp(a) + 1; L_z = line()  # noqa: E702
     with lt.set_options(optimize=True, backend="numpy"):
         with pytest.raises(MemoryError, match="simulated") as info:

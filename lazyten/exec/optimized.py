@@ -123,7 +123,10 @@ def plan_memory_error(plan: Plan, limit: int, what: str = "memory_limit") -> Mem
 # over placeholder leaves (``_template``): it keeps no user array alive.
 PLAN_CACHE_NODES = 2000
 PLAN_CACHE_SIZE = 256
-_plans: OrderedDict[tuple[Any, ...], tuple[Plan, list[Node]]] = OrderedDict()
+# A cached entry: the plan, its placeholder leaves, and for a small plan the
+# straight-line code that runs it (``compile._fast_runner``) or None.
+CachedPlan = tuple[Plan, list[Node], Callable[..., list[Any]] | None]
+_plans: OrderedDict[tuple[Any, ...], CachedPlan] = OrderedDict()
 _plans_lock = threading.Lock()
 
 
@@ -182,17 +185,31 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
     key = (sig[0], opts)
     hit = _plans.get(key)
     if hit is None:
+        from ..compile import _fast_runner
         t_outputs, t_leaves = _template(outputs, sig[1])
-        hit = (plan_for(t_outputs, opts), t_leaves)
+        plan = plan_for(t_outputs, opts)
+        hit = (plan, t_leaves, _fast_runner(plan, [t.id for t in t_leaves], opts.backend,
+                                            hold_scratch=False))
         with _plans_lock:
             _plans[key] = hit
             while len(_plans) > PLAN_CACHE_SIZE:
                 _plans.popitem(last=False)
-    plan, template = hit
-    bindings = {t.id: n.value for t, n in zip(template, sig[1])}
-    if any(v is None for v in bindings.values()):
+    plan, template, fast = hit
+    values = [n.value for n in sig[1]]
+    if any(v is None for v in values):
         # An unbound placeholder (tracing): the executor names it.
         return execute(plan_for(outputs, opts), threads)
+    bindings = {t.id: v for t, v in zip(template, values)}
+    if fast is not None:
+        # A small plan: its generated straight-line code, without the
+        # executor's per-step bookkeeping (most of the time at N=100).
+        try:
+            return fast(values, None)
+        except Exception:
+            # The generated code knows no step names: the executor raises the
+            # same error again, naming the failing step and the user's line.
+            execute(plan, threads, bindings)
+            raise
     return execute(plan, threads, bindings)
 
 
