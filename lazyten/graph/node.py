@@ -16,8 +16,8 @@ from __future__ import annotations
 import itertools
 import os
 import sys
-import threading
 import weakref
+from _weakref import _remove_dead_weakref  # type: ignore[attr-defined]  # no stub
 from collections.abc import Iterable, Sequence
 from types import CodeType, FrameType
 from typing import TYPE_CHECKING, Any
@@ -30,8 +30,30 @@ if TYPE_CHECKING:
 Shape = tuple[int, ...]
 
 _ids = itertools.count(1)
-_intern: weakref.WeakValueDictionary[tuple[Any, ...], Node] = weakref.WeakValueDictionary()
-_intern_lock = threading.Lock()
+
+
+class _KeyedRef(weakref.ref["Node"]):
+    """A weak reference that knows its intern-table key, so its callback can
+    remove the entry when the node dies."""
+
+    __slots__ = ("key",)
+    key: Any
+
+
+# key -> weak reference to the node.  A plain dict of weak references rather
+# than a WeakValueDictionary: that class does its lookups and insertions in
+# Python (a KeyedRef built by Python-level __new__ and __init__ per node), which
+# cost as much as the rest of building an elementwise node.  The semantics are
+# the same: the table never keeps a node alive, and a dead node's entry is
+# removed by its reference's callback with the atomic "delete only if still
+# dead" that WeakValueDictionary itself uses, so a callback that runs late can
+# never remove a live node that has since taken the key.  No lock: every step
+# (a read, ``setdefault``, that removal) is one atomic dict operation.
+_intern: dict[Any, _KeyedRef] = {}
+
+
+def _forget(ref: _KeyedRef) -> None:
+    _remove_dead_weakref(_intern, ref.key)
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -138,17 +160,42 @@ def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: S
     if unique:
         return Node(op, inputs, attrs, shape, dtype, source, weak, value)
     if key is None:
-        key = (op.name, tuple(n.id for n in inputs), _hashable(attrs) if attrs else (),
-               dtype, weak)
-    node = _intern.get(key)
-    if node is not None:
-        return node
-    with _intern_lock:
-        node = _intern.get(key)
-        if node is None:
-            node = Node(op, inputs, attrs, shape, dtype, source, weak, value)
-            _intern[key] = node
-    return node
+        key = intern_key(op, inputs, attrs, dtype, weak)
+    ref = _intern.get(key)
+    if ref is not None:
+        node = ref()
+        if node is not None:
+            return node
+    node = Node(op, inputs, attrs, shape, dtype, source, weak, value)
+    ref = _KeyedRef(node, _forget)
+    ref.key = key
+    while True:
+        # setdefault is one atomic step: of two threads building the same node,
+        # one inserts and the other gets that node back (and drops its own,
+        # whose callback then finds a live entry and leaves it).
+        found = _intern.setdefault(key, ref)
+        if found is ref:
+            return node
+        other = found()
+        if other is not None:
+            return other
+        # A dead entry whose callback has not run yet: clear it and retry.
+        _remove_dead_weakref(_intern, key)
+
+
+def intern_key(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],
+               dtype: np.dtype[Any], weak: bool = False) -> Any:
+    """The key under which ``intern`` shares a node.
+
+    An elementwise node without attributes is identified by its op and inputs
+    alone: its shape and dtype are functions of them (and it is never weak), so
+    the short key finds the same nodes as the general one, and it is cheaper to
+    build and hash on the hottest path of all.
+    """
+    if not attrs and op.kind == "elementwise":
+        return (op.name, *[n.id for n in inputs])
+    return (op.name, tuple([n.id for n in inputs]), _hashable(attrs) if attrs else (),
+            dtype, weak)
 
 
 def toposort(outputs: Iterable[Node], stop_at_values: bool = True) -> list[Node]:
