@@ -729,11 +729,59 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
     ins = tuple(inputs)
     if spec.arity is not None and len(ins) != spec.arity:
         raise TypeError(f"{name} takes {spec.arity} operands, got {len(ins)}")
+    if not attrs and spec.kind == "elementwise" and spec.dtype is None:
+        return _build_elementwise(spec, ins, attrs, src)
     try:
         shape, attrs = spec.infer(ins, attrs)
         dtype = spec.dtype(ins, attrs) if spec.dtype is not None else probe_dtype(spec, ins, attrs)
     except BUILD_ERRORS as e:
         raise located(name, ins, e, src) from None
+    return intern(spec, ins, attrs, shape, dtype, src)
+
+
+# (op, dtype, weak, dtype, weak, ...) -> result dtype, for attribute-less
+# elementwise ops.  A weak node's dtype names its Python type (int -> int64,
+# float -> float64, ...), so this says what ``probe_dtype``'s key says without
+# hashing attrs or building a tuple per operand.  The number of dimensions is
+# left out: NumPy 2 (NEP 50) gives 0-d and n-d arrays the same result dtype.
+_elementwise_dtypes: dict[tuple[Any, ...], np.dtype[Any]] = {}
+
+
+def _build_elementwise(spec: OpSpec, ins: tuple[Node, ...], attrs: dict[str, Any],
+                       src: tuple[str, int]) -> Node:
+    """``build`` for the commonest node of all, an attribute-less elementwise op:
+    the same shape, dtype, errors and node as the general path, with one pass
+    over the operands instead of a generic rule, probe key and intern key each."""
+    shape = ins[0].shape
+    broadcast = False
+    sig: list[Any] = [spec.name]
+    cacheable = True
+    for n in ins:
+        s = n.shape
+        if s != shape:  # most operands share one shape, or are scalars
+            if not shape:
+                shape = s
+            elif s:
+                broadcast = True
+        sig += (n.dtype, n.weak)
+        if n.weak:
+            # A Python int's *value* matters (``uint8 + -1`` and ``uint8 + 300``
+            # raise): only 0..127, which fits every integer dtype, is cached.
+            v = n.attrs["value"]
+            if type(v) is int and not 0 <= v <= 127:
+                cacheable = False
+    key = tuple(sig)
+    try:
+        if broadcast:
+            shape = S.broadcast_shapes(*[n.shape for n in ins])
+        dtype = _elementwise_dtypes.get(key) if cacheable else None
+        if dtype is None:
+            dtype = probe_dtype(spec, ins, attrs)
+            if cacheable:
+                _elementwise_dtypes[key] = dtype  # an atomic store; racing writers agree
+    except BUILD_ERRORS as e:
+        raise located(spec.name, ins, e, src) from None
+    # ``intern`` gives such a node its short (op, input ids) key itself.
     return intern(spec, ins, attrs, shape, dtype, src)
 
 
@@ -803,9 +851,12 @@ _WEAK_DTYPES: dict[type, np.dtype[Any]] = {
     complex: np.dtype(np.complex128)}
 
 
-def const(value: Any) -> Node:
-    """A scalar constant node: Python scalars weak (NEP 50), NumPy scalars strong."""
-    src = user_source()
+def const(value: Any, src: tuple[str, int] | None = None) -> Node:
+    """A scalar constant node: Python scalars weak (NEP 50), NumPy scalars strong.
+
+    ``src``: the user's line, when the caller has already looked it up."""
+    if src is None:
+        src = user_source()
     t = type(value)
     if t in _WEAK_DTYPES:
         dt = _WEAK_DTYPES[t]
