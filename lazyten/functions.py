@@ -14,14 +14,9 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node
-from .tensor import Tensor, node_of, wrap
+from .tensor import Tensor, _apply_elementwise, node_of, wrap
 
 # ------------------------------------------------------------------ elementwise
-
-
-def _apply_elementwise(name: str, *operands: Any) -> Tensor:
-    nodes = [node_of(x) for x in operands]
-    return Tensor(ops.apply(name, nodes))
 
 
 def _make_elementwise(name: str) -> Callable[..., Tensor]:
@@ -31,7 +26,10 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
     def fn(*args: Any) -> Tensor:
         if len(args) != arity:
             raise TypeError(f"{name}() takes {arity} argument(s), got {len(args)}")
-        if not builtins.any(isinstance(a, Tensor) for a in args):
+        for a in args:  # a loop, not any(genexpr): this runs for every lt.sin(x)
+            if isinstance(a, Tensor):
+                break
+        else:  # no tensor among them: the first operand decides the dtype, as in NumPy
             args = (wrap(args[0]),) + args[1:]
         return _apply_elementwise(name, *args)
 

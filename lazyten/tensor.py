@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .graph import ops
-from .graph.node import Node
+from .graph.node import Node, user_source
 
 ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -240,14 +240,12 @@ class Tensor:
         from .functions import UFUNC_OPS
         name = UFUNC_OPS.get(ufunc)
         if method == "__call__" and name is not None and not kwargs:
-            from .functions import _apply_elementwise
             return _apply_elementwise(name, *inputs)
         # ndarray @ Tensor and divmod(ndarray, Tensor) come here as ufuncs too.
         if method == "__call__" and not kwargs and ufunc is np.matmul:
             from .functions import matmul
             return matmul(*inputs)
         if method == "__call__" and not kwargs and ufunc is np.divmod:
-            from .functions import _apply_elementwise
             return (_apply_elementwise("floor_divide", *inputs),
                     _apply_elementwise("remainder", *inputs))
         # Anything else (reduce, accumulate, out=, ...) runs eagerly in NumPy.
@@ -259,8 +257,7 @@ class Tensor:
 
     # ------------------------------------------------------------ operators
     def _bin(self, name: str, other: Any, reflected: bool = False) -> Tensor:
-        from .functions import _apply_elementwise
-        if _defers(other):
+        if type(other) is not Tensor and _defers(other):
             return NotImplemented
         if reflected:
             return _apply_elementwise(name, other, self)
@@ -332,7 +329,6 @@ class Tensor:
     def __invert__(self) -> Tensor: return self._unary("bitwise_invert")
 
     def _unary(self, name: str) -> Tensor:
-        from .functions import _apply_elementwise
         return _apply_elementwise(name, self)
 
     # In-place operators: a new version of this tensor's data (NumPy's rules:
@@ -457,12 +453,20 @@ def wrap(x: Any) -> Tensor:
     return asarray(x)
 
 
-def node_of(x: Any) -> Node:
-    """The graph node for an operand: Python scalars become weak constants."""
+def node_of(x: Any, src: tuple[str, int] | None = None) -> Node:
+    """The graph node for an operand: Python scalars become weak constants,
+    NumPy scalars strong ones (``src``: their line, when the caller knows it)."""
     if isinstance(x, Tensor):
         return x._node
-    if isinstance(x, _SCALARS) and not isinstance(x, np.generic):
-        return ops.const(x)
-    if isinstance(x, np.generic):
-        return ops.const(x)
+    if isinstance(x, _SCALARS) or isinstance(x, np.generic):
+        return ops.const(x, src)
     return wrap(x)._node
+
+
+def _apply_elementwise(name: str, *operands: Any) -> Tensor:
+    """``name(*operands)`` as a new tensor: the path of every operator and
+    elementwise function.  It lives here, not in ``functions``, so operators
+    need no import statement per call; the user's line is looked up once for
+    the node and any constants it needs."""
+    src = user_source()
+    return Tensor(ops.build(name, [node_of(x, src) for x in operands], {}, src))
