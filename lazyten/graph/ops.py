@@ -851,23 +851,38 @@ _WEAK_DTYPES: dict[type, np.dtype[Any]] = {
     complex: np.dtype(np.complex128)}
 
 
+# Weak constants written again and again (``x * 2``, ``t - 1.0``) are kept
+# alive here, so rebuilding an expression finds each literal's node instead of
+# making and freeing one per use.  These are the interned nodes themselves (same
+# key), so sharing is unchanged, only their lifetime is longer; a constant's
+# own source line already means "where first written" (printers show its
+# reader's line).  Bounded, so code with endless distinct literals cannot grow it.
+_weak_consts: dict[tuple[Any, ...], Node] = {}
+_WEAK_CONSTS_MAX = 1024
+_CONST = REGISTRY["const"]
+
+
 def const(value: Any, src: tuple[str, int] | None = None) -> Node:
     """A scalar constant node: Python scalars weak (NEP 50), NumPy scalars strong.
 
     ``src``: the user's line, when the caller has already looked it up."""
-    if src is None:
-        src = user_source()
     t = type(value)
-    if t in _WEAK_DTYPES:
-        dt = _WEAK_DTYPES[t]
+    dt = _WEAK_DTYPES.get(t)
+    if dt is not None:
         # The value's repr tells 1 from 1.0 from True and makes NaN equal NaN.
         key = ("const", t, repr(value) if t is float or t is complex else value)
-        return intern(REGISTRY["const"], (), {"value": value, "shape": (), "dtype": dt},
-                      (), dt, src, weak=True, key=key)
+        node = _weak_consts.get(key)
+        if node is None:
+            node = intern(_CONST, (), {"value": value, "shape": (), "dtype": dt}, (), dt,
+                          user_source() if src is None else src, weak=True, key=key)
+            if len(_weak_consts) >= _WEAK_CONSTS_MAX:
+                _weak_consts.clear()
+            _weak_consts[key] = node
+        return node
     arr = np.asarray(value)
     v = arr[()]
-    return intern(REGISTRY["const"], (), {"value": v, "shape": (), "dtype": arr.dtype},
-                  (), arr.dtype, src)
+    return intern(_CONST, (), {"value": v, "shape": (), "dtype": arr.dtype},
+                  (), arr.dtype, user_source() if src is None else src)
 
 
 def source(array: np.ndarray[Any, Any], name: str | None = None) -> Node:
