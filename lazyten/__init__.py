@@ -35,6 +35,8 @@ from .viz import graph, to_dot, to_networkx, visualize
 from .profile import Profile, profile
 from .compile import Function, Jit, TracingError, function, jit, placeholder  # noqa: E402
 from .chunked import compute_chunked  # noqa: E402
+from .exec.executor import evaluate as _evaluate  # noqa: E402
+from .tensor import wrap as _wrap  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -63,16 +65,14 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
     if profile:
         from .profile import profile as _profile
         return _profile(*tensors)
-    from .exec.executor import evaluate
-    from .tensor import wrap
-    nodes = [wrap(t)._node for t in tensors]
-    vals = evaluate(nodes)
-    out = []
+    nodes = [_wrap(t)._node for t in tensors]
+    vals = _evaluate(nodes)
+    out: list[np.ndarray[Any, Any]] = []
     for node, v in zip(nodes, vals):
         # A value that aliases a user array, a cached value or another output
         # must not be handed out as if the caller owned it.
         if v.base is not None or node.value is not None or not v.flags.writeable \
-                or builtins.any(v is o for o in out):  # lt.any shadows the builtin here
+                or (out and builtins.any(v is o for o in out)):  # lt.any shadows the builtin
             v = np.array(v, copy=True)
         out.append(v)
     return tuple(out)

@@ -145,8 +145,9 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
     leaves: list[Node] = []
     for k, n in enumerate(order):
         pos[n.id] = k
-        if n.op.name == "const" and n.value is None:
-            items.append(("c", _hashable(n.attrs["value"]), n.dtype, n.weak))
+        if n.value is None and n.op.name == "const":
+            v = n.attrs["value"]   # a scalar: (type, repr) tells 1 from 1.0 and NaN == NaN
+            items.append(("c", type(v), repr(v), n.dtype, n.weak))
         elif n.value is not None or n.op.kind == "source":
             items.append(("s", n.shape, n.dtype))
             leaves.append(n)
@@ -154,7 +155,7 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
             # The source line is part of the key: a cached plan's nodes are
             # what run-time errors name, so they must carry this graph's lines.
             items.append((n.op.name, _hashable(n.attrs) if n.attrs else (), n.shape, n.dtype,
-                          tuple(pos[i.id] for i in n.inputs), n.source))
+                          tuple([pos[i.id] for i in n.inputs]), n.source))
     items.append(tuple(pos[o.id] for o in outputs))
     return tuple(items), leaves
 

@@ -138,14 +138,28 @@ def user_source() -> tuple[str, int]:
 
 
 def _hashable(v: Any) -> Any:
-    # 1 == 1.0 == True hash alike but are different constants; NaN != NaN would
-    # defeat sharing.  Tag scalars with their type and compare by repr.
+    """``v`` (an attribute value) as a hashable key that equals another's
+    exactly when the two values are the same constant.
+
+    1 == 1.0 == True hash alike but are different constants, so scalars are
+    tagged with their type; floats, complex and NumPy scalars compare by repr,
+    so NaN equals NaN and -0.0 differs from 0.0.  Plain ints, tuples and dicts
+    (the usual attrs: axes, shapes, indices) are tested first, by exact type:
+    this runs for every node built with attributes.
+    """
+    t = type(v)
+    if t is int:
+        return (int, v)  # exact as it is; the tag keeps it apart from 1.0 and True
+    if t is tuple or t is list:
+        return tuple([_hashable(x) for x in v])
+    if t is dict:
+        return tuple(sorted([(k, _hashable(x)) for k, x in v.items()]))
     if isinstance(v, (bool, int, float, complex, np.generic)):
-        return (type(v).__name__, repr(v))
+        return (t.__name__, repr(v))
     if isinstance(v, (tuple, list)):
-        return tuple(_hashable(x) for x in v)
+        return tuple([_hashable(x) for x in v])
     if isinstance(v, dict):
-        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
+        return tuple(sorted([(k, _hashable(x)) for k, x in v.items()]))
     return v
 
 
@@ -213,7 +227,7 @@ def toposort(outputs: Iterable[Node], stop_at_values: bool = True) -> list[Node]
         seen[n.id] = n
         if stop_at_values and n.value is not None:
             continue
-        stack.extend(i for i in n.inputs if i.id not in seen)
+        stack.extend(n.inputs)  # seen ones are skipped when popped: cheaper than a filter
     return [seen[k] for k in sorted(seen)]
 
 
