@@ -162,3 +162,17 @@ def test_weak_constants_are_cached_but_the_cache_is_bounded() -> None:
     for i in range(3 * ops._WEAK_CONSTS_MAX):
         ops.const(i + 0.5)
     assert len(ops._weak_consts) <= ops._WEAK_CONSTS_MAX
+
+
+def test_attribute_keys_tell_equal_looking_constants_apart() -> None:
+    h = N._hashable
+    keys = [h({"v": 1}), h({"v": 1.0}), h({"v": True}), h({"v": np.int64(1)}),
+            h({"v": (1,)}), h({"v": 1 + 0j})]
+    assert len(set(keys)) == len(keys)
+    assert h(float("nan")) == h(float("nan"))
+    assert h(-0.0) != h(0.0)
+    assert h({"axes": [1, 0]}) == h({"axes": (1, 0)})
+    assert h({"b": 2, "a": 1}) == h({"a": 1, "b": 2})
+    m = lt.asarray(np.ones((2, 3)))
+    assert m.sum(axis=0).node is m.sum(axis=0).node
+    assert m.transpose(1, 0).node is m.T.node
