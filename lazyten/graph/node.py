@@ -137,23 +137,44 @@ def user_source() -> tuple[str, int]:
     return ("<lazyten>", 0)
 
 
+# Leaf types whose values compare exactly once their types match (no NaN, no
+# -0.0, no 1 == 1.0 == True across types).
+_EXACT_LEAVES = frozenset({int, bool, str, type(None)})
+# Tags a tuple of exact leaves in a key; no attribute value can be this object.
+_EXACT = object()
+
+
 def _hashable(v: Any) -> Any:
     """``v`` (an attribute value) as a hashable key that equals another's
     exactly when the two values are the same constant.
 
     1 == 1.0 == True hash alike but are different constants, so scalars are
     tagged with their type; floats, complex and NumPy scalars compare by repr,
-    so NaN equals NaN and -0.0 differs from 0.0.  Plain ints, tuples and dicts
-    (the usual attrs: axes, shapes, indices) are tested first, by exact type:
-    this runs for every node built with attributes.
+    so NaN equals NaN and -0.0 differs from 0.0.  This runs for every node
+    built with attributes, so the usual ones (ints, None, strings, and tuples
+    of them: axes, shapes, index items) are tested first, by exact type, and a
+    tuple of exact leaves is keyed by its item types and itself, without a
+    call per item.
     """
     t = type(v)
-    if t is int:
-        return (int, v)  # exact as it is; the tag keeps it apart from 1.0 and True
+    if t is int or t is bool:
+        return (t, v)
+    if v is None or t is str:
+        return v
     if t is tuple or t is list:
-        return tuple([_hashable(x) for x in v])
+        types = tuple(map(type, v))
+        if _EXACT_LEAVES.issuperset(types):
+            return (_EXACT, types, tuple(v))
+        out = []
+        for x in v:  # loops, not comprehensions: each of those is a call (3.11)
+            out.append(_hashable(x))
+        return tuple(out)
     if t is dict:
-        return tuple(sorted([(k, _hashable(x)) for k, x in v.items()]))
+        items = []
+        for k, x in v.items():
+            items.append((k, _hashable(x)))
+        items.sort()
+        return tuple(items)
     if isinstance(v, (bool, int, float, complex, np.generic)):
         return (t.__name__, repr(v))
     if isinstance(v, (tuple, list)):
@@ -198,8 +219,9 @@ def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: S
 
 
 def intern_key(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],
-               dtype: np.dtype[Any], weak: bool = False) -> Any:
-    """The key under which ``intern`` shares a node.
+               dtype: np.dtype[Any], weak: bool = False, attrs_key: Any = None) -> Any:
+    """The key under which ``intern`` shares a node (``attrs_key``:
+    ``_hashable(attrs)``, when the caller has it already).
 
     An elementwise node without attributes is identified by its op and inputs
     alone: its shape and dtype are functions of them (and it is never weak), so
@@ -208,8 +230,9 @@ def intern_key(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],
     """
     if not attrs and op.kind == "elementwise":
         return (op.name, *[n.id for n in inputs])
-    return (op.name, tuple([n.id for n in inputs]), _hashable(attrs) if attrs else (),
-            dtype, weak)
+    if attrs_key is None:
+        attrs_key = _hashable(attrs) if attrs else ()
+    return (op.name, tuple([n.id for n in inputs]), attrs_key, dtype, weak)
 
 
 def toposort(outputs: Iterable[Node], stop_at_values: bool = True) -> list[Node]:

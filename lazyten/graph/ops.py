@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from . import shapes as S
-from .node import Node, Shape, intern, user_source
+from .node import Node, Shape, _hashable, intern, intern_key, user_source
 
 # What an op is, for the passes: only "elementwise" ops fuse, only "view" ops
 # alias their input, "source"/"creation" ops have no inputs; "linalg" ops are
@@ -87,22 +87,34 @@ def _probe_args(inputs: Sequence[Node]) -> list[Any]:
             for n in inputs]
 
 
-def probe_dtype(spec: OpSpec, inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+def probe_dtype(spec: OpSpec, inputs: Sequence[Node], attrs: dict[str, Any],
+                attrs_key: Any = None) -> np.dtype[Any]:
     """The dtype NumPy gives ``spec.impl`` on these input dtypes.
 
     Weak (Python scalar) inputs are passed as the scalars themselves so NEP 50
     applies; NumPy's own errors (a bitwise op on floats, a Python int out of
-    range for the array's dtype) surface here, at build time.
+    range for the array's dtype) surface here, at build time.  ``attrs_key``:
+    ``_hashable(attrs)``, when the caller has it already.
     """
-    from .node import _hashable
-    sig = tuple((n.dtype, n.ndim, type(n.attrs["value"]) if n.weak else None) for n in inputs)
-    # A Python int's *value* matters (it must fit the array's integer dtype:
-    # ``uint8 + -1`` raises), so only ints in 0..127, which fit every integer
-    # dtype, share cached answers; others are probed every time.
-    cacheable = all(t is not int or 0 <= n.attrs["value"] <= 127
-                    for (_d, _k, t), n in zip(sig, inputs))
-    key = (spec.name, _hashable(attrs) if attrs else (), sig)
+    sig: list[tuple[Any, ...]] = []
+    cacheable = True
+    for n in inputs:
+        if n.weak:
+            v = n.attrs["value"]
+            sig.append((n.dtype, len(n.shape), type(v)))
+            # A Python int's *value* matters (it must fit the array's integer
+            # dtype: ``uint8 + -1`` raises), so only ints in 0..127, which fit
+            # every integer dtype, share cached answers; others are probed
+            # every time.
+            if type(v) is int and not 0 <= v <= 127:
+                cacheable = False
+        else:
+            sig.append((n.dtype, len(n.shape), None))
+    key: tuple[Any, ...] = ()
     if cacheable:
+        if attrs_key is None:
+            attrs_key = _hashable(attrs) if attrs else ()
+        key = (spec.name, attrs_key, tuple(sig))
         hit = _probe_cache.get(key)
         if hit is not None:
             return hit
@@ -733,10 +745,16 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
         return _build_elementwise(spec, ins, attrs, src)
     try:
         shape, attrs = spec.infer(ins, attrs)
-        dtype = spec.dtype(ins, attrs) if spec.dtype is not None else probe_dtype(spec, ins, attrs)
+        # The attrs' key serves both the dtype probe and the intern table.
+        attrs_key = _hashable(attrs) if attrs else ()
+        if spec.dtype is not None:
+            dtype = spec.dtype(ins, attrs)
+        else:
+            dtype = probe_dtype(spec, ins, attrs, attrs_key)
     except BUILD_ERRORS as e:
         raise located(name, ins, e, src) from None
-    return intern(spec, ins, attrs, shape, dtype, src)
+    return intern(spec, ins, attrs, shape, dtype, src,
+                  key=intern_key(spec, ins, attrs, dtype, attrs_key=attrs_key))
 
 
 # (op, dtype, weak, dtype, weak, ...) -> result dtype, for attribute-less
