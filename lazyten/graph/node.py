@@ -55,6 +55,7 @@ _intern: dict[Any, _KeyedRef] = {}
 def _forget(ref: _KeyedRef) -> None:
     _remove_dead_weakref(_intern, ref.key)
 
+
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
