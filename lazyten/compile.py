@@ -417,6 +417,12 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     total = sum(nb for nb, _dt in plan.buffers.values())
     if limit is not None and total > limit:
         return None
+    # A kernel's temporaries have its element shape: a reduction kernel's can
+    # be far larger than its (scalar) buffer, and here they are not blocked.
+    if limit is not None and any(
+            math.prod(s.node.attrs["elem_shape"]) * 16 > limit
+            for s in plan.steps if s.kind == "kernel"):
+        return None
     ns: dict[str, Any] = {"np": np, "_empty": np.empty, "_asarray": np.asarray,
                           "_numexpr_ok": _numexpr_ok}
     lines: list[str] = []

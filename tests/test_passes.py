@@ -264,6 +264,27 @@ def test_w3_reduction_has_no_full_size_temporary(big: tuple[lt.Tensor, ...]) -> 
     assert p.peak_bytes <= 64
 
 
+def test_w3_runs_without_a_full_size_temporary(big: tuple[lt.Tensor, ...]) -> None:
+    import tracemalloc
+    a, b, c = big
+    x0, y0 = lt.placeholder((N,)), lt.placeholder((N,))
+    f = lt.function([x0, y0], lt.sum(x0 * y0 + 1))
+    a0, b0 = a.eval(), b.eval()
+
+    def peak(run: Any) -> int:
+        tracemalloc.start()
+        run()
+        p = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return p
+    # the first call also plans (and starts the thread pool): under N floats
+    assert peak(lambda: lt.compute(lt.sum(c * b + a))) < N * 8
+    # then the cached plan, and a compiled function: blocks of scratch only
+    assert peak(lambda: lt.compute(lt.sum(c * b + a))) < N * 8 // 2
+    f(a0, b0)
+    assert peak(lambda: f(a0, b0)) < N * 8 // 2
+
+
 def test_w5_computes_one_thousandth(big: tuple[lt.Tensor, ...]) -> None:
     a, b, c = big
     e = ((a * b + c) ** 2)[::1000]
