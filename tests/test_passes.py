@@ -377,3 +377,43 @@ def test_plan_over_available_memory_raises_before_allocating() -> None:
     msg = str(info.value)
     assert "memory available now" in msg and "test_passes.py" in msg
     assert "chunk" in msg
+
+
+def test_plan_cache_runs_a_reused_small_plan_as_generated_code() -> None:
+    from lazyten.exec import optimized
+    optimized.clear_plan_cache()
+    a0, b0 = np.arange(5.0), np.arange(5.0) + 1
+
+    def build(a: Any, b: Any) -> lt.Tensor:
+        return lt.sin(a) * b + 1
+
+    for k in range(3):                   # new arrays each time: same structure
+        got = lt.compute(build(lt.asarray(a0 * k), lt.asarray(b0)))[0]
+        np.testing.assert_array_equal(got, np.sin(a0 * k) * b0 + 1)
+        (entry,) = optimized._plans.values()
+        assert entry.uses == k + 1
+        assert (entry.fast is not None) == (k >= 1)   # generated on the 2nd use
+    # a long chain stays with the executor: its code would take long to compile
+    optimized.clear_plan_cache()
+    t = lt.asarray(a0)
+    for _ in range(300):
+        t = t * 1.5
+    for _ in range(2):
+        lt.compute(t)
+    (entry,) = optimized._plans.values()
+    assert entry.uses == 2 and entry.fast is None
+
+
+def test_signature_is_structural_not_by_creation_order() -> None:
+    from lazyten.exec.optimized import signature
+    sigs = []
+    for k in range(2):   # one line: the user's line is part of the key
+        p, q = lt.asarray(np.ones(3)), lt.asarray(np.ones(3))
+        _ = p * 7.5 if k == 0 else None        # 7.5 is then older than p, q
+        sigs.append(signature([(p * q + 7.5).node]))
+    assert sigs[0][0] == sigs[1][0] and len(sigs[0][1]) == len(sigs[1][1]) == 2
+    for k in range(3):
+        e = p * q + 7.5 if k == 0 else (p * p + 7.5 if k == 1 else q * p + 7.5)
+        sigs.append(signature([e.node]))
+    assert sigs[3][0] != sigs[2][0]             # other wiring, other plan
+    assert sigs[4][1] == [q.node, p.node]       # leaves in the structure's order

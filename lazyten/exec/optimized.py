@@ -123,9 +123,31 @@ def plan_memory_error(plan: Plan, limit: int, what: str = "memory_limit") -> Mem
 # over placeholder leaves (``_template``): it keeps no user array alive.
 PLAN_CACHE_NODES = 2000
 PLAN_CACHE_SIZE = 256
-# A cached entry: the plan, its placeholder leaves, and for a small plan the
-# straight-line code that runs it (``compile._fast_runner``) or None.
-CachedPlan = tuple[Plan, list[Node], Callable[..., list[Any]] | None]
+# A small plan reused from the cache runs as generated straight-line code
+# (``compile._fast_runner``).  Generating and compiling that code costs about
+# 50 us a step, so it is done on the plan's second use, and only for plans of
+# at most this many steps and kernel instructions.
+FAST_PATH_STEPS = 256
+
+
+@dataclass
+class CachedPlan:
+    plan: Plan
+    leaves: list[Node]                  # its placeholder leaves, in signature order
+    uses: int = 0
+    fast: Callable[..., list[Any]] | None = None
+
+
+def _fast_for(entry: CachedPlan, opts: Options) -> Callable[..., list[Any]] | None:
+    plan = entry.plan
+    size = len(plan.steps) + sum(len(s.node.attrs["program"]) for s in plan.steps
+                                 if s.kind == "kernel")
+    if size > FAST_PATH_STEPS:
+        return None
+    from ..compile import _fast_runner
+    return _fast_runner(plan, [t.id for t in entry.leaves], opts.backend, hold_scratch=False)
+
+
 _plans: OrderedDict[tuple[Any, ...], CachedPlan] = OrderedDict()
 _plans_lock = threading.Lock()
 
@@ -135,16 +157,29 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
 
     Two graphs with equal signatures get the same plan: same ops, attrs,
     shapes, dtypes, constants and wiring; only the leaves' arrays differ.
-    None when the graph is too large to cache.
+    Nodes are numbered in depth-first post-order from the outputs, not by
+    id: ids depend on what was built before (a cached constant is older than
+    the expression using it), the structure does not.  None when the graph
+    is too large to cache.
     """
-    order = toposort(outputs)
-    if len(order) > PLAN_CACHE_NODES:
-        return None
     pos: dict[int, int] = {}
     items: list[Any] = []
     leaves: list[Node] = []
-    for k, n in enumerate(order):
-        pos[n.id] = k
+    stack = list(reversed(outputs))
+    while stack:
+        n = stack.pop()
+        p = pos.get(n.id)
+        if p is None:
+            if n.value is None and n.inputs:
+                pos[n.id] = -1               # expanded: popped again once its inputs are
+                stack.append(n)
+                stack.extend([i for i in reversed(n.inputs) if i.id not in pos])
+                continue
+        elif p >= 0:
+            continue                         # numbered already
+        if len(items) == PLAN_CACHE_NODES:
+            return None
+        pos[n.id] = len(items)
         if n.value is None and n.op.name == "const":
             v = n.attrs["value"]   # a scalar: (type, repr) tells 1 from 1.0 and NaN == NaN
             items.append(("c", type(v), repr(v), n.dtype, n.weak))
@@ -186,21 +221,21 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
     key = (sig[0], opts)
     hit = _plans.get(key)
     if hit is None:
-        from ..compile import _fast_runner
         t_outputs, t_leaves = _template(outputs, sig[1])
-        plan = plan_for(t_outputs, opts)
-        hit = (plan, t_leaves, _fast_runner(plan, [t.id for t in t_leaves], opts.backend,
-                                            hold_scratch=False))
+        hit = CachedPlan(plan_for(t_outputs, opts), t_leaves)
         with _plans_lock:
             _plans[key] = hit
             while len(_plans) > PLAN_CACHE_SIZE:
                 _plans.popitem(last=False)
-    plan, template, fast = hit
+    elif hit.uses == 1:
+        hit.fast = _fast_for(hit, opts)   # reused: worth generating code for
+    hit.uses += 1
+    plan, fast = hit.plan, hit.fast
     values = [n.value for n in sig[1]]
     if any(v is None for v in values):
         # An unbound placeholder (tracing): the executor names it.
         return execute(plan_for(outputs, opts), threads)
-    bindings = {t.id: v for t, v in zip(template, values)}
+    bindings = {t.id: v for t, v in zip(hit.leaves, values)}
     if fast is not None:
         # A small plan: its generated straight-line code, without the
         # executor's per-step bookkeeping (most of the time at N=100).
