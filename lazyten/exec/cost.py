@@ -62,7 +62,8 @@ class CostModel:
     # Fixed costs, in microseconds.
     numpy_call_us: float = 0.27       # one ufunc call
     numexpr_call_us: float = 7.2      # one numexpr.evaluate (parse cache hit)
-    # Elements per block: per-ufunc-call overhead favours big blocks, the L2
+    # float64 elements per block (narrower kernels get as many bytes, so
+    # more elements): per-ufunc-call overhead favours big blocks, the L2
     # cache (2 MiB a core here) and the scratch memory (threads x slots x
     # block) small ones; 32768 float64 = 256 KiB a slot was the best of both
     # on W1/W2/W3 here.

