@@ -149,3 +149,18 @@ def test_block_scratch_is_reused_in_place_over_dying_operands() -> None:
     assert slots(m.program, last_in_scratch=True)[1] == 2
     assert_eq(lt.sum((a * b).astype(np.float32) + 1),
               np.sum((np.arange(5.0) * (np.arange(5.0) + 1)).astype(np.float32) + 1))
+
+
+def test_blocks_hold_the_same_bytes_whatever_the_dtype() -> None:
+    def kernel(dt: Any) -> Any:
+        a = lt.asarray(np.ones(300_000, dt))
+        (k,) = [s.kernel for s in lt.plan(a * a + 1).steps if s.kernel is not None]
+        return k
+    f64, f32, i8 = kernel(np.float64), kernel(np.float32), kernel(np.int8)
+    assert f64.block_elems == cost.get_model().block_elems
+    assert f32.block_elems == 2 * f64.block_elems and i8.block_elems == 8 * f64.block_elems
+    # a float32 kernel with a float64 step inside blocks by the wider dtype
+    b = lt.asarray(np.ones(300_000, np.float32))
+    (m,) = [s.kernel for s in lt.plan((b.astype(np.float64) * 2).astype(np.float32)).steps
+            if s.kernel is not None]
+    assert m.block_elems == f64.block_elems
