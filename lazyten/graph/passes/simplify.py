@@ -113,9 +113,19 @@ def _fold(node: Node, ins: tuple[Node, ...]) -> Node | None:
 
 def _rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
     out = _identity(node, ins)
-    if out is not None:
-        return out
-    return _fold(node, ins)
+    if out is None:
+        return _fold(node, ins)
+    # What an identity built may simplify or fold in turn (``c ** 2`` ->
+    # ``c * c`` -> a constant), so that the pass is idempotent: the optimizer
+    # does not run it again on a graph it has already seen.
+    for _ in range(8):
+        if out.value is not None or not out.inputs:
+            break
+        nxt = _identity(out, out.inputs) or _fold(out, out.inputs)
+        if nxt is None or nxt is out:
+            break
+        out = nxt
+    return out
 
 
 def simplify(graph: Graph) -> Graph:
