@@ -6,12 +6,16 @@ NumPy eager in the same run, and the peak extra memory of one call measured
 with tracemalloc (NumPy reports its buffers to tracemalloc).
 
     OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_workloads.py [--n 10000000] [--rounds 5] [--threads 1]
+        [--back-to-back] [--only W5 W6 W7]
 
 "lazyten first" builds the graph and evaluates it in one plan (lt.compute: no
 value caching, so every round really computes); "lazyten steady" is the same
 call again with the kernel/probe caches warm.  "by hand" is the rewrite a
 NumPy user would write for W5 (slice first) and W6 (A @ (B @ v)): the floor
-for what lazyten's optimizer can reach there.
+for what lazyten's optimizer can reach there.  ``--back-to-back`` runs each
+engine's rounds in a row instead: for the small results of W5-W7, where one
+engine's full-size NumPy temporaries otherwise disturb the next one's caches
+and TLBs, it shows the warm steady state.
 """
 
 from __future__ import annotations
@@ -119,21 +123,30 @@ def workloads(n: int, rng: np.random.Generator) -> list[tuple[str, dict[str, Cal
     ]
 
 
-def run(n: int, rounds: int, threads: int | None) -> None:
+def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
+        only: list[str] | None = None) -> None:
     rng = np.random.default_rng(0)
     if threads is not None:
         ne.set_num_threads(threads)
         lt.set_default_options(threads=threads)
-    print(f"N={n:.0e}, rounds={rounds}, threads={threads or 'all'}; "
+    print(f"N={n:.0e}, rounds={rounds}, threads={threads or 'all'}, "
+          f"{'back to back' if back_to_back else 'interleaved'}; "
           f"times are medians, ratios to NumPy eager (lower is better)")
     print(f"{'workload':30} {'numpy':>9} {'numexpr':>9} {'lt first':>9} {'lt steady':>9}"
           f" {'by hand':>8}   {'peak MB np/ne/lt':>18}")
     for name, fns in workloads(n, rng):
+        if only and name.split()[0] not in only:
+            continue
         first = timed(fns["lazyten"])
         ts: dict[str, list[float]] = {k: [] for k in fns}
-        for _ in range(rounds):
-            for k, fn in fns.items():  # interleaved: noise hits every engine alike
-                ts[k].append(timed(fn))
+        if back_to_back:
+            # each engine's rounds in a row: caches and TLBs stay warm for it
+            for k, fn in fns.items():
+                ts[k] = [timed(fn) for _ in range(rounds)]
+        else:
+            for _ in range(rounds):
+                for k, fn in fns.items():  # interleaved: noise hits every engine alike
+                    ts[k].append(timed(fn))
         med = {k: statistics.median(v) for k, v in ts.items()}
         base = med["numpy"]
         peaks = [peak_mb(fns[k]) for k in ("numpy", "numexpr", "lazyten")]
@@ -148,8 +161,11 @@ def main() -> None:
     p.add_argument("--n", type=int, default=10_000_000)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--back-to-back", action="store_true",
+                   help="run each engine's rounds in a row instead of interleaved")
+    p.add_argument("--only", nargs="*", help="workload ids to run (W5 W6 ...)")
     args = p.parse_args()
-    run(args.n, args.rounds, args.threads)
+    run(args.n, args.rounds, args.threads, args.back_to_back, args.only)
 
 
 if __name__ == "__main__":
