@@ -164,3 +164,28 @@ def test_blocks_hold_the_same_bytes_whatever_the_dtype() -> None:
     (m,) = [s.kernel for s in lt.plan((b.astype(np.float64) * 2).astype(np.float32)).steps
             if s.kernel is not None]
     assert m.block_elems == f64.block_elems
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_transcendentals_stay_numpy_under_numexpr(dt: Any) -> None:
+    # Found by the fuzzer: numexpr's log10(-1) is +nan, NumPy's -nan, and
+    # copysign reads that sign; numexpr's float32 sin/exp also differ in the
+    # last bits.  Those ops run NumPy's loops even with backend="numexpr".
+    x_np = np.array([-1.0, 0.5, 2.0], dt)
+    x = lt.asarray(x_np)
+    v4 = lt.log10(x)
+    v11 = lt.copysign(x, lt.where(lt.asarray(np.array(False)), 0.0, v4))
+    with lt.set_options(backend="numexpr"), np.errstate(invalid="ignore"):
+        got4, got11 = lt.compute(v4, v11)
+        plan = lt.plan(v4, v11)
+        want4 = np.log10(x_np)
+        want11 = np.copysign(x_np, np.where(False, 0.0, want4))
+    (log_kernel,) = [k.kernel for k in plan.kernels
+                     if any(ins[0] == "log10" for ins in k.kernel.program)]
+    assert log_kernel.backend != "numexpr"
+    np.testing.assert_array_equal(got4, want4)          # bit for bit, NaN sign too
+    np.testing.assert_array_equal(np.signbit(got4), np.signbit(want4))
+    np.testing.assert_array_equal(got11, want11)
+    # arithmetic still goes to numexpr
+    with lt.set_options(backend="numexpr"):
+        assert lt.plan(x * 2 + 1).kernels[0].kernel.backend == "numexpr"

@@ -61,8 +61,8 @@ def model() -> tuple[lt.Tensor, lt.Tensor]:
 def reuse() -> tuple[lt.Tensor, lt.Tensor]:
     a = lt.asarray(np.arange(12.0).reshape(4, 3))  # @ra
     m = lt.asarray(np.ones((3, 3)))  # @rm
-    y = lt.exp(a) @ m  # @ry
-    z = lt.sin(a) * 3.5 + y.sum()  # @rz
+    y = lt.sqrt(a) @ m  # @ry
+    z = lt.abs(a) * 3.5 + y.sum()  # @rz
     return z, y
 
 
@@ -150,21 +150,21 @@ GOLD_EXPLAIN_REUSE_NUMEXPR = """
 step 0   input            %0:float64[4,3] (input)  # test_explain.py:@ra
 step 1   input            %1:float64[3,3] (input)  # test_explain.py:@rm
 step 2   input            %2:float64[] (const 3.5, weak)  # test_explain.py:@rz
-step 3   kernel[numexpr]  %3:float64[4,3] = { exp(i0) } %0 -> b0 (new)  # test_explain.py:@ry
-         fusion: 1 op in one kernel: exp (test_explain.py:@ry)
+step 3   kernel[numexpr]  %3:float64[4,3] = { sqrt(i0) } %0 -> b0 (new)  # test_explain.py:@ry
+         fusion: 1 op in one kernel: sqrt (test_explain.py:@ry)
          fusion: read by step 4 (matmul), which is not elementwise and does not fuse
          backend: numexpr: backend='numexpr'
-         numexpr: exp(i0)
+         numexpr: sqrt(i0)
          buffer: %0 is user/cached data
 step 4   blas             %4:float64[4,3] = matmul %3 %1 -> b1 (new)  free b0  # test_explain.py:@ry
          buffer: new (only fused kernels write in place or into reused buffers)
 step 5   numpy            %5:float64[] = sum %4 axis=(0, 1) keepdims=False -> b2 (new)  # test_explain.py:@rz
          buffer: new (only fused kernels write in place or into reused buffers)
-step 6   kernel[numexpr]  %6:float64[4,3] = { ((sin(i0) * i1) + i2) } %0 %2 %5 -> b0 (reused from %3, dead after step 4)  free b2  # test_explain.py:@rz
-         fusion: 3 ops in one kernel: sin, multiply, add (test_explain.py:@rz)
+step 6   kernel[numexpr]  %6:float64[4,3] = { ((abs(i0) * i1) + i2) } %0 %2 %5 -> b0 (reused from %3, dead after step 4)  free b2  # test_explain.py:@rz
+         fusion: 3 ops in one kernel: abs, multiply, add (test_explain.py:@rz)
          fusion: not fused into later steps: it is an output
          backend: numexpr: backend='numexpr'
-         numexpr: ((sin(i0) * c1) + i2)
+         numexpr: ((abs(i0) * c1) + i2)
          buffer: reuses dead buffer b0
 -- 7 steps: 2 fused kernels (2 numexpr), 1 numpy call, 1 BLAS call; 3 buffers, temporaries 8 B, peak estimate 200 B
 -- graph: 9 nodes before optimization, 7 after; removed: 2 fused into kernels

@@ -376,10 +376,10 @@ def test_names_like_code_never_reach_numexpr(template: str, tmp_path: Any,
     with lt.set_options(optimize=True, backend="numexpr"):
         a = lt.asarray(a_np, name=name)
         b = lt.asarray(b_np, name=name + "_b")
-        y = lt.sin(a) * b + a / b - 2.5
+        y = lt.sqrt(a) * b + a / b - 2.5
         assert name in lt.debugprint(y)        # the name is kept for display...
         (got,) = lt.compute(y)
-        np.testing.assert_allclose(got, np.sin(a_np) * b_np + a_np / b_np - 2.5, rtol=1e-12)
+        np.testing.assert_allclose(got, np.sqrt(a_np) * b_np + a_np / b_np - 2.5, rtol=1e-12)
     assert not target.exists()
     for ex, names in numexpr_spy:
         if not name.isidentifier():
@@ -390,13 +390,11 @@ def test_names_like_code_never_reach_numexpr(template: str, tmp_path: Any,
 
 def test_numexpr_spy_is_not_vacuous(numexpr_spy: list[Any]) -> None:
     """The optimizer does send float64 elementwise chains to numexpr (else the test
-    above proves nothing); skipped while the optimizer never uses numexpr."""
+    above proves nothing)."""
     x = np.linspace(0, 1, 100_000)
     with lt.set_options(optimize=True, backend="numexpr"):
-        lt.compute(lt.sin(lt.asarray(x)) * 2.0 + 1.0)
-    if not numexpr_spy:
-        pytest.skip("the optimizer did not use numexpr for this graph")
-    assert any("sin" in ex for ex, _ in numexpr_spy)
+        lt.compute(lt.sqrt(lt.asarray(x)) * 2.0 + 1.0)
+    assert any("sqrt" in ex for ex, _ in numexpr_spy)
 
 
 @pytest.mark.parametrize("value", ["__import__('os').system('x')", "1 + 1", b"1"])

@@ -22,6 +22,7 @@ import numpy as np
 from ..graph.node import Node
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import Instr
+from .cost import TRANSCENDENTAL
 
 EXACT_DTYPES = frozenset(np.dtype(t) for t in ("bool", "int32", "int64", "float32",
                                                "float64", "complex128"))
@@ -36,8 +37,13 @@ BOOL_ONLY = frozenset({"logical_and", "logical_or", "logical_not", "logical_xor"
 COMPLEX_OK = frozenset({"add", "subtract", "multiply", "negative", "positive",
                         "conj", "real", "imag", "equal", "not_equal", "where", "square"})
 # Ops whose numexpr form differs from NumPy on some floats: pow follows C's
-# pow (pow(-inf, 0.5) is +inf) where NumPy gives nan (found by the fuzzer).
-NOT_EXACT = frozenset({"pow"})
+# pow (pow(-inf, 0.5) is +inf) where NumPy gives nan (found by the fuzzer);
+# the transcendental functions are libm's (or VML's) in numexpr and NumPy's
+# own SIMD loops in NumPy: float32 values differ in the last bits, and so does
+# the sign of the NaN of a domain error (log10(-1) is -nan in NumPy, +nan in
+# numexpr; copysign sees it: found by the fuzzer).  NumPy's loops are also
+# the faster ones here (cost.py), so they run blocked NumPy.
+NOT_EXACT = frozenset({"pow"}) | TRANSCENDENTAL
 MAX_OPS = 64   # longer expressions hit numexpr's parser limits and gain nothing
 
 
