@@ -116,7 +116,7 @@ step 2   input            %2:float64[3] (input)  # test_explain.py:@b
 step 3   input            %3:float64[] (const 0.25, weak)  # test_explain.py:@f
 step 4   kernel[numpy]    %4:float64[4,3] = { sin(((i0 * i1) + i2)) } %0 %1 %2 -> b0 (new)  # test_explain.py:@c
          fusion: 3 ops in one kernel: multiply, add, sin (test_explain.py:@c)
-         fusion: not fused into its readers: read by 3 steps (step 5, step 6, step 7); fusing would compute it more than once
+         fusion: not fused into its readers: read by 3 steps (step 5, step 6, step 7); computing it in each would cost more than storing it once (the fuse pass's cost rule)
          backend: numpy: backend='numpy'
          buffer: %0 is user/cached data; %2 is user/cached data
 step 5   numpy            %5:float64[3] = sum %4 axis=(0,) keepdims=False -> b1 (new)  # test_explain.py:@d
@@ -304,3 +304,14 @@ def test_renumbered_plan_does_not_depend_on_how_old_a_shared_constant_is() -> No
 
 def strip(text: str) -> list[str]:
     return [re.sub(r"  # \S+:\d+$", "", t) for t in text.splitlines()]
+
+
+def test_explain_names_recomputed_ops() -> None:
+    a = lt.asarray(np.arange(200_000.0))
+    b = lt.asarray(np.ones(200_000))
+    x = a * b                           # read by two kernels, cheap: recomputed
+    text = lt.explain(x + 1, x.max(), verbose=True)
+    assert text.count("fusion: recomputes multiply, also computed by other kernels") == 2
+    e = lt.exp(a)                       # costly: stored once, and explain says why
+    text = lt.explain(e + 1, e * 2, verbose=True)
+    assert "computing it in each would cost more than storing it once" in text

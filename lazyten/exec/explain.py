@@ -170,6 +170,11 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
         desc = _ops_with_lines(ops, n) + (f", then {red[0]} (reduction fused: no full-size "
                                           f"temporary)" if red is not None else "")
         notes.append(f"fusion: {_plural(len(ops), 'op')} in one kernel: {desc}")
+        again = n.attrs.get("recomputed") or ()
+        if again:
+            notes.append(f"fusion: recomputes {', '.join(ops[k] for k in again)}, also "
+                         f"computed by other kernels: cheaper than storing it once "
+                         f"(the fuse pass's cost rule)")
     if step.kind not in ("kernel", "numpy") or n.op.kind not in ("kernel", "elementwise"):
         return notes
     outputs = {o.id for o in plan.outputs}
@@ -178,7 +183,8 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
     elif len(readers) > 1:
         who = ", ".join(f"step {name.step(r)}" for r in readers)
         notes.append(f"fusion: not fused into its readers: read by {len(readers)} steps "
-                     f"({who}); fusing would compute it more than once")
+                     f"({who}); computing it in each would cost more than storing it "
+                     f"once (the fuse pass's cost rule)")
     elif len(readers) == 1:
         r = readers[0]
         rn = r.node

@@ -245,12 +245,14 @@ def fuse(graph: Graph) -> Graph:
         if len(group) == 1 and n.op.kind == "reduction":
             mapping[n.id] = rebuild(n, [mapping[i.id] for i in n.inputs])
             continue
-        mapping[n.id] = _kernel(n, group, mapping)
+        mapping[n.id] = _kernel(n, group, mapping, copies)
     return Graph(tuple(mapping[o.id] for o in graph.outputs))
 
 
-def _kernel(root: Node, group: list[Node], mapping: dict[int, Node]) -> Node:
-    """One ``fused`` node for ``group`` (ids ascending, so inputs come first)."""
+def _kernel(root: Node, group: list[Node], mapping: dict[int, Node],
+            copies: dict[int, list[int]]) -> Node:
+    """One ``fused`` node for ``group`` (ids ascending, so inputs come first);
+    members in ``copies`` are also computed in other kernels (``recompute``)."""
     reduce_root = root.op.kind == "reduction"
     body = [m for m in group if m is not root] if reduce_root else group
     index: dict[int, int] = {}          # member id -> temp number
@@ -274,7 +276,9 @@ def _kernel(root: Node, group: list[Node], mapping: dict[int, Node]) -> Node:
              "dtype": root.dtype, "elem_shape": body[-1].shape,
              # each instruction's (and the reduction's) user line, so an error
              # inside the kernel names the line that built the failing op
-             "sources": tuple(m.source for m in body) + ((root.source,) if reduce_root else ())}
+             "sources": tuple(m.source for m in body) + ((root.source,) if reduce_root else ()),
+             # instructions recomputed here and in other kernels, not stored
+             "recomputed": tuple(k for k, m in enumerate(body) if m.id in copies)}
     # Never shared (unique): hashing a long program would cost more than any
     # sharing of kernels between plans could save.
     return intern(FUSED, tuple(ext_nodes), attrs, root.shape, root.dtype, root.source,
