@@ -156,10 +156,11 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
     """Why this step's kernel holds what it holds, and why it was not fused
     further into the step that reads it.
 
-    Mirrors the legality rule of the fuse pass (``can_join`` in
+    Mirrors the legality rule of the fuse pass (``placement`` in
     ``graph/passes/fuse.py``): a value joins its reader's kernel only if it
-    is not an output, every reader is in that one kernel, and it has the
-    kernel's element count.
+    is not an output, every reader is in that one kernel (or, by the cost
+    rule, it is cheap enough to recompute in each), and it has the kernel's
+    element count.
     """
     from ..graph.passes.fuse import FUSABLE_REDUCTIONS
     n = step.node
