@@ -86,6 +86,22 @@ def test_cost_model_picks_the_cheaper_backend() -> None:
     assert min(est2, key=est2.__getitem__) != "numexpr"
 
 
+def test_cost_model_charges_the_gil_per_blocked_call_with_threads() -> None:
+    # A long chain of cheap ops: many short ufunc calls per block.  On one
+    # thread the blocked loop wins; on two, its GIL handoffs do not overlap
+    # and numexpr's VM (one GIL release per block) wins (W2 here: 0.15 -> 0.13).
+    m = cost.CostModel()
+    chain = ["multiply", "add"] * 10
+    one = m.estimate(chain, 10**7, threads=1, float32=False)
+    two = m.estimate(chain, 10**7, threads=2, float32=False)
+    assert one["blocked"] < one["numexpr"] and two["numexpr"] < two["blocked"]
+    free = cost.CostModel(gil_us=0.0)
+    assert free.estimate(chain, 10**7, threads=2, float32=False)["blocked"] < two["blocked"]
+    # transcendental work hides it: long calls, few of them
+    w1 = m.estimate(["sin", "exp", "multiply"], 10**7, threads=2, float32=False)
+    assert w1["blocked"] < w1["numexpr"]
+
+
 def test_calibration_writes_and_is_read_back(tmp_path: Path, monkeypatch: Any) -> None:
     from lazyten.exec import calibrate
     monkeypatch.setenv("LAZYTEN_CACHE_DIR", str(tmp_path))
@@ -94,6 +110,7 @@ def test_calibration_writes_and_is_read_back(tmp_path: Path, monkeypatch: Any) -
     assert model.source == "calibrated"
     assert all(v > 0 for v in model.numpy_block.values()) and model.numpy_call_us > 0
     assert model.mem > 0 and all(v > 0 for v in model.numexpr.values())
+    assert model.gil_us >= 0
     path = cost.save(model)
     assert path.parent == tmp_path
     monkeypatch.setattr(cost, "_model", None)

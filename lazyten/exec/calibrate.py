@@ -8,8 +8,9 @@ sin/exp/log) the per-element cost of a NumPy ufunc on whole arrays (plain
 NumPy) and on a cache-resident block (the blocked backend's inner loop), and
 of one op inside a numexpr expression (a chain of 8 minus a chain of 1); the
 fixed cost of one ufunc call and of one ``numexpr.evaluate``; numexpr's
-float32 slowdown; and the block size that runs a representative kernel
-fastest.  Results go to
+float32 slowdown; the block size that runs a representative kernel
+fastest; and what handing the GIL between two threads costs per ufunc call
+of a blocked kernel.  Results go to
 ``~/.cache/lazyten/costs.json`` (``$LAZYTEN_CACHE_DIR`` to move it), which the
 cost model reads at the next start.  Runs for about 10-30 seconds.
 """
@@ -101,7 +102,28 @@ def calibrate(n: int = 2_000_000, repeat: int = 5) -> CostModel:
                       numexpr_float32_factor=max(1.0, t32 / t64),
                       numpy_call_us=call_us, numexpr_call_us=ne_us,
                       block_elems=_best_block(a, repeat), source="calibrated")
+    model.gil_us = _gil_us(a, repeat)
     return model
+
+
+def _gil_us(a: np.ndarray[Any, Any], repeat: int) -> float:
+    """Microseconds per ufunc call that two threads do not overlap: a 20-op
+    chain run blocked on two threads, against half its one-thread time (with
+    the block size in force, which sets the number of calls)."""
+    import lazyten as lt
+    from .cost import get_model
+
+    def chain() -> Any:
+        x = lt.asarray(a)
+        for _ in range(10):
+            x = x * 1.0001 + 0.5
+        return x
+    with lt.set_options(backend="numpy", threads=1):
+        one = _best(lambda: lt.compute(chain()), repeat)
+    with lt.set_options(backend="numpy", threads=2):
+        two = _best(lambda: lt.compute(chain()), repeat)
+    calls = 20 * -(-len(a) // get_model().block_elems)
+    return max(0.0, (two - one / 2) / calls * 1e6)
 
 
 def _best_block(a: np.ndarray[Any, Any], repeat: int) -> int:

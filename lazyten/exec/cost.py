@@ -45,7 +45,8 @@ class CostModel:
     * plain NumPy: each op streams its operands through memory:
       ``sum(numpy_plain[op])``;
     * blocked NumPy: the ops run on cache-resident blocks, the arrays stream
-      once: ``sum(numpy_block[op]) + mem * m``, spread over threads;
+      once: ``sum(numpy_block[op]) + mem * m``, spread over threads, plus
+      ``gil_us`` per ufunc call with more than one thread;
     * numexpr: its VM on cache-resident blocks: ``sum(numexpr[op]) + mem * m``.
     """
     # Defaults: ``python -m lazyten.exec.calibrate`` on the development
@@ -62,6 +63,13 @@ class CostModel:
     # Fixed costs, in microseconds.
     numpy_call_us: float = 0.27       # one ufunc call
     numexpr_call_us: float = 7.2      # one numexpr.evaluate (parse cache hit)
+    # Per ufunc call of a blocked kernel when several threads run it: handing
+    # the GIL between threads around each call does not overlap, so it is
+    # paid once per call, not divided by threads.  Cheap-op chains suffer
+    # (20 ops x 306 blocks on W2: 1.1x from two threads, where numexpr's VM,
+    # one GIL release per block, gets 1.85x).  Measured here: the two-thread
+    # time over half the one-thread time, per call, on W1 and W2 alike.
+    gil_us: float = 3.7
     # float64 elements per block (narrower kernels get as many bytes, so
     # more elements): per-ufunc-call overhead favours big blocks, the L2
     # cache (2 MiB a core here) and the scratch memory (threads x slots x
@@ -84,9 +92,10 @@ class CostModel:
         nblocks = max(1, -(-n // self.block_elems))
         eff = min(threads, nblocks)
         calls = self.numpy_call_us * 1e3 * len(names)
+        gil = self.gil_us * 1e3 * len(names) * nblocks if eff > 1 else 0.0
         return {
             "numpy": (plain * n + calls) * 1e-9,
-            "blocked": ((block + stream) * n / eff + calls * nblocks / eff) * 1e-9,
+            "blocked": ((block + stream) * n / eff + calls * nblocks / eff + gil) * 1e-9,
             "numexpr": ((ne + stream) * n / threads + self.numexpr_call_us * 1e3) * 1e-9,
         }
 
