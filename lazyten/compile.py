@@ -476,22 +476,12 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                     f"_empty({elem!r}, D{n.id})" if is_out else
                     f"{v} = {new_scratch(elem, np.dtype(n.dtype))}")
             temps: list[str] = []
-            last = len(prog) - 1
-            # Scratch reuse inside the kernel: a temporary's slot is free
-            # once its last reader runs, and that reader may write into it
-            # (every slot has the kernel's full shape: ufuncs are elementwise
-            # in place).  Few slots stay hot in cache, like NumPy's allocator.
-            last_use: dict[int, int] = {}
-            for j, (_nm, refs, _at, _dt) in enumerate(prog):
-                for r in refs:
-                    if r < 0:
-                        last_use[-1 - r] = j
-            free: dict[str, list[str]] = {}
-            for j, (name, refs, attrs, dt) in enumerate(prog):
+            # Scratch slots as the blocked backend plans them (``slots``): few,
+            # reused in place once dead, so they stay hot in cache.
+            prep = k.prepared
+            slot_names = [new_scratch(elem, np.dtype(d)) for d in prep.slot_dtypes]
+            for j, (name, refs, attrs, _dt) in enumerate(prog):
                 spec = ops.REGISTRY[name]
-                for r in set(refs):
-                    if r < 0 and last_use.get(-1 - r) == j:
-                        free.setdefault(str(prog[-1 - r][3]), []).append(temps[-1 - r])
                 operands = []
                 for r in refs:
                     if r < 0:
@@ -500,12 +490,8 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                         operands.append(_weak_operand(ns, n, prog, j, r))
                     else:
                         operands.append(args[r])
-                if j == last and reduce is None:
-                    dst = v
-                elif free.get(str(dt)):
-                    dst = free[str(dt)].pop()
-                else:
-                    dst = new_scratch(elem, np.dtype(dt))
+                slot = prep.steps[j][3]
+                dst = v if slot < 0 else slot_names[slot]
                 fn = f"F{n.id}_{j}"
                 if spec.ufunc is not None and not attrs:
                     ns[fn] = spec.ufunc
