@@ -87,6 +87,14 @@ def _probe_args(inputs: Sequence[Node]) -> list[Any]:
             for n in inputs]
 
 
+def _weak_cacheable(v: Any) -> bool:
+    """Whether a result dtype probed with the Python scalar ``v`` may be cached
+    by ``v``'s type.  A Python int's *value* matters (it must fit the array's
+    integer dtype: ``uint8 + -1`` and ``uint8 + 300`` raise), so only ints in
+    0..127, which fit every integer dtype, share cached answers."""
+    return type(v) is not int or 0 <= v <= 127
+
+
 def probe_dtype(spec: OpSpec, inputs: Sequence[Node], attrs: dict[str, Any],
                 attrs_key: Any = None) -> np.dtype[Any]:
     """The dtype NumPy gives ``spec.impl`` on these input dtypes.
@@ -102,11 +110,7 @@ def probe_dtype(spec: OpSpec, inputs: Sequence[Node], attrs: dict[str, Any],
         if n.weak:
             v = n.attrs["value"]
             sig.append((n.dtype, len(n.shape), type(v)))
-            # A Python int's *value* matters (it must fit the array's integer
-            # dtype: ``uint8 + -1`` raises), so only ints in 0..127, which fit
-            # every integer dtype, share cached answers; others are probed
-            # every time.
-            if type(v) is int and not 0 <= v <= 127:
+            if not _weak_cacheable(v):
                 cacheable = False
         else:
             sig.append((n.dtype, len(n.shape), None))
@@ -782,12 +786,8 @@ def _build_elementwise(spec: OpSpec, ins: tuple[Node, ...], attrs: dict[str, Any
             elif s:
                 broadcast = True
         sig += (n.dtype, n.weak)
-        if n.weak:
-            # A Python int's *value* matters (``uint8 + -1`` and ``uint8 + 300``
-            # raise): only 0..127, which fits every integer dtype, is cached.
-            v = n.attrs["value"]
-            if type(v) is int and not 0 <= v <= 127:
-                cacheable = False
+        if n.weak and not _weak_cacheable(n.attrs["value"]):
+            cacheable = False
     key = tuple(sig)
     try:
         if broadcast:
