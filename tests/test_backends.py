@@ -174,13 +174,40 @@ def test_blocks_hold_the_same_bytes_whatever_the_dtype() -> None:
         (k,) = [s.kernel for s in lt.plan(a * a + 1).steps if s.kernel is not None]
         return k
     f64, f32, i8 = kernel(np.float64), kernel(np.float32), kernel(np.int8)
-    assert f64.block_elems == cost.get_model().block_elems
+    assert len(f64.prepared.slot_dtypes) == 1      # a * a in scratch, + 1 to the output
+    assert f64.block_elems == cost.get_model().block_for(8, 1)
     assert f32.block_elems == 2 * f64.block_elems and i8.block_elems == 8 * f64.block_elems
     # a float32 kernel with a float64 step inside blocks by the wider dtype
     b = lt.asarray(np.ones(300_000, np.float32))
     (m,) = [s.kernel for s in lt.plan((b.astype(np.float64) * 2).astype(np.float32)).steps
             if s.kernel is not None]
     assert m.block_elems == f64.block_elems
+
+
+def test_kernels_with_fewer_scratch_slots_get_bigger_blocks() -> None:
+    # Per-call overhead favours big blocks, the cache small scratch: a kernel
+    # whose temporaries fit one slot (a fused sum, a cheap chain) gets up to
+    # scratch_bytes of it per thread; W1's three slots keep the smallest block.
+    m = cost.get_model()
+    a, b, c = (lt.asarray(np.ones(600_000) + k) for k in range(3))
+
+    def only_kernel(e: lt.Tensor) -> Any:
+        (k,) = [s.kernel for s in lt.plan(e).steps if s.kernel is not None]
+        return k
+    w3 = only_kernel(lt.sum(a * b + c))
+    w1 = only_kernel(2 * a**2 + 3 * b * c - lt.sin(a) * lt.exp(-b))
+    assert (len(w3.prepared.slot_dtypes), len(w1.prepared.slot_dtypes)) == (1, 3)
+    assert w3.block_elems * 8 == max(m.block_elems * 8, m.scratch_bytes)
+    assert w1.block_elems * 8 == max(m.block_elems * 8, m.scratch_bytes // 3)
+    assert w3.block_elems * 8 * len(w3.prepared.slot_dtypes) <= max(
+        m.scratch_bytes, m.block_elems * 8)
+    # the cost model counts the blocks the kernel really runs (GIL handoffs)
+    names = [ins[0] for ins in w3.program]
+    from lazyten.exec.numpy_backend import default_threads
+    est = m.estimate(names, a.size, default_threads(), False, 4, w3.block_elems)
+    assert w3.estimates == est
+    with lt.set_options(backend="numpy", threads=2):
+        assert_eq(lt.sum(a * b + c), np.sum(a.eval() * b.eval() + c.eval()), rtol=1e-12)
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])

@@ -8,9 +8,10 @@ sin/exp/log) the per-element cost of a NumPy ufunc on whole arrays (plain
 NumPy) and on a cache-resident block (the blocked backend's inner loop), and
 of one op inside a numexpr expression (a chain of 8 minus a chain of 1); the
 fixed cost of one ufunc call and of one ``numexpr.evaluate``; numexpr's
-float32 slowdown; the block size that runs a representative kernel
-fastest; and what handing the GIL between two threads costs per ufunc call
-of a blocked kernel.  Results go to
+float32 slowdown; the block sizes that run representative kernels fastest
+(the smallest block, and the scratch a thread may use for bigger blocks
+where a kernel has few temporaries); and what handing the GIL between two
+threads costs per ufunc call of a blocked kernel.  Results go to
 ``~/.cache/lazyten/costs.json`` (``$LAZYTEN_CACHE_DIR`` to move it), which the
 cost model reads at the next start.  Runs for about 10-30 seconds.
 """
@@ -35,6 +36,13 @@ CLASSES: dict[str, list[tuple[np.ufunc, str]]] = {
     "transcendental": [(np.sin, "sin(a)"), (np.exp, "exp(a)"), (np.log, "log(a)")],
 }
 CHAIN = 8
+# Candidates for the smallest block (float64 elements) and for the scratch a
+# thread may use (bytes).  Both stop where memory-lean would end: a kernel
+# holds at most threads x max(3 x 256 KiB, 512 KiB) of scratch (W1's three
+# slots, W3's one: 1.5 MB and 1 MB on two threads, within issue 3's "output
+# + 2 MB"), and bigger blocks gained nothing measurable on W1 here.
+BLOCKS = (8192, 16384, 32768)
+SCRATCH = (128 << 10, 256 << 10, 512 << 10)
 
 
 def _best(fn: Callable[[], Any], repeat: int) -> float:
@@ -101,7 +109,12 @@ def calibrate(n: int = 2_000_000, repeat: int = 5) -> CostModel:
     model = CostModel(numpy_plain=plain, numpy_block=blocked, numexpr=ne, mem=mem,
                       numexpr_float32_factor=max(1.0, t32 / t64),
                       numpy_call_us=call_us, numexpr_call_us=ne_us,
-                      block_elems=_best_block(a, repeat), source="calibrated")
+                      source="calibrated")
+    # Blocks are timed on arrays bigger than the last-level cache (32 MiB
+    # here) where the calibration's own are not: the trade between per-call
+    # overhead and cache misses is the one of large arrays.
+    big = rng.random(max(4 * n, block * 8))
+    model.block_elems, model.scratch_bytes = _best_blocks(big, repeat)
     model.gil_us = _gil_us(a, repeat)
     return model
 
@@ -111,7 +124,6 @@ def _gil_us(a: np.ndarray[Any, Any], repeat: int) -> float:
     chain run blocked on two threads, against half its one-thread time (with
     the block size in force, which sets the number of calls)."""
     import lazyten as lt
-    from .cost import get_model
 
     def chain() -> Any:
         x = lt.asarray(a)
@@ -122,16 +134,22 @@ def _gil_us(a: np.ndarray[Any, Any], repeat: int) -> float:
         one = _best(lambda: lt.compute(chain()), repeat)
     with lt.set_options(backend="numpy", threads=2):
         two = _best(lambda: lt.compute(chain()), repeat)
-    calls = 20 * -(-len(a) // get_model().block_elems)
+        (step,) = lt.plan(chain()).kernels     # the block size it ran with
+    assert step.kernel is not None
+    calls = 20 * -(-len(a) // step.kernel.block_elems)
     return max(0.0, (two - one / 2) / calls * 1e6)
 
 
-def _best_block(a: np.ndarray[Any, Any], repeat: int) -> int:
-    """The block size that runs representative kernels fastest (all threads):
-    a transcendental mix, a 20-op cheap chain and a fused sum."""
+def _best_blocks(a: np.ndarray[Any, Any], repeat: int) -> tuple[int, int]:
+    """``(block_elems, scratch_bytes)`` that run representative kernels
+    fastest (all threads): the smallest block on a transcendental mix with
+    three scratch slots, then the scratch a thread may use on kernels of
+    one slot (a 20-op cheap chain, a fused sum), which get bigger blocks.
+    Of two sizes within 3% the smaller wins (memory-lean)."""
     import lazyten as lt
     from ..functions import ELEMENTWISE
     from . import cost
+    from .optimized import clear_plan_cache
     sin, exp = ELEMENTWISE["sin"], ELEMENTWISE["exp"]
     la, lb = lt.asarray(a), lt.asarray(a[::-1])
 
@@ -141,21 +159,33 @@ def _best_block(a: np.ndarray[Any, Any], repeat: int) -> int:
             x = x * 1.0001 + 0.5
         return x
 
-    kernels = [lambda: 2 * la * la + 3 * la * lb - sin(la) * exp(-lb), chain,
-               lambda: (la * lb + la).sum()]
     model = cost.get_model()
-    old = model.block_elems
-    best, best_t = old, float("inf")
-    try:
-        for size in (8192, 16384, 32768, 65536):
-            model.block_elems = size
+    old = model.block_elems, model.scratch_bytes
+
+    def fastest(kernels: list[Callable[[], Any]], sizes: list[tuple[int, int]]) -> tuple[int, int]:
+        best, best_t = sizes[0], float("inf")
+        for size in sizes:
+            model.block_elems, model.scratch_bytes = size
+            # Cached plans keep the kernels (and block sizes) they were made
+            # with: without this every size would time the first one's plan.
+            clear_plan_cache()
             with lt.set_options(backend="numpy"):
+                for k in kernels:
+                    lt.compute(k())           # plan outside the timing
                 t = sum(_best(lambda: lt.compute(k()), repeat) for k in kernels)
-            if t < best_t:
+            if t < best_t * 0.97:
                 best, best_t = size, t
+        return best
+
+    try:
+        block, _ = fastest([lambda: 2 * la * la + 3 * la * lb - sin(la) * exp(-lb)],
+                           [(size, 0) for size in BLOCKS])
+        _, scratch = fastest([chain, lambda: (la * lb + la).sum()],
+                             [(block, nbytes) for nbytes in SCRATCH if nbytes >= block * 8])
     finally:
-        model.block_elems = old
-    return best
+        model.block_elems, model.scratch_bytes = old
+        clear_plan_cache()
+    return block, scratch
 
 
 def main() -> None:

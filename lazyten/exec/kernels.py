@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +19,9 @@ class Kernel:
     node: Node
     backend: str                         # "numpy" (plain), "blocked", "numexpr"
     numexpr: NumexprKernel | None
+    # Slots and ready-to-call instructions, computed once per plan.
+    prepared: numpy_backend.Prepared
+    block_elems: int                     # elements per block when run blocked
     estimates: dict[str, float] = field(default_factory=dict)
     why: str = ""
 
@@ -34,22 +36,6 @@ class Kernel:
     @property
     def elem_shape(self) -> tuple[int, ...]:
         return tuple(self.node.attrs["elem_shape"])
-
-    @functools.cached_property
-    def block_elems(self) -> int:
-        """Elements per block: the cost model's float64 block, in bytes, for
-        this kernel's widest dtype (float32 kernels got 0.39 -> 0.33 of
-        NumPy's time on W1 from blocks of equal bytes instead of elements:
-        half as many ufunc calls per byte)."""
-        widest = max([self.node.dtype.itemsize] + [np.dtype(ins[3]).itemsize
-                                                     for ins in self.program])
-        return max(1, get_model().block_elems * 8 // widest)
-
-    @functools.cached_property
-    def prepared(self) -> numpy_backend.Prepared:
-        """Slots and ready-to-call instructions, computed once per plan."""
-        return numpy_backend.prepare(self.program, len(self.node.inputs),
-                                     reduces=self.reduce is not None)
 
     def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
         if self.backend == "numexpr" and self.numexpr is not None \
@@ -78,16 +64,23 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     model = get_model()
     names = [ins[0] for ins in program]
     arrays = 1 + sum(1 for i in node.inputs if i.size == n)
-    est = model.estimate(names, n, threads, node.dtype == np.float32, arrays)
+    prep = numpy_backend.prepare(program, len(node.inputs), reduces=reduce is not None)
+    # The block of this kernel's widest dtype and number of scratch slots.
+    widest = max([node.dtype.itemsize] + [np.dtype(ins[3]).itemsize for ins in program])
+    block = model.block_for(widest, len(prep.slot_dtypes))
+    est = model.estimate(names, n, threads, node.dtype == np.float32, arrays, block)
     blockable = len(elem_shape) >= 1 and elem_shape[0] > 1
+
+    def kernel(backend: str, why: str, ne: NumexprKernel | None = None) -> Kernel:
+        return Kernel(node, backend, ne, prep, block, est, why)
     if opts.backend == "numexpr":
         if ne is not None:
-            return Kernel(node, "numexpr", ne, est, "backend='numexpr'")
+            return kernel("numexpr", "backend='numexpr'", ne)
         why = "backend='numexpr' but numexpr is not exact here: NumPy"
-        return Kernel(node, "blocked" if blockable else "numpy", None, est, why)
+        return kernel("blocked" if blockable else "numpy", why)
     if opts.backend == "numpy":
-        return Kernel(node, "blocked" if blockable and n > model.block_elems else "numpy",
-                      None, est, "backend='numpy'")
+        return kernel("blocked" if blockable and n > model.block_elems else "numpy",
+                      "backend='numpy'")
     choices: dict[str, float] = {}
     if blockable and n > model.block_elems:
         choices["blocked"] = est["blocked"]
@@ -103,4 +96,4 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
         choices.items(), key=lambda kv: kv[1]))
     if ne is None and reduce is None:
         why += " (numexpr not exact for these dtypes/ops)"
-    return Kernel(node, best, ne, est, why)
+    return kernel(best, why, ne)
