@@ -15,13 +15,16 @@ NumPy user would write for W5 (slice first) and W6 (A @ (B @ v)): the floor
 for what lazyten's optimizer can reach there.  ``--back-to-back`` runs each
 engine's rounds in a row instead: for the small results of W5-W7, where one
 engine's full-size NumPy temporaries otherwise disturb the next one's caches
-and TLBs, it shows the warm steady state.
+and TLBs, it shows the warm steady state.  With JAX installed
+(``pip install -e '.[anchors]'``) a "jax" column shows JAX's jit on the CPU:
+the best anchor of issue 3's table, measured on this machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import statistics
 import time
 import tracemalloc
@@ -32,6 +35,7 @@ import numexpr as ne
 import numpy as np
 
 import lazyten as lt
+from lazyten.exec.cost import get_model
 
 
 def timed(fn: Callable[[], Any]) -> float:
@@ -83,44 +87,90 @@ def workloads(n: int, rng: np.random.Generator) -> list[tuple[str, dict[str, Cal
         return 2 * x**2 + 3 * y * z - m.sin(x) * m.exp(-y)
 
     w1_ne = "2*a**2 + 3*b*c - sin(a)*exp(-b)"
+    jx = _jax_workloads(w1, w2_np, a, b, c, a32, b32, c32, A, M1, M2, v, small)
     return [
         ("W1 2a^2+3bc-sin(a)exp(-b)", {
             "numpy": lambda: w1(a, b, c, np),
             "numexpr": lambda: ne.evaluate(w1_ne, local_dict={"a": a, "b": b, "c": c}),
+            **jx.get("W1", {}),
             "lazyten": lambda: lt.compute(w1(la, lb, lc, lt))[0]}),
         ("W2 20 ops x*k,+c", {
             "numpy": lambda: w2_np(a),
             "numexpr": lambda: ne.evaluate(w2_ne, local_dict={"a": a}),
+            **jx.get("W2", {}),
             "lazyten": lambda: lt.compute(w2_lt(la))[0]}),
         ("W3 sum(a*b+c)", {
             "numpy": lambda: np.sum(a * b + c),
             "numexpr": lambda: ne.evaluate("sum(a*b+c)", local_dict={"a": a, "b": b, "c": c}),
+            **jx.get("W3", {}),
             "lazyten": lambda: lt.compute(lt.sum(la * lb + lc))[0]}),
         ("W4 (A-mean0)/std0 4000x2500", {
             "numpy": lambda: (A - A.mean(0)) / A.std(0),
             "numexpr": lambda: ne.evaluate("(A - m) / s", local_dict={
                 "A": A, "m": A.mean(0), "s": A.std(0)}),
+            **jx.get("W4", {}),
             "lazyten": lambda: lt.compute((lA - lA.mean(0)) / lA.std(0))[0]}),
         ("W5 ((a*b+c)**2)[::1000]", {
             "numpy": lambda: ((a * b + c) ** 2)[::1000],
             "by hand": lambda: (a[::1000] * b[::1000] + c[::1000]) ** 2,
             "numexpr": lambda: ne.evaluate("(a*b+c)**2", local_dict={
                 "a": a, "b": b, "c": c})[::1000],
+            **jx.get("W5", {}),
             "lazyten": lambda: lt.compute(((la * lb + lc) ** 2)[::1000])[0]}),
         ("W6 A@B@v 2000", {
             "numpy": lambda: M1 @ M2 @ v,
             "by hand": lambda: M1 @ (M2 @ v),
             "numexpr": lambda: M1 @ M2 @ v,
+            **jx.get("W6", {}),
             "lazyten": lambda: lt.compute(lM1 @ lM2 @ lv)[0]}),
         ("W7 W1 at N=100 (build+eval)", {
             "numpy": lambda: w1(*small, np),
             "numexpr": lambda: ne.evaluate(w1_ne, local_dict=dict(zip("abc", small))),
+            **jx.get("W7", {}),
             "lazyten": lambda: lt.compute(w1(*ls, lt))[0]}),
         ("W8 W1 float32", {
             "numpy": lambda: w1(a32, b32, c32, np),
             "numexpr": lambda: ne.evaluate(w1_ne, local_dict={"a": a32, "b": b32, "c": c32}),
+            **jx.get("W8", {}),
             "lazyten": lambda: lt.compute(w1(la32, lb32, lc32, lt))[0]}),
     ]
+
+
+def _jax_workloads(w1: Callable[..., Any], w2: Callable[..., Any],
+                   *arrays: Any) -> dict[str, dict[str, Callable[[], Any]]]:
+    """JAX (jit, CPU, float64 enabled) on the same data, where JAX is
+    installed (``pip install -e '.[anchors]'``): the anchor issue 3's targets
+    were set from, measured here in the same run.  Inputs are moved to JAX
+    once, outside the timing (PyTensor's "trusted inputs"); each call waits
+    for its result.  XLA's buffers are invisible to tracemalloc."""
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        return {}
+    jax.config.update("jax_enable_x64", True)
+    a, b, c, a32, b32, c32, A, M1, M2, v, small = arrays
+    ja, jb, jc, ja32, jb32, jc32, jA, jM1, jM2, jv = (
+        jnp.asarray(x) for x in (a, b, c, a32, b32, c32, A, M1, M2, v))
+    js = [jnp.asarray(x) for x in small]
+
+    def f_w1(x: Any, y: Any, z: Any) -> Any:
+        return w1(x, y, z, jnp)
+    jitted = {
+        "W1": (jax.jit(f_w1), (ja, jb, jc)),
+        "W2": (jax.jit(w2), (ja,)),
+        "W3": (jax.jit(lambda x, y, z: jnp.sum(x * y + z)), (ja, jb, jc)),
+        "W4": (jax.jit(lambda X: (X - X.mean(0)) / X.std(0)), (jA,)),
+        "W5": (jax.jit(lambda x, y, z: ((x * y + z) ** 2)[::1000]), (ja, jb, jc)),
+        "W6": (jax.jit(lambda P, Q, u: P @ Q @ u), (jM1, jM2, jv)),
+        "W7": (jax.jit(f_w1), tuple(js)),
+        "W8": (jax.jit(f_w1), (ja32, jb32, jc32)),
+    }
+    out = {}
+    for wid, (fn, args) in jitted.items():
+        fn(*args).block_until_ready()          # compile outside the timing
+        out[wid] = {"jax": lambda fn=fn, args=args: fn(*args).block_until_ready()}
+    return out
 
 
 def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
@@ -129,11 +179,16 @@ def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
     if threads is not None:
         ne.set_num_threads(threads)
         lt.set_default_options(threads=threads)
+        if threads == 1:  # read when JAX is first imported (in workloads)
+            os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
+                                       " --xla_cpu_multi_thread_eigen=false"
+                                       " intra_op_parallelism_threads=1")
     print(f"N={n:.0e}, rounds={rounds}, threads={threads or 'all'}, "
           f"{'back to back' if back_to_back else 'interleaved'}; "
-          f"times are medians, ratios to NumPy eager (lower is better)")
-    print(f"{'workload':30} {'numpy':>9} {'numexpr':>9} {'lt first':>9} {'lt steady':>9}"
-          f" {'by hand':>8}   {'peak MB np/ne/lt':>18}")
+          f"times are medians, ratios to NumPy eager (lower is better); "
+          f"cost model: {get_model().source}")
+    print(f"{'workload':30} {'numpy':>9} {'numexpr':>9} {'jax':>6} {'lt first':>9} "
+          f"{'lt steady':>9} {'by hand':>8}   {'peak MB np/ne/lt':>18}")
     for name, fns in workloads(n, rng):
         if only and name.split()[0] not in only:
             continue
@@ -151,7 +206,8 @@ def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
         base = med["numpy"]
         peaks = [peak_mb(fns[k]) for k in ("numpy", "numexpr", "lazyten")]
         hand = f"{med['by hand'] / base:8.3f}" if "by hand" in med else f"{'-':>8}"
-        print(f"{name:30} {base * 1e3:7.2f}ms {med['numexpr'] / base:9.2f} "
+        jx = f"{med['jax'] / base:6.3f}" if "jax" in med else f"{'-':>6}"
+        print(f"{name:30} {base * 1e3:7.2f}ms {med['numexpr'] / base:9.2f} {jx} "
               f"{first / base:9.2f} {med['lazyten'] / base:9.3f} {hand}   "
               f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}")
 
