@@ -37,12 +37,12 @@ CLASSES: dict[str, list[tuple[np.ufunc, str]]] = {
 }
 CHAIN = 8
 # Candidates for the smallest block (float64 elements) and for the scratch a
-# thread may use (bytes).  Both stop where memory-lean would end: a kernel
-# holds at most threads x max(3 x 256 KiB, 512 KiB) of scratch (W1's three
-# slots, W3's one: 1.5 MB and 1 MB on two threads, within issue 3's "output
-# + 2 MB"), and bigger blocks gained nothing measurable on W1 here.
+# thread may use (bytes).  Both stop where memory-lean would end: a kernel of
+# three slots or fewer holds at most 768 KiB of scratch per thread (1.6 MB on
+# two threads, within issue 3's "output + 2 MB" for W1 and "2 MB" for W3),
+# and bigger blocks gained nothing measurable on W1 here.
 BLOCKS = (8192, 16384, 32768)
-SCRATCH = (128 << 10, 256 << 10, 512 << 10)
+SCRATCH = (256 << 10, 512 << 10, 768 << 10)
 
 
 def _best(fn: Callable[[], Any], repeat: int) -> float:

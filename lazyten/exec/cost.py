@@ -74,12 +74,13 @@ class CostModel:
     # bytes, so more elements): per-ufunc-call overhead favours big blocks,
     # the L2 cache and the scratch memory (threads x slots x block) small
     # ones.  A kernel whose temporaries take few scratch slots gets bigger
-    # blocks, up to ``scratch_bytes`` of scratch per thread (``block_for``):
-    # one slot of 512 KiB ran sum(a*b+c) 15% and the cheap chain of W2 2x
-    # faster than 256 KiB here (fewer calls, fewer GIL handoffs), while
-    # W1's three slots were no faster beyond 256 KiB each.
+    # blocks, up to ``scratch_bytes`` of scratch per thread (``block_for``),
+    # as much as W1's three slots of the smallest block take: one slot of
+    # 768 KiB ran sum(a*b+c) at 0.39 of NumPy's time from cold caches, one of
+    # 256 KiB at 0.66 (fewer calls, fewer GIL handoffs; the cheap chain of
+    # W2 2x faster), while W1's slots were no faster beyond 256 KiB each.
     block_elems: int = 32768
-    scratch_bytes: int = 512 * 1024
+    scratch_bytes: int = 768 * 1024
     source: str = "defaults"
 
     def block_for(self, itemsize: int, slots: int) -> int:
@@ -90,9 +91,9 @@ class CostModel:
         at least ``block_elems`` float64's worth, more while the scratch stays
         within ``scratch_bytes``.
 
-        >>> m = CostModel(block_elems=32768, scratch_bytes=512 * 1024)
-        >>> m.block_for(8, 1), m.block_for(8, 3), m.block_for(4, 3)
-        (65536, 32768, 65536)
+        >>> m = CostModel(block_elems=32768, scratch_bytes=768 * 1024)
+        >>> m.block_for(8, 1), m.block_for(8, 2), m.block_for(8, 5), m.block_for(4, 3)
+        (98304, 49152, 32768, 65536)
         """
         nbytes = max(self.block_elems * 8, self.scratch_bytes // max(slots, 1))
         return max(1, nbytes // itemsize)
