@@ -15,7 +15,8 @@ NumPy user would write for W5 (slice first) and W6 (A @ (B @ v)): the floor
 for what lazyten's optimizer can reach there.  ``--back-to-back`` runs each
 engine's rounds in a row instead: for the small results of W5-W7, where one
 engine's full-size NumPy temporaries otherwise disturb the next one's caches
-and TLBs, it shows the warm steady state.  With JAX installed
+and TLBs, it shows the warm steady state.  Interleaved, every timed call
+starts with cold caches (``flush``).  With JAX installed
 (``pip install -e '.[anchors]'``) a "jax" column shows JAX's jit on the CPU:
 the best anchor of issue 3's table, measured on this machine.
 """
@@ -29,6 +30,7 @@ import statistics
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numexpr as ne
@@ -42,6 +44,33 @@ def timed(fn: Callable[[], Any]) -> float:
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
+
+
+_FLUSH = np.zeros(1)
+
+
+def flush() -> None:
+    """Write over a buffer twice the largest cache size (64 MiB at least),
+    so the next call starts with cold caches.  Without it an engine timed
+    right after NumPy found W6's matrices or W5's last pages in cache (the
+    "by hand" rewrite, next in line, ran 2-3x faster interleaved than after
+    JAX)."""
+    global _FLUSH
+    if _FLUSH.size == 1:
+        _FLUSH = np.zeros(max(64 << 20, 2 * _last_level_cache()) // 8)
+    _FLUSH += 1.0
+
+
+def _last_level_cache() -> int:
+    sizes = []
+    for index in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"):
+        try:
+            text = (index / "size").read_text().strip()
+        except OSError:
+            continue
+        mult = {"K": 1 << 10, "M": 1 << 20}.get(text[-1:], 1)
+        sizes.append(int(text.rstrip("KM")) * mult)
+    return max(sizes, default=0)
 
 
 def peak_mb(fn: Callable[[], Any]) -> float:
@@ -201,6 +230,7 @@ def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
         else:
             for _ in range(rounds):
                 for k, fn in fns.items():  # interleaved: noise hits every engine alike
+                    flush()  # and none inherits the cache the one before it left
                     ts[k].append(timed(fn))
         med = {k: statistics.median(v) for k, v in ts.items()}
         base = med["numpy"]
