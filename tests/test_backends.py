@@ -121,7 +121,10 @@ def test_calibration_writes_and_is_read_back(tmp_path: Path, monkeypatch: Any) -
 @pytest.mark.parametrize("backend", ["numpy", "numexpr", "auto"])
 def test_blocked_kernels_match_numpy_on_layouts(backend: str) -> None:
     rng = np.random.default_rng(3)
-    base = rng.standard_normal((700, 90))
+    # several blocks even for one-slot kernels (the biggest blocks), and
+    # still two for the half-width slice
+    rows = 4 * cost.get_model().block_for(8, 1) // 90
+    base = rng.standard_normal((rows, 90))
     cases = [base, base[::-1], base[:, ::2], base.T, base[::3, 5:80:7]]
     for arr in cases:
         x = lt.asarray(arr)
@@ -201,6 +204,10 @@ def test_kernels_with_fewer_scratch_slots_get_bigger_blocks() -> None:
     assert w1.block_elems * 8 == max(m.block_elems * 8, m.scratch_bytes // 3)
     assert w3.block_elems * 8 * len(w3.prepared.slot_dtypes) <= max(
         m.scratch_bytes, m.block_elems * 8)
+    with lt.set_options(backend="numpy"):
+        text = lt.explain(lt.sum(a * b + c), verbose=True)
+    assert (f"blocks: {w3.block_elems} elements, 1 scratch slot "
+            f"({w3.block_elems * 8 // 1024} KiB a thread)") in text
     # the cost model counts the blocks the kernel really runs (GIL handoffs)
     names = [ins[0] for ins in w3.program]
     from lazyten.exec.numpy_backend import default_threads

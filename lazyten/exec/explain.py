@@ -26,8 +26,11 @@ with inputs and constants listed first in the order they are first read
 
 from __future__ import annotations
 
+import math
 import re
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 if TYPE_CHECKING:
     from ..graph.node import Node
@@ -293,6 +296,14 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
         notes = _fusion_notes(plan, s, readers.get(s.node.id, []), name)
         if s.kind == "kernel" and s.kernel is not None:
             notes.append(f"backend: {s.kernel.backend}: {name.text(s.kernel.why)}")
+            if s.kernel.backend == "blocked":
+                k = s.kernel
+                row = math.prod(k.elem_shape[1:])       # blocks are whole rows
+                elems = max(1, k.block_elems // max(row, 1)) * row
+                slots = len(k.prepared.slot_dtypes)
+                scratch = sum(elems * np.dtype(d).itemsize for d in k.prepared.slot_dtypes)
+                notes.append(f"blocks: {elems} elements, {slots} scratch "
+                             f"slot{'' if slots == 1 else 's'} ({scratch // 1024} KiB a thread)")
             if s.kernel.numexpr is not None:
                 # The exact string handed to numexpr.evaluate (its own names).
                 notes.append(f"numexpr: {s.kernel.numexpr.expr}")
