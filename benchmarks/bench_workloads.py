@@ -47,6 +47,10 @@ def timed(fn: Callable[[], Any]) -> float:
 
 
 _FLUSH = np.zeros(1)
+# Workloads timed with warm caches even when interleaved: W7 is the per-call
+# cost of a tiny expression, which in any real use runs in a loop (a flush
+# before each 4 us call made NumPy's own call 10x slower).
+WARM = {"W7"}
 
 
 def flush() -> None:
@@ -130,6 +134,9 @@ def workloads(n: int, rng: np.random.Generator) -> list[tuple[str, dict[str, Cal
             "lazyten": lambda: lt.compute(w2_lt(la))[0]}),
         ("W3 sum(a*b+c)", {
             "numpy": lambda: np.sum(a * b + c),
+            # reads each input once through BLAS and one sum: about the
+            # memory-bandwidth floor, but not lazyten's rewrite (below)
+            "by hand": lambda: np.dot(a, b) + np.sum(c),
             "numexpr": lambda: ne.evaluate("sum(a*b+c)", local_dict={"a": a, "b": b, "c": c}),
             **jx.get("W3", {}),
             "lazyten": lambda: lt.compute(lt.sum(la * lb + lc))[0]}),
@@ -195,11 +202,10 @@ def _jax_workloads(w1: Callable[..., Any], w2: Callable[..., Any],
         "W7": (jax.jit(f_w1), tuple(js)),
         "W8": (jax.jit(f_w1), (ja32, jb32, jc32)),
     }
-    out = {}
-    for wid, (fn, args) in jitted.items():
+    def waiting(fn: Callable[..., Any], args: tuple[Any, ...]) -> Callable[[], Any]:
         fn(*args).block_until_ready()          # compile outside the timing
-        out[wid] = {"jax": lambda fn=fn, args=args: fn(*args).block_until_ready()}
-    return out
+        return lambda: fn(*args).block_until_ready()
+    return {wid: {"jax": waiting(fn, args)} for wid, (fn, args) in jitted.items()}
 
 
 def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
@@ -230,7 +236,8 @@ def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
         else:
             for _ in range(rounds):
                 for k, fn in fns.items():  # interleaved: noise hits every engine alike
-                    flush()  # and none inherits the cache the one before it left
+                    if name.split()[0] not in WARM:
+                        flush()  # and none inherits the cache the one before it left
                     ts[k].append(timed(fn))
         med = {k: statistics.median(v) for k, v in ts.items()}
         base = med["numpy"]
@@ -240,6 +247,36 @@ def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
         print(f"{name:30} {base * 1e3:7.2f}ms {med['numexpr'] / base:9.2f} {jx} "
               f"{first / base:9.2f} {med['lazyten'] / base:9.3f} {hand}   "
               f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}")
+
+
+def w7_breakdown(rng: np.random.Generator, reps: int = 20000) -> None:
+    """Where W7's per-call time goes: building the graph, the plan cache's
+    structural signature, running the cached plan (best of 5 loops, warm)."""
+    import timeit
+
+    from lazyten.exec import optimized
+    from lazyten.options import get_options
+    small = [rng.random(100) for _ in range(3)]
+    ls = [lt.asarray(x) for x in small]
+
+    def w1(x: Any, y: Any, z: Any, m: Any) -> Any:
+        return 2 * x**2 + 3 * y * z - m.sin(x) * m.exp(-y)
+    y = w1(*ls, lt)
+    outs = [y.node]
+    for _ in range(3):
+        lt.compute(y)                       # plan, then generate its fast path
+
+    def us(fn: Callable[[], Any]) -> float:
+        return min(timeit.repeat(fn, number=reps, repeat=5)) / reps * 1e6
+    sig, leaves = optimized.signature(outs) or ((), [])
+    fast = optimized._plans[(sig, get_options())].fast
+    values = [n.value for n in leaves]
+    parts = {"numpy eager": us(lambda: w1(*small, np)),
+             "lt build": us(lambda: w1(*ls, lt)),
+             "lt compute (built graph)": us(lambda: lt.compute(y)),
+             "  of which signature": us(lambda: optimized.signature(outs)),
+             "  of which cached plan": us(lambda: fast(values, None)) if fast else float("nan")}
+    print("W7 per call, warm: " + ", ".join(f"{k} {v:.1f} us" for k, v in parts.items()))
 
 
 def main() -> None:
@@ -252,6 +289,8 @@ def main() -> None:
     p.add_argument("--only", nargs="*", help="workload ids to run (W5 W6 ...)")
     args = p.parse_args()
     run(args.n, args.rounds, args.threads, args.back_to_back, args.only)
+    if not args.only or "W7" in args.only:
+        w7_breakdown(np.random.default_rng(1))
 
 
 if __name__ == "__main__":
