@@ -18,7 +18,7 @@ engine's full-size NumPy temporaries otherwise disturb the next one's caches
 and TLBs, it shows the warm steady state.  Interleaved, every timed call
 starts with cold caches (``flush``).  With JAX installed
 (``pip install -e '.[anchors]'``) a "jax" column shows JAX's jit on the CPU:
-the best anchor of issue 3's table, measured on this machine.
+one of the anchors of issue 3's table, measured on this machine.
 """
 
 from __future__ import annotations
@@ -175,8 +175,8 @@ def workloads(n: int, rng: np.random.Generator) -> list[tuple[str, dict[str, Cal
 def _jax_workloads(w1: Callable[..., Any], w2: Callable[..., Any],
                    *arrays: Any) -> dict[str, dict[str, Callable[[], Any]]]:
     """JAX (jit, CPU, float64 enabled) on the same data, where JAX is
-    installed (``pip install -e '.[anchors]'``): the anchor issue 3's targets
-    were set from, measured here in the same run.  Inputs are moved to JAX
+    installed (``pip install -e '.[anchors]'``): one of the anchors issue 3's
+    targets were set from, measured here in the same run.  Inputs are moved to JAX
     once, outside the timing (PyTensor's "trusted inputs"); each call waits
     for its result.  XLA's buffers are invisible to tracemalloc."""
     try:
@@ -202,6 +202,7 @@ def _jax_workloads(w1: Callable[..., Any], w2: Callable[..., Any],
         "W7": (jax.jit(f_w1), tuple(js)),
         "W8": (jax.jit(f_w1), (ja32, jb32, jc32)),
     }
+
     def waiting(fn: Callable[..., Any], args: tuple[Any, ...]) -> Callable[[], Any]:
         fn(*args).block_until_ready()          # compile outside the timing
         return lambda: fn(*args).block_until_ready()
