@@ -297,9 +297,9 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
         if s.kind == "kernel" and s.kernel is not None:
             notes.append(f"backend: {s.kernel.backend}: {name.text(s.kernel.why)}")
             if s.kernel.backend == "blocked":
+                from .numpy_backend import block_rows
                 k = s.kernel
-                row = math.prod(k.elem_shape[1:])       # blocks are whole rows
-                elems = max(1, k.block_elems // max(row, 1)) * row
+                elems = block_rows(k.elem_shape, k.block_elems) * math.prod(k.elem_shape[1:])
                 slots = len(k.prepared.slot_dtypes)
                 scratch = sum(elems * np.dtype(d).itemsize for d in k.prepared.slot_dtypes)
                 notes.append(f"blocks: {elems} elements, {slots} scratch "

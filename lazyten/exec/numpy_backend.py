@@ -162,13 +162,18 @@ def run_plain(program: tuple[Instr, ...], prep: Prepared, reduce: Any, args: lis
     return _run_block(prep.steps, scratch, list(args), out)
 
 
+def block_rows(elem_shape: tuple[int, ...], block_elems: int) -> int:
+    """Rows of ``elem_shape`` in one block: blocks are whole rows, as many as
+    fit in ``block_elems`` elements, at least one."""
+    return max(1, block_elems // max(math.prod(elem_shape[1:]), 1))
+
+
 def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 elem_shape: tuple[int, ...], dtype: np.dtype[Any],
                 out: np.ndarray[Any, Any], block_elems: int, threads: int) -> Any:
     """Blocks of rows of ``elem_shape``; ``out`` has the kernel's final shape."""
     n0 = elem_shape[0]
-    row = math.prod(elem_shape[1:])
-    rows = max(1, block_elems // max(row, 1))
+    rows = block_rows(elem_shape, block_elems)
     blocks = [(lo, min(lo + rows, n0)) for lo in range(0, n0, rows)]
     steps, slot_dtypes = prep.steps, prep.slot_dtypes
     nd = len(elem_shape)
