@@ -173,14 +173,23 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Tensor:
     return t._view("transpose", axes=tuple(axes))
 
 
+def _axis_list(axes: Any) -> list[int]:
+    """One axis or several as a list, by NumPy's ``normalize_axis_tuple`` rule:
+    a tuple or list is several, anything ``operator.index`` takes is one, and
+    any other iterable (an array, a range) is several."""
+    if not isinstance(axes, (tuple, list)):
+        try:
+            return [operator.index(axes)]
+        except TypeError:
+            pass
+    return list(axes)
+
+
 @ops.reports("moveaxis")
 def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
     t = wrap(x)
-    src_l = [S.normalize_axis(a, t.ndim) for a in (source if isinstance(source, (tuple, list))
-                                                  else [source])]
-    dst_l = [S.normalize_axis(a, t.ndim) for a in (destination
-                                                  if isinstance(destination, (tuple, list))
-                                                  else [destination])]
+    src_l = [S.normalize_axis(a, t.ndim) for a in _axis_list(source)]
+    dst_l = [S.normalize_axis(a, t.ndim) for a in _axis_list(destination)]
     for what, axes in (("source", src_l), ("destination", dst_l)):
         if len(set(axes)) != len(axes):
             raise ValueError(f"repeated axis in `{what}` argument")

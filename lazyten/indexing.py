@@ -51,6 +51,7 @@ def getitem(t: Tensor, index: Any) -> Tensor:
         raise IndexError(f"unsupported index {bad}: lazyten takes ints, slices, ..., None, "
                          f"one integer array, or one boolean mask")
     pos, arr = adv[0]
+    assert arr is not None                  # checked just above
     rest = items[:pos] + (slice(None),) + items[pos + 1:]
     if any(isinstance(i, (int, np.integer)) or i is None for i in rest):
         raise IndexError("mixing an array index with integer or None indices is not "

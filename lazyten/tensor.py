@@ -405,9 +405,10 @@ class Tensor:
         return reshape(self, shape, order=order)
 
     def transpose(self, *axes: Any) -> Tensor:
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
-        return self._view("transpose", axes=tuple(axes) if axes else None)
+        # t.transpose(1, 0), t.transpose((1, 0)) and t.transpose(None) alike
+        perm = axes[0] if len(axes) == 1 and (
+            axes[0] is None or isinstance(axes[0], (tuple, list))) else axes
+        return self._view("transpose", axes=tuple(perm) if perm else None)
 
     def flatten(self) -> Tensor:
         return self.reshape(-1)

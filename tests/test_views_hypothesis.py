@@ -282,6 +282,12 @@ def test_view_chain_then_compute(engine: Any, arrays: Any, data: st.DataObject) 
     lambda xp, v: xp.flip(v), lambda xp, v: xp.expand_dims(v, 1), lambda xp, v: v.mT,
     lambda xp, v: xp.squeeze(v[:1]), lambda xp, v: xp.diagonal(v), lambda xp, v: v[0, 1, 2, ...],
     lambda xp, v: xp.swapaxes(v, 0, 2), lambda xp, v: xp.moveaxis(v, 0, -1),
+    # axes as NumPy takes them: sequences, NumPy integers, arrays and ranges
+    lambda xp, v: xp.moveaxis(v, (0, 1), [2, 0]),
+    lambda xp, v: xp.moveaxis(v, np.int64(2), 0),
+    lambda xp, v: xp.moveaxis(v, np.array([0, 2]), range(2)),
+    lambda xp, v: v.transpose(2, 0, 1), lambda xp, v: v.transpose([1, 0, 2]),
+    lambda xp, v: v.transpose(None),
     lambda xp, v: xp.split(v, 2)[1], lambda xp, v: xp.broadcast_arrays(v, v[:1])[1],
     lambda xp, v: xp.permute_dims(v, (1, 2, 0))[::2][..., ::-1, None],
 ])
