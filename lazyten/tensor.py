@@ -470,4 +470,7 @@ def _apply_elementwise(name: str, *operands: Any) -> Tensor:
     need no import statement per call; the user's line is looked up once for
     the node and any constants it needs."""
     src = user_source()
-    return Tensor(ops.build(name, [node_of(x, src) for x in operands], {}, src))
+    nodes = []
+    for x in operands:  # a loop, not a comprehension: that is a call (3.11)
+        nodes.append(x._node if type(x) is Tensor else node_of(x, src))
+    return Tensor(ops.build(name, nodes, {}, src))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..graph.node import Node
-from ..options import get_options
+from ..options import Options, get_options
 from .reference import run_reference
 
 
@@ -18,15 +19,24 @@ def _as_array(node: Node, v: Any) -> np.ndarray[Any, Any]:
     return np.asarray(v, dtype=node.dtype)
 
 
+@functools.cache
+def _optimized() -> Callable[[Sequence[Node], Options], list[Any]]:
+    """``optimized.run_optimized``, imported on first use (it pulls in every
+    pass and backend, which ``import lazyten`` need not) and then kept: an
+    import statement per evaluation cost 0.7 us, a sixth of a small one's
+    overhead."""
+    from .optimized import run_optimized
+    return run_optimized
+
+
 def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
     """The values of ``outputs`` as ndarrays (possibly views of cached or user
     arrays: callers copy before handing them out)."""
     opts = get_options()
     try:
         if opts.optimize:
-            from .optimized import run_optimized
             try:
-                vals = run_optimized(outputs, opts)
+                vals = _optimized()(outputs, opts)
             except MemoryError as e:
                 # Over memory_limit: an elementwise-plus-reduction graph runs
                 # in chunks within it (lazyten.chunked); anything else raises.

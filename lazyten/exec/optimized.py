@@ -137,6 +137,10 @@ class CachedPlan:
     uses: int = 0
     fast: Callable[..., list[Any]] | None = None
 
+    def bindings(self, values: list[Any]) -> dict[int, Any]:
+        """Placeholder node id -> the value of the leaf in its position."""
+        return {t.id: v for t, v in zip(self.leaves, values)}
+
 
 def _fast_for(entry: CachedPlan, opts: Options) -> Callable[..., list[Any]] | None:
     plan = entry.plan
@@ -173,7 +177,11 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
             if n.value is None and n.inputs:
                 pos[n.id] = -1               # expanded: popped again once its inputs are
                 stack.append(n)
-                stack.extend([i for i in reversed(n.inputs) if i.id not in pos])
+                # loops, not comprehensions, here and below: each of those is a
+                # call (3.11), and this runs per node of every evaluation
+                for i in reversed(n.inputs):
+                    if i.id not in pos:
+                        stack.append(i)
                 continue
         elif p >= 0:
             continue                         # numbered already
@@ -189,8 +197,11 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
         else:
             # The source line is part of the key: a cached plan's nodes are
             # what run-time errors name, so they must carry this graph's lines.
+            wires = []
+            for i in n.inputs:
+                wires.append(pos[i.id])
             items.append((n.op.name, _hashable(n.attrs) if n.attrs else (), n.shape, n.dtype,
-                          tuple([pos[i.id] for i in n.inputs]), n.source))
+                          tuple(wires), n.source))
     items.append(tuple(pos[o.id] for o in outputs))
     return tuple(items), leaves
 
@@ -214,10 +225,11 @@ def _template(outputs: Sequence[Node], leaves: list[Node]) -> tuple[list[Node], 
 
 
 def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
-    threads = opts.threads or default_threads()
+    # (the thread count is looked up where a plan is executed: the fast path
+    # needs none, and the lookup is a system call)
     sig = signature(outputs) if not opts.check else None
     if sig is None:
-        return execute(plan_for(outputs, opts), threads)
+        return execute(plan_for(outputs, opts), _threads(opts))
     key = (sig[0], opts)
     hit = _plans.get(key)
     if hit is None:
@@ -231,11 +243,12 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
         hit.fast = _fast_for(hit, opts)   # reused: worth generating code for
     hit.uses += 1
     plan, fast = hit.plan, hit.fast
-    values = [n.value for n in sig[1]]
-    if any(v is None for v in values):
-        # An unbound placeholder (tracing): the executor names it.
-        return execute(plan_for(outputs, opts), threads)
-    bindings = {t.id: v for t, v in zip(hit.leaves, values)}
+    values = []
+    for n in sig[1]:  # a loop, not a generator: this runs on every small evaluation
+        if n.value is None:
+            # An unbound placeholder (tracing): the executor names it.
+            return execute(plan_for(outputs, opts), _threads(opts))
+        values.append(n.value)
     if fast is not None:
         # A small plan: its generated straight-line code, without the
         # executor's per-step bookkeeping (most of the time at N=100).
@@ -244,9 +257,13 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
         except Exception:
             # The generated code knows no step names: the executor raises the
             # same error again, naming the failing step and the user's line.
-            execute(plan, threads, bindings)
+            execute(plan, _threads(opts), hit.bindings(values))
             raise
-    return execute(plan, threads, bindings)
+    return execute(plan, _threads(opts), hit.bindings(values))
+
+
+def _threads(opts: Options) -> int:
+    return opts.threads or default_threads()
 
 
 def clear_plan_cache() -> None:

@@ -230,6 +230,8 @@ def intern_key(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],
     build and hash on the hottest path of all.
     """
     if not attrs and op.kind == "elementwise":
+        if len(inputs) == 2:  # most nodes: no list built (a call, in 3.11)
+            return (op.name, inputs[0].id, inputs[1].id)
         return (op.name, *[n.id for n in inputs])
     if attrs_key is None:
         attrs_key = _hashable(attrs) if attrs else ()
