@@ -175,6 +175,8 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
         p = pos.get(n.id)
         if p is None:
             if n.value is None and n.inputs:
+                if len(pos) >= PLAN_CACHE_NODES:
+                    return None              # too large: say so before walking it all
                 pos[n.id] = -1               # expanded: popped again once its inputs are
                 stack.append(n)
                 # loops, not comprehensions, here and below: each of those is a
