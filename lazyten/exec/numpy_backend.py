@@ -67,19 +67,26 @@ def slots(program: tuple[Instr, ...], last_in_scratch: bool = False) -> tuple[li
     slot_of: list[int] = []
     n_slots = 0
     final = len(program) - 1
+    # Plain loops, not comprehensions (a call each in 3.11): this runs once
+    # per instruction of every kernel planned, 100,000 for a long chain.
     for k, (_n, _refs, _a, dt) in enumerate(program):
-        dying = [t for t in dies_at[k] if slot_of[t] >= 0]
+        dying = []
+        same = -1                                # a dying operand's slot of this dtype
+        for t in dies_at[k]:
+            st = slot_of[t]
+            if st >= 0:
+                dying.append(t)
+                if same < 0 and program[t][3] == dt:
+                    same = st
         if k == final and not last_in_scratch:
             sl = -1
+        elif same >= 0:
+            sl = same                            # in place over a dying operand
+        elif free.get(dt):
+            sl = free[dt].pop()
         else:
-            same = [slot_of[t] for t in dying if program[t][3] == dt]
-            if same:
-                sl = same[0]                     # in place over a dying operand
-            elif free.get(dt):
-                sl = free[dt].pop()
-            else:
-                sl = n_slots
-                n_slots += 1
+            sl = n_slots
+            n_slots += 1
         slot_of.append(sl)
         for t in dying:
             if slot_of[t] != sl:
@@ -98,7 +105,7 @@ def ready(program: tuple[Instr, ...], slot_of: list[int], n_args: int) -> list[R
     out: list[Ready] = []
     for k, (name, refs, attrs, _dt) in enumerate(program):
         spec = REGISTRY[name]
-        src = tuple(r if r >= 0 else n_args - 1 - r for r in refs)
+        src = tuple([r if r >= 0 else n_args - 1 - r for r in refs])
         if spec.ufunc is not None and not attrs:
             out.append((spec.ufunc, True, src, slot_of[k]))
         else:
