@@ -291,13 +291,13 @@ class _Compiled:
 
     def __init__(self, outputs: Sequence[Node], inputs: Sequence[Node], opts: Options,
                  label: str, fast_limit: int | None = FAST_PATH_BYTES) -> None:
-        from .exec.numpy_backend import default_threads
+        from .exec.numpy_backend import threads_for
         from .exec.optimized import plan_for
         self.label = label
         self.single = True    # @lt.jit: the traced function returned one value
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
-        self.threads = opts.threads or default_threads()
+        self.threads = threads_for(opts)
         self.in_ids = [n.id for n in inputs]
         self.chunked: str | None = None
         self.fast: Callable[..., list[Any]] | None = None

@@ -170,7 +170,7 @@ def plan_as_run(nodes: Sequence[Node]) -> Plan:
     """The plan of what evaluating ``nodes`` runs under the current options:
     the optimized plan, or with ``optimize=False`` the graph as built with
     every node a step of its own (what the reference executor runs)."""
-    from .exec.numpy_backend import default_threads
+    from .exec.numpy_backend import threads_for
     from .exec.optimized import plan_for
     from .exec.planner import make_plan
     from .graph.rewrite import Graph
@@ -178,7 +178,7 @@ def plan_as_run(nodes: Sequence[Node]) -> Plan:
     if opts.optimize:
         return plan_for(nodes, opts)
     g = Graph(tuple(nodes))
-    return make_plan(g, opts, opts.threads or default_threads(), len(g.nodes()), {})
+    return make_plan(g, opts, threads_for(opts), len(g.nodes()), {})
 
 
 def profile(*tensors: Any) -> tuple[tuple[np.ndarray[Any, Any], ...], Profile]:
@@ -186,12 +186,12 @@ def profile(*tensors: Any) -> tuple[tuple[np.ndarray[Any, Any], ...], Profile]:
 
     Returns ``(results, profile)``; ``print(profile)`` shows the table.
     """
-    from .exec.numpy_backend import default_threads
+    from .exec.numpy_backend import threads_for
     from .exec.optimized import StepTiming, execute
     from .tensor import wrap
     nodes = [wrap(t)._node for t in tensors]
     opts = get_options()
-    threads = opts.threads or default_threads()
+    threads = threads_for(opts)
     t0 = time.perf_counter()
     plan = plan_as_run(nodes)
     t1 = time.perf_counter()

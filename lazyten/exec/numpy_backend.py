@@ -22,6 +22,7 @@ import numpy as np
 
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import Instr, run_program
+from ..options import Options
 
 # The ufunc whose ``reduce`` is the reduction (what np.sum etc. call), and
 # which combines the partial results of a blockwise reduction.
@@ -43,6 +44,12 @@ def pool(threads: int) -> ThreadPoolExecutor:
 def default_threads() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
         os.cpu_count() or 1)
+
+
+def threads_for(opts: Options) -> int:
+    """The worker threads ``opts`` asks for: its ``threads``, else every core
+    this process may run on (looked up each time: a system call)."""
+    return opts.threads or default_threads()
 
 
 def slots(program: tuple[Instr, ...], last_in_scratch: bool = False) -> tuple[list[int], int]:

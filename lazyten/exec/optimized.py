@@ -28,7 +28,7 @@ from ..graph.passes.simplify import simplify
 from ..graph.rewrite import Graph, rebuild
 from ..options import Options
 from .errors import with_provenance
-from .numpy_backend import default_threads
+from .numpy_backend import threads_for
 from .planner import EXTERNAL, Plan, Step, describe_step, make_plan
 from .reference import confirm
 
@@ -72,7 +72,7 @@ def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, i
 
 
 def plan_for(outputs: Sequence[Node], opts: Options) -> Plan:
-    threads = opts.threads or default_threads()
+    threads = threads_for(opts)
     g, removed, before = optimize(outputs, opts)
     plan = make_plan(g, opts, threads, before, removed)
     if opts.check:
@@ -231,7 +231,7 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
     # needs none, and the lookup is a system call)
     sig = signature(outputs) if not opts.check else None
     if sig is None:
-        return execute(plan_for(outputs, opts), _threads(opts))
+        return execute(plan_for(outputs, opts), threads_for(opts))
     key = (sig[0], opts)
     hit = _plans.get(key)
     if hit is None:
@@ -249,7 +249,7 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
     for n in sig[1]:  # a loop, not a generator: this runs on every small evaluation
         if n.value is None:
             # An unbound placeholder (tracing): the executor names it.
-            return execute(plan_for(outputs, opts), _threads(opts))
+            return execute(plan_for(outputs, opts), threads_for(opts))
         values.append(n.value)
     if fast is not None:
         # A small plan: its generated straight-line code, without the
@@ -259,13 +259,9 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
         except Exception:
             # The generated code knows no step names: the executor raises the
             # same error again, naming the failing step and the user's line.
-            execute(plan, _threads(opts), hit.bindings(values))
+            execute(plan, threads_for(opts), hit.bindings(values))
             raise
-    return execute(plan, _threads(opts), hit.bindings(values))
-
-
-def _threads(opts: Options) -> int:
-    return opts.threads or default_threads()
+    return execute(plan, threads_for(opts), hit.bindings(values))
 
 
 def clear_plan_cache() -> None:
