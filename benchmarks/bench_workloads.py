@@ -24,6 +24,7 @@ one of the anchors of issue 3's table, measured on this machine.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import os
 import statistics
@@ -46,7 +47,6 @@ def timed(fn: Callable[[], Any]) -> float:
     return time.perf_counter() - t0
 
 
-_FLUSH = np.zeros(1)
 # Workloads timed with warm caches even when interleaved: W7 is the per-call
 # cost of a tiny expression, which in any real use runs in a loop (a flush
 # before each 4 us call made NumPy's own call 10x slower).
@@ -59,10 +59,12 @@ def flush() -> None:
     right after NumPy found W6's matrices or W5's last pages in cache (the
     "by hand" rewrite, next in line, ran 2-3x faster interleaved than after
     JAX)."""
-    global _FLUSH
-    if _FLUSH.size == 1:
-        _FLUSH = np.zeros(max(64 << 20, 2 * _last_level_cache()) // 8)
-    _FLUSH += 1.0
+    _flush_buffer()[...] += 1.0
+
+
+@functools.cache
+def _flush_buffer() -> np.ndarray[Any, Any]:
+    return np.zeros(max(64 << 20, 2 * _last_level_cache()) // 8)
 
 
 def _last_level_cache() -> int:
@@ -87,6 +89,11 @@ def peak_mb(fn: Callable[[], Any]) -> float:
     tracemalloc.stop()
     del r
     return peak / 1e6
+
+
+def w1(x: Any, y: Any, z: Any, m: Any) -> Any:
+    """W1 in the array module ``m`` (NumPy, lazyten or jax.numpy)."""
+    return 2 * x**2 + 3 * y * z - m.sin(x) * m.exp(-y)
 
 
 def workloads(n: int, rng: np.random.Generator) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
@@ -116,11 +123,8 @@ def workloads(n: int, rng: np.random.Generator) -> list[tuple[str, dict[str, Cal
     w2_ne = "(" * 20 + "a" + "".join(
         ["*1.0001)" if k % 2 == 0 else "+0.5)" for k in range(20)])
 
-    def w1(x: Any, y: Any, z: Any, m: Any) -> Any:
-        return 2 * x**2 + 3 * y * z - m.sin(x) * m.exp(-y)
-
     w1_ne = "2*a**2 + 3*b*c - sin(a)*exp(-b)"
-    jx = _jax_workloads(w1, w2_np, a, b, c, a32, b32, c32, A, M1, M2, v, small)
+    jx = _jax_workloads(w2_np, a, b, c, a32, b32, c32, A, M1, M2, v, small)
     return [
         ("W1 2a^2+3bc-sin(a)exp(-b)", {
             "numpy": lambda: w1(a, b, c, np),
@@ -172,8 +176,7 @@ def workloads(n: int, rng: np.random.Generator) -> list[tuple[str, dict[str, Cal
     ]
 
 
-def _jax_workloads(w1: Callable[..., Any], w2: Callable[..., Any],
-                   *arrays: Any) -> dict[str, dict[str, Callable[[], Any]]]:
+def _jax_workloads(w2: Callable[..., Any], *arrays: Any) -> dict[str, dict[str, Callable[[], Any]]]:
     """JAX (jit, CPU, float64 enabled) on the same data, where JAX is
     installed (``pip install -e '.[anchors]'``): one of the anchors issue 3's
     targets were set from, measured here in the same run.  Inputs are moved to JAX
@@ -260,8 +263,6 @@ def w7_breakdown(rng: np.random.Generator, reps: int = 20000) -> None:
     small = [rng.random(100) for _ in range(3)]
     ls = [lt.asarray(x) for x in small]
 
-    def w1(x: Any, y: Any, z: Any, m: Any) -> Any:
-        return 2 * x**2 + 3 * y * z - m.sin(x) * m.exp(-y)
     y = w1(*ls, lt)
     outs = [y.node]
     for _ in range(3):

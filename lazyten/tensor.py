@@ -471,6 +471,8 @@ def _apply_elementwise(name: str, *operands: Any) -> Tensor:
     the node and any constants it needs."""
     src = user_source()
     nodes = []
-    for x in operands:  # a loop, not a comprehension: that is a call (3.11)
+    # A loop, not a comprehension (that is a call in 3.11), and a Tensor's
+    # node read inline: node_of's own first case, without its call.
+    for x in operands:
         nodes.append(x._node if type(x) is Tensor else node_of(x, src))
     return Tensor(ops.build(name, nodes, {}, src))
