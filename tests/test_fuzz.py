@@ -1045,6 +1045,47 @@ def test_fuzz_graphs(data: st.DataObject) -> None:
         _write_stats()
 
 
+# Build-time summaries against the walk: structure id -> (walked signature,
+# where each summary leaf sits among the walk's leaves), across all examples,
+# so structures that recur (the interpreter's lines repeat) are compared.
+_SUMMARIES: dict[int, tuple[Any, list[int]]] = {}
+
+
+@settings(max_examples=max(N_EXAMPLES // 5, 50), deadline=None)
+@given(st.data())
+def test_build_time_summaries_stand_for_the_walk(data: st.DataObject) -> None:
+    """Every node whose summary is current names one structure: all nodes
+    with its id walk to the same signature, with their leaves in the same
+    order.  Then an output runs through the plan cache, whose plan may have
+    been made for another example's arrays."""
+    from lazyten.exec.optimized import walk_signature
+    from lazyten.graph.node import summary_current
+
+    n_inputs = data.draw(st.integers(1, 4), label="inputs")
+    prog = run_program(data, n_inputs, data.draw(st.integers(1, MAX_STEPS), label="steps"))
+    derived = prog.vals[n_inputs:]
+    checked = 0
+    for v in prog.vals:
+        n = v.lazy.node
+        if not n.inputs or n.value is not None or not summary_current(n):
+            continue
+        walked = walk_signature([n])
+        if walked is None:
+            continue
+        sig, wleaves = walked
+        ids = [id(x) for x in wleaves]
+        perm = [ids.index(id(x)) for x in n.leaves]
+        assert sorted(perm) == list(range(len(wleaves))), prog.code()
+        assert _SUMMARIES.setdefault(n.skey, (sig, perm)) == (sig, perm), prog.code()
+        checked += 1
+    _STATS["summaries checked"] = _STATS.get("summaries checked", 0) + checked
+    assume(derived)
+    out = data.draw(st.sampled_from(derived))
+    with quiet():
+        (got,) = lt.compute(out.lazy)
+    check_value(got, out, "through the plan cache", prog)
+
+
 def teardown_module() -> None:
     _write_stats()
 

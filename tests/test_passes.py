@@ -426,3 +426,54 @@ def test_signature_is_structural_not_by_creation_order() -> None:
         sigs.append(signature([e.node]))
     assert sigs[3][0] != sigs[2][0]             # other wiring, other plan
     assert sigs[4][1] == [q.node, p.node]       # leaves in the structure's order
+
+
+def test_rebuilt_expression_finds_its_plan_without_a_walk() -> None:
+    # W7's loop: the same expression built on fresh arrays and evaluated.  The
+    # build-time summary is the plan-cache key, so no walk runs, and one plan
+    # serves every call.
+    from lazyten.exec import optimized
+    optimized.clear_plan_cache()
+    rng = np.random.default_rng(0)
+    for k in range(4):
+        xs = [rng.random(50) for _ in range(3)]
+        a, b, c = (lt.asarray(x) for x in xs)
+        y = 2 * a**2 + 3 * b * c - lt.sin(a) * lt.exp(-b)
+        sig = optimized.signature([y.node])
+        assert sig is not None and sig[0][0] == "summary"
+        assert sig[1] == [a.node, b.node, c.node]     # leaves in the structure's order
+        got = y.eval()
+        np.testing.assert_allclose(got, 2 * xs[0]**2 + 3 * xs[1] * xs[2]
+                                   - np.sin(xs[0]) * np.exp(-xs[1]), rtol=1e-15)
+        (entry,) = optimized._plans.values()
+        assert entry.uses == k + 1
+
+
+def test_summary_made_before_a_value_was_cached_is_not_trusted() -> None:
+    # z is built while y is an operation; then y gets a value.  z's summary
+    # still counts y as a multiply over the user's array, so it must not be
+    # the key: z has to start from y's cached value, which the walk does.
+    from lazyten.exec import optimized
+    from lazyten.graph.node import summary_current
+    arr = np.arange(4.0)
+    a = lt.asarray(arr)
+    y = a * 2.0
+    z = y + 1.0
+    assert summary_current(z.node)
+    y_val = y.eval()
+    assert not summary_current(z.node)
+    sig = optimized.signature([z.node])
+    assert sig is not None and sig[0][0] != "summary" and sig[1] == [y.node]
+    arr[:] = 100.0                  # the user changes the array y was computed from
+    np.testing.assert_array_equal(z.eval(), y_val + 1.0)
+    w = y - 1.0                     # built after: y is a leaf of its summary
+    assert summary_current(w.node) and w.node.leaves == (y.node,)
+
+
+def test_summaries_tell_wiring_apart() -> None:
+    p, q = lt.asarray(np.ones(3)), lt.asarray(np.full(3, 2.0))
+    same = [(p * q + p).node, (q * p + q).node]     # one structure, leaves swapped
+    other = [(p * q + q).node, (p * p + q).node, (p * q + 7.5).node]
+    assert same[0].skey == same[1].skey
+    assert same[0].leaves == (p.node, q.node) and same[1].leaves == (q.node, p.node)
+    assert len({n.skey for n in other} | {same[0].skey}) == 4

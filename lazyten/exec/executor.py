@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.node import Node
+from ..graph.node import Node, values_changed
 from ..options import Options, get_options
 from .reference import run_reference
 
@@ -73,3 +73,4 @@ def cache(node: Node, value: np.ndarray[Any, Any]) -> None:
     frozen = value.view()
     frozen.flags.writeable = False
     node.value = frozen
+    values_changed()   # summaries made before count the node as an operation

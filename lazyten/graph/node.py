@@ -64,7 +64,7 @@ class Node:
     for ``value`` (the cached result, written once, atomically)."""
 
     __slots__ = ("id", "op", "inputs", "attrs", "shape", "dtype", "weak", "source",
-                 "value", "__weakref__")
+                 "value", "skey", "leaves", "sepoch", "scount", "__weakref__")
 
     id: int
     op: OpSpec
@@ -75,6 +75,14 @@ class Node:
     weak: bool                    # a Python scalar constant (NEP 50 weak typing)
     source: tuple[str, int]       # (file, line) of the user's code that built it
     value: np.ndarray[Any, Any] | None
+    # The structural summary (``summarize``), kept up to date as the graph is
+    # built so the plan cache needs no walk: the structure's id (0: none), the
+    # distinct leaves in the structure's order, the values epoch it was made
+    # in, and an upper bound on the node count.
+    skey: int
+    leaves: tuple[Node, ...]
+    sepoch: int
+    scount: int
 
     def __init__(self, op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],
                  shape: Shape, dtype: np.dtype[Any], source: tuple[str, int],
@@ -187,22 +195,47 @@ def _hashable(v: Any) -> Any:
 
 def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: Shape,
            dtype: np.dtype[Any], source: tuple[str, int], weak: bool = False,
-           unique: bool = False, value: Any = None, key: Any = None) -> Node:
+           unique: bool = False, value: Any = None, key: Any = None,
+           attrs_key: Any = None) -> Node:
     """The node for ``op(inputs, attrs)``: an existing identical one, or a new one.
 
     ``unique`` nodes (user inputs, placeholders) are never shared.  ``key``
-    replaces the generic key (a hot caller that knows a cheaper exact one).
+    replaces the generic key (a hot caller that knows a cheaper exact one);
+    ``attrs_key`` is ``_hashable(attrs)`` when the caller has it already.
     """
     if unique:
-        return Node(op, inputs, attrs, shape, dtype, source, weak, value)
+        node = Node(op, inputs, attrs, shape, dtype, source, weak, value)
+        if op.kind == "source":
+            _summarize_leaf(node)
+        else:
+            _no_summary(node)           # never shared: no structure stands for it
+        return node
     if key is None:
-        key = intern_key(op, inputs, attrs, dtype, weak)
+        if attrs_key is None:
+            attrs_key = _hashable(attrs) if attrs else ()
+        key = intern_key(op, inputs, attrs, dtype, weak, attrs_key)
     ref = _intern.get(key)
     if ref is not None:
-        node = ref()
-        if node is not None:
-            return node
+        found = ref()
+        if found is not None:
+            return found
     node = Node(op, inputs, attrs, shape, dtype, source, weak, value)
+    if inputs:
+        if attrs_key is None:
+            attrs_key = _hashable(attrs) if attrs else ()
+        _summarize(node, inputs, attrs_key, _epoch)
+    else:
+        # Constants and creation ops: their intern key names them exactly
+        # (op, attributes, dtype: no input ids), and they have no inputs that
+        # could be given a value later, so their summary never goes stale.
+        node.skey = _struct_id(("c", key) if op.name == "const" else (key, source))
+        node.leaves, node.sepoch, node.scount = (), _NEVER_STALE, 1
+    return _insert(key, node)
+
+
+def _insert(key: Any, node: Node) -> Node:
+    """Enter the new ``node`` under ``key``; the node already there if another
+    thread entered one first."""
     ref = _KeyedRef(node, _forget)
     ref.key = key
     while True:
@@ -217,6 +250,190 @@ def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: S
             return other
         # A dead entry whose callback has not run yet: clear it and retry.
         _remove_dead_weakref(_intern, key)
+
+
+# ---------------------------------------------------------------- structural summaries
+#
+# The plan cache finds the plan of a graph with the same *structure* (ops,
+# attributes, shapes, dtypes, constants, source lines and wiring, any leaf
+# arrays).  Rather than walk the graph on every evaluation, each node built
+# gets a summary from its inputs' summaries: an integer naming its structure
+# and the distinct leaves under it, in the structure's order.  Hash-consing
+# makes this exact: equal subexpressions over the same leaves are one node, so
+# a graph is fixed by its tree of structures and which leaves coincide.
+#
+# A node given a value (``cache``) becomes a leaf for graphs built after it,
+# but summaries made before still count it as an operation.  So caching any
+# value starts a new epoch, and a summary is trusted only in the epoch it was
+# made in (the plan cache walks the graph otherwise): coarse, but one integer
+# compare, and a loop that builds and evaluates fresh graphs stays in one.
+
+# structure -> its id; for attribute-less elementwise structures, which also
+# fix the node's shape and dtype, structure -> (id, shape, dtype), so such a
+# node built again needs no inference (``intern_elementwise``).  Ids are never
+# reused (the counter only grows), so a table can be cleared at any time: a
+# structure then gets a new id, which only costs a plan-cache miss.
+_struct_ids: dict[Any, int] = {}
+_elementwise_structs: dict[Any, tuple[int, Shape, np.dtype[Any]]] = {}
+_struct_counter = itertools.count(1)
+_STRUCTS_MAX = 100_000
+_NEVER_STALE = sys.maxsize      # the epoch of leaves and constants: nothing under them
+# Summaries stop (skey 0: the plan cache walks) above these sizes: the plan
+# cache does not keep plans of larger graphs, and merging leaf tuples grows
+# with their length.
+SUMMARY_NODES = 2000
+SUMMARY_LEAVES = 64
+_epochs = itertools.count(1)
+_epoch = next(_epochs)
+
+
+def values_changed() -> None:
+    """A node was given a value: every summary made before is stale."""
+    global _epoch
+    # next() is one atomic step, so of two threads caching values at once
+    # neither can undo the other's new epoch (``_epoch += 1`` could).
+    _epoch = next(_epochs)
+
+
+def summary_current(node: Node) -> bool:
+    """Whether ``node``'s summary describes its graph as it is now."""
+    return node.skey != 0 and (node.sepoch == _epoch or node.sepoch == _NEVER_STALE)
+
+
+def _struct_id(item: Any) -> int:
+    sid = _struct_ids.get(item)
+    if sid is None:
+        if len(_struct_ids) >= _STRUCTS_MAX:
+            _struct_ids.clear()
+        sid = _struct_ids.setdefault(item, next(_struct_counter))
+    return sid
+
+
+def _no_summary(node: Node) -> None:
+    node.skey, node.leaves, node.sepoch, node.scount = 0, (), 0, 0
+
+
+def _summarize_leaf(node: Node) -> None:
+    node.skey = _struct_id(("s", node.shape, node.dtype))
+    node.leaves, node.sepoch, node.scount = (node,), _NEVER_STALE, 1
+
+
+def _input_summary(i: Node, epoch: int) -> tuple[int, tuple[Node, ...], int]:
+    """An input's (structure id, leaves, node count) as a consumer built in
+    ``epoch`` sees it; structure id 0 when it has no current summary."""
+    if i.value is not None and i.op.kind != "source":
+        return _struct_id(("s", i.shape, i.dtype)), (i,), 1   # a cached value: a leaf now
+    if i.sepoch != epoch and i.sepoch != _NEVER_STALE:
+        return 0, (), 0
+    return i.skey, i.leaves, i.scount
+
+
+def _wire(leaves: tuple[Node, ...], il: tuple[Node, ...]) -> tuple[tuple[Node, ...], Any]:
+    """The leaves with an input's leaves ``il`` merged in, and how they were
+    merged: None when all are new (appended in order), the number of leaves
+    when ``il`` is the leaves so far, else each one's position."""
+    if not leaves:
+        return il, None
+    if not il:
+        return leaves, None
+    if il is leaves or il == leaves:          # x * x: the commonest overlap
+        return leaves, len(il)
+    for x in il:  # loops, not comprehensions: each of those is a call (3.11)
+        if x in leaves:                       # identity: Node has no __eq__
+            break
+    else:
+        return leaves + il, None
+    merged = list(leaves)
+    wires = []
+    for x in il:
+        if x in merged:
+            wires.append(merged.index(x))
+        else:
+            wires.append(len(merged))
+            merged.append(x)
+    return tuple(merged), tuple(wires)
+
+
+def _elementwise_item(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int],
+                      epoch: int) -> tuple[Any, tuple[Node, ...], int] | None:
+    """The structure of an attribute-less elementwise node of one or two
+    inputs, its leaves and node count; None when an input has no current
+    summary.  Shape, dtype and weakness are left out: the inputs' fix them."""
+    k0, leaves, count = _input_summary(ins[0], epoch)
+    if k0 == 0:
+        return None
+    if len(ins) == 1:
+        return (op.name, source, k0), leaves, count + 1
+    k1, l1, c1 = _input_summary(ins[1], epoch)
+    if k1 == 0:
+        return None
+    leaves, how = _wire(leaves, l1)
+    return (op.name, source, k0, k1, how), leaves, count + c1 + 1
+
+
+def _summarize(node: Node, inputs: tuple[Node, ...], attrs_key: Any, epoch: int) -> None:
+    """Set ``node``'s summary from its inputs' (``epoch``: the current one).
+
+    Its structure is (op, source line, attributes, shape, dtype, weak) and per
+    input the input's structure id and how its leaves merge into the node's
+    (``_wire``), so equal ids mean equal graphs up to the leaves' arrays, with
+    leaves in the same order.
+    """
+    op = node.op
+    if len(inputs) <= 2 and not attrs_key and op.kind == "elementwise":
+        got = _elementwise_item(op, inputs, node.source, epoch)
+        if got is None:
+            return _no_summary(node)
+        item, leaves, count = got
+        if count > SUMMARY_NODES or len(leaves) > SUMMARY_LEAVES:
+            return _no_summary(node)
+        hit = _elementwise_structs.get(item)
+        if hit is None:
+            if len(_elementwise_structs) >= _STRUCTS_MAX:
+                _elementwise_structs.clear()
+            hit = _elementwise_structs.setdefault(
+                item, (next(_struct_counter), node.shape, node.dtype))
+        node.skey, node.leaves, node.sepoch, node.scount = hit[0], leaves, epoch, count
+        return None
+    parts: list[Any] = [op.name, node.source, attrs_key, node.shape, node.dtype, node.weak]
+    leaves = ()
+    count = 1
+    for i in inputs:
+        k, il, c = _input_summary(i, epoch)
+        if k == 0:
+            return _no_summary(node)
+        leaves, how = _wire(leaves, il)
+        parts += (k, how)
+        count += c
+    if count > SUMMARY_NODES or len(leaves) > SUMMARY_LEAVES:
+        return _no_summary(node)
+    node.skey = _struct_id(tuple(parts))
+    node.leaves, node.sepoch, node.scount = leaves, epoch, count
+    return None
+
+
+def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int]) -> Node | None:
+    """The attribute-less elementwise node ``op(ins)`` (one or two inputs),
+    found or made from its inputs' summaries alone when this structure was
+    built before: its shape and dtype are then known, no inference needed.
+    None otherwise: the caller infers and calls ``intern``."""
+    epoch = _epoch
+    got = _elementwise_item(op, ins, source, epoch)
+    if got is None:
+        return None
+    item, leaves, count = got
+    hit = _elementwise_structs.get(item)
+    if hit is None or count > SUMMARY_NODES or len(leaves) > SUMMARY_LEAVES:
+        return None
+    key = (op.name, ins[0].id, ins[1].id) if len(ins) == 2 else (op.name, ins[0].id)
+    ref = _intern.get(key)
+    if ref is not None:
+        found = ref()
+        if found is not None:
+            return found
+    node = Node(op, ins, {}, hit[1], hit[2], source)
+    node.skey, node.leaves, node.sepoch, node.scount = hit[0], leaves, epoch, count
+    return _insert(key, node)
 
 
 def intern_key(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],

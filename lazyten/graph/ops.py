@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from . import shapes as S
-from .node import Node, Shape, _hashable, intern, intern_key, user_source
+from .node import Node, Shape, _hashable, intern, intern_elementwise, intern_key, user_source
 
 # What an op is, for the passes: only "elementwise" ops fuse, only "view" ops
 # alias their input, "source"/"creation" ops have no inputs; "linalg" ops are
@@ -757,7 +757,7 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
             dtype = probe_dtype(spec, ins, attrs, attrs_key)
     except BUILD_ERRORS as e:
         raise located(name, ins, e, src) from None
-    return intern(spec, ins, attrs, shape, dtype, src,
+    return intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
                   key=intern_key(spec, ins, attrs, dtype, attrs_key=attrs_key))
 
 
@@ -773,7 +773,12 @@ def _build_elementwise(spec: OpSpec, ins: tuple[Node, ...], attrs: dict[str, Any
                        src: tuple[str, int]) -> Node:
     """``build`` for the commonest node of all, an attribute-less elementwise op:
     the same shape, dtype, errors and node as the general path, with one pass
-    over the operands instead of a generic rule, probe key and intern key each."""
+    over the operands instead of a generic rule, probe key and intern key each,
+    or none at all when the same structure was built before."""
+    if len(ins) <= 2 and ins[0].skey and ins[-1].skey:   # (0: a graph too big to summarize)
+        node = intern_elementwise(spec, ins, src)
+        if node is not None:
+            return node
     shape = ins[0].shape
     broadcast = False
     sig: list[Any] = [spec.name]
