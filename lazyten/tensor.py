@@ -472,7 +472,11 @@ def _apply_elementwise(name: str, *operands: Any) -> Tensor:
     src = user_source()
     nodes = []
     # A loop, not a comprehension (that is a call in 3.11), and a Tensor's
-    # node read inline: node_of's own first case, without its call.
+    # node read inline: node_of's own first case and, for a tensor that is
+    # no view, the ``_node`` property's, without their calls.
     for x in operands:
-        nodes.append(x._node if type(x) is Tensor else node_of(x, src))
+        if type(x) is Tensor:
+            nodes.append(x._n if x._root is None else x._node)
+        else:
+            nodes.append(node_of(x, src))
     return Tensor(ops.build(name, nodes, {}, src))

@@ -1045,45 +1045,45 @@ def test_fuzz_graphs(data: st.DataObject) -> None:
         _write_stats()
 
 
-# Build-time summaries against the walk: structure id -> (walked signature,
+# Build-time summaries against the walk: summary key -> (walked signature,
 # where each summary leaf sits among the walk's leaves), across all examples,
 # so structures that recur (the interpreter's lines repeat) are compared.
-_SUMMARIES: dict[int, tuple[Any, list[int]]] = {}
+_SUMMARIES: dict[Any, tuple[Any, list[int]]] = {}
+
+
+def _check_summary(nodes: list[Any], prog: Program) -> bool:
+    from lazyten.exec.optimized import walk_signature
+    from lazyten.graph.node import graph_summary
+
+    summary, walked = graph_summary(nodes), walk_signature(nodes)
+    if summary is None or walked is None:
+        return False
+    ids = [id(x) for x in walked[1]]
+    perm = [ids.index(id(x)) for x in summary[1]]
+    assert sorted(perm) == list(range(len(ids))), prog.code()
+    assert _SUMMARIES.setdefault(summary[0], (walked[0], perm)) == (walked[0], perm), prog.code()
+    return True
 
 
 @settings(max_examples=max(N_EXAMPLES // 5, 50), deadline=None)
 @given(st.data())
 def test_build_time_summaries_stand_for_the_walk(data: st.DataObject) -> None:
-    """Every node whose summary is current names one structure: all nodes
-    with its id walk to the same signature, with their leaves in the same
-    order.  Then an output runs through the plan cache, whose plan may have
-    been made for another example's arrays."""
-    from lazyten.exec.optimized import walk_signature
-    from lazyten.graph.node import summary_current
-
+    """Every graph whose summaries are current has one structure per key: all
+    graphs with its key walk to the same signature, with their leaves in the
+    same order.  Then a few outputs run through the plan cache, whose plan
+    may have been made for another example's arrays."""
     n_inputs = data.draw(st.integers(1, 4), label="inputs")
     prog = run_program(data, n_inputs, data.draw(st.integers(1, MAX_STEPS), label="steps"))
     derived = prog.vals[n_inputs:]
-    checked = 0
-    for v in prog.vals:
-        n = v.lazy.node
-        if not n.inputs or n.value is not None or not summary_current(n):
-            continue
-        walked = walk_signature([n])
-        if walked is None:
-            continue
-        sig, wleaves = walked
-        ids = [id(x) for x in wleaves]
-        perm = [ids.index(id(x)) for x in n.leaves]
-        assert sorted(perm) == list(range(len(wleaves))), prog.code()
-        assert _SUMMARIES.setdefault(n.skey, (sig, perm)) == (sig, perm), prog.code()
-        checked += 1
-    _STATS["summaries checked"] = _STATS.get("summaries checked", 0) + checked
+    checked = sum(_check_summary([v.lazy.node], prog) for v in prog.vals)
     assume(derived)
-    out = data.draw(st.sampled_from(derived))
+    outs = data.draw(st.lists(st.sampled_from(derived), min_size=1, max_size=3))
+    checked += _check_summary([o.lazy.node for o in outs], prog)
+    _STATS["summaries checked"] = _STATS.get("summaries checked", 0) + checked
     with quiet():
-        (got,) = lt.compute(out.lazy)
-    check_value(got, out, "through the plan cache", prog)
+        got = lt.compute(*[o.lazy for o in outs])
+    for g, o in zip(got, outs):
+        check_value(g, o, "through the plan cache", prog)
 
 
 def teardown_module() -> None:

@@ -477,3 +477,22 @@ def test_summaries_tell_wiring_apart() -> None:
     assert same[0].skey == same[1].skey
     assert same[0].leaves == (p.node, q.node) and same[1].leaves == (q.node, p.node)
     assert len({n.skey for n in other} | {same[0].skey}) == 4
+
+
+def test_several_outputs_share_one_summary_key_only_with_the_same_wiring() -> None:
+    from lazyten.exec import optimized
+    optimized.clear_plan_cache()
+    x, y = np.arange(3.0), np.arange(3.0) + 10
+    p, q = lt.asarray(x), lt.asarray(y)
+
+    def sines(a: lt.Tensor, b: lt.Tensor) -> list[lt.Tensor]:
+        return [lt.sin(a), lt.sin(b)]    # one line: the same structure ids
+
+    sig_pq = optimized.signature([t.node for t in sines(p, q)])
+    sig_pp = optimized.signature([t.node for t in sines(p, p)])
+    assert sig_pq is not None and sig_pp is not None
+    assert sig_pq[0][0] == sig_pp[0][0] == "summary" and sig_pq[0] != sig_pp[0]
+    assert sig_pq[1] == [p.node, q.node] and sig_pp[1] == [p.node]
+    for _ in range(3):               # each through its own cached plan, the fast path too
+        np.testing.assert_array_equal(lt.compute(*sines(p, q))[1], np.sin(y))
+        np.testing.assert_array_equal(lt.compute(*sines(p, p))[1], np.sin(x))

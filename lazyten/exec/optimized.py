@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.node import Node, _hashable, intern, summary_current, toposort
+from ..graph.node import Node, _hashable, graph_summary, intern, toposort
 from ..graph.ops import REGISTRY
 from ..graph.passes.canonicalize import cse
 from ..graph.passes.decompose import decompose
@@ -166,14 +166,13 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
     the expression using it), the structure does not.  None when the graph
     is too large to cache.
 
-    A single output whose build-time summary is current (``summary_current``)
-    needs no walk: its structure id is the signature, its summary's leaves
-    the leaves (the two kinds of key never compare equal).
+    Outputs whose build-time summaries are current (``graph_summary``) need
+    no walk: their structure ids are the signature (a key that never equals
+    a walked one), their summaries' leaves the leaves.
     """
-    if len(outputs) == 1:
-        o = outputs[0]
-        if o.inputs and o.value is None and summary_current(o):
-            return ("summary", o.skey), list(o.leaves)
+    summary = graph_summary(outputs)
+    if summary is not None:
+        return ("summary", summary[0]), summary[1]
     return walk_signature(outputs)
 
 

@@ -224,12 +224,16 @@ def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: S
         if attrs_key is None:
             attrs_key = _hashable(attrs) if attrs else ()
         _summarize(node, inputs, attrs_key, _epoch)
-    else:
-        # Constants and creation ops: their intern key names them exactly
-        # (op, attributes, dtype: no input ids), and they have no inputs that
-        # could be given a value later, so their summary never goes stale.
-        node.skey = _struct_id(("c", key) if op.name == "const" else (key, source))
+    elif op.name == "const":
+        # A constant's intern key names it exactly (no input ids), and it is
+        # never given a value (a source), so its summary never goes stale.
+        node.skey = _struct_id(("c", key))
         node.leaves, node.sepoch, node.scount = (), _NEVER_STALE, 1
+    else:
+        # A creation op (zeros, arange, ...) is named by its key and line too,
+        # but can be given a value, so its summary lasts for this epoch.
+        node.skey = _struct_id((key, source))
+        node.leaves, node.sepoch, node.scount = (), _epoch, 1
     return _insert(key, node)
 
 
@@ -300,6 +304,20 @@ def summary_current(node: Node) -> bool:
     return node.skey != 0 and (node.sepoch == _epoch or node.sepoch == _NEVER_STALE)
 
 
+def graph_summary(outputs: Sequence[Node]) -> tuple[Any, list[Node]] | None:
+    """The structure of the graph computing ``outputs`` and its leaves in the
+    structure's order, from the outputs' summaries; None unless every output
+    is an operation without a value whose summary is current."""
+    leaves: tuple[Node, ...] = ()
+    parts = []
+    for o in outputs:
+        if not o.inputs or o.value is not None or not summary_current(o):
+            return None
+        leaves, how = _wire(leaves, o.leaves)
+        parts.append((o.skey, how))
+    return tuple(parts), list(leaves)
+
+
 def _struct_id(item: Any) -> int:
     sid = _struct_ids.get(item)
     if sid is None:
@@ -320,12 +338,16 @@ def _summarize_leaf(node: Node) -> None:
 
 def _input_summary(i: Node, epoch: int) -> tuple[int, tuple[Node, ...], int]:
     """An input's (structure id, leaves, node count) as a consumer built in
-    ``epoch`` sees it; structure id 0 when it has no current summary."""
-    if i.value is not None and i.op.kind != "source":
+    ``epoch`` sees it; structure id 0 when it has no current summary.
+
+    A summary of this epoch (or a leaf's or constant's) is current, and its
+    node has no value: giving one starts a new epoch."""
+    se = i.sepoch
+    if se == epoch or se == _NEVER_STALE:
+        return i.skey, i.leaves, i.scount
+    if i.value is not None:
         return _struct_id(("s", i.shape, i.dtype)), (i,), 1   # a cached value: a leaf now
-    if i.sepoch != epoch and i.sepoch != _NEVER_STALE:
-        return 0, (), 0
-    return i.skey, i.leaves, i.scount
+    return 0, (), 0
 
 
 def _wire(leaves: tuple[Node, ...], il: tuple[Node, ...]) -> tuple[tuple[Node, ...], Any]:
@@ -416,16 +438,40 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
     """The attribute-less elementwise node ``op(ins)`` (one or two inputs),
     found or made from its inputs' summaries alone when this structure was
     built before: its shape and dtype are then known, no inference needed.
-    None otherwise: the caller infers and calls ``intern``."""
+    None otherwise: the caller infers and calls ``intern``.
+
+    ``_elementwise_item`` written out for current inputs: this is the path
+    of nearly every operator on small arrays, where calls are the cost."""
     epoch = _epoch
-    got = _elementwise_item(op, ins, source, epoch)
-    if got is None:
-        return None
-    item, leaves, count = got
-    hit = _elementwise_structs.get(item)
+    a = ins[0]
+    se = a.sepoch
+    if se != epoch and se != _NEVER_STALE:
+        return None                          # a value or a stale summary: the general path
+    if len(ins) == 1:
+        item: Any = (op.name, source, a.skey)
+        leaves = a.leaves
+        count = a.scount + 1
+        key: Any = (op.name, a.id)
+    else:
+        b = ins[1]
+        se = b.sepoch
+        if se != epoch and se != _NEVER_STALE:
+            return None
+        la, lb = a.leaves, b.leaves
+        if not lb:
+            leaves, how = la, None
+        elif not la:
+            leaves, how = lb, None
+        elif lb is la or lb == la:
+            leaves, how = la, len(la)
+        else:
+            leaves, how = _wire(la, lb)
+        item = (op.name, source, a.skey, b.skey, how)
+        count = a.scount + b.scount + 1
+        key = (op.name, a.id, b.id)
+    hit = _elementwise_structs.get(item)     # (an input without summary has skey 0: no hit)
     if hit is None or count > SUMMARY_NODES or len(leaves) > SUMMARY_LEAVES:
         return None
-    key = (op.name, ins[0].id, ins[1].id) if len(ins) == 2 else (op.name, ins[0].id)
     ref = _intern.get(key)
     if ref is not None:
         found = ref()

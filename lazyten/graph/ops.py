@@ -746,6 +746,12 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
     if spec.arity is not None and len(ins) != spec.arity:
         raise TypeError(f"{name} takes {spec.arity} operands, got {len(ins)}")
     if not attrs and spec.kind == "elementwise" and spec.dtype is None:
+        # The commonest node of all.  Built before in this structure, it needs
+        # no inference (0: an input in a graph too big to summarize).
+        if len(ins) <= 2 and ins[0].skey and ins[-1].skey:
+            node = intern_elementwise(spec, ins, src)
+            if node is not None:
+                return node
         return _build_elementwise(spec, ins, attrs, src)
     try:
         shape, attrs = spec.infer(ins, attrs)
@@ -773,12 +779,7 @@ def _build_elementwise(spec: OpSpec, ins: tuple[Node, ...], attrs: dict[str, Any
                        src: tuple[str, int]) -> Node:
     """``build`` for the commonest node of all, an attribute-less elementwise op:
     the same shape, dtype, errors and node as the general path, with one pass
-    over the operands instead of a generic rule, probe key and intern key each,
-    or none at all when the same structure was built before."""
-    if len(ins) <= 2 and ins[0].skey and ins[-1].skey:   # (0: a graph too big to summarize)
-        node = intern_elementwise(spec, ins, src)
-        if node is not None:
-            return node
+    over the operands instead of a generic rule, probe key and intern key each."""
     shape = ins[0].shape
     broadcast = False
     sig: list[Any] = [spec.name]
