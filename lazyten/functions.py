@@ -14,7 +14,7 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node
-from .tensor import Tensor, _apply_elementwise, node_of, wrap
+from .tensor import Tensor, _apply_elementwise, _unary_method, node_of, wrap
 
 # ------------------------------------------------------------------ elementwise
 
@@ -22,8 +22,12 @@ from .tensor import Tensor, _apply_elementwise, node_of, wrap
 def _make_elementwise(name: str) -> Callable[..., Tensor]:
     spec = ops.REGISTRY[name]
     arity = spec.arity or 1
+    # lt.sin(t) of a tensor: the operator methods' short path (``-t``'s).
+    unary = _unary_method(name) if arity == 1 else None
 
     def fn(*args: Any) -> Tensor:
+        if unary is not None and len(args) == 1 and type(args[0]) is Tensor:
+            return unary(args[0])
         if len(args) != arity:
             raise TypeError(f"{name}() takes {arity} argument(s), got {len(args)}")
         for a in args:  # a loop, not any(genexpr): this runs for every lt.sin(x)

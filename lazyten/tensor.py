@@ -15,17 +15,70 @@ its node from the root's current version when next used.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
 from .graph import ops
-from .graph.node import Node, user_source
+from .graph.node import Node, intern_elementwise, user_source
 
 ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
 
 _SCALARS = (bool, int, float, complex)
+
+
+# ------------------------------------------------------------ operator methods
+#
+# Operators build most nodes, and on small arrays Python calls are what
+# building costs, so each operator method is made here with the common case
+# written out: a tensor with a tensor or a Python int or float, read without
+# the usual helper calls, and an attribute-less elementwise node made from the
+# inputs' summaries when its structure was built before (``intern_elementwise``:
+# no inference).  Anything else takes the general path: ``Tensor._bin`` (NumPy's
+# deferral protocol, other operand types) and ``ops.build`` (inference, errors).
+
+def _plain(spec: ops.OpSpec) -> bool:
+    """Whether ``intern_elementwise`` can build ``spec``'s nodes."""
+    return spec.kind == "elementwise" and spec.dtype is None and spec.arity in (1, 2)
+
+
+def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any], Tensor]:
+    spec = ops.REGISTRY[name]
+    plain = _plain(spec)
+    const = ops.const
+
+    def method(self: Tensor, o: Any) -> Tensor:
+        t = type(o)
+        if t is not Tensor and t is not int and t is not float:
+            return self._bin(name, o, reflected)
+        src = user_source()
+        a = self._n if self._root is None else self._node
+        if t is Tensor:
+            b = o._n if o._root is None else o._node
+        else:
+            b = const(o, src)
+        ins = (b, a) if reflected else (a, b)
+        node = intern_elementwise(spec, ins, src) if plain and a.skey and b.skey else None
+        return Tensor(node if node is not None else ops.build(name, ins, {}, src))
+
+    method.__name__ = method.__qualname__ = f"__{'r' if reflected else ''}{name}__"
+    return method
+
+
+def _unary_method(name: str) -> Callable[[Tensor], Tensor]:
+    """(Also ``lt.sin(t)`` and the like, for a tensor ``t``.)"""
+    spec = ops.REGISTRY[name]
+    plain = _plain(spec)
+
+    def method(self: Tensor) -> Tensor:
+        src = user_source()
+        ins = (self._n if self._root is None else self._node,)
+        node = intern_elementwise(spec, ins, src) if plain and ins[0].skey else None
+        return Tensor(node if node is not None else ops.build(name, ins, {}, src))
+
+    method.__name__ = method.__qualname__ = f"__{name}__"
+    return method
 
 
 class Tensor:
@@ -263,34 +316,34 @@ class Tensor:
             return _apply_elementwise(name, other, self)
         return _apply_elementwise(name, self, other)
 
-    def __add__(self, o: Any) -> Tensor: return self._bin("add", o)
-    def __radd__(self, o: Any) -> Tensor: return self._bin("add", o, True)
-    def __sub__(self, o: Any) -> Tensor: return self._bin("subtract", o)
-    def __rsub__(self, o: Any) -> Tensor: return self._bin("subtract", o, True)
-    def __mul__(self, o: Any) -> Tensor: return self._bin("multiply", o)
-    def __rmul__(self, o: Any) -> Tensor: return self._bin("multiply", o, True)
-    def __truediv__(self, o: Any) -> Tensor: return self._bin("divide", o)
-    def __rtruediv__(self, o: Any) -> Tensor: return self._bin("divide", o, True)
-    def __floordiv__(self, o: Any) -> Tensor: return self._bin("floor_divide", o)
-    def __rfloordiv__(self, o: Any) -> Tensor: return self._bin("floor_divide", o, True)
-    def __mod__(self, o: Any) -> Tensor: return self._bin("remainder", o)
-    def __rmod__(self, o: Any) -> Tensor: return self._bin("remainder", o, True)
-    def __pow__(self, o: Any) -> Tensor: return self._bin("pow", o)
-    def __rpow__(self, o: Any) -> Tensor: return self._bin("pow", o, True)
-    def __and__(self, o: Any) -> Tensor: return self._bin("bitwise_and", o)
-    def __rand__(self, o: Any) -> Tensor: return self._bin("bitwise_and", o, True)
-    def __or__(self, o: Any) -> Tensor: return self._bin("bitwise_or", o)
-    def __ror__(self, o: Any) -> Tensor: return self._bin("bitwise_or", o, True)
-    def __xor__(self, o: Any) -> Tensor: return self._bin("bitwise_xor", o)
-    def __rxor__(self, o: Any) -> Tensor: return self._bin("bitwise_xor", o, True)
-    def __lshift__(self, o: Any) -> Tensor: return self._bin("bitwise_left_shift", o)
-    def __rlshift__(self, o: Any) -> Tensor: return self._bin("bitwise_left_shift", o, True)
-    def __rshift__(self, o: Any) -> Tensor: return self._bin("bitwise_right_shift", o)
-    def __rrshift__(self, o: Any) -> Tensor: return self._bin("bitwise_right_shift", o, True)
-    def __lt__(self, o: Any) -> Tensor: return self._bin("less", o)
-    def __le__(self, o: Any) -> Tensor: return self._bin("less_equal", o)
-    def __gt__(self, o: Any) -> Tensor: return self._bin("greater", o)
-    def __ge__(self, o: Any) -> Tensor: return self._bin("greater_equal", o)
+    __add__ = _binary_method("add")
+    __radd__ = _binary_method("add", reflected=True)
+    __sub__ = _binary_method("subtract")
+    __rsub__ = _binary_method("subtract", reflected=True)
+    __mul__ = _binary_method("multiply")
+    __rmul__ = _binary_method("multiply", reflected=True)
+    __truediv__ = _binary_method("divide")
+    __rtruediv__ = _binary_method("divide", reflected=True)
+    __floordiv__ = _binary_method("floor_divide")
+    __rfloordiv__ = _binary_method("floor_divide", reflected=True)
+    __mod__ = _binary_method("remainder")
+    __rmod__ = _binary_method("remainder", reflected=True)
+    __pow__ = _binary_method("pow")
+    __rpow__ = _binary_method("pow", reflected=True)
+    __and__ = _binary_method("bitwise_and")
+    __rand__ = _binary_method("bitwise_and", reflected=True)
+    __or__ = _binary_method("bitwise_or")
+    __ror__ = _binary_method("bitwise_or", reflected=True)
+    __xor__ = _binary_method("bitwise_xor")
+    __rxor__ = _binary_method("bitwise_xor", reflected=True)
+    __lshift__ = _binary_method("bitwise_left_shift")
+    __rlshift__ = _binary_method("bitwise_left_shift", reflected=True)
+    __rshift__ = _binary_method("bitwise_right_shift")
+    __rrshift__ = _binary_method("bitwise_right_shift", reflected=True)
+    __lt__ = _binary_method("less")
+    __le__ = _binary_method("less_equal")
+    __gt__ = _binary_method("greater")
+    __ge__ = _binary_method("greater_equal")
     def __eq__(self, o: Any) -> Tensor:  # type: ignore[override]
         if o is None or isinstance(o, str):
             return self._all_bool(False)
@@ -323,10 +376,10 @@ class Tensor:
         from .functions import matmul
         return matmul(o, self)
 
-    def __neg__(self) -> Tensor: return self._unary("negative")
-    def __pos__(self) -> Tensor: return self._unary("positive")
-    def __abs__(self) -> Tensor: return self._unary("abs")
-    def __invert__(self) -> Tensor: return self._unary("bitwise_invert")
+    __neg__ = _unary_method("negative")
+    __pos__ = _unary_method("positive")
+    __abs__ = _unary_method("abs")
+    __invert__ = _unary_method("bitwise_invert")
 
     def _unary(self, name: str) -> Tensor:
         return _apply_elementwise(name, self)

@@ -442,6 +442,8 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
 
     ``_elementwise_item`` written out for current inputs: this is the path
     of nearly every operator on small arrays, where calls are the cost."""
+    if len(ins) > 2:
+        return None
     epoch = _epoch
     a = ins[0]
     se = a.sepoch
