@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .exec.executor import cache, evaluate
 from .graph import ops
 from .graph.node import Node, intern_elementwise, user_source
 
@@ -214,7 +215,6 @@ class Tensor:
         start from it; the returned array is the caller's own copy, so
         changing it never changes later results.
         """
-        from .exec.executor import cache, evaluate
         node = self._node
         (v,) = evaluate([node])
         cache(node, v)
