@@ -394,16 +394,16 @@ def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None) 
 
 def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                  limit: int | None = FAST_PATH_BYTES,
-                 hold_scratch: bool = True) -> Callable[..., list[Any]] | None:
+                 hold_scratch: int | None = None) -> Callable[..., list[Any]] | None:
     """A straight-line Python function for a small plan, or None.
 
     ``limit`` bounds the plan's buffers (None: any size, for chunk plans,
     whose size the chunking already bounds and whose scratch is then reused
-    from chunk to chunk instead of allocated per chunk).  With
-    ``hold_scratch`` each thread keeps its scratch buffers between calls (a
-    compiled function); without, every call allocates its own (the implicit
-    plan cache of ``lt.compute``, which must not hold memory for hundreds of
-    cached plans).
+    from chunk to chunk instead of allocated per chunk).  Each thread keeps
+    its scratch buffers between calls (a compiled function) when they take at
+    most ``hold_scratch`` bytes (None: any); a plan with more allocates its
+    own on every call (the implicit plan cache of ``lt.compute`` must not
+    hold much memory for hundreds of cached plans, so it holds tiny ones only).
 
     ``execute`` interprets the plan (dict lookups, pool bookkeeping) at about
     20 us a call; for tiny arrays that is more than the arithmetic.  Here the
@@ -537,6 +537,8 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     body: Callable[..., list[Any]] = ns["_run"]
     local = threading.local()
     shapes = list(scratch)
+    scratch_bytes = sum(math.prod(x[0]) * x[1].itemsize for x in shapes if not callable(x))
+    hold = hold_scratch is None or scratch_bytes <= hold_scratch
 
     # Kernel outputs are fresh arrays (or the caller's ``out``): nothing to
     # copy unless an output is a view, an input, a constant or repeated.
@@ -547,7 +549,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
         s = getattr(local, "s", None)
         if s is None:   # this thread's scratch buffers and numexpr programs
             s = [x() if callable(x) else np.empty(x[0], x[1]) for x in shapes]
-            if hold_scratch:
+            if hold:
                 local.s = s
         if fresh:
             return body(arrays, outs, s)  # type: ignore[no-any-return]
@@ -555,8 +557,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
 
     run.source = src  # type: ignore[attr-defined]
     # Held per thread between calls (chunked evaluation budgets with it).
-    run.scratch_bytes = sum(  # type: ignore[attr-defined]
-        math.prod(x[0]) * x[1].itemsize for x in shapes if not callable(x))
+    run.scratch_bytes = scratch_bytes  # type: ignore[attr-defined]
     return run
 
 

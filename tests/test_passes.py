@@ -496,3 +496,27 @@ def test_several_outputs_share_one_summary_key_only_with_the_same_wiring() -> No
     for _ in range(3):               # each through its own cached plan, the fast path too
         np.testing.assert_array_equal(lt.compute(*sines(p, q))[1], np.sin(y))
         np.testing.assert_array_equal(lt.compute(*sines(p, p))[1], np.sin(x))
+
+
+@pytest.mark.parametrize("build", [
+    lambda m, a, b: 2 * a**2 + 3 * a * b - m.sin(a) * m.exp(-b),
+    lambda m, a, b: (a * b + 1.0).reshape(4, 5).T,       # a view of a scratch result
+    lambda m, a, b: m.sum(a * b + 1.0),
+    lambda m, a, b: m.concat([a * b, a - b]),
+])
+def test_cached_plans_scratch_held_between_calls_never_leaks_into_results(build: Any) -> None:
+    # A small cached plan keeps its (tiny) scratch buffers from call to call:
+    # no result handed out earlier may live in them.
+    from lazyten.exec import optimized
+    optimized.clear_plan_cache()
+    rng = np.random.default_rng(3)
+    got, want = [], []
+    for _ in range(4):
+        x, y = rng.random(20), rng.random(20)
+        got.append(lt.compute(build(lt, lt.asarray(x), lt.asarray(y)))[0])
+        want.append(build(np, x, y))
+    (entry,) = optimized._plans.values()
+    assert entry.uses == 4 and entry.fast is not None
+    assert 0 < entry.fast.scratch_bytes <= optimized.FAST_PATH_HELD_BYTES
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-15)

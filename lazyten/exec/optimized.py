@@ -128,6 +128,10 @@ PLAN_CACHE_SIZE = 256
 # 50 us a step, so it is done on the plan's second use, and only for plans of
 # at most this many steps and kernel instructions.
 FAST_PATH_STEPS = 256
+# Its scratch buffers are kept between calls (per thread) up to this size:
+# allocating them is a tenth of a 100-element call, and the cache's plans
+# then hold at most PLAN_CACHE_SIZE x 16 KiB a thread.
+FAST_PATH_HELD_BYTES = 16 << 10
 
 
 @dataclass
@@ -149,7 +153,8 @@ def _fast_for(entry: CachedPlan, opts: Options) -> Callable[..., list[Any]] | No
     if size > FAST_PATH_STEPS:
         return None
     from ..compile import _fast_runner
-    return _fast_runner(plan, [t.id for t in entry.leaves], opts.backend, hold_scratch=False)
+    return _fast_runner(plan, [t.id for t in entry.leaves], opts.backend,
+                        hold_scratch=FAST_PATH_HELD_BYTES)
 
 
 _plans: OrderedDict[tuple[Any, ...], CachedPlan] = OrderedDict()
