@@ -13,7 +13,7 @@ import numpy as np
 
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node
+from .graph.node import Node, user_source
 from .tensor import Tensor, _apply_elementwise, _unary_method, node_of, wrap
 
 # ------------------------------------------------------------------ elementwise
@@ -27,7 +27,7 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
 
     def fn(*args: Any) -> Tensor:
         if unary is not None and len(args) == 1 and type(args[0]) is Tensor:
-            return unary(args[0])
+            return unary(args[0], user_source())
         if len(args) != arity:
             raise TypeError(f"{name}() takes {arity} argument(s), got {len(args)}")
         for a in args:  # a loop, not any(genexpr): this runs for every lt.sin(x)

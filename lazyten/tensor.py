@@ -15,6 +15,7 @@ its node from the root's current version when next used.
 from __future__ import annotations
 
 import operator
+from sys import _getframe
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -22,7 +23,7 @@ import numpy as np
 
 from .exec.executor import cache, evaluate
 from .graph import ops
-from .graph.node import Node, intern_elementwise, user_source
+from .graph.node import Node, _in_package, intern_elementwise, user_source
 
 ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -53,7 +54,9 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
         t = type(o)
         if t is not Tensor and t is not int and t is not float:
             return self._bin(name, o, reflected)
-        src = user_source()
+        f = _getframe(1)                     # user_source's first step, without its call
+        src = (f.f_code.co_filename, f.f_lineno) if _in_package.get(f.f_code) is False \
+            else user_source()
         a = self._n if self._root is None else self._node
         if t is Tensor:
             b = o._n if o._root is None else o._node
@@ -67,13 +70,17 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
     return method
 
 
-def _unary_method(name: str) -> Callable[[Tensor], Tensor]:
-    """(Also ``lt.sin(t)`` and the like, for a tensor ``t``.)"""
+def _unary_method(name: str) -> Callable[..., Tensor]:
+    """(Also ``lt.sin(t)`` and the like, for a tensor ``t``: they pass the
+    user's line ``src``, two frames up from here.)"""
     spec = ops.REGISTRY[name]
     plain = _plain(spec)
 
-    def method(self: Tensor) -> Tensor:
-        src = user_source()
+    def method(self: Tensor, src: tuple[str, int] | None = None) -> Tensor:
+        if src is None:
+            f = _getframe(1)
+            src = (f.f_code.co_filename, f.f_lineno) if _in_package.get(f.f_code) is False \
+                else user_source()
         ins = (self._n if self._root is None else self._node,)
         node = intern_elementwise(spec, ins, src) if plain and ins[0].skey else None
         return Tensor(node if node is not None else ops.build(name, ins, {}, src))
