@@ -15,8 +15,8 @@ its node from the root's current version when next used.
 from __future__ import annotations
 
 import operator
-from sys import _getframe
 from collections.abc import Callable, Iterator
+from sys import _getframe
 from typing import Any
 
 import numpy as np
@@ -66,13 +66,14 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
         node = intern_elementwise(spec, ins, src) if plain and a.skey and b.skey else None
         return Tensor(node if node is not None else ops.build(name, ins, {}, src))
 
-    method.__name__ = method.__qualname__ = f"__{'r' if reflected else ''}{name}__"
+    method.__name__ = method.__qualname__ = f"{name}{' (reflected)' if reflected else ''}"
+    method.__doc__ = f"Elementwise ``{name}``, lazily" + (", operands swapped." if reflected else ".")
     return method
 
 
 def _unary_method(name: str) -> Callable[..., Tensor]:
-    """(Also ``lt.sin(t)`` and the like, for a tensor ``t``: they pass the
-    user's line ``src``, two frames up from here.)"""
+    """The method for a unary operator; ``lt.sin(t)`` and the like call it
+    too, for a tensor ``t``, passing their caller's line as ``src``."""
     spec = ops.REGISTRY[name]
     plain = _plain(spec)
 
@@ -85,7 +86,8 @@ def _unary_method(name: str) -> Callable[..., Tensor]:
         node = intern_elementwise(spec, ins, src) if plain and ins[0].skey else None
         return Tensor(node if node is not None else ops.build(name, ins, {}, src))
 
-    method.__name__ = method.__qualname__ = f"__{name}__"
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"Elementwise ``{name}``, lazily."
     return method
 
 
