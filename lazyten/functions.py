@@ -14,7 +14,7 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, user_source
-from .tensor import Tensor, _apply_elementwise, _unary_method, node_of, wrap
+from .tensor import Tensor, _apply_elementwise, _unary_method, wrap
 
 # ------------------------------------------------------------------ elementwise
 
