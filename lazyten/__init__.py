@@ -65,7 +65,9 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
     if profile:
         from .profile import profile as _profile
         return _profile(*tensors)
-    nodes = [_wrap(t)._node for t in tensors]
+    # The tensors' nodes as they are, perhaps pending: entered only if the
+    # plan cache cannot run them from their summaries.
+    nodes = [_wrap(t)._head for t in tensors]
     vals = _evaluate(nodes)
     out: list[np.ndarray[Any, Any]] = []
     for node, v in zip(nodes, vals):

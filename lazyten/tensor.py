@@ -23,7 +23,7 @@ import numpy as np
 
 from .exec.executor import cache, evaluate
 from .graph import ops
-from .graph.node import Node, _in_package, intern_elementwise, user_source
+from .graph.node import Node, _in_package, entered, intern_elementwise, user_source
 
 ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -63,8 +63,11 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
         else:
             b = const(o, src)
         ins = (b, a) if reflected else (a, b)
-        node = intern_elementwise(spec, ins, src) if plain and a.skey and b.skey else None
-        return Tensor(node if node is not None else ops.build(name, ins, {}, src))
+        node = intern_elementwise(spec, ins, src, False) if plain and a.skey and b.skey \
+            else None
+        if node is None:
+            node = ops.build(name, (entered(ins[0]), entered(ins[1])), {}, src)
+        return Tensor(node)
 
     method.__name__ = method.__qualname__ = f"{name}{' (reflected)' if reflected else ''}"
     method.__doc__ = f"Elementwise ``{name}``, lazily" + (", operands swapped." if reflected else ".")
@@ -83,8 +86,8 @@ def _unary_method(name: str) -> Callable[..., Tensor]:
             src = (f.f_code.co_filename, f.f_lineno) if _in_package.get(f.f_code) is False \
                 else user_source()
         ins = (self._n if self._root is None else self._node,)
-        node = intern_elementwise(spec, ins, src) if plain and ins[0].skey else None
-        return Tensor(node if node is not None else ops.build(name, ins, {}, src))
+        node = intern_elementwise(spec, ins, src, False) if plain and ins[0].skey else None
+        return Tensor(node if node is not None else ops.build(name, (entered(ins[0]),), {}, src))
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"Elementwise ``{name}``, lazily."
@@ -140,7 +143,10 @@ class Tensor:
     def _node(self) -> Node:
         root = self._root
         if root is None:
-            return self._n
+            n = self._n
+            if n.pending:              # made by an operator: enter it now
+                n = self._n = entered(n)
+            return n
         rn = root._node
         if rn is not self._root_node:
             # The root was written to since this view was taken: replay the
@@ -151,6 +157,12 @@ class Tensor:
             self._n = n
             self._root_node = rn
         return self._n
+
+    @property
+    def _head(self) -> Node:
+        """This tensor's node, perhaps pending (not yet entered in the intern
+        table: ``graph.node.entered``), for the evaluator."""
+        return self._n if self._root is None else self._node
 
     def _view(self, name: str, **attrs: Any) -> Tensor:
         node = ops.apply(name, [self._node], **attrs)
@@ -533,12 +545,11 @@ def _apply_elementwise(name: str, *operands: Any) -> Tensor:
     the node and any constants it needs."""
     src = user_source()
     nodes = []
-    # A loop, not a comprehension (that is a call in 3.11), and a Tensor's
-    # node read inline: node_of's own first case and, for a tensor that is
-    # no view, the ``_node`` property's, without their calls.
+    # A loop, not a comprehension (that is a call in 3.11), and node_of's
+    # own first case inline.
     for x in operands:
         if type(x) is Tensor:
-            nodes.append(x._n if x._root is None else x._node)
+            nodes.append(x._node)
         else:
             nodes.append(node_of(x, src))
     return Tensor(ops.build(name, nodes, {}, src))

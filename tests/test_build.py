@@ -13,6 +13,7 @@ operands and line, and no node kept alive by the table.
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 import weakref
 
@@ -176,3 +177,127 @@ def test_attribute_keys_tell_equal_looking_constants_apart() -> None:
     m = lt.asarray(np.ones((2, 3)))
     assert m.sum(axis=0).node is m.sum(axis=0).node
     assert m.transpose(1, 0).node is m.T.node
+
+
+# ------------------------------------------------------------ pending nodes
+#
+# An operator whose structure was built before makes its node *pending*: not
+# entered in the intern table until something reads it as a graph node
+# (``N.entered``), so that ``lt.compute`` of a small expression built in a
+# loop skips the table.  Hash-consing must still hold for every node anyone
+# but the plan cache sees.
+
+def _f(a: lt.Tensor) -> lt.Tensor:
+    return lt.sin(a) * 2.0 + a                      # one line: one structure per node
+
+
+def _pending(a: lt.Tensor) -> lt.Tensor:
+    """``_f(a)`` made of pending nodes (its structure is known by then)."""
+    _f(a)                                           # learns the structures (and dies)
+    t = _f(a)
+    assert t._n.pending and t._n.inputs[0].pending  # the test's premise
+    return t
+
+
+def test_a_pending_node_is_entered_when_read() -> None:
+    a = lt.asarray(np.arange(4.0))
+    t, u = _pending(a), _f(a)
+    assert t._n is not u._n                        # neither is in the table yet
+    n = t.node
+    assert not n.pending and t._n is n             # the handle now holds the entered node
+    assert n is u.node is _f(a).node               # one node, as hash-consing promises
+    key = N.intern_key(n.op, n.inputs, n.attrs, n.dtype)
+    assert N._intern[key]() is n
+    assert all(not i.pending for i in n.inputs)
+    np.testing.assert_array_equal(t.eval(), np.sin(np.arange(4.0)) * 2.0 + np.arange(4.0))
+
+
+def test_a_pending_node_enters_as_an_equal_node_with_a_value() -> None:
+    # As if the operator had found that node when it ran: the value cached
+    # since then stands for it, even after the user's array changed.
+    x = np.arange(4.0)
+    a = lt.asarray(x)
+    t, u = _pending(a), _f(a)
+    first = t.eval()                               # enters t's nodes, caches the result
+    x[:] = 100.0
+    assert u._n.pending
+    np.testing.assert_array_equal(u.eval(), first)
+    assert u.node is t.node
+    # An operator on the (now entered) node is built on it and reads its value.
+    np.testing.assert_array_equal((u * 1.0).eval(), first)
+
+
+def test_a_pending_node_over_merged_inputs_is_entered_as_a_copy() -> None:
+    a = lt.asarray(np.arange(3.0))
+    t, u = _pending(a), _f(a)
+    s = lt.sin(a).node                             # entered, and kept
+    p = u._n
+    n = u.node
+    # u's own sin(a) was pending and merged into the entered one: u's other
+    # nodes are entered as copies over it, the pending ones stand for those.
+    assert n is not p and p.pending and p.canon is n
+    assert n.inputs[0].inputs[0] is s and not n.inputs[0].pending
+    assert N.summary_current(n) and n.skey == p.skey and n.leaves == p.leaves
+    assert t.node is n
+
+
+def test_compute_runs_pending_nodes_from_the_plan_cache_without_entering_them() -> None:
+    x = np.linspace(-1.0, 1.0, 50)
+    a = lt.asarray(x)
+    lt.compute(_pending(a))                        # plans this structure
+    t = _pending(a)
+    before = len(N._intern)
+    (v,) = lt.compute(t)
+    assert t._n.pending and len(N._intern) == before
+    np.testing.assert_array_equal(v, np.sin(x) * 2.0 + x)
+    with lt.set_options(optimize=False):           # the reference path enters them
+        (w,) = lt.compute(t)
+    np.testing.assert_array_equal(w, v)
+
+
+def test_a_long_pending_chain_is_entered_without_recursion() -> None:
+    a = lt.asarray(np.ones(2))
+    depth = N.SUMMARY_NODES // 2 - 10              # (a step adds a node and a constant)
+
+    def chain() -> lt.Tensor:
+        t = a
+        for _ in range(depth):
+            t = t * 1.0001
+        return t
+    chain()
+    t = chain()
+    assert t._n.pending
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth // 2)              # a frame per node would run out
+    try:
+        n = t.node
+    finally:
+        sys.setrecursionlimit(limit)
+    assert not n.pending
+    np.testing.assert_allclose(t.eval(), np.full(2, 1.0001 ** depth))
+
+
+def test_threads_entering_one_pending_graph_get_one_node() -> None:
+    a = lt.asarray(np.arange(5.0))
+    n_threads, rounds = 8, 100
+    barrier = threading.Barrier(n_threads)
+    graphs = []
+    for _ in range(rounds):
+        graphs.append([_pending(a) if i == 0 else _f(a) for i in range(n_threads)])
+    seen: list[list[N.Node]] = [[] for _ in range(n_threads)]
+
+    def worker(i: int) -> None:
+        for r in range(rounds):
+            barrier.wait()
+            # Thread i enters its own handle to round r's pending graph: the
+            # same pending nodes (_f's of one round share none, so every
+            # thread races to enter equal nodes).
+            seen[i].append(graphs[r][i].node)
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n_threads)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for r in range(rounds):
+        assert len({id(seen[i][r]) for i in range(n_threads)}) == 1, r
+        assert not seen[0][r].pending

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.node import Node, values_changed
+from ..graph.node import Node, entered, values_changed
 from ..options import Options, get_options
 from .reference import run_reference
 
@@ -31,7 +31,9 @@ def _optimized() -> Callable[[Sequence[Node], Options], list[Any]]:
 
 def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
     """The values of ``outputs`` as ndarrays (possibly views of cached or user
-    arrays: callers copy before handing them out)."""
+    arrays: callers copy before handing them out).  ``outputs`` may be
+    pending nodes (``graph.node.entered``): only the optimized path's plan
+    cache can run those without entering them."""
     opts = get_options()
     try:
         if opts.optimize:
@@ -49,13 +51,13 @@ def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
                     e.add_note(f"lazyten: not evaluated in chunks either: {why}")
                     raise e from None
         else:
-            vals = run_reference(outputs)
+            vals = run_reference([entered(o) for o in outputs])
     except (ValueError, RuntimeError) as e:
         # An unbound placeholder (inside @lt.jit tracing, or a placeholder
         # forced by hand) surfaces as the executors' ValueError/RuntimeError;
         # say what happened instead.  Checked only on failure: free otherwise.
         from ..compile import tracing_error
-        err = tracing_error(outputs)
+        err = tracing_error([entered(o) for o in outputs])
         if err is None:
             raise
         raise err from e

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.node import Node, _hashable, graph_summary, intern, toposort
+from ..graph.node import Node, _hashable, entered, graph_summary, intern, toposort
 from ..graph.ops import REGISTRY
 from ..graph.passes.canonicalize import cse
 from ..graph.passes.decompose import decompose
@@ -173,12 +173,14 @@ def signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | N
 
     Outputs whose build-time summaries are current (``graph_summary``) need
     no walk: their structure ids are the signature (a key that never equals
-    a walked one), their summaries' leaves the leaves.
+    a walked one), their summaries' leaves the leaves.  Otherwise the walk
+    sees the outputs entered (``run_optimized`` restates this, keeping the
+    entered outputs for the plan).
     """
     summary = graph_summary(outputs)
     if summary is not None:
         return ("summary", summary[0]), summary[1]
-    return walk_signature(outputs)
+    return walk_signature([entered(o) for o in outputs])
 
 
 def walk_signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]] | None:
@@ -239,14 +241,26 @@ def _template(outputs: Sequence[Node], leaves: list[Node]) -> tuple[list[Node], 
         elif not n.inputs:
             mapping[n.id] = n
         else:
-            mapping[n.id] = rebuild(n, [mapping[i.id] for i in n.inputs])
+            # (entered: a pending node on unchanged inputs is rebuilt as itself)
+            mapping[n.id] = entered(rebuild(n, [mapping[i.id] for i in n.inputs]))
     return [mapping[o.id] for o in outputs], [mapping[n.id] for n in leaves]
 
 
 def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
+    """The outputs' values, from a cached plan where one fits.
+
+    ``outputs`` may be pending nodes (``lt.compute``'s): a plan found from
+    their summaries runs without entering them, anything else enters them.
+    """
     # (the thread count is looked up where a plan is executed: the fast path
     # needs none, and the lookup is a system call)
-    sig = signature(outputs) if not opts.check else None
+    summary = None if opts.check else graph_summary(outputs)
+    sig: tuple[tuple[Any, ...], list[Node]] | None
+    if summary is not None:
+        sig = ("summary", summary[0]), summary[1]
+    else:
+        outputs = [entered(o) for o in outputs]   # past the summaries, all nodes are entered
+        sig = None if opts.check else walk_signature(outputs)
     if sig is None:
         return execute(plan_for(outputs, opts), threads_for(opts))
     key = (sig[0], opts)
@@ -266,7 +280,7 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
     for n in sig[1]:  # a loop, not a generator: this runs on every small evaluation
         if n.value is None:
             # An unbound placeholder (tracing): the executor names it.
-            return execute(plan_for(outputs, opts), threads_for(opts))
+            return execute(plan_for([entered(o) for o in outputs], opts), threads_for(opts))
         values.append(n.value)
     if fast is not None:
         # A small plan: its generated straight-line code, without the

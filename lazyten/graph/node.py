@@ -64,7 +64,8 @@ class Node:
     for ``value`` (the cached result, written once, atomically)."""
 
     __slots__ = ("id", "op", "inputs", "attrs", "shape", "dtype", "weak", "source",
-                 "value", "skey", "leaves", "sepoch", "scount", "__weakref__")
+                 "value", "skey", "leaves", "sepoch", "scount", "pending", "canon",
+                 "__weakref__")
 
     id: int
     op: OpSpec
@@ -83,6 +84,11 @@ class Node:
     leaves: tuple[Node, ...]
     sepoch: int
     scount: int
+    # A node an operator made without entering it in the intern table
+    # (``intern_elementwise(enter=False)``), and, once entered, the table's
+    # node it stands for (itself entered: ``pending`` is then False).
+    pending: bool
+    canon: Node | None
 
     def __init__(self, op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],
                  shape: Shape, dtype: np.dtype[Any], source: tuple[str, int],
@@ -96,6 +102,8 @@ class Node:
         self.weak = weak
         self.source = source
         self.value = value
+        self.pending = False
+        self.canon = None
 
     @property
     def ndim(self) -> int:
@@ -434,11 +442,19 @@ def _summarize(node: Node, inputs: tuple[Node, ...], attrs_key: Any, epoch: int)
     return None
 
 
-def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int]) -> Node | None:
+def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int],
+                       enter: bool = True) -> Node | None:
     """The attribute-less elementwise node ``op(ins)`` (one or two inputs),
     found or made from its inputs' summaries alone when this structure was
     built before: its shape and dtype are then known, no inference needed.
     None otherwise: the caller infers and calls ``intern``.
+
+    Without ``enter`` a node not found is made *pending*: not entered in the
+    intern table until something needs it as a graph node (``entered``), and
+    ``ins`` may be pending.  That is for operators, whose results most often
+    live only until the plan cache has run them from their summaries: the
+    table's weak entry, its insertion and its removal when the node dies were
+    a tenth of building and evaluating a small expression.
 
     ``_elementwise_item`` written out for current inputs: this is the path
     of nearly every operator on small arrays, where calls are the cost."""
@@ -481,7 +497,60 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
             return found
     node = Node(op, ins, {}, hit[1], hit[2], source)
     node.skey, node.leaves, node.sepoch, node.scount = hit[0], leaves, epoch, count
-    return _insert(key, node)
+    if enter:
+        return _insert(key, node)
+    node.pending = True
+    return node
+
+
+def entered(node: Node) -> Node:
+    """The intern table's node for ``node``: itself unless it is pending
+    (``intern_elementwise(enter=False)``).
+
+    A pending node is entered with its pending inputs, inputs first: each
+    becomes the table's equal node where there is one (which may have a
+    cached value, as if the operator had found it when it ran), else itself,
+    or a copy over the entered inputs when one of those is another node.
+    Everything but operators and the plan cache's summary lookup sees
+    entered nodes only, so hash-consing holds for them as before."""
+    if not node.pending:
+        return node
+    canon = node.canon
+    if canon is not None:
+        return canon
+    todo: dict[int, Node] = {}
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.pending and n.canon is None and n.id not in todo:
+            todo[n.id] = n
+            stack.extend(n.inputs)
+    for k in sorted(todo):                   # ids: inputs before their consumers
+        n = todo[k]
+        ins = tuple([_settled(i) for i in n.inputs])
+        key = (n.op.name, *[i.id for i in ins])
+        ref = _intern.get(key)
+        got = ref() if ref is not None else None
+        if got is None:
+            if all(i is j for i, j in zip(ins, n.inputs)):
+                got = _insert(key, n)
+            else:
+                copy = Node(n.op, ins, {}, n.shape, n.dtype, n.source)
+                copy.skey, copy.leaves, copy.sepoch, copy.scount = \
+                    n.skey, n.leaves, n.sepoch, n.scount
+                got = _insert(key, copy)
+        if got is n:
+            # Entered itself.  Set only after the insertion: a thread that
+            # finds it in the table meanwhile enters it again, finding itself.
+            n.pending = False
+        else:
+            n.canon = got
+    return _settled(node)
+
+
+def _settled(n: Node) -> Node:
+    """``n`` or, pending and entered as another node, that node."""
+    return n.canon if n.pending and n.canon is not None else n
 
 
 def intern_key(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],
