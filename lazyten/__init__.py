@@ -67,7 +67,9 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
         return _profile(*tensors)
     # The tensors' nodes as they are, perhaps pending: entered only if the
     # plan cache cannot run them from their summaries.
-    nodes = [_wrap(t)._head for t in tensors]
+    nodes = []
+    for t in tensors:                 # a loop, not a comprehension (a call, in 3.11)
+        nodes.append(_wrap(t)._head)
     vals = _evaluate(nodes)
     out: list[np.ndarray[Any, Any]] = []
     for node, v in zip(nodes, vals):

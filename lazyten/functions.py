@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+from sys import _getframe
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -13,7 +14,7 @@ import numpy as np
 
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node, user_source
+from .graph.node import Node, _in_package, user_source
 from .tensor import Tensor, _apply_elementwise, _unary_method, wrap
 
 # ------------------------------------------------------------------ elementwise
@@ -27,7 +28,9 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
 
     def fn(*args: Any) -> Tensor:
         if unary is not None and len(args) == 1 and type(args[0]) is Tensor:
-            return unary(args[0], user_source())
+            f = _getframe(1)                 # user_source's first step, without its call
+            return unary(args[0], (f.f_code.co_filename, f.f_lineno)
+                         if _in_package.get(f.f_code) is False else user_source())
         if len(args) != arity:
             raise TypeError(f"{name}() takes {arity} argument(s), got {len(args)}")
         for a in args:  # a loop, not any(genexpr): this runs for every lt.sin(x)

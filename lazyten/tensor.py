@@ -28,6 +28,7 @@ from .graph.node import Node, _in_package, entered, intern_elementwise, user_sou
 ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
 
 _SCALARS = (bool, int, float, complex)
+_new = object.__new__
 
 
 # ------------------------------------------------------------ operator methods
@@ -67,7 +68,9 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
             else None
         if node is None:
             node = ops.build(name, (entered(ins[0]), entered(ins[1])), {}, src)
-        return Tensor(node)
+        res = _new(Tensor)                   # Tensor(node), without the call of __init__
+        res._n, res._root, res._steps, res._root_node = node, None, None, None
+        return res
 
     method.__name__ = method.__qualname__ = f"{name}{' (reflected)' if reflected else ''}"
     method.__doc__ = f"Elementwise ``{name}``, lazily" + (", operands swapped." if reflected else ".")
@@ -87,7 +90,11 @@ def _unary_method(name: str) -> Callable[..., Tensor]:
                 else user_source()
         ins = (self._n if self._root is None else self._node,)
         node = intern_elementwise(spec, ins, src, False) if plain and ins[0].skey else None
-        return Tensor(node if node is not None else ops.build(name, (entered(ins[0]),), {}, src))
+        if node is None:
+            node = ops.build(name, (entered(ins[0]),), {}, src)
+        res = _new(Tensor)                   # Tensor(node), without the call of __init__
+        res._n, res._root, res._steps, res._root_node = node, None, None, None
+        return res
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"Elementwise ``{name}``, lazily."
@@ -122,11 +129,14 @@ class Tensor:
                  path: tuple[ViewStep, ...] = ()) -> None:
         self._n = node
         self._root = root
+        if root is None:                 # nearly every tensor: an operator's result
+            self._steps = self._root_node = None
+            return
         steps: tuple[ViewStep, Any] | None = None
         for st in path:
             steps = (st, steps)
         self._steps = steps
-        self._root_node = root._node if root is not None else None
+        self._root_node = root._node
 
     @property
     def _path(self) -> tuple[ViewStep, ...]:

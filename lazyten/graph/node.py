@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 Shape = tuple[int, ...]
 
 _ids = itertools.count(1)
+_new = object.__new__
 
 
 class _KeyedRef(weakref.ref["Node"]):
@@ -316,6 +317,11 @@ def graph_summary(outputs: Sequence[Node]) -> tuple[Any, list[Node]] | None:
     """The structure of the graph computing ``outputs`` and its leaves in the
     structure's order, from the outputs' summaries; None unless every output
     is an operation without a value whose summary is current."""
+    if len(outputs) == 1:                    # most evaluations: no merging
+        o = outputs[0]
+        if not o.inputs or o.value is not None or not summary_current(o):
+            return None
+        return ((o.skey, None),), list(o.leaves)
     leaves: tuple[Node, ...] = ()
     parts = []
     for o in outputs:
@@ -465,6 +471,7 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
     se = a.sepoch
     if se != epoch and se != _NEVER_STALE:
         return None                          # a value or a stale summary: the general path
+    b: Node | None = None
     if len(ins) == 1:
         item: Any = (op.name, source, a.skey)
         leaves = a.leaves
@@ -482,6 +489,8 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
             leaves, how = lb, None
         elif lb is la or lb == la:
             leaves, how = la, len(la)
+        elif len(la) == 1 == len(lb):         # two different leaves: a * b
+            leaves, how = la + lb, None
         else:
             leaves, how = _wire(la, lb)
         item = (op.name, source, a.skey, b.skey, how)
@@ -490,14 +499,21 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
     hit = _elementwise_structs.get(item)     # (an input without summary has skey 0: no hit)
     if hit is None or count > SUMMARY_NODES or len(leaves) > SUMMARY_LEAVES:
         return None
-    ref = _intern.get(key)
+    # No entered node has a pending input: with one, there is nothing to find.
+    ref = None if a.pending or (b is not None and b.pending) else _intern.get(key)
     if ref is not None:
         found = ref()
         if found is not None:
             return found
-    node = Node(op, ins, {}, hit[1], hit[2], source)
+    # Node(op, ins, {}, shape, dtype, source) with its summary, written out:
+    # the call of __init__ was a tenth of building the node.
+    node = _new(Node)
+    node.id = next(_ids)
+    node.op, node.inputs, node.attrs, node.shape, node.dtype = op, ins, {}, hit[1], hit[2]
+    node.weak, node.source, node.value, node.canon = False, source, None, None
     node.skey, node.leaves, node.sepoch, node.scount = hit[0], leaves, epoch, count
     if enter:
+        node.pending = False
         return _insert(key, node)
     node.pending = True
     return node
