@@ -237,7 +237,8 @@ def test_a_pending_node_over_merged_inputs_is_entered_as_a_copy() -> None:
     # nodes are entered as copies over it, the pending ones stand for those.
     assert n is not p and p.pending and p.canon is n
     assert n.inputs[0].inputs[0] is s and not n.inputs[0].pending
-    assert N.summary_current(n) and n.skey == p.skey and n.leaves == p.leaves
+    # Its summary is its own (the merged sin(a) was built on another line).
+    assert N.summary_current(n) and n.leaves == p.leaves and n.skey != p.skey
     assert t.node is n
 
 

@@ -272,8 +272,9 @@ def _insert(key: Any, node: Node) -> Node:
 # arrays).  Rather than walk the graph on every evaluation, each node built
 # gets a summary from its inputs' summaries: an integer naming its structure
 # and the distinct leaves under it, in the structure's order.  Hash-consing
-# makes this exact: equal subexpressions over the same leaves are one node, so
-# a graph is fixed by its tree of structures and which leaves coincide.
+# makes this exact: equal subexpressions over the same leaves are one node
+# (pending ones become one when entered), so a graph is fixed by its tree of
+# structures and which leaves coincide.
 #
 # A node given a value (``cache``) becomes a leaf for graphs built after it,
 # but summaries made before still count it as an operation.  So caching any
@@ -528,7 +529,9 @@ def entered(node: Node) -> Node:
     cached value, as if the operator had found it when it ran), else itself,
     or a copy over the entered inputs when one of those is another node.
     Everything but operators and the plan cache's summary lookup sees
-    entered nodes only, so hash-consing holds for them as before."""
+    entered nodes only, so hash-consing holds for them as before.  (A
+    pending graph's summary stands for its entered graph up to the lines of
+    merged nodes: the entered node keeps the line it was first built on.)"""
     if not node.pending:
         return node
     canon = node.canon
@@ -544,16 +547,17 @@ def entered(node: Node) -> Node:
     for k in sorted(todo):                   # ids: inputs before their consumers
         n = todo[k]
         ins = tuple([_settled(i) for i in n.inputs])
-        key = (n.op.name, *[i.id for i in ins])
+        key = intern_key(n.op, ins, {}, n.dtype)     # (attribute-less elementwise)
         ref = _intern.get(key)
         got = ref() if ref is not None else None
         if got is None:
             if all(i is j for i, j in zip(ins, n.inputs)):
                 got = _insert(key, n)
             else:
+                # Its own summary, not n's: a merged input may carry another
+                # line than the pending one it replaces.
                 copy = Node(n.op, ins, {}, n.shape, n.dtype, n.source)
-                copy.skey, copy.leaves, copy.sepoch, copy.scount = \
-                    n.skey, n.leaves, n.sepoch, n.scount
+                _summarize(copy, ins, (), _epoch)
                 got = _insert(key, copy)
         if got is n:
             # Entered itself.  Set only after the insertion: a thread that
