@@ -140,6 +140,27 @@ def test_blocked_kernels_match_numpy_on_layouts(backend: str) -> None:
             assert_eq(s1, np.max(arr * 2 + 1, axis=1, keepdims=True))
 
 
+def test_blocked_reductions_do_not_depend_on_the_thread_count() -> None:
+    # Threads take blocks as they come free; the partial results are still
+    # folded in block order, so 1, 2 or 3 threads give the same bits.
+    rng = np.random.default_rng(5)
+    n = 9 * cost.get_model().block_for(8, 1) + 123          # many blocks, a short last one
+    A, B = rng.standard_normal(n) * 1e3, rng.standard_normal(n)
+    M = rng.standard_normal((n // 50, 50))
+    a, b, m = lt.asarray(A), lt.asarray(B), lt.asarray(M)
+    got = []
+    for threads in (1, 2, 3):
+        with lt.set_options(backend="numpy", threads=threads):
+            got.append(lt.compute(lt.sum(a * b + 1.0), lt.max(a - b),
+                                  lt.sum(m * m, axis=0)))
+    for g in got[1:]:
+        for x, y in zip(got[0], g):
+            np.testing.assert_array_equal(x, y)
+    np.testing.assert_allclose(got[0][0], np.sum(A * B + 1.0), rtol=1e-12)
+    assert got[0][1] == np.max(A - B)
+    np.testing.assert_allclose(got[0][2], np.sum(M * M, axis=0), rtol=1e-12)
+
+
 def test_fused_node_kind_is_kernel() -> None:
     assert FUSED.kind == "kernel"
 

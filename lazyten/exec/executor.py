@@ -46,7 +46,7 @@ def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
                     raise
                 from ..chunked import NotChunkable, evaluate_chunked
                 try:
-                    vals = evaluate_chunked(outputs, opts)
+                    vals = evaluate_chunked([entered(o) for o in outputs], opts)
                 except NotChunkable as why:
                     e.add_note(f"lazyten: not evaluated in chunks either: {why}")
                     raise e from None

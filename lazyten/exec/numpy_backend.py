@@ -11,8 +11,10 @@ kernel reduce each block and combine the partial results with the same op.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -182,6 +184,30 @@ def block_rows(elem_shape: tuple[int, ...], block_elems: int) -> int:
     return max(1, block_elems // max(math.prod(elem_shape[1:]), 1))
 
 
+class _Fold:
+    """Partial results of blocks ``0..n-1``, put in any order from any thread,
+    combined in block order as soon as they are next in line (so few wait)."""
+
+    def __init__(self, combine: Any, n: int) -> None:
+        self.combine, self.n = combine, n
+        self.waiting: dict[int, Any] = {}
+        self.next = 0
+        self.acc: Any = None
+        self.lock = threading.Lock()
+
+    def put(self, i: int, part: Any) -> None:
+        with self.lock:
+            self.waiting[i] = part
+            while self.next in self.waiting:
+                p = self.waiting.pop(self.next)
+                self.acc = p if self.acc is None else self.combine(self.acc, p)
+                self.next += 1
+
+    def result(self) -> Any:
+        assert self.next == self.n, "a block's partial result is missing"
+        return self.acc
+
+
 def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 elem_shape: tuple[int, ...], dtype: np.dtype[Any],
                 out: np.ndarray[Any, Any], block_elems: int, threads: int) -> Any:
@@ -208,18 +234,25 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     # np.errstate is per thread: worker threads must use the caller's
     # settings, or errstate(all="raise") would only warn in blocked kernels.
     err = np.geterr()
+    # Each thread takes the next block when it is done with one, so a thread
+    # slowed by another process (or by BLAS threads still spinning after a
+    # call) takes fewer blocks instead of holding the others up: a fixed
+    # half each made the whole kernel wait for the slowed half.  Partial
+    # reductions are folded in block order, so the result is the same for
+    # any number of threads and any timing.
+    next_block = itertools.count().__next__      # one atomic step under the GIL
+    nblocks = len(blocks)
+    fold = _Fold(combine, nblocks)
 
-    def work(my_blocks: list[tuple[int, int]]) -> Any:
+    def work() -> None:
         with np.errstate(**err):
-            return _work(my_blocks)
+            _work()
 
-    def _work(my_blocks: list[tuple[int, int]]) -> Any:
-        if not my_blocks:
-            return None
+    def _work() -> None:
         bshape = (rows,) + elem_shape[1:]
         scratch = [np.empty(bshape, d) for d in slot_dtypes]
-        acc = None
-        for lo, hi in my_blocks:
+        while (i := next_block()) < nblocks:
+            lo, hi = blocks[i]
             n = hi - lo
             scr = scratch if n == rows else [s[:n] for s in scratch]
             a = [x[lo:hi] if s else x for x, s in zip(args, sliced)]
@@ -231,23 +264,17 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             # that costs more than a cache-sized block's work
             part = combine.reduce(val, axis=reduce_axes, keepdims=True)
             if across:
-                acc = part if acc is None else combine(acc, part)
+                fold.put(i, part)
             else:
                 out_kd[lo:hi] = part
-        return acc
 
-    nthreads = max(1, min(threads, len(blocks)))
+    nthreads = max(1, min(threads, nblocks))
     if nthreads == 1:
-        parts = [work(blocks)]
+        work()
     else:
-        per = -(-len(blocks) // nthreads)
-        chunks = [blocks[i:i + per] for i in range(0, len(blocks), per)]
-        parts = list(pool(nthreads).map(work, chunks))
+        for f in [pool(nthreads).submit(work) for _ in range(nthreads)]:
+            f.result()                   # (re-raises a worker's error here)
     if reduce is not None and across:
-        acc = parts[0]
-        for p in parts[1:]:
-            if p is not None:
-                acc = COMBINE[reduce[0]](acc, p)
-        res = np.asarray(acc, dtype=dtype)
+        res = np.asarray(fold.result(), dtype=dtype)
         out[...] = res.reshape(out.shape) if keep or res.size == out.size else res
     return out
