@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import builtins
 import operator
-from sys import _getframe
 from collections.abc import Callable, Sequence
+from sys import _getframe
 from typing import Any
 
 import numpy as np

@@ -16,6 +16,7 @@ import gc
 import sys
 import threading
 import weakref
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -130,6 +131,15 @@ def test_a_dead_entry_is_replaced() -> None:
     assert (-a).node is n
 
 
+def _run_threads(n: int, worker: Callable[[int], None]) -> None:
+    """``worker(0)`` ... ``worker(n - 1)``, each on its own thread."""
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+
+
 def test_threads_building_one_expression_get_one_node() -> None:
     a, b = lt.asarray(np.arange(5.0)), lt.asarray(np.ones(5))
     n_threads, rounds = 8, 200
@@ -145,11 +155,7 @@ def test_threads_building_one_expression_get_one_node() -> None:
             seen[i].append(id(t.node))
             with lock:
                 keep.append(t)                        # ids stay unique while kept
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n_threads)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    _run_threads(n_threads, worker)
     for r in range(rounds):
         assert len({seen[i][r] for i in range(n_threads)}) == 1, r
 
@@ -193,6 +199,9 @@ def _f(a: lt.Tensor) -> lt.Tensor:
 
 def _pending(a: lt.Tensor) -> lt.Tensor:
     """``_f(a)`` made of pending nodes (its structure is known by then)."""
+    # Structures whose nodes were entered before (by an earlier test) are
+    # entered as they are built; forget that.
+    N._entered_structs.clear()
     _f(a)                                           # learns the structures (and dies)
     t = _f(a)
     assert t._n.pending and t._n.inputs[0].pending  # the test's premise
@@ -256,6 +265,22 @@ def test_compute_runs_pending_nodes_from_the_plan_cache_without_entering_them() 
     np.testing.assert_array_equal(w, v)
 
 
+def test_structures_entered_once_are_entered_as_they_are_built() -> None:
+    # A loop that calls .eval() enters every node it builds: after the first
+    # round its operators enter them as they build them (no walk later),
+    # while a loop that only calls lt.compute keeps them pending.
+    a = lt.asarray(np.arange(4.0))
+    t = _pending(a)
+    t.eval()                                        # enters _f's structures
+    u = _f(a)
+    assert not u._n.pending and not u._n.inputs[0].pending
+    assert u.node is t.node
+    del t, u                                        # (their nodes die)
+    assert not _f(a)._n.pending
+    N._entered_structs.clear()                     # as in a process that never entered them
+    assert _f(a)._n.pending
+
+
 def test_a_long_pending_chain_is_entered_without_recursion() -> None:
     a = lt.asarray(np.ones(2))
     depth = N.SUMMARY_NODES // 2 - 10              # (a step adds a node and a constant)
@@ -290,15 +315,11 @@ def test_threads_entering_one_pending_graph_get_one_node() -> None:
     def worker(i: int) -> None:
         for r in range(rounds):
             barrier.wait()
-            # Thread i enters its own handle to round r's pending graph: the
-            # same pending nodes (_f's of one round share none, so every
-            # thread races to enter equal nodes).
+            # Each thread enters its own pending graph of round r: the graphs
+            # share no node but are equal, so the threads race to enter
+            # equal nodes.
             seen[i].append(graphs[r][i].node)
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n_threads)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    _run_threads(n_threads, worker)
     for r in range(rounds):
         assert len({id(seen[i][r]) for i in range(n_threads)}) == 1, r
         assert not seen[0][r].pending

@@ -289,6 +289,9 @@ def _insert(key: Any, node: Node) -> Node:
 # structure then gets a new id, which only costs a plan-cache miss.
 _struct_ids: dict[Any, int] = {}
 _elementwise_structs: dict[Any, tuple[int, Shape, np.dtype[Any]]] = {}
+# Ids of elementwise structures whose pending nodes were entered: an operator
+# enters their nodes as it builds them (``intern_elementwise``).
+_entered_structs: set[int] = set()
 _struct_counter = itertools.count(1)
 _STRUCTS_MAX = 100_000
 _NEVER_STALE = sys.maxsize      # the epoch of leaves and constants: nothing under them
@@ -501,7 +504,8 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
     if hit is None or count > SUMMARY_NODES or len(leaves) > SUMMARY_LEAVES:
         return None
     # No entered node has a pending input: with one, there is nothing to find.
-    ref = None if a.pending or (b is not None and b.pending) else _intern.get(key)
+    over_pending = a.pending or (b is not None and b.pending)
+    ref = None if over_pending else _intern.get(key)
     if ref is not None:
         found = ref()
         if found is not None:
@@ -513,7 +517,10 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
     node.op, node.inputs, node.attrs, node.shape, node.dtype = op, ins, {}, hit[1], hit[2]
     node.weak, node.source, node.value, node.canon = False, source, None, None
     node.skey, node.leaves, node.sepoch, node.scount = hit[0], leaves, epoch, count
-    if enter:
+    # Left pending unless nodes of this structure were entered before (a
+    # loop that evaluates with .eval() enters what it builds: entering as it
+    # is built is cheaper than entering later).
+    if enter or (not over_pending and hit[0] in _entered_structs):
         node.pending = False
         return _insert(key, node)
     node.pending = True
@@ -544,14 +551,21 @@ def entered(node: Node) -> Node:
         if n.pending and n.canon is None and n.id not in todo:
             todo[n.id] = n
             stack.extend(n.inputs)
+    # Loops written out, no comprehensions or generators (each a call, in
+    # 3.11): this runs for every node an operator made that is then read.
     for k in sorted(todo):                   # ids: inputs before their consumers
         n = todo[k]
-        ins = tuple([_settled(i) for i in n.inputs])
-        key = intern_key(n.op, ins, {}, n.dtype)     # (attribute-less elementwise)
+        ins = n.inputs
+        for i in ins:
+            if i.pending and i.canon is not None:   # merged into another node
+                ins = tuple([_settled(j) for j in ins])
+                break
+        # intern_key's for an attribute-less elementwise node, as pending ones are
+        key = (n.op.name, ins[0].id) if len(ins) == 1 else (n.op.name, ins[0].id, ins[1].id)
         ref = _intern.get(key)
         got = ref() if ref is not None else None
         if got is None:
-            if all(i is j for i, j in zip(ins, n.inputs)):
+            if ins is n.inputs:
                 got = _insert(key, n)
             else:
                 # Its own summary, not n's: a merged input may carry another
@@ -559,6 +573,9 @@ def entered(node: Node) -> Node:
                 copy = Node(n.op, ins, {}, n.shape, n.dtype, n.source)
                 _summarize(copy, ins, (), _epoch)
                 got = _insert(key, copy)
+        if len(_entered_structs) >= _STRUCTS_MAX:
+            _entered_structs.clear()
+        _entered_structs.add(n.skey)
         if got is n:
             # Entered itself.  Set only after the insertion: a thread that
             # finds it in the table meanwhile enters it again, finding itself.
