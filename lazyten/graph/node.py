@@ -5,7 +5,9 @@ and dtype are inferred when it is built (``apply``), so a bad shape raises on
 the user's line.  Building the same op on the same inputs with the same
 attributes returns the *same* node (tinygrad's ``ucache``): common
 subexpressions are shared for free, and a value cached on a node serves every
-graph that contains it.
+graph that contains it.  (An operator's node may stay *pending*, outside the
+table, until something reads it: ``entered`` then gives the table's node, so
+what anyone but the plan cache sees is hash-consed all the same.)
 
 Node ids grow monotonically and a node's inputs always exist before it does,
 so sorting by id is a topological order; nothing here recurses over a graph.
@@ -62,7 +64,8 @@ _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 class Node:
     """One operation in the graph.  Never mutated after construction, except
-    for ``value`` (the cached result, written once, atomically)."""
+    for ``value`` (the cached result, written once, atomically) and, on a
+    pending node, ``pending``/``canon`` when it is entered (``entered``)."""
 
     __slots__ = ("id", "op", "inputs", "attrs", "shape", "dtype", "weak", "source",
                  "value", "skey", "leaves", "sepoch", "scount", "pending", "canon",
@@ -461,7 +464,8 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
 
     Without ``enter`` a node not found is made *pending*: not entered in the
     intern table until something needs it as a graph node (``entered``), and
-    ``ins`` may be pending.  That is for operators, whose results most often
+    ``ins`` may be pending; unless nodes of its structure were entered before
+    and its inputs are not pending (then it is entered as it is made).  That is for operators, whose results most often
     live only until the plan cache has run them from their summaries: the
     table's weak entry, its insertion and its removal when the node dies were
     a tenth of building and evaluating a small expression.
