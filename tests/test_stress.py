@@ -14,6 +14,7 @@ off) and print under the default recursion limit.
 from __future__ import annotations
 
 import functools
+import gc
 import operator
 import sys
 import threading
@@ -216,3 +217,84 @@ def test_wide_stack_of_10k_inputs(wide_inputs: tuple[list[lt.Tensor], Any]) -> N
     (got,) = lt.compute(total)
     np.testing.assert_allclose(got, want, rtol=1e-12)
     verify_graph([total.node])
+
+
+# ---------------------------------------------------- the collector during planning
+
+def test_planning_a_large_graph_pauses_the_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Optimizing and planning allocate several surviving containers a node:
+    # with collection on, they set off collections over the whole heap (full
+    # ones took a quarter of a 100,000-node chain's evaluation).
+    from lazyten.exec import optimized
+    enabled: list[bool] = []
+
+    def watched(fn: Any) -> Any:
+        def run(*args: Any, **kw: Any) -> Any:
+            enabled.append(gc.isenabled())
+            return fn(*args, **kw)
+        return run
+    monkeypatch.setattr(optimized, "PASSES", tuple((name, watched(p))
+                                                   for name, p in optimized.PASSES))
+    monkeypatch.setattr(optimized, "make_plan", watched(optimized.make_plan))
+    t = lt.asarray(np.arange(4.0))
+    for i in range(5000):
+        t = t + 2.0 if i % 2 == 0 else t - 1.0
+    assert gc.isenabled()
+    np.testing.assert_array_equal(t.eval(), np.arange(4.0) + 2500)
+    assert len(enabled) >= 3 and not any(enabled)   # every pass ran, none collecting
+    assert gc.isenabled()
+    # The probe can fail: the same passes, unpaused, on a fresh chain of
+    # the same length do set off collections.
+    u = lt.asarray(np.arange(4.0))
+    for i in range(5000):
+        u = u * 2.0 if i % 2 == 0 else u - 1.0
+    gc.collect()
+    seen = []
+
+    def cb(phase: str, info: dict[str, Any]) -> None:
+        seen.append(phase)
+    gc.callbacks.append(cb)
+    try:
+        optimized.optimize([u._node], lt.get_options())
+    finally:
+        gc.callbacks.remove(cb)
+    assert seen
+
+
+def test_planning_leaves_the_collector_as_it_found_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lazyten.exec import optimized
+    t = lt.asarray(np.arange(4.0)) * 3.0 + 1.0
+    gc.disable()
+    try:
+        lt.plan(t)
+        assert not gc.isenabled()              # the user's choice stays
+    finally:
+        gc.enable()
+
+    def fail(*args: Any, **kw: Any) -> Any:
+        assert not gc.isenabled()
+        raise RuntimeError("planning failed")
+    monkeypatch.setattr(optimized, "make_plan", fail)
+    with pytest.raises(RuntimeError, match="planning failed"):
+        lt.plan(t)
+    assert gc.isenabled()                      # a plan that fails resumes it too
+
+
+def test_concurrent_pauses_resume_after_the_last() -> None:
+    from lazyten.exec.gcpause import gc_paused
+    inside, leave = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with gc_paused():
+            inside.set()
+            leave.wait(10)
+    th = threading.Thread(target=other)
+    with gc_paused():
+        th.start()
+        assert inside.wait(10)
+    try:
+        assert not gc.isenabled()              # the other thread's pause still holds
+    finally:
+        leave.set()
+        th.join()
+    assert gc.isenabled()

@@ -28,6 +28,7 @@ from ..graph.passes.simplify import simplify
 from ..graph.rewrite import Graph, rebuild
 from ..options import Options
 from .errors import with_provenance
+from .gcpause import gc_paused
 from .numpy_backend import threads_for
 from .planner import EXTERNAL, Plan, Step, describe_step, make_plan
 from .reference import confirm
@@ -73,8 +74,9 @@ def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, i
 
 def plan_for(outputs: Sequence[Node], opts: Options) -> Plan:
     threads = threads_for(opts)
-    g, removed, before = optimize(outputs, opts)
-    plan = make_plan(g, opts, threads, before, removed)
+    with gc_paused():   # (the passes' surviving allocations set off full collections)
+        g, removed, before = optimize(outputs, opts)
+        plan = make_plan(g, opts, threads, before, removed)
     if opts.check:
         from .checks import verify_plan
         verify_plan(plan)
