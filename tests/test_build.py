@@ -323,3 +323,27 @@ def test_threads_entering_one_pending_graph_get_one_node() -> None:
     for r in range(rounds):
         assert len({id(seen[i][r]) for i in range(n_threads)}) == 1, r
         assert not seen[0][r].pending
+
+
+@pytest.mark.parametrize("optimize", [False, True])
+def test_graphs_are_freed_without_the_cyclic_collector(optimize: bool) -> None:
+    # A leaf's summary used to hold the leaf itself ((node,)): every input was
+    # a reference cycle, and its array (often the largest thing a program
+    # holds) waited for the cyclic collector to be freed.
+    arr = np.arange(12.0).reshape(3, 4)
+    gc.collect()
+    gc.disable()
+    try:
+        x = lt.asarray(arr)
+        y = lt.asarray(np.ones(4))
+        z = ((x * 2.0 + y).T[::2] - lt.sin(x).sum(axis=1)).mean()
+        with lt.set_options(optimize=optimize):
+            np.testing.assert_allclose(lt.compute(z)[0], ((arr * 2 + 1).T[::2]
+                                       - np.sin(arr).sum(axis=1)).mean())
+        refs = [weakref.ref(t._node) for t in (x, y, z)]
+        data = weakref.ref(x._node.value) if x._node.value is not None else None
+        del x, y, z
+        assert [r() for r in refs] == [None, None, None]
+        assert data is None or data() is None or data() is arr
+    finally:
+        gc.enable()

@@ -83,9 +83,11 @@ class Node:
     # The structural summary (``summarize``), kept up to date as the graph is
     # built so the plan cache needs no walk: the structure's id (0: none), the
     # distinct leaves in the structure's order, the values epoch it was made
-    # in, and an upper bound on the node count.
+    # in, and an upper bound on the node count.  A leaf's leaves are itself,
+    # stored as None: ``(self,)`` would make every leaf a reference cycle,
+    # whose array (often large) only the cyclic collector would free.
     skey: int
-    leaves: tuple[Node, ...]
+    leaves: tuple[Node, ...] | None
     sepoch: int
     scount: int
     # A node an operator made without entering it in the intern table
@@ -326,15 +328,17 @@ def graph_summary(outputs: Sequence[Node]) -> tuple[Any, list[Node]] | None:
     is an operation without a value whose summary is current."""
     if len(outputs) == 1:                    # most evaluations: no merging
         o = outputs[0]
-        if not o.inputs or o.value is not None or not summary_current(o):
-            return None
-        return ((o.skey, None),), list(o.leaves)
+        ol = o.leaves
+        if not o.inputs or o.value is not None or not summary_current(o) or ol is None:
+            return None                      # (None: a leaf's; an op has its tuple)
+        return ((o.skey, None),), list(ol)
     leaves: tuple[Node, ...] = ()
     parts = []
     for o in outputs:
-        if not o.inputs or o.value is not None or not summary_current(o):
+        ol = o.leaves
+        if not o.inputs or o.value is not None or not summary_current(o) or ol is None:
             return None
-        leaves, how = _wire(leaves, o.leaves)
+        leaves, how = _wire(leaves, ol)
         parts.append((o.skey, how))
     return tuple(parts), list(leaves)
 
@@ -354,7 +358,7 @@ def _no_summary(node: Node) -> None:
 
 def _summarize_leaf(node: Node) -> None:
     node.skey = _struct_id(("s", node.shape, node.dtype))
-    node.leaves, node.sepoch, node.scount = (node,), _NEVER_STALE, 1
+    node.leaves, node.sepoch, node.scount = None, _NEVER_STALE, 1   # None: (node,)
 
 
 def _input_summary(i: Node, epoch: int) -> tuple[int, tuple[Node, ...], int]:
@@ -365,7 +369,8 @@ def _input_summary(i: Node, epoch: int) -> tuple[int, tuple[Node, ...], int]:
     node has no value: giving one starts a new epoch."""
     se = i.sepoch
     if se == epoch or se == _NEVER_STALE:
-        return i.skey, i.leaves, i.scount
+        il = i.leaves
+        return i.skey, (i,) if il is None else il, i.scount
     if i.value is not None:
         return _struct_id(("s", i.shape, i.dtype)), (i,), 1   # a cached value: a leaf now
     return 0, (), 0
@@ -483,6 +488,8 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
     if len(ins) == 1:
         item: Any = (op.name, source, a.skey)
         leaves = a.leaves
+        if leaves is None:
+            leaves = (a,)                    # a leaf (see Node.leaves)
         count = a.scount + 1
         key: Any = (op.name, a.id)
     else:
@@ -491,6 +498,10 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
         if se != epoch and se != _NEVER_STALE:
             return None
         la, lb = a.leaves, b.leaves
+        if la is None:
+            la = (a,)                        # a leaf (see Node.leaves)
+        if lb is None:
+            lb = (b,)
         if not lb:
             leaves, how = la, None
         elif not la:
