@@ -317,28 +317,27 @@ class _Compiled:
                 raise e from None
             self.chunked = f"runs in chunks within memory_limit ({e})"
             self.opts = opts
-            self.run = self._run_chunked  # type: ignore[method-assign]
             return
         self.out_ids = [n.id for n in self.plan.outputs]
         self.fast = _fast_runner(self.plan, self.in_ids, opts.backend, fast_limit)
-        if self.fast is not None:
-            fast, slow = self.fast, self._run_plan
 
-            def run_fast(arrays: Sequence[np.ndarray[Any, Any]],
-                         outs: Sequence[np.ndarray[Any, Any] | None] | None
-                         ) -> list[np.ndarray[Any, Any]]:
-                try:
-                    return fast(arrays, outs)
-                except Exception:
-                    # The generated code knows no step names: run the plan
-                    # again through the executor, which raises the same error
-                    # naming the failing step and the line that built it.
-                    slow(arrays, outs)
-                    raise
-            self.run = run_fast  # type: ignore[method-assign]  # one call less per call
-
+    # One method dispatching on what __init__ found, not a closure or bound
+    # method stored on the instance: either would make every compiled
+    # signature a reference cycle, left to the cyclic collector.
     def run(self, arrays: Sequence[np.ndarray[Any, Any]],
             outs: Sequence[np.ndarray[Any, Any] | None] | None) -> list[np.ndarray[Any, Any]]:
+        fast = self.fast
+        if fast is not None:
+            try:
+                return fast(arrays, outs)
+            except Exception:
+                # The generated code knows no step names: run the plan again
+                # through the executor, which raises the same error naming
+                # the failing step and the line that built it.
+                self._run_plan(arrays, outs)
+                raise
+        if self.chunked is not None:
+            return self._run_chunked(arrays, outs)
         return self._run_plan(arrays, outs)
 
     def _run_plan(self, arrays: Sequence[np.ndarray[Any, Any]],
@@ -534,7 +533,9 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
         f"\n    return [{results}{',' if len(out_nodes) == 1 else ''}]\n"
     code = compile(src, "<lazyten fast path plan>", "exec")
     exec(code, ns)  # noqa: S102 - generated from our own names only
-    body: Callable[..., list[Any]] = ns["_run"]
+    # Popped, not read: the function's globals are ``ns``, and ``ns`` holding
+    # the function would make every runner a reference cycle.
+    body: Callable[..., list[Any]] = ns.pop("_run")
     local = threading.local()
     shapes = list(scratch)
     scratch_bytes = sum(math.prod(x[0]) * x[1].itemsize for x in shapes if not callable(x))
@@ -552,7 +553,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
             if hold:
                 local.s = s
         if fresh:
-            return body(arrays, outs, s)  # type: ignore[no-any-return]
+            return body(arrays, outs, s)
         return _finish(body(arrays, outs, s), arrays, outs)
 
     run.source = src  # type: ignore[attr-defined]
@@ -1029,7 +1030,7 @@ class Jit(_Callable):
     def __init__(self, fn: Callable[..., Any], cache_size: int = 32) -> None:
         self._fn = fn
         self._cache = _LRU(cache_size)
-        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+        functools.update_wrapper(self, fn)
         self.__name__: str = getattr(fn, "__name__", "jit")
         self.traces = 0   # how many times the Python function ran (tests)
         self._single = True

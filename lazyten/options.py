@@ -43,7 +43,7 @@ class Options:
         object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[no-any-return, attr-defined]
+        return self._hash  # type: ignore[attr-defined]
 
 
 _defaults = Options()

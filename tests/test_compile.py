@@ -4,8 +4,10 @@ multi-output sharing, buffer donation, streaming.  Structural assertions only
 
 from __future__ import annotations
 
+import gc
 import threading
 import tracemalloc
+import weakref
 from typing import Any
 
 import numpy as np
@@ -452,3 +454,22 @@ def test_fast_path_keeps_an_out_of_range_python_int_a_scalar(big: int) -> None:
     a = np.array([1, 2, 3], np.int32)
     np.testing.assert_array_equal(f(a), big / a + a * 2)
     assert f(a).dtype == np.float64
+
+
+def test_compiled_functions_are_freed_without_the_cyclic_collector() -> None:
+    # A compiled signature used to store a closure over its own bound method
+    # (and the generated code's namespace held the code): each was a cycle,
+    # left with its plan and placeholders to the cyclic collector.
+    gc.collect()
+    gc.disable()
+    try:
+        f = lt.jit(lambda x: lt.sin(x) * 2.0)
+        for n in (3, 3, 4):                        # a fast-path signature, then another
+            np.testing.assert_allclose(f(np.ones(n)), np.sin(np.ones(n)) * 2.0)
+        compiled = [weakref.ref(c) for c in f._cache.values()]
+        assert len(compiled) == 2 and all(c().fast is not None for c in compiled)
+        ref = weakref.ref(f)
+        del f
+        assert ref() is None and [c() for c in compiled] == [None, None]
+    finally:
+        gc.enable()

@@ -26,7 +26,7 @@ def _add_note(err: BaseException, note: str) -> None:
         if hasattr(err, "add_note"):
             err.add_note(note)
         else:  # Python 3.10: the attribute is kept, only not printed
-            err.__notes__ = notes + [note]  # type: ignore[attr-defined]
+            err.__notes__ = notes + [note]
 
 
 def kernel_culprits(err: BaseException, node: Node) -> str | None:

@@ -136,7 +136,7 @@ def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKe
                 if _KIND_RANK[_scalar_kind(value)] > _KIND_RANK[cast.kind]:
                     return None
                 if cast.kind in "iu" and isinstance(value, int):
-                    info = np.iinfo(cast.type)  # type: ignore[type-var]
+                    info = np.iinfo(cast.type)
                     if not info.min <= value <= info.max:
                         return None   # NumPy compares/promotes out-of-range ints specially
             key = (r, str(cast))
