@@ -98,6 +98,12 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
 
     buffer_of: dict[int, int] = {}
     buf_last: dict[int, int] = {}
+    # Step -> buffers whose last reader it was when last heard of, and the
+    # order buffers (re)entered buf_last: freeing looks at the dying buffers
+    # only, not at every live one per step (quadratic for a stack of 10,000
+    # computed operands), and frees them in buf_last's order, as it did.
+    dies_at: dict[int, list[int]] = {}
+    born: dict[int, int] = {}
     buffers: dict[int, tuple[int, np.dtype[Any]]] = {}
     pool: dict[tuple[int, np.dtype[Any]], list[int]] = {}
     steps: list[Step] = []
@@ -143,14 +149,18 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                 buffer_of[n.id] = b
                 step.new_buffer = True
                 live += nbytes
-        step.buffer = buffer_of[n.id]
-        if step.buffer != EXTERNAL:
-            buf_last[step.buffer] = max(buf_last.get(step.buffer, -1), last_use.get(n.id, k))
+        b = step.buffer = buffer_of[n.id]
+        if b != EXTERNAL:
+            if b not in buf_last:
+                born[b] = k
+            last = buf_last[b] = max(buf_last.get(b, -1), last_use.get(n.id, k))
+            dies_at.setdefault(last, []).append(b)
         steps.append(step)
         # Buffers whose last reader is this step die now.
         peak = max(peak, live + pooled)
-        for b, last in list(buf_last.items()):
-            if last == k:
+        dying = dies_at.pop(k, None)
+        if dying is not None:
+            for b in sorted({b for b in dying if buf_last.get(b) == k}, key=born.__getitem__):
                 step.frees.append(b)
                 del buf_last[b]
                 nb, dt = buffers[b]

@@ -453,8 +453,10 @@ def _summarize(node: Node, inputs: tuple[Node, ...], attrs_key: Any, epoch: int)
         leaves, how = _wire(leaves, il)
         parts += (k, how)
         count += c
-    if count > SUMMARY_NODES or len(leaves) > SUMMARY_LEAVES:
-        return _no_summary(node)
+        if count > SUMMARY_NODES or len(leaves) > SUMMARY_LEAVES:
+            # At once, not after the loop: merging leaves costs their number
+            # per input, quadratic for a stack of 10,000 operands.
+            return _no_summary(node)
     node.skey = _struct_id(tuple(parts))
     node.leaves, node.sepoch, node.scount = leaves, epoch, count
     return None
