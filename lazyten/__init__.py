@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +34,7 @@ from .viz import graph, to_dot, to_networkx, visualize
 from .profile import Profile, profile
 from .compile import Function, Jit, TracingError, function, jit, placeholder  # noqa: E402
 from .chunked import compute_chunked  # noqa: E402
+from .exec.executor import caller_owned as _caller_owned  # noqa: E402
 from .exec.executor import evaluate as _evaluate  # noqa: E402
 from .tensor import wrap as _wrap  # noqa: E402
 
@@ -70,16 +70,9 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
     nodes = []
     for t in tensors:                 # a loop, not a comprehension (a call, in 3.11)
         nodes.append(_wrap(t)._head)
-    vals = _evaluate(nodes)
-    out: list[np.ndarray[Any, Any]] = []
-    for node, v in zip(nodes, vals):
-        # A value that aliases a user array, a cached value or another output
-        # must not be handed out as if the caller owned it.
-        if v.base is not None or node.value is not None or not v.flags.writeable \
-                or (out and builtins.any(v is o for o in out)):  # lt.any shadows the builtin
-            v = np.array(v, copy=True)
-        out.append(v)
-    return tuple(out)
+    # Copies of what aliases a user array, a cached value or another output:
+    # the caller owns what it gets.
+    return _caller_owned(nodes, _evaluate(nodes))
 
 
 def explain(*tensors: Any, verbose: bool = False, renumber: bool = False) -> str:

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from .exec.executor import caller_owned
 from .exec.numpy_backend import COMBINE
 from .graph import ops
 from .graph.node import Node, toposort
@@ -371,10 +372,6 @@ def compute_chunked(*tensors: Any, memory_limit: int | None = None,
     nodes = [wrap(t)._node for t in tensors]
     got: list[ChunkInfo] = []
     vals = evaluate_chunked(nodes, memory_limit=memory_limit, info=got)
-    # Copy what aliases a user array, a cached value, or an earlier result.
-    out: list[np.ndarray[Any, Any]] = []
-    for v in vals:
-        if v.base is not None or not v.flags.writeable or any(v is o for o in out):
-            v = np.array(v, copy=True)
-        out.append(v)
-    return (tuple(out), got[0]) if info else tuple(out)
+    # Copies of what aliases a user array, a cached value or an earlier result.
+    out = caller_owned(nodes, vals)
+    return (out, got[0]) if info else out

@@ -27,7 +27,6 @@ step  kind ...
 
 from __future__ import annotations
 
-import builtins
 import time
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
@@ -186,6 +185,7 @@ def profile(*tensors: Any) -> tuple[tuple[np.ndarray[Any, Any], ...], Profile]:
 
     Returns ``(results, profile)``; ``print(profile)`` shows the table.
     """
+    from .exec.executor import caller_owned
     from .exec.numpy_backend import threads_for
     from .exec.optimized import StepTiming, execute
     from .tensor import wrap
@@ -198,13 +198,5 @@ def profile(*tensors: Any) -> tuple[tuple[np.ndarray[Any, Any], ...], Profile]:
     timings: list[StepTiming] = []
     vals = execute(plan, threads, timings=timings)
     t2 = time.perf_counter()
-    out: list[np.ndarray[Any, Any]] = []
-    for node, v in zip(nodes, vals):
-        v = v if isinstance(v, np.ndarray) else np.asarray(v, dtype=node.dtype)
-        # As in lt.compute: never hand out an array that aliases a user array,
-        # a cached value or another output.
-        if v.base is not None or node.value is not None or not v.flags.writeable \
-                or builtins.any(v is o for o in out):
-            v = np.array(v, copy=True)
-        out.append(v)
-    return tuple(out), build_profile(plan, timings, t1 - t0, t2 - t1)
+    # As in lt.compute: the caller owns what it gets.
+    return caller_owned(nodes, vals), build_profile(plan, timings, t1 - t0, t2 - t1)
