@@ -60,7 +60,6 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     n = 1
     for d in elem_shape:
         n *= d
-    ne = compile_numexpr(program, list(node.inputs)) if reduce is None else None
     model = get_model()
     names = [ins[0] for ins in program]
     arrays = 1 + sum(1 for i in node.inputs if i.size == n)
@@ -74,6 +73,7 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     def kernel(backend: str, why: str, ne: NumexprKernel | None = None) -> Kernel:
         return Kernel(node, backend, ne, prep, block, est, why)
     if opts.backend == "numexpr":
+        ne = compile_numexpr(program, list(node.inputs)) if reduce is None else None
         if ne is not None:
             return kernel("numexpr", "backend='numexpr'", ne)
         why = "backend='numexpr' but numexpr is not exact here: NumPy"
@@ -89,11 +89,20 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
         # size (memory-lean is the point), and their page faults are a cost
         # the per-element model does not see.
         choices["numpy"] = est["numpy"]
-    if ne is not None:
-        choices["numexpr"] = est["numexpr"]
+    # numexpr's form is made only where the model would pick it: making it
+    # (the exactness checks, the expression, a trial run) cost more than the
+    # rest of planning a small kernel, which numexpr never wins.
+    ne = None
+    tried = reduce is None and est["numexpr"] < min(choices.values())
+    if tried:
+        ne = compile_numexpr(program, list(node.inputs))
+        if ne is not None:
+            choices["numexpr"] = est["numexpr"]
     best = min(choices, key=choices.__getitem__)
     why = "cost model: " + ", ".join(f"{k} {v * 1e6:.0f}us" for k, v in sorted(
         choices.items(), key=lambda kv: kv[1]))
-    if ne is None and reduce is None:
+    if tried and ne is None:
         why += " (numexpr not exact for these dtypes/ops)"
+    elif reduce is None and ne is None:
+        why += f" (numexpr {est['numexpr'] * 1e6:.0f}us: slower)"
     return kernel(best, why, ne)
