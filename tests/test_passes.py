@@ -520,3 +520,105 @@ def test_cached_plans_scratch_held_between_calls_never_leaks_into_results(build:
     assert 0 < entry.fast.scratch_bytes <= optimized.FAST_PATH_HELD_BYTES
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-15)
+
+
+# ------------------------------------------------------- kernels into a join's buffer
+
+def _into_steps(p: Any) -> list[Any]:
+    return [s for s in p.steps if s.into is not None]
+
+
+@pytest.mark.parametrize("min_bytes", [0, None])
+def test_join_operands_write_into_the_joins_buffer(engine: dict[str, Any],
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   min_bytes: int | None) -> None:
+    from lazyten.exec import planner
+    if min_bytes is not None:
+        monkeypatch.setattr(planner, "JOIN_INTO_MIN_BYTES", min_bytes)
+    rng = np.random.default_rng(5)
+    a, b = rng.random((3, 5000)), rng.random(5000)
+    x, y = lt.asarray(a), lt.asarray(b)
+    # three kernels (one a reduction-free numexpr candidate), an input, an int operand
+    s = lt.stack([lt.sin(x[0]), y, x[1] * 2 + 1, lt.cos(y)])
+    c = lt.concat([x * 3.0, lt.exp(x[:1]), x[2:] - 1.0])
+    want_s = np.stack([np.sin(a[0]), b, a[1] * 2 + 1, np.cos(b)])
+    want_c = np.concatenate([a * 3.0, np.exp(a[:1]), a[2:] - 1.0])
+    if engine["optimize"]:
+        small = min_bytes is None              # 160 KB and 360 KB: both over the default
+        for t, kernels in ((s, 3), (c, 3)):
+            p = lt.plan(t)
+            assert len(_into_steps(p)) == kernels
+            assert len(p.buffers) == 1 and p.peak_bytes == t.nbytes   # no operand buffers
+            (join,) = [st for st in p.steps if st.node.op.name == "concat"]
+            assert len(join.joined) == kernels
+            assert "(into the join" in lt.explain(t) and small is not None
+    assert_eq(s, want_s)
+    assert_eq(c, want_c)
+    (gs, gc) = lt.compute(s, c)
+    np.testing.assert_array_equal(gs, s.eval())
+    np.testing.assert_array_equal(gc, c.eval())
+    # The same plan over values no buffer held before: a join that failed to
+    # copy its input operand would show stale memory here, not b + 1.
+    b2 = b + 1.0
+    s2 = lt.stack([lt.sin(x[0]), lt.asarray(b2), x[1] * 2 + 1, lt.cos(y)])
+    assert_eq(s2, np.stack([np.sin(a[0]), b2, a[1] * 2 + 1, np.cos(b)]))
+
+
+def test_join_operands_that_cannot_write_into_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lazyten.exec import planner
+    monkeypatch.setattr(planner, "JOIN_INTO_MIN_BYTES", 0)
+    rng = np.random.default_rng(6)
+    a = rng.random((4, 6))
+    x = lt.asarray(a)
+    k = lt.sin(x)
+    shared = lt.concat([k, k * 2.0, lt.cos(x)])           # k is read twice: own buffer
+    p = lt.plan(shared)
+    (own,) = [st for st in p.kernels if st.into is None]
+    assert len(p.kernels) == 3 and "sin" in str(own.node.attrs["program"])
+    assert_eq(shared, np.concatenate([np.sin(a), np.sin(a) * 2, np.cos(a)]))
+    also_out = lt.concat([k, lt.cos(x)])                  # k is an output too
+    p = lt.plan(also_out, k)
+    assert [("sin" in str(st.node.attrs["program"])) for st in _into_steps(p)] == [False]
+    got = lt.compute(also_out, k)
+    np.testing.assert_array_equal(got[0], np.concatenate([np.sin(a), np.cos(a)]))
+    np.testing.assert_array_equal(got[1], np.sin(a))
+    cols = lt.concat([lt.sin(x), lt.cos(x)], axis=1)      # strided slices: copied
+    assert not _into_steps(lt.plan(cols))
+    assert_eq(cols, np.concatenate([np.sin(a), np.cos(a)], axis=1))
+    promoted = lt.concat([lt.sin(x).astype(np.float32), lt.cos(x)])   # float32 operand
+    assert len(_into_steps(lt.plan(promoted))) == 1
+    assert_eq(promoted, np.concatenate([np.sin(a).astype(np.float32), np.cos(a)]))
+    ones = lt.asarray(np.ones((1, 4, 6)))
+    lead = lt.concat([lt.sin(x)[None] * ones, lt.cos(x)[None]], axis=1)  # leading 1 axis
+    assert len(_into_steps(lt.plan(lead))) == 2
+    assert_eq(lead, np.concatenate([np.sin(a)[None], np.cos(a)[None]], axis=1))
+
+
+def test_join_into_the_callers_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lazyten.exec import planner
+    monkeypatch.setattr(planner, "JOIN_INTO_MIN_BYTES", 0)
+    x0 = lt.placeholder((3, 50_000))        # large: the executor, not the generated code
+    f = lt.function([x0], lt.stack([lt.sin(x0[0]), lt.cos(x0[1]), x0[2] * 2.0]))
+    a = np.random.default_rng(7).random((3, 50_000))
+    out = np.empty((3, 50_000))
+    got = f(a, out=out)
+    assert got is out
+    np.testing.assert_array_equal(out, np.stack([np.sin(a[0]), np.cos(a[1]), a[2] * 2.0]))
+
+
+def test_stacked_kernels_run_blocked() -> None:
+    # After pushdown a stack's operand kernels are (1, n): blocks are rows of
+    # the first axis, so the leading size-1 axis is dropped for blocking
+    # instead of running one unblocked NumPy pass with full-size temporaries.
+    n = 400_000
+    rng = np.random.default_rng(8)
+    a, b, c = rng.random(n), rng.random(n), rng.random(n)
+    x, y, z = lt.asarray(a), lt.asarray(b), lt.asarray(c)
+    w = 2 * x**2 + 3 * y * z - lt.sin(x) * lt.exp(-y)
+    s = lt.stack([w, x * y])
+    p = lt.plan(s)
+    ks = p.kernels
+    assert len(ks) == 2 and all(k.kernel.backend == "blocked" and k.kernel.lead == 1
+                                for k in ks if k.node.shape == (1, n))
+    with lt.set_options(threads=2):
+        assert_eq(s, np.stack([2 * a**2 + 3 * b * c - np.sin(a) * np.exp(-b), a * b]))

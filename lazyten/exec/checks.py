@@ -7,7 +7,9 @@ recomputes who reads what from the steps alone and checks that the plan
 * never writes user-provided arrays or cached values (EXTERNAL),
 * never frees a buffer that an output (or a view an output is) still uses,
 * lets an in-place kernel overwrite only an operand that dies at it and that
-  no other operand of the step reads through another view.
+  no other operand of the step reads through another view,
+* lets kernels write into a join's buffer only as operands of that join, in
+  the join's buffer, and the join gather only what they did not write.
 
 Run after every plan when ``lt.set_options(check=True)`` (the tests do).
 """
@@ -34,12 +36,28 @@ def verify_plan(plan: Plan) -> None:
 
     living: dict[int, set[int]] = {}      # buffer -> node ids whose value lives in it
     freed: set[int] = set()
+    step_of = {s.node.id: s for s in plan.steps}
     for s in plan.steps:
         n = s.node
         b = s.buffer
+        writes = s.kind in ("kernel", "numpy", "blas")
+        if s.into is not None:
+            # A slice of the join's buffer: the other operands' slices in it
+            # stay alive (disjoint), so nothing of them is overwritten.
+            j = s.into[0]
+            js = step_of.get(j.id)
+            if js is None or js.buffer != b or n.id not in js.joined or b in freed \
+                    or sum(1 for i in j.inputs if i.id == n.id) != 1 \
+                    or last_read[n.id] != js.index:
+                raise PlanError(f"step {s.index} (%{n.id}) writes into %{j.id}'s buffer "
+                                f"without being an operand only that join reads")
+            for other in living.get(b, set()):
+                if other not in js.joined:
+                    raise PlanError(f"step {s.index} (%{n.id}) writes into b{b}, which holds "
+                                    f"%{other}, no operand of the join")
+            writes = False                   # checked here instead
         if s.kind in ("kernel", "numpy", "blas") and b == EXTERNAL:
             raise PlanError(f"step {s.index} (%{n.id}) writes into user/cached data")
-        writes = s.kind in ("kernel", "numpy", "blas")
         if writes and b in freed and not (s.reused == b or s.inplace_of is not None):
             raise PlanError(f"step {s.index} writes b{b} after it was freed, without reuse")
         if writes:
@@ -47,6 +65,8 @@ def verify_plan(plan: Plan) -> None:
                 dies_here = last_read.get(other, -1) <= s.index
                 if s.inplace_of == other and dies_here:
                     continue
+                if other in s.joined and dies_here:
+                    continue                 # written there by its kernel, for this join
                 if last_read.get(other, -1) >= s.index:
                     raise PlanError(f"step {s.index} (%{n.id}) overwrites b{b} while %{other} "
                                     f"is still read at step {last_read[other]}")

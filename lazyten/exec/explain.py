@@ -10,8 +10,10 @@ One line per step, then a two-line summary::
 A step's kind is ``kernel[<backend>]`` (a fused elementwise kernel, run by
 numexpr, plain NumPy or blocked NumPy), ``numpy`` (one NumPy call), ``blas``
 (a matrix product), ``view`` (no data moved) or ``input``.  ``-> bN`` names the
-buffer the step writes: ``(new)``, ``(reused from %k, dead after step j)`` or
-``(in place of %k)``.
+buffer the step writes: ``(new)``, ``(reused from %k, dead after step j)``,
+``(in place of %k)``, or ``bN[i:j] (into the join %k)`` for a kernel that
+writes straight into its slice of a concat's buffer (the concat then says how
+many of its operands are in place).
 
 With ``verbose=True`` each step is followed by indented lines saying why:
 which ops were fused into a kernel, why a kernel was *not* fused with the
@@ -144,6 +146,12 @@ def buffer_text(plan: Plan, step: Step, name: _Names) -> str:
         return "view of input" if step.kind == "view" else "input"
     if step.kind == "view":
         return f"view of b{step.buffer}"
+    if step.into is not None:
+        j, lo, hi = step.into
+        new = ", new" if step.new_buffer else ""
+        return f"b{step.buffer}[{lo}:{hi}] (into the join {name(j.id)}{new})"
+    if step.joined:
+        return f"b{step.buffer} ({len(step.joined)} of {len(step.node.inputs)} operands in place)"
     if step.inplace_of is not None:
         return f"b{step.buffer} (in place of {name(step.inplace_of)})"
     if step.reused is not None:
@@ -299,7 +307,7 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
             if s.kernel.backend == "blocked":
                 from .numpy_backend import block_rows
                 k = s.kernel
-                elems = block_rows(k.elem_shape, k.block_elems) * math.prod(k.elem_shape[1:])
+                elems = block_rows(k.block_shape, k.block_elems) * math.prod(k.block_shape[1:])
                 slots = len(k.prepared.slot_dtypes)
                 scratch = sum(elems * np.dtype(d).itemsize for d in k.prepared.slot_dtypes)
                 notes.append(f"blocks: {elems} elements, {slots} scratch "

@@ -24,6 +24,9 @@ class Kernel:
     block_elems: int                     # elements per block when run blocked
     estimates: dict[str, float] = field(default_factory=dict)
     why: str = ""
+    # Leading size-1 axes the blocked loop drops: a stack's operand kernels
+    # are (1, n) after pushdown, and blocks are rows of the first axis.
+    lead: int = 0
 
     @property
     def program(self) -> Any:
@@ -37,11 +40,24 @@ class Kernel:
     def elem_shape(self) -> tuple[int, ...]:
         return tuple(self.node.attrs["elem_shape"])
 
+    @property
+    def block_shape(self) -> tuple[int, ...]:
+        """The shape the blocked loop splits into rows (``lead`` dropped)."""
+        return self.elem_shape[self.lead:]
+
     def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
         if self.backend == "numexpr" and self.numexpr is not None \
                 and "raise" not in np.geterr().values():
             return self.numexpr(args, out)
         if self.backend == "blocked" or (self.backend == "numexpr" and self.elem_shape):
+            if self.lead:
+                core = len(self.elem_shape) - self.lead
+                args = [a[(0,) * (a.ndim - core)] if isinstance(a, np.ndarray) and a.ndim > core
+                        else a for a in args]
+                numpy_backend.run_blocked(self.prepared, self.reduce, args, self.block_shape,
+                                          self.node.dtype, out[(0,) * self.lead],
+                                          self.block_elems, threads)
+                return out
             return numpy_backend.run_blocked(self.prepared, self.reduce, args, self.elem_shape,
                                              self.node.dtype, out, self.block_elems,
                                              threads)
@@ -68,10 +84,17 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     widest = max([node.dtype.itemsize] + [np.dtype(ins[3]).itemsize for ins in program])
     block = model.block_for(widest, len(prep.slot_dtypes))
     est = model.estimate(names, n, threads, node.dtype == np.float32, arrays, block)
-    blockable = len(elem_shape) >= 1 and elem_shape[0] > 1
+    # Leading size-1 axes are dropped for blocking (elementwise kernels only:
+    # a reduction's axes are numbered in the full shape).
+    lead = 0
+    if reduce is None:
+        while lead < len(elem_shape) - 1 and elem_shape[lead] == 1:
+            lead += 1
+    blockable = len(elem_shape) > lead and elem_shape[lead] > 1
 
     def kernel(backend: str, why: str, ne: NumexprKernel | None = None) -> Kernel:
-        return Kernel(node, backend, ne, prep, block, est, why)
+        return Kernel(node, backend, ne, prep, block, est, why,
+                      lead if backend != "numpy" else 0)
     if opts.backend == "numexpr":
         ne = compile_numexpr(program, list(node.inputs)) if reduce is None else None
         if ne is not None:

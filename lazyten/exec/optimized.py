@@ -309,6 +309,33 @@ def _fresh(v: Any) -> bool:
         and v.flags.c_contiguous
 
 
+def _join_buffer(j: Node, pool: dict[tuple[int, np.dtype[Any]], list[np.ndarray[Any, Any]]],
+                 outs: dict[int, np.ndarray[Any, Any]] | None) -> np.ndarray[Any, Any]:
+    """The buffer join ``j``'s operand kernels write into (``Step.into``):
+    the caller's ``out`` for it where that is contiguous, else a dead buffer
+    of its size or a new one."""
+    if outs is not None and j.id in outs and outs[j.id].flags.c_contiguous:
+        return outs[j.id]
+    free = pool.get((j.nbytes, j.dtype))
+    if free:
+        return free.pop().reshape(j.shape)
+    return np.empty(j.shape, j.dtype)
+
+
+def _finish_join(j: Node, joined: frozenset[int], buf: np.ndarray[Any, Any],
+                 args: list[Any]) -> np.ndarray[Any, Any]:
+    """Join ``j``'s value in ``buf``, where the kernels of the operands in
+    ``joined`` wrote theirs: copy in the others (as np.concatenate casts)."""
+    axis = j.attrs["axis"]
+    lo = 0
+    for x, v in zip(j.inputs, args):
+        hi = lo + x.shape[axis]
+        if x.id not in joined:
+            buf[(slice(None),) * axis + (slice(lo, hi),)] = v
+        lo = hi
+    return buf
+
+
 @dataclass
 class StepTiming:
     """One executed step, for profiling (``lt.profile``)."""
@@ -336,6 +363,7 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
     # for user arrays).
     owned: dict[int, np.ndarray[Any, Any]] = {}
     pool: dict[tuple[int, np.dtype[Any]], list[np.ndarray[Any, Any]]] = {}
+    joins: dict[int, np.ndarray[Any, Any]] = {}   # join node id -> its buffer (Step.into)
     keep = {n.id for n in plan.outputs}
     for s in plan.steps:
         n = s.node
@@ -358,6 +386,13 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                 out = None
                 if outs is not None and n.id in outs:
                     out = outs[n.id]
+                elif s.into is not None:
+                    j, lo, hi = s.into
+                    buf = joins.get(j.id)
+                    if buf is None:
+                        buf = joins[j.id] = _join_buffer(j, pool, outs)
+                    out = buf[(slice(None),) * j.attrs["axis"] + (slice(lo, hi),)]
+                    owned[n.id] = buf
                 elif s.inplace_of is not None and s.inplace_of in owned:
                     out = vals[s.inplace_of]
                     owned[n.id] = owned[s.inplace_of]
@@ -369,6 +404,9 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                     out = np.empty(n.shape, n.dtype)
                     owned[n.id] = out
                 v = s.kernel.run(args, out, threads)
+            elif s.joined:
+                v = _finish_join(n, s.joined, joins.pop(n.id), args)
+                owned[n.id] = v
             else:
                 v = n.op.impl(*args, **n.attrs)
                 if _fresh(v):

@@ -11,6 +11,9 @@ and every decision reads from it:
   user arrays and cached values are never written;
 * otherwise a kernel takes a dead buffer of the same dtype and size from the
   pool, or a new one;
+* a kernel whose only reader is a join (concat, stack) writes straight into
+  its slice of the join's buffer, which is allocated when the first such
+  operand runs: no buffer of its own, no copy at the join (``join_targets``);
 * outputs stay alive to the end and are returned as they are.
 
 The plan is data (``Plan``) and prints as text (``Plan.format``).
@@ -44,6 +47,10 @@ class Step:
     kernel: Kernel | None = None
     frees: list[int] = field(default_factory=list)   # buffers dead after this step
     why: str = ""                  # why in place / reuse / new
+    # A kernel writing into its join's buffer: (join node, start, stop)
+    # along the join's axis.  On the join's step: its operands written so.
+    into: tuple[Node, int, int] | None = None
+    joined: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -83,10 +90,53 @@ def _kind(node: Node) -> str:
     return "numpy"
 
 
+# Joins smaller than this copy their operands as before: the saving is a
+# small copy, and plans of small joins keep the generated-code fast path,
+# which writes each kernel into its own buffer.
+JOIN_INTO_MIN_BYTES = 1 << 16
+
+
+def join_targets(order: list[Node], outputs: set[int],
+                 min_bytes: int | None = None) -> dict[int, tuple[Node, int, int]]:
+    """Kernel node id -> (join node, start, stop): the kernels that write
+    straight into their slice of a join's buffer.
+
+    A kernel qualifies when the join is its only reader (once), it is no
+    output, it has the join's dtype, and its slice is contiguous (the join's
+    axis is 0, or only size-1 axes come before it): every backend writes a
+    contiguous ``out``.  A cached value is no kernel.
+
+        concat(k1(a), k2(b), x)  =>  k1 -> J[0:n1], k2 -> J[n1:n1+n2]; J copies x only
+    """
+    limit = JOIN_INTO_MIN_BYTES if min_bytes is None else min_bytes
+    uses: dict[int, int] = {}
+    for n in order:
+        if n.value is None:
+            for i in n.inputs:
+                uses[i.id] = uses.get(i.id, 0) + 1
+    into: dict[int, tuple[Node, int, int]] = {}
+    for j in order:
+        if j.op.name != "concat" or j.value is not None or j.nbytes < limit:
+            continue
+        axis = j.attrs["axis"]
+        if axis is None or any(d != 1 for d in j.shape[:axis]):
+            continue
+        lo = 0
+        for x in j.inputs:
+            hi = lo + x.shape[axis]
+            if x.op is FUSED and x.value is None and uses.get(x.id) == 1 \
+                    and x.id not in outputs and x.dtype == j.dtype:
+                into[x.id] = (j, lo, hi)
+            lo = hi
+    return into
+
+
 def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
               removed: dict[str, int] | None = None) -> Plan:
     order = graph.nodes()
     outputs = {n.id for n in graph.outputs}
+    into = join_targets(order, outputs)
+    join_buffer: dict[int, int] = {}     # join node id -> its buffer, once allocated
     last_use: dict[int, int] = {}
     for k, n in enumerate(order):
         if n.value is None:
@@ -131,7 +181,21 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
             nbytes = n.nbytes
             key = (nbytes, n.dtype)
             target: int | None = None
-            if kind == "kernel":
+            dest = into.get(n.id)
+            if kind == "kernel" and dest is not None:
+                # Into its join's buffer, allocated by the first such operand.
+                step.kernel = compile_kernel(n, opts, threads)
+                j, lo, hi = dest
+                step.into = dest
+                jb = join_buffer.get(j.id)
+                if jb is None:
+                    jb = join_buffer[j.id] = len(buffers)
+                    buffers[jb] = (j.nbytes, j.dtype)
+                    step.new_buffer = True
+                    live += j.nbytes
+                buffer_of[n.id] = jb
+                step.why = f"into its slice [{lo}:{hi}] of %{j.id}'s buffer"
+            elif kind == "kernel":
                 step.kernel = compile_kernel(n, opts, threads)
                 target, step.why = _inplace(n, k, buffer_of, buf_last, last_use, outputs)
                 if target is not None:
@@ -143,6 +207,11 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                     step.reused = b
                     buffer_of[n.id] = b
                     step.why = f"reuses dead buffer b{b}"
+            elif n.id in join_buffer:
+                buffer_of[n.id] = join_buffer[n.id]
+                step.joined = frozenset(i.id for i in n.inputs if i.id in into)
+                step.why = (f"{len(step.joined)} of {len(n.inputs)} operands written into it "
+                            f"by their kernels")
             if n.id not in buffer_of:
                 b = len(buffers)
                 buffers[b] = (nbytes, n.dtype)
