@@ -1,0 +1,84 @@
+"""Joins of computed operands: lazyten vs NumPy eager vs numexpr, side by side.
+
+A concat or stack of computed arrays is where eager code holds every
+operand and the joined copy at once.  lazyten's planner has each operand's
+kernel write straight into its slice of the join's buffer, so the peak is
+the result (plus block scratch), and no copy is made at the join.
+
+    OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_joins.py [--n 10000000] [--rounds 5]
+
+Rounds are interleaved and every timed call starts from cold caches, as in
+``bench_workloads.py`` (whose timer, flush and tracemalloc peak this uses);
+times are medians as a ratio to NumPy eager in the same run, peaks are the
+extra memory of one call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numexpr as ne
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_workloads import flush, peak_mb, timed  # noqa: E402
+
+import lazyten as lt  # noqa: E402
+
+
+def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
+    rng = np.random.default_rng(0)
+    a, b, c = (rng.random(n) for _ in range(3))
+    la, lb, lc = lt.asarray(a), lt.asarray(b), lt.asarray(c)
+    env = {"a": a, "b": b, "c": c}
+    return [
+        ("J1 stack(sin a, cos b, a*b+c)", {
+            "numpy": lambda: np.stack([np.sin(a), np.cos(b), a * b + c]),
+            "numexpr": lambda: np.stack([ne.evaluate("sin(a)", env), ne.evaluate("cos(b)", env),
+                                         ne.evaluate("a*b+c", env)]),
+            "lazyten": lambda: lt.compute(lt.stack([lt.sin(la), lt.cos(lb), la * lb + lc]))[0]}),
+        ("J2 concat(2a+1, b-c, a)", {
+            "numpy": lambda: np.concatenate([2 * a + 1, b - c, a]),
+            "numexpr": lambda: np.concatenate([ne.evaluate("2*a+1", env),
+                                               ne.evaluate("b-c", env), a]),
+            "lazyten": lambda: lt.compute(lt.concat([2 * la + 1, lb - lc, la]))[0]}),
+    ]
+
+
+def run(n: int, rounds: int) -> None:
+    print(f"N={n:.0e}, rounds={rounds}, interleaved from cold caches; times are medians, "
+          f"ratios to NumPy eager (lower is better)")
+    print(f"{'workload':32} {'numpy':>9} {'numexpr':>8} {'lazyten':>8}   "
+          f"{'peak MB np/ne/lt':>18}  {'result MB':>9}")
+    for name, fns in workloads(n):
+        want = fns["numpy"]()
+        for k, fn in fns.items():
+            np.testing.assert_allclose(fn(), want, rtol=1e-12)
+        ts: dict[str, list[float]] = {k: [] for k in fns}
+        for _ in range(rounds):
+            for k, fn in fns.items():
+                flush()
+                ts[k].append(timed(fn))
+        med = {k: statistics.median(v) for k, v in ts.items()}
+        base = med["numpy"]
+        peaks = [peak_mb(fns[k]) for k in ("numpy", "numexpr", "lazyten")]
+        print(f"{name:32} {base * 1e3:7.1f}ms {med['numexpr'] / base:8.2f} "
+              f"{med['lazyten'] / base:8.2f}   "
+              f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}  {want.nbytes / 1e6:9.1f}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--n", type=int, default=10_000_000)
+    p.add_argument("--rounds", type=int, default=5)
+    args = p.parse_args()
+    run(args.n, args.rounds)
+
+
+if __name__ == "__main__":
+    main()
