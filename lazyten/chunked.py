@@ -249,8 +249,10 @@ class _ChunkPlan:
         # hidden temporaries: plan buffers + scratch bound what a chunk holds.
         self.compiled = _Compiled(outs, phs, opts, f"chunk of {c}", fast_limit=None)
         fast = self.compiled.fast
-        self.peak = self.compiled.plan.peak_bytes + (
-            fast.scratch_bytes if fast is not None else 0)  # type: ignore[attr-defined]
+        # The generated code holds its own scratch instead of the kernels'.
+        plan = self.compiled.plan
+        self.peak = plan.peak_bytes if fast is None else \
+            plan.buffer_peak_bytes + fast.scratch_bytes  # type: ignore[attr-defined]
 
 
 def check_chunkable(outputs: Sequence[Node], inputs: Sequence[Node] = ()) -> None:

@@ -255,14 +255,18 @@ def test_w1_is_one_kernel(big: tuple[lt.Tensor, ...]) -> None:
     p = lt.plan(2 * a**2 + 3 * b * c - lt.sin(a) * lt.exp(-b))
     assert len(p.kernels) == 1
     assert len(p.buffers) == 1            # only the output: no temporaries
-    assert p.peak_bytes == N * 8
+    assert p.buffer_peak_bytes == N * 8
+    # issue 3's W1 memory target: the output plus at most 2 MB, the blocks
+    assert p.peak_bytes == N * 8 + p.scratch_bytes
+    assert 0 < p.scratch_bytes <= 2 << 20
 
 
 def test_w3_reduction_has_no_full_size_temporary(big: tuple[lt.Tensor, ...]) -> None:
     a, b, c = big
     p = lt.plan(lt.sum(a * b + c))
     assert len(p.kernels) == 1
-    assert p.peak_bytes <= 64
+    assert p.buffer_peak_bytes <= 64
+    assert 0 < p.peak_bytes <= 2 << 20    # W3's target: scratch blocks only
 
 
 def test_w3_runs_without_a_full_size_temporary() -> None:
@@ -300,7 +304,8 @@ def test_w5_computes_one_thousandth(big: tuple[lt.Tensor, ...]) -> None:
     p = lt.plan(e)
     (k,) = p.kernels
     assert k.node.size == N // 1000
-    assert p.peak_bytes == N // 1000 * 8
+    assert p.buffer_peak_bytes == N // 1000 * 8
+    assert p.peak_bytes == N // 1000 * 8 * 2     # and one scratch slot of the slice's size
     assert_eq(e, ((a.eval() * b.eval() + c.eval()) ** 2)[::1000])
 
 
@@ -548,7 +553,7 @@ def test_join_operands_write_into_the_joins_buffer(engine: dict[str, Any],
         for t, kernels in ((s, 3), (c, 3)):
             p = lt.plan(t)
             assert len(_into_steps(p)) == kernels
-            assert len(p.buffers) == 1 and p.peak_bytes == t.nbytes   # no operand buffers
+            assert len(p.buffers) == 1 and p.buffer_peak_bytes == t.nbytes   # no operand buffers
             (join,) = [st for st in p.steps if st.node.op.name == "concat"]
             assert len(join.joined) == kernels
             assert "(into the join" in lt.explain(t) and small is not None
@@ -622,3 +627,36 @@ def test_stacked_kernels_run_blocked() -> None:
                                 for k in ks if k.node.shape == (1, n))
     with lt.set_options(threads=2):
         assert_eq(s, np.stack([2 * a**2 + 3 * b * c - np.sin(a) * np.exp(-b), a * b]))
+
+
+@pytest.mark.parametrize("case", ["w1", "w3", "plain_sum", "plain"])
+def test_plan_peak_counts_kernel_scratch(case: str) -> None:
+    # The estimate memory_limit is held to: buffers plus the running kernel's
+    # scratch (blocked: a block per slot and thread; plain: full-size slots),
+    # checked against what executing the plan allocates.
+    import tracemalloc
+
+    from lazyten.exec.optimized import execute
+    n = {"w1": 400_000, "w3": 400_000, "plain_sum": 20_000, "plain": 20_000}[case]
+    rng = np.random.default_rng(9)
+    a, b, c = (lt.asarray(rng.random(n)) for _ in range(3))
+    t = {"w1": 2 * a**2 + 3 * b * c - lt.sin(a) * lt.exp(-b),
+         "w3": lt.sum(a * b + c),
+         "plain_sum": lt.sum((a - 0.5) * (b + 1.0) + c),
+         "plain": (a - 0.5) * (b + 1.0) * c}[case]
+    with lt.set_options(threads=2, backend="numpy"):
+        p = lt.plan(t)
+        (k,) = p.kernels
+        assert k.kernel.backend == ("blocked" if n > 100_000 else "numpy")
+        assert p.scratch_bytes > 0 and p.peak_bytes == p.buffer_peak_bytes + p.scratch_bytes
+        assert (k.node.attrs["reduce"] is not None) == (case in ("w3", "plain_sum"))
+        execute(p, 2)                                   # warm: pool threads, imports
+        tracemalloc.start()
+        try:
+            tracemalloc.reset_peak()
+            base = tracemalloc.get_traced_memory()[0]
+            execute(p, 2)
+            used = tracemalloc.get_traced_memory()[1] - base
+        finally:
+            tracemalloc.stop()
+    assert p.peak_bytes - 64 * 1024 <= used <= p.peak_bytes + 64 * 1024

@@ -278,7 +278,7 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
     step 1   input            %1:int64[] (const 2, weak)  # <doctest ...
     step 2   input            %2:int64[] (const 1, weak)  # <doctest ...
     step 3   kernel[numpy]    %3:float64[2] = { ((i0 * i1) + i2) } %0 %1 %2 -> b0 (new)  # ...
-    -- 4 steps: 1 fused kernel (1 numpy); 1 buffer, temporaries 0 B, peak estimate 16 B
+    -- 4 steps: 1 fused kernel (1 numpy); 1 buffer, temporaries 0 B, peak estimate 32 B (with kernel scratch 16 B)
     -- graph: 5 nodes before optimization, 4 after; removed: 1 fused into kernels
     """
     name = _Names(plan, renumber)
@@ -348,7 +348,8 @@ def summary_lines(plan: Plan) -> list[str]:
     return [
         f"-- {_plural(len(plan.steps), 'step')}: {', '.join(parts) or 'no work'}; "
         f"{_plural(len(plan.buffers), 'buffer')}, temporaries {_bytes(temp)}, "
-        f"peak estimate {_bytes(plan.peak_bytes)}",
+        f"peak estimate {_bytes(plan.peak_bytes)}"
+        + (f" (with kernel scratch {_bytes(plan.scratch_bytes)})" if plan.scratch_bytes else ""),
         f"-- graph: {plan.before_nodes} nodes before optimization, {len(plan.steps)} after; "
         f"removed: {removed}",
     ]

@@ -45,6 +45,18 @@ class Kernel:
         """The shape the blocked loop splits into rows (``lead`` dropped)."""
         return self.elem_shape[self.lead:]
 
+    def scratch_bytes(self, threads: int) -> int:
+        """Memory the kernel allocates while it runs, beyond its output: the
+        blocked loop's blocks, or plain NumPy's full-size slots.  (numexpr's
+        own block registers are not counted: a few KiB a thread.)"""
+        shape = self.elem_shape
+        if self.backend == "numexpr" and self.numexpr is not None or not shape:
+            return 0
+        if self.backend == "blocked" or self.backend == "numexpr":
+            return numpy_backend.blocked_scratch_bytes(self.prepared, self.block_shape,
+                                                       self.block_elems, threads)
+        return numpy_backend.plain_scratch_bytes(self.prepared, shape)
+
     def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
         if self.backend == "numexpr" and self.numexpr is not None \
                 and "raise" not in np.geterr().values():

@@ -163,10 +163,12 @@ def run_plain(program: tuple[Instr, ...], prep: Prepared, reduce: Any, args: lis
     """Unblocked NumPy, for small arrays where per-call overhead dominates.
 
     With ``out`` and the kernel's element shape, intermediates live in the
-    few scratch arrays that ``slots`` assigns and the last instruction writes
-    straight into ``out``: no copy, no temporary per instruction.
+    few scratch arrays that ``slots`` assigns (``plain_scratch_bytes``) and
+    the last instruction writes straight into ``out``, or, for a reduction,
+    stays in scratch to be reduced: no copy, no temporary per instruction.
     """
-    if out is None or reduce is not None or elem_shape is None or out.ndim == 0:
+    if out is None or elem_shape is None or not elem_shape \
+            or (out.ndim == 0 and reduce is None):
         val = run_program(program, args)
         if reduce is not None:
             val = REGISTRY[reduce[0]].impl(val, **dict(reduce[1]))
@@ -175,7 +177,26 @@ def run_plain(program: tuple[Instr, ...], prep: Prepared, reduce: Any, args: lis
         out[...] = val
         return out
     scratch = [np.empty(elem_shape, d) for d in prep.slot_dtypes]
-    return _run_block(prep.steps, scratch, list(args), out)
+    if reduce is None:
+        return _run_block(prep.steps, scratch, list(args), out)
+    val = _run_block(prep.steps, scratch, list(args), None)   # the last value in scratch
+    out[...] = REGISTRY[reduce[0]].impl(val, **dict(reduce[1]))
+    return out
+
+
+def plain_scratch_bytes(prep: Prepared, elem_shape: tuple[int, ...]) -> int:
+    """The scratch ``run_plain`` allocates for a kernel with ``out``."""
+    n = math.prod(elem_shape)
+    return sum(n * np.dtype(d).itemsize for d in prep.slot_dtypes)
+
+
+def blocked_scratch_bytes(prep: Prepared, elem_shape: tuple[int, ...], block_elems: int,
+                          threads: int) -> int:
+    """The scratch ``run_blocked`` allocates: one block per slot and thread."""
+    rows = block_rows(elem_shape, block_elems)
+    nthreads = max(1, min(threads, -(-elem_shape[0] // rows)))
+    per = rows * math.prod(elem_shape[1:])
+    return nthreads * sum(per * np.dtype(d).itemsize for d in prep.slot_dtypes)
 
 
 def block_rows(elem_shape: tuple[int, ...], block_elems: int) -> int:

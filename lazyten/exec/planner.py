@@ -59,9 +59,13 @@ class Plan:
     steps: list[Step]
     outputs: tuple[Node, ...]
     buffers: dict[int, tuple[int, np.dtype[Any]]]   # id -> (nbytes, dtype)
+    # The most memory alive at once: buffers, plus the running kernel's
+    # scratch (``Kernel.scratch_bytes``); what ``memory_limit`` is held to.
     peak_bytes: int
     removed: dict[str, int]        # what the optimizer removed, by kind
     before_nodes: int
+    buffer_peak_bytes: int = 0     # the peak of the buffers alone
+    scratch_bytes: int = 0         # the largest kernel scratch
 
     @property
     def kernels(self) -> list[Step]:
@@ -160,6 +164,8 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
     live = 0
     pooled = 0
     peak = 0
+    buffer_peak = 0
+    max_scratch = 0
 
     # Pass 1: which buffer each value lives in, and how long each buffer lives.
     # Views extend the life of their base's buffer (never free under a view).
@@ -226,7 +232,10 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
             dies_at.setdefault(last, []).append(b)
         steps.append(step)
         # Buffers whose last reader is this step die now.
-        peak = max(peak, live + pooled)
+        scratch = step.kernel.scratch_bytes(threads) if step.kernel is not None else 0
+        max_scratch = max(max_scratch, scratch)
+        buffer_peak = max(buffer_peak, live + pooled)
+        peak = max(peak, live + pooled + scratch)
         dying = dies_at.pop(k, None)
         if dying is not None:
             for b in sorted({b for b in dying if buf_last.get(b) == k}, key=born.__getitem__):
@@ -237,7 +246,7 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                 live -= nb
                 pooled += nb
     return Plan(graph, steps, tuple(graph.outputs), buffers, peak, removed or {},
-                before_nodes)
+                before_nodes, buffer_peak, max_scratch)
 
 
 def _inplace(n: Node, k: int, buffer_of: dict[int, int], buf_last: dict[int, int],
