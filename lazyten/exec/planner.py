@@ -106,9 +106,9 @@ def join_targets(order: list[Node], outputs: set[int],
     straight into their slice of a join's buffer.
 
     A kernel qualifies when the join is its only reader (once), it is no
-    output, it has the join's dtype, and its slice is contiguous (the join's
-    axis is 0, or only size-1 axes come before it): every backend writes a
-    contiguous ``out``.  A cached value is no kernel.
+    output and it has the join's dtype.  Its slice may be strided (a join
+    along a later axis): NumPy's ufuncs and numexpr write any ``out``.  A
+    cached value is no kernel.
 
         concat(k1(a), k2(b), x)  =>  k1 -> J[0:n1], k2 -> J[n1:n1+n2]; J copies x only
     """
@@ -123,8 +123,8 @@ def join_targets(order: list[Node], outputs: set[int],
         if j.op.name != "concat" or j.value is not None or j.nbytes < limit:
             continue
         axis = j.attrs["axis"]
-        if axis is None or any(d != 1 for d in j.shape[:axis]):
-            continue
+        if axis is None:
+            continue                         # (a join of flattened operands)
         lo = 0
         for x in j.inputs:
             hi = lo + x.shape[axis]
