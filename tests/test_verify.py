@@ -175,3 +175,28 @@ def test_deep_chain_no_recursion() -> None:
         verify_graph([t.node])
     finally:
         sys.setrecursionlimit(limit)
+
+
+def test_verify_plan_checks_writes_into_a_join(monkeypatch: pytest.MonkeyPatch) -> None:
+    # verify_plan re-checks the planner's join destinations: a kernel may
+    # write into a join's buffer only as an operand that join counts as
+    # written, and the join may skip copying only what a kernel wrote.
+    import dataclasses
+
+    from lazyten.exec import planner
+    from lazyten.exec.checks import PlanError, verify_plan
+    monkeypatch.setattr(planner, "JOIN_INTO_MIN_BYTES", 0)
+    x = lt.asarray(np.arange(12.0).reshape(3, 4))
+    p = lt.plan(lt.concat([lt.sin(x), x, lt.cos(x)]))
+    verify_plan(p)
+    (join,) = [s for s in p.steps if s.joined]
+    into = [s for s in p.steps if s.into is not None]
+    assert len(into) == 2 and len(join.joined) == 2
+
+    def with_join(joined: frozenset[int]) -> Any:
+        steps = [dataclasses.replace(s, joined=joined) if s is join else s for s in p.steps]
+        return dataclasses.replace(p, steps=steps)
+    with pytest.raises(PlanError, match="without being an operand only that join reads"):
+        verify_plan(with_join(frozenset({into[0].node.id})))     # a write the join ignores
+    with pytest.raises(PlanError, match="no kernel wrote it there"):
+        verify_plan(with_join(join.joined | {x.node.id}))        # a copy the join skips

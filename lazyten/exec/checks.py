@@ -56,6 +56,13 @@ def verify_plan(plan: Plan) -> None:
                     raise PlanError(f"step {s.index} (%{n.id}) writes into b{b}, which holds "
                                     f"%{other}, no operand of the join")
             writes = False                   # checked here instead
+        for x in s.joined:
+            # The join copies in only what its kernels did not write: each
+            # operand it counts as written must have been, into this join.
+            xs = step_of.get(x)
+            if xs is None or xs.into is None or xs.into[0] is not n or xs.buffer != b:
+                raise PlanError(f"step {s.index} (%{n.id}) takes %{x} as written into its "
+                                f"buffer, but no kernel wrote it there")
         if s.kind in ("kernel", "numpy", "blas") and b == EXTERNAL:
             raise PlanError(f"step {s.index} (%{n.id}) writes into user/cached data")
         if writes and b in freed and not (s.reused == b or s.inplace_of is not None):

@@ -32,7 +32,6 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-import numpy as np
 
 if TYPE_CHECKING:
     from ..graph.node import Node
@@ -305,11 +304,11 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
         if s.kind == "kernel" and s.kernel is not None:
             notes.append(f"backend: {s.kernel.backend}: {name.text(s.kernel.why)}")
             if s.kernel.backend == "blocked":
-                from .numpy_backend import block_rows
+                from .numpy_backend import block_rows, blocked_scratch_bytes
                 k = s.kernel
                 elems = block_rows(k.block_shape, k.block_elems) * math.prod(k.block_shape[1:])
                 slots = len(k.prepared.slot_dtypes)
-                scratch = sum(elems * np.dtype(d).itemsize for d in k.prepared.slot_dtypes)
+                scratch = blocked_scratch_bytes(k.prepared, k.block_shape, k.block_elems, 1)
                 notes.append(f"blocks: {elems} elements, {slots} scratch "
                              f"slot{'' if slots == 1 else 's'} ({scratch // 1024} KiB a thread)")
             if s.kernel.numexpr is not None:
