@@ -9,6 +9,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import lazyten as lt
 from lazyten.exec.numpy_backend import default_threads
@@ -668,3 +671,82 @@ def test_plan_peak_counts_kernel_scratch(case: str) -> None:
     # (at least one thread's blocks: the two threads' need not overlap in time)
     share = p.scratch_bytes // (2 if k.kernel.backend == "blocked" else 1)
     assert p.buffer_peak_bytes + share - 64 * 1024 <= used <= p.peak_bytes + 64 * 1024
+
+
+@st.composite
+def _join_programs(draw: st.DrawFn) -> tuple[bool, int, list[tuple[str, tuple[int, ...]]], int]:
+    """(stack?, axis, [(operand kind, its shape)], seed): a concat or stack
+    of operands of every kind a join meets."""
+    ndim = draw(st.integers(1, 3))
+    base = draw(hnp.array_shapes(min_dims=ndim, max_dims=ndim, min_side=1, max_side=4))
+    stack = draw(st.booleans())
+    axis = draw(st.integers(-ndim - 1, ndim) if stack else st.integers(-ndim, ndim - 1))
+    kinds = ["sin", "axpy", "input", "view", "cast", "reduce", "shared", "int"]
+    ops_: list[tuple[str, tuple[int, ...]]] = []
+    for _ in range(draw(st.integers(1, 4))):
+        shape = list(base)
+        if not stack:
+            shape[axis] = draw(st.integers(0, 3))
+        ops_.append((draw(st.sampled_from(kinds)), tuple(shape)))
+    return stack, axis, ops_, draw(st.integers(0, 2**31))
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_join_programs())
+def test_joins_of_any_operands_match_numpy(engine: dict[str, Any],
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           prog: Any) -> None:
+    # Every join takes the into-the-join path here (threshold 0): kernels,
+    # inputs, views, casts, keepdims reductions, an operand also returned,
+    # integer operands, empty slices, strided slices along any axis.
+    from lazyten.exec import planner
+    monkeypatch.setattr(planner, "JOIN_INTO_MIN_BYTES", 0)
+    stack, axis, operands, seed = prog
+    rng = np.random.default_rng(seed)
+    lazy: list[Any] = []
+    ref: list[Any] = []
+    extra: list[tuple[Any, Any]] = []
+    for kind, shape in operands:
+        if kind == "reduce" and not stack:
+            # keepdims over the join axis: size 1 there, from a wider operand
+            wide = list(shape)
+            wide[axis] = 3
+            a = rng.random(wide)
+            lazy.append(lt.sum(lt.asarray(a) * 2.0, axis=axis, keepdims=True))
+            ref.append(np.sum(a * 2.0, axis=axis, keepdims=True))
+            continue
+        a = rng.standard_normal(shape)
+        x = lt.asarray(a)
+        if kind in ("sin", "shared", "reduce"):
+            lazy.append(lt.sin(x))
+            ref.append(np.sin(a))
+            if kind == "shared":
+                extra.append((lazy[-1], ref[-1]))
+        elif kind == "axpy":
+            b = rng.random(shape[-1:])                  # broadcast along the last axis
+            lazy.append(x * 2.0 + lt.asarray(b))
+            ref.append(a * 2.0 + b)
+        elif kind == "input":
+            lazy.append(x)
+            ref.append(a)
+        elif kind == "view":
+            lazy.append(x[::-1])
+            ref.append(a[::-1])
+        elif kind == "cast":
+            lazy.append((x * 3.0).astype(np.float32))
+            ref.append((a * 3.0).astype(np.float32))
+        else:                                           # int: a promoted operand
+            ai = rng.integers(-5, 5, shape)
+            lazy.append(lt.asarray(ai) * 3)
+            ref.append(ai * 3)
+    if stack:
+        got_t, want = lt.stack(lazy, axis=axis), np.stack(ref, axis=axis)
+    else:
+        got_t, want = lt.concat(lazy, axis=axis), np.concatenate(ref, axis=axis)
+    outs = lt.compute(got_t, *[t for t, _ in extra])
+    np.testing.assert_array_equal(outs[0], want)
+    assert outs[0].dtype == want.dtype and outs[0].shape == want.shape
+    for got, (_, r) in zip(outs[1:], extra):
+        np.testing.assert_array_equal(got, r)
+    assert_eq(got_t, want)
