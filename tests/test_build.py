@@ -347,3 +347,25 @@ def test_graphs_are_freed_without_the_cyclic_collector(optimize: bool) -> None:
         assert data is None or data() is None or data() is arr
     finally:
         gc.enable()
+
+
+def test_view_inference_is_reused_exactly() -> None:
+    # One-input views keep their inference per (op, input shape, dtype,
+    # attrs): a hit must give what inference gives, typed attrs apart
+    # (np.int64(1) and 1 index alike but are different constants), slices
+    # included, and errors are never remembered.
+    x = lt.asarray(np.arange(24.0).reshape(4, 6))
+    y = lt.asarray(np.arange(24.0).reshape(4, 6) + 1)
+    for _ in range(2):
+        for idx in (1, np.int64(1), slice(1, 3), (slice(None), 2), (None, 1), Ellipsis):
+            a, b = x[idx], y[idx]
+            assert a.shape == b.shape == np.empty((4, 6))[idx].shape
+            assert a.node.attrs == b.node.attrs
+            np.testing.assert_array_equal(b.eval(), (np.arange(24.0).reshape(4, 6) + 1)[idx])
+        assert x.T.shape == (6, 4) and x.reshape(-1, 8).shape == (3, 8)
+        with pytest.raises(IndexError):
+            x[7]
+        with pytest.raises(ValueError):
+            x.reshape(5, -1)
+    z = lt.asarray(np.zeros((4, 6), np.float32))           # same shape, other dtype
+    assert z.T.dtype == np.float32 and z[1].dtype == np.float32

@@ -198,6 +198,8 @@ def _hashable(v: Any) -> Any:
             items.append((k, _hashable(x)))
         items.sort()
         return tuple(items)
+    if t is slice:                           # (unhashable before Python 3.12)
+        return (slice, _hashable(v.start), _hashable(v.stop), _hashable(v.step))
     if isinstance(v, (bool, int, float, complex, np.generic)):
         return (t.__name__, repr(v))
     if isinstance(v, (tuple, list)):

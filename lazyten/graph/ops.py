@@ -753,6 +753,20 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
             if node is not None:
                 return node
         return _build_elementwise(spec, ins, attrs, src)
+    vkey: Any = None
+    if spec.kind == "view" and len(ins) == 1:
+        # A view's inference depends on its input's shape, dtype and its
+        # attrs alone, and loops repeat it (x[i], t.T on same-shaped tensors).
+        x = ins[0]
+        vkey = (name, x.shape, x.dtype, x.weak, _hashable(attrs))
+        try:
+            hit = _view_infers.get(vkey)
+        except TypeError:                    # unhashable attrs (a slice, in 3.11)
+            hit = vkey = None
+        if hit is not None:
+            shape, attrs, attrs_key, dtype = hit
+            return intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
+                          key=intern_key(spec, ins, attrs, dtype, attrs_key=attrs_key))
     try:
         shape, attrs = spec.infer(ins, attrs)
         # The attrs' key serves both the dtype probe and the intern table.
@@ -763,8 +777,19 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
             dtype = probe_dtype(spec, ins, attrs, attrs_key)
     except BUILD_ERRORS as e:
         raise located(name, ins, e, src) from None
+    if vkey is not None:
+        if len(_view_infers) >= _VIEW_INFERS_MAX:
+            _view_infers.clear()
+        _view_infers[vkey] = (shape, attrs, attrs_key, dtype)   # (an atomic store)
     return intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
                   key=intern_key(spec, ins, attrs, dtype, attrs_key=attrs_key))
+
+
+# (view op, input shape, dtype, weak, attrs key) -> (shape, normalized attrs,
+# their key, dtype): one-input views' inference, done once per such key.  The
+# attrs dict is shared by the nodes built from an entry; nodes never mutate it.
+_view_infers: dict[tuple[Any, ...], tuple[Shape, dict[str, Any], Any, np.dtype[Any]]] = {}
+_VIEW_INFERS_MAX = 4096
 
 
 # (op, dtype, weak, dtype, weak, ...) -> result dtype, for attribute-less
