@@ -302,6 +302,14 @@ class _Compiled:
         self.chunked: str | None = None
         self.fast: Callable[..., list[Any]] | None = None
         self.plan: Any = None     # a Plan; None when the signature runs in chunks
+        # The user's arrays the function reads without the caller passing
+        # them (``lt.asarray`` leaves captured when it was built): an
+        # ``out=`` overlapping one would change what later steps read, so the
+        # call refuses it as it refuses its inputs.  (Cached values are
+        # lazyten's own read-only buffers: no caller holds them writeable.)
+        self.captured = tuple(n.value for n in toposort(self.outputs)
+                              if n.op.name == "input" and isinstance(n.value, np.ndarray)
+                              and n.value.size)
         try:
             self.plan = plan_for(list(outputs), opts)
         except MemoryError as e:
@@ -673,8 +681,11 @@ def _as_input(x: Any) -> np.ndarray[Any, Any]:
 
 
 def _check_out(outs: Any, n_out: int, results: Sequence[Node],
-               arrays: Sequence[np.ndarray[Any, Any]]) -> list[np.ndarray[Any, Any] | None]:
-    """``out=`` as one entry per output, checked against the outputs' types."""
+               arrays: Sequence[np.ndarray[Any, Any]],
+               captured: Sequence[np.ndarray[Any, Any]] = ()) -> list[np.ndarray[Any, Any] | None]:
+    """``out=`` as one entry per output, checked against the outputs' types
+    and against overlapping what the call reads (``captured``: arrays the
+    function holds)."""
     lst = list(outs) if isinstance(outs, (tuple, list)) else [outs]
     if len(lst) != n_out:
         raise ValueError(f"out= needs {n_out} array(s) (one per output, None to allocate), "
@@ -693,10 +704,14 @@ def _check_out(outs: Any, n_out: int, results: Sequence[Node],
         if any(np.may_share_memory(o, a) for a in arrays):
             raise ValueError(f"out[{k}] overlaps an input: lazyten never writes into the "
                              f"inputs of a call")
+        if any(np.may_share_memory(o, a) for a in captured):
+            raise ValueError(f"out[{k}] overlaps an array the function captured when it was "
+                             f"built (an lt.asarray of it): later steps still read it")
     return lst
 
 
-def _quick_out(out: Any, results: Sequence[Node], arrays: Sequence[Any]) -> list[Any] | None:
+def _quick_out(out: Any, results: Sequence[Node], arrays: Sequence[Any],
+               captured: Sequence[np.ndarray[Any, Any]] = ()) -> list[Any] | None:
     """``out=`` as a list when every check passes cheaply, else None (then
     ``_check_out`` runs and says what is wrong).  Two arrays that own their
     data are separate allocations: no overlap test needed."""
@@ -714,6 +729,9 @@ def _quick_out(out: Any, results: Sequence[Node], arrays: Sequence[Any]) -> list
             return None
         for a in arrays:
             if a is o:
+                return None
+        for a in captured:
+            if np.may_share_memory(a, o):
                 return None
     return list(lst)
 
@@ -949,7 +967,7 @@ class Function(_Callable):
                 if type(a) is not np.ndarray or a.shape != shp or a.dtype != dt:
                     break
             else:
-                outs = None if out is None else _quick_out(out, c.outputs, args)
+                outs = None if out is None else _quick_out(out, c.outputs, args, c.captured)
                 if out is None or outs is not None:
                     self._cache.hits += 1  # unlocked: a statistic only
                     res = c.run(args, outs)
@@ -965,7 +983,8 @@ class Function(_Callable):
                 c = self._cache.put(key, self._compile(key))
         else:
             self._cache.hits += 1  # unlocked: a statistic only
-        outs = None if out is None else _check_out(out, len(c.outputs), c.outputs, arrays)
+        outs = None if out is None else _check_out(out, len(c.outputs), c.outputs, arrays,
+                                                   c.captured)
         res = c.run(arrays, outs)
         return res[0] if self._single else tuple(res)
 
@@ -1064,7 +1083,8 @@ class Jit(_Callable):
         c = self._cache.get(key)
         if c is None:
             c = self._cache.put(key, self._trace(args, kwargs))
-        outs = None if out is None else _check_out(out, len(c.outputs), c.outputs, traced)
+        outs = None if out is None else _check_out(out, len(c.outputs), c.outputs, traced,
+                                                   c.captured)
         res = c.run(traced, outs)
         return res[0] if c.single else tuple(res)
 

@@ -243,6 +243,32 @@ def test_out_writes_into_caller_buffers() -> None:
         f(X, out=[X, None, None])
 
 
+@pytest.mark.parametrize("n", [6, 300_000])          # the fast path and the executor
+def test_out_may_not_overlap_a_captured_array(n: int) -> None:
+    # A function that reads a user's array it captured: writing an output
+    # into that array would change what a later step reads (the second
+    # output came out as 10 * (2x + w) instead of 10 * w).
+    w = np.arange(float(n))
+    W = lt.asarray(w)
+    x0 = lt.placeholder((n,))
+    f = lt.function([x0], [x0 * 2 + W, W * 10])
+    g = lt.jit(lambda x: x * 2 + W)
+    a = np.ones(n)
+    for _ in range(2):                                   # the quick check, then the full one
+        with pytest.raises(ValueError, match="captured"):
+            f(a, out=[w, None])
+        with pytest.raises(ValueError, match="captured"):
+            f(a, out=[w[::-1], None])                    # a view of it too
+        with pytest.raises(ValueError, match="captured"):
+            g(a, out=w)
+    np.testing.assert_array_equal(w, np.arange(float(n)))   # untouched
+    o = np.empty(n)
+    r = f(a, out=[o, None])
+    assert r[0] is o
+    np.testing.assert_array_equal(o, 2 + np.arange(float(n)))
+    np.testing.assert_array_equal(r[1], np.arange(float(n)) * 10)
+
+
 @pytest.mark.parametrize("n,backend", [(100, "auto"), (200_000, "numexpr")])
 def test_out_loop_allocates_nothing_per_call(n: int, backend: str) -> None:
     # Small: the fast path (per-thread scratch).  Large: a numexpr kernel
