@@ -560,6 +560,8 @@ def test_join_operands_write_into_the_joins_buffer(engine: dict[str, Any],
             (join,) = [st for st in p.steps if st.node.op.name == "concat"]
             assert len(join.joined) == kernels
             assert "(into the join" in lt.explain(t) and small is not None
+            # c's kernels write all its operands: its step does no work of its own
+            assert ("1 join filled in place" in lt.explain(t)) == (t is c)
     assert_eq(s, want_s)
     assert_eq(c, want_c)
     (gs, gc) = lt.compute(s, c)

@@ -336,10 +336,14 @@ def summary_lines(plan: Plan) -> list[str]:
     if kernels:
         by = ", ".join(f"{v} {k}" for k, v in sorted(backends.items()))
         parts.append(f"{_plural(len(kernels), 'fused kernel')} ({by})")
+    # A join whose kernels wrote every operand into it does no work of its own.
+    filled = sum(1 for s in plan.steps if s.joined and len(s.joined) == len(s.node.inputs))
     for kind, word in (("numpy", "numpy call"), ("blas", "BLAS call"), ("view", "view")):
-        k = sum(1 for s in plan.steps if s.kind == kind)
+        k = sum(1 for s in plan.steps if s.kind == kind) - (filled if kind == "numpy" else 0)
         if k:
             parts.append(_plural(k, word))
+    if filled:
+        parts.append(_plural(filled, "join") + " filled in place")
     out_ids = {n.id for n in plan.outputs}
     out_bufs = {s.buffer for s in plan.steps if s.node.id in out_ids}
     temp = sum(nb for b, (nb, _d) in plan.buffers.items() if b not in out_bufs)
