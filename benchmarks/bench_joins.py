@@ -42,17 +42,17 @@ def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
             "numexpr": lambda: np.stack([ne.evaluate("sin(a)", env), ne.evaluate("cos(b)", env),
                                          ne.evaluate("a*b+c", env)]),
             "lazyten": lambda: lt.compute(lt.stack([lt.sin(la), lt.cos(lb), la * lb + lc]))[0]}),
+        ("J2 concat(2a+1, b-c, a)", {
+            "numpy": lambda: np.concatenate([2 * a + 1, b - c, a]),
+            "numexpr": lambda: np.concatenate([ne.evaluate("2*a+1", env),
+                                               ne.evaluate("b-c", env), a]),
+            "lazyten": lambda: lt.compute(lt.concat([2 * la + 1, lb - lc, la]))[0]}),
         ("J3 stack(..J1.., axis=-1)", {
             "numpy": lambda: np.stack([np.sin(a), np.cos(b), a * b + c], axis=-1),
             "numexpr": lambda: np.stack([ne.evaluate("sin(a)", env), ne.evaluate("cos(b)", env),
                                          ne.evaluate("a*b+c", env)], axis=-1),
             "lazyten": lambda: lt.compute(lt.stack([lt.sin(la), lt.cos(lb), la * lb + lc],
                                                    axis=-1))[0]}),
-        ("J2 concat(2a+1, b-c, a)", {
-            "numpy": lambda: np.concatenate([2 * a + 1, b - c, a]),
-            "numexpr": lambda: np.concatenate([ne.evaluate("2*a+1", env),
-                                               ne.evaluate("b-c", env), a]),
-            "lazyten": lambda: lt.compute(lt.concat([2 * la + 1, lb - lc, la]))[0]}),
     ]
 
 
