@@ -48,9 +48,10 @@ class Kernel:
     def scratch_bytes(self, threads: int) -> int:
         """Memory the kernel allocates while it runs, beyond its output: the
         blocked loop's blocks, or plain NumPy's full-size slots.  (numexpr's
-        own block registers are not counted: a few KiB a thread.)"""
+        own block registers are not counted: a few KiB a thread, nor the
+        blocked fallback a numexpr kernel takes under errstate "raise".)"""
         shape = self.elem_shape
-        if self.backend == "numexpr" and self.numexpr is not None or not shape:
+        if not shape or (self.backend == "numexpr" and self.numexpr is not None):
             return 0
         if self.backend == "blocked" or self.backend == "numexpr":
             return numpy_backend.blocked_scratch_bytes(self.prepared, self.block_shape,
