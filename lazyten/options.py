@@ -16,13 +16,15 @@ from dataclasses import dataclass, fields, replace
 from types import TracebackType
 from typing import Any
 
-BACKENDS = ("auto", "numpy", "numexpr")
+BACKENDS = ("auto", "numpy", "numexpr", "loop")
 
 
 @dataclass(frozen=True)
 class Options:
     optimize: bool = True             # run the rewrite passes and fusion
-    backend: str = "auto"             # fused kernels: "auto" (cost model), "numpy", "numexpr"
+    # Fused kernels: "auto" (cost model), "numpy", "numexpr", or "loop"
+    # (compiled loops, numba, where exact; compiled at the first run).
+    backend: str = "auto"
     memory_limit: int | None = None   # bytes; plans estimated above it raise MemoryError
     threads: int | None = None        # worker threads for blocked kernels (None: all cores)
     check: bool = False               # verify graphs and plans after every pass (tests)

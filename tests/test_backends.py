@@ -233,7 +233,8 @@ def test_kernels_with_fewer_scratch_slots_get_bigger_blocks() -> None:
     # the cost model counts the blocks the kernel really runs (GIL handoffs)
     names = [ins[0] for ins in w3.program]
     from lazyten.exec.numpy_backend import default_threads
-    est = m.estimate(names, a.size, default_threads(), False, 4, w3.block_elems)
+    est = m.estimate(names, a.size, default_threads(), False, 4, w3.block_elems,
+                     reduces=True)
     assert w3.estimates == est
     with lt.set_options(backend="numpy", threads=2):
         assert_eq(lt.sum(a * b + c), np.sum(a.eval() * b.eval() + c.eval()), rtol=1e-12)

@@ -11,7 +11,8 @@ fixed cost of one ufunc call and of one ``numexpr.evaluate``; numexpr's
 float32 slowdown; the block sizes that run representative kernels fastest
 (the smallest block, and the scratch a thread may use for bigger blocks
 where a kernel has few temporaries); and what handing the GIL between two
-threads costs per ufunc call of a blocked kernel.  Results go to
+threads costs per ufunc call of a blocked kernel; with numba, the per-op
+costs of compiled loops.  Results go to
 ``~/.cache/lazyten/costs.json`` (``$LAZYTEN_CACHE_DIR`` to move it), which the
 cost model reads at the next start.  Runs for about 10-30 seconds.
 """
@@ -116,7 +117,46 @@ def calibrate(n: int = 2_000_000, repeat: int = 5) -> CostModel:
     big = rng.random(max(4 * n, block * 8))
     model.block_elems, model.scratch_bytes = _best_blocks(big, repeat)
     model.gil_us = _gil_us(a, repeat)
+    loops = _loop_costs(a, repeat)
+    if loops is not None:
+        model.loop, model.loop_sum, model.loop_call_us = loops
     return model
+
+
+def _loop_costs(a: np.ndarray[Any, Any],
+                repeat: int) -> tuple[dict[str, float], dict[str, float], float] | None:
+    """Compiled loops (numba), one thread: the cost of one op per element,
+    elementwise and inside a pairwise sum (a chain of CHAIN minus a chain of
+    one, so memory traffic cancels), and of handing a loop to a thread.
+    None without numba."""
+    from . import loop_backend
+    from .numpy_backend import pool
+    if not loop_backend.available():
+        return None
+    import lazyten as lt
+    x = lt.asarray(a)
+    ops: dict[str, Callable[[Any], Any]] = {"cheap": lambda v: v * 1.0001,
+                                            "heavy": lambda v: v / 1.0001}
+    ew: dict[str, float] = {}
+    sm: dict[str, float] = {}
+    with lt.set_options(backend="loop", threads=1):
+        for cls, op in ops.items():
+            for reduces, dst in ((False, ew), (True, sm)):
+                times = []
+                for k in (1, CHAIN):
+                    v = x
+                    for _ in range(k):
+                        v = op(v)
+                    e = lt.sum(v) if reduces else v
+                    lt.compute(e)                         # compiles the loop
+                    times.append(_best(lambda: lt.compute(e), repeat))
+                dst[cls] = max(0.01, (times[1] - times[0]) / (CHAIN - 1) / a.size * 1e9)
+    # No loop has a transcendental op (not exact): the default stays.
+    ew["transcendental"] = CostModel().loop["transcendental"]
+    sm["transcendental"] = CostModel().loop_sum["transcendental"]
+    call_us = _best(lambda: [pool(2).submit(int).result() for _ in range(100)],
+                    repeat) / 100 * 1e6
+    return ew, sm, call_us
 
 
 def _gil_us(a: np.ndarray[Any, Any], repeat: int) -> float:

@@ -47,7 +47,11 @@ class CostModel:
     * blocked NumPy: the ops run on cache-resident blocks, the arrays stream
       once: ``sum(numpy_block[op]) + mem * m``, spread over threads, plus
       ``gil_us`` per ufunc call with more than one thread;
-    * numexpr: its VM on cache-resident blocks: ``sum(numexpr[op]) + mem * m``.
+    * numexpr: its VM on cache-resident blocks: ``sum(numexpr[op]) + mem * m``;
+    * a compiled loop (numba): one pass, ``sum(loop[op]) + mem * m`` for an
+      elementwise kernel (LLVM vectorizes it), ``sum(loop_sum[op]) + mem * m``
+      for a full sum (NumPy's pairwise order: scalar code), plus
+      ``loop_call_us`` a call, spread over threads.
     """
     # Defaults: ``python -m lazyten.exec.calibrate`` on the development
     # machine (2 cores, NumPy 2.4, numexpr 2.14), rounded.
@@ -63,6 +67,11 @@ class CostModel:
     # Fixed costs, in microseconds.
     numpy_call_us: float = 0.27       # one ufunc call
     numexpr_call_us: float = 7.2      # one numexpr.evaluate (parse cache hit)
+    loop: dict[str, float] = field(default_factory=lambda: {
+        "cheap": 0.05, "heavy": 0.45, "transcendental": 10.0})
+    loop_sum: dict[str, float] = field(default_factory=lambda: {
+        "cheap": 0.17, "heavy": 0.6, "transcendental": 10.0})
+    loop_call_us: float = 20.0        # one loop call, handed to the threads
     # Per ufunc call of a blocked kernel when several threads run it: handing
     # the GIL between threads around each call does not overlap, so it is
     # paid once per call, not divided by threads.  Cheap-op chains suffer
@@ -99,10 +108,12 @@ class CostModel:
         return max(1, nbytes // itemsize)
 
     def estimate(self, names: list[str], n: int, threads: int, float32: bool,
-                 arrays: int = 2, block_elems: int | None = None) -> dict[str, float]:
+                 arrays: int = 2, block_elems: int | None = None,
+                 reduces: bool = False) -> dict[str, float]:
         """Estimated seconds for each backend on ``n`` elements, ``arrays``
         full-size operands streamed (inputs and output), in blocks of
-        ``block_elems`` elements (default: the model's smallest block)."""
+        ``block_elems`` elements (default: the model's smallest block);
+        ``reduces``: the kernel is a reduction (its loop a pairwise sum)."""
         width = 0.5 if float32 else 1.0          # bytes per element, relative
         plain = sum(self.numpy_plain[op_class(k)] for k in names) * width
         block = sum(self.numpy_block[op_class(k)] for k in names) * width
@@ -114,10 +125,14 @@ class CostModel:
         eff = min(threads, nblocks)
         calls = self.numpy_call_us * 1e3 * len(names)
         gil = self.gil_us * 1e3 * len(names) * nblocks if eff > 1 else 0.0
+        lp = sum((self.loop_sum if reduces else self.loop)[op_class(k)] for k in names)
+        # Threads split a loop into parts of at least loop_backend.SPLIT_MIN.
+        leff = max(1, min(threads, n >> 16))
         return {
             "numpy": (plain * n + calls) * 1e-9,
             "blocked": ((block + stream) * n / eff + calls * nblocks / eff + gil) * 1e-9,
             "numexpr": ((ne + stream) * n / threads + self.numexpr_call_us * 1e3) * 1e-9,
+            "loop": ((lp * width + stream) * n / leff + self.loop_call_us * 1e3) * 1e-9,
         }
 
 

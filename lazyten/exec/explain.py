@@ -311,6 +311,15 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
                 scratch = blocked_scratch_bytes(k.prepared, k.block_shape, k.block_elems, 1)
                 notes.append(f"blocks: {elems} elements, {slots} scratch "
                              f"slot{'' if slots == 1 else 's'} ({scratch // 1024} KiB a thread)")
+            if s.kernel.loop is not None:
+                from . import loop_backend
+                k, form = s.kernel, s.kernel.loop
+                state = "compiled" if loop_backend.is_compiled(form) else (
+                    f"not compiled yet ({k.fallback} runs it until "
+                    + ("its first run)" if k.compile_now
+                       else f"run {loop_backend.HOT_RUNS})"))
+                notes.append(f"loop: {state}; {'pairwise sum' if form.reduces else 'elementwise'}"
+                             f" over {form.n} elements, source {form.key}.py")
             if s.kernel.numexpr is not None:
                 # The exact string handed to numexpr.evaluate (its own names).
                 notes.append(f"numexpr: {s.kernel.numexpr.expr}")

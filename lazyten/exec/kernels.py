@@ -9,7 +9,7 @@ import numpy as np
 
 from ..graph.node import Node
 from ..options import Options
-from . import numpy_backend
+from . import loop_backend, numpy_backend
 from .cost import get_model
 from .numexpr_backend import NumexprKernel, compile_numexpr
 
@@ -17,7 +17,7 @@ from .numexpr_backend import NumexprKernel, compile_numexpr
 @dataclass
 class Kernel:
     node: Node
-    backend: str                         # "numpy" (plain), "blocked", "numexpr"
+    backend: str                         # "numpy" (plain), "blocked", "numexpr", "loop"
     numexpr: NumexprKernel | None
     # Slots and ready-to-call instructions, computed once per plan.
     prepared: numpy_backend.Prepared
@@ -27,6 +27,11 @@ class Kernel:
     # Leading size-1 axes the blocked loop drops: a stack's operand kernels
     # are (1, n) after pushdown, and blocks are rows of the first axis.
     lead: int = 0
+    # A "loop" kernel's compiled loop, and the backend it runs on until the
+    # loop is compiled (see loop_backend) or where an operand has no flat view.
+    loop: loop_backend.LoopForm | None = None
+    fallback: str = ""
+    compile_now: bool = False            # backend="loop": compile at the first run
 
     @property
     def program(self) -> Any:
@@ -47,22 +52,35 @@ class Kernel:
 
     def scratch_bytes(self, threads: int) -> int:
         """Memory the kernel allocates while it runs, beyond its output: the
-        blocked loop's blocks, or plain NumPy's full-size slots.  (numexpr's
-        own block registers are not counted: a few KiB a thread, nor the
-        blocked fallback a numexpr kernel takes under errstate "raise".)"""
+        blocked loop's blocks, or plain NumPy's full-size slots (a compiled
+        loop: its fallback's, which its first runs use).  (numexpr's own
+        block registers are not counted: a few KiB a thread, nor the blocked
+        fallback a numexpr kernel takes under errstate "raise".)"""
         shape = self.elem_shape
-        if not shape or (self.backend == "numexpr" and self.numexpr is not None):
+        backend = self.fallback if self.backend == "loop" else self.backend
+        if not shape or (backend == "numexpr" and self.numexpr is not None):
             return 0
-        if self.backend == "blocked" or self.backend == "numexpr":
+        if backend == "blocked" or backend == "numexpr":
             return numpy_backend.blocked_scratch_bytes(self.prepared, self.block_shape,
                                                        self.block_elems, threads)
         return numpy_backend.plain_scratch_bytes(self.prepared, shape)
 
     def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
-        if self.backend == "numexpr" and self.numexpr is not None \
+        backend = self.backend
+        if backend == "loop":
+            backend = self.fallback
+            # A compiled loop raises nothing: under errstate "raise" NumPy runs.
+            if self.loop is not None and "raise" not in np.geterr().values():
+                flat = loop_backend.flat_args(self.loop, args)
+                fn = loop_backend.compiled(self.loop, self.compile_now) \
+                    if flat is not None else None
+                if fn is not None and flat is not None \
+                        and loop_backend.run(fn, self.loop, flat, out, threads):
+                    return out
+        if backend == "numexpr" and self.numexpr is not None \
                 and "raise" not in np.geterr().values():
             return self.numexpr(args, out)
-        if self.backend == "blocked" or (self.backend == "numexpr" and self.elem_shape):
+        if backend == "blocked" or (backend == "numexpr" and self.elem_shape):
             if self.lead:
                 core = len(self.elem_shape) - self.lead
                 args = [a[(0,) * (a.ndim - core)] if isinstance(a, np.ndarray) and a.ndim > core
@@ -96,7 +114,8 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     # The block of this kernel's widest dtype and number of scratch slots.
     widest = max([node.dtype.itemsize] + [np.dtype(ins[3]).itemsize for ins in program])
     block = model.block_for(widest, len(prep.slot_dtypes))
-    est = model.estimate(names, n, threads, node.dtype == np.float32, arrays, block)
+    est = model.estimate(names, n, threads, node.dtype == np.float32, arrays, block,
+                         reduces=reduce is not None)
     # Leading size-1 axes are dropped for blocking (elementwise kernels only:
     # a reduction's axes are numbered in the full shape).
     lead = 0
@@ -105,18 +124,29 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
             lead += 1
     blockable = len(elem_shape) > lead and elem_shape[lead] > 1
 
-    def kernel(backend: str, why: str, ne: NumexprKernel | None = None) -> Kernel:
+    form = loop_backend.loop_form(program, node.inputs, reduce, elem_shape, node.dtype) \
+        if opts.backend in ("auto", "loop") and loop_backend.available() else None
+
+    def kernel(backend: str, why: str, ne: NumexprKernel | None = None,
+               fallback: str = "") -> Kernel:
+        numpy_like = fallback if backend == "loop" else backend
         return Kernel(node, backend, ne, prep, block, est, why,
-                      lead if backend != "numpy" else 0)
+                      lead if numpy_like != "numpy" else 0,
+                      form if backend == "loop" else None, fallback,
+                      opts.backend == "loop")
     if opts.backend == "numexpr":
         ne = compile_numexpr(program, list(node.inputs)) if reduce is None else None
         if ne is not None:
             return kernel("numexpr", "backend='numexpr'", ne)
         why = "backend='numexpr' but numexpr is not exact here: NumPy"
         return kernel("blocked" if blockable else "numpy", why)
-    if opts.backend == "numpy":
-        return kernel("blocked" if blockable and n > model.block_elems else "numpy",
-                      "backend='numpy'")
+    if opts.backend in ("numpy", "loop"):
+        numpy_choice = "blocked" if blockable and n > model.block_elems else "numpy"
+        if form is not None:
+            return kernel("loop", "backend='loop'", fallback=numpy_choice)
+        if opts.backend == "loop":
+            return kernel(numpy_choice, "backend='loop' but no exact loop here: NumPy")
+        return kernel(numpy_choice, "backend='numpy'")
     choices: dict[str, float] = {}
     if blockable and n > model.block_elems:
         choices["blocked"] = est["blocked"]
@@ -134,6 +164,9 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
         ne = compile_numexpr(program, list(node.inputs))
         if ne is not None:
             choices["numexpr"] = est["numexpr"]
+    fallback = min(choices, key=choices.__getitem__)
+    if form is not None:
+        choices["loop"] = est["loop"]
     best = min(choices, key=choices.__getitem__)
     why = "cost model: " + ", ".join(f"{k} {v * 1e6:.0f}us" for k, v in sorted(
         choices.items(), key=lambda kv: kv[1]))
@@ -141,4 +174,6 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
         why += " (numexpr not exact for these dtypes/ops)"
     elif reduce is None and ne is None:
         why += f" (numexpr {est['numexpr'] * 1e6:.0f}us: slower)"
-    return kernel(best, why, ne)
+    if best == "loop":
+        why += f"; {fallback} until the loop is compiled"
+    return kernel(best, why, ne, fallback if best == "loop" else "")

@@ -43,6 +43,9 @@ class OpSpec:
     arity: int | None = None          # None: variadic
     ufunc: np.ufunc | None = None     # elementwise ufunc: blocked loops call it with out=
     numexpr: str | None = None        # template over {0}, {1}, ...: the fused-kernel form
+    # Template of the compiled-loop backend's scalar form, only for ops whose
+    # scalar form is IEEE-exact, as NumPy's loop (exec/loop_backend.py).
+    loop: str | None = None
     view_of: int | None = None        # aliasing: the output is a view of this input
     doc: str = ""
     aliases: tuple[str, ...] = field(default=())
@@ -139,7 +142,18 @@ def _elementwise(name: str, impl: Callable[..., Any], arity: int, numexpr: str |
                  doc: str = "") -> OpSpec:
     uf = impl if isinstance(impl, np.ufunc) else None
     return register(OpSpec(name, "elementwise", impl, _broadcast, dtype, arity, uf,
-                           numexpr, None, doc, aliases))
+                           numexpr, _LOOP.get(name), None, doc, aliases))
+
+
+# The compiled-loop form of the ops that have one: float32/float64 operands
+# already cast to the instruction's dtype, IEEE-exact operations only (no
+# libm call: NumPy's SIMD sin/exp/sqrt... are not libm's).  abs is fabs,
+# which clears the sign bit of a NaN as np.abs does.
+_LOOP: dict[str, str] = {
+    "add": "({0} + {1})", "subtract": "({0} - {1})", "multiply": "({0} * {1})",
+    "divide": "({0} / {1})", "negative": "(-{0})", "positive": "{0}",
+    "square": "({0} * {0})", "abs": "abs({0})", "fabs": "abs({0})",
+}
 
 
 # name, ufunc, numexpr template (None: not fusable into numexpr), NumPy aliases.

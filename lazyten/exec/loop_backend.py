@@ -1,0 +1,393 @@
+"""Fused kernels as compiled loops (numba): one pass over memory, NumPy's bits.
+
+The blocked NumPy loop still writes each instruction's block to a scratch
+buffer and reads it back; for a reduction such as ``sum(a*b + c)`` that is
+three ufunc calls and three cache round trips per block.  A compiled loop
+reads each input element once, computes the expression in registers and
+accumulates it, so the kernel costs little more than reading its inputs.
+
+Only where the loop gives NumPy's exact result:
+
+* dtypes float32 and float64 only, every operand cast to its instruction's
+  dtype first (NumPy's ufunc loops cast to the loop dtype the same way);
+* only ops whose scalar form is IEEE-exact: the registry's ``loop`` templates
+  (``+ - * /``, negation, square, abs, float casts), never a libm function
+  (NumPy's SIMD sin/exp differ from libm's in the last bits);
+* no fast-math: LLVM neither reassociates nor contracts ``a*b + c`` to an FMA;
+* a sum over all axes is NumPy's own pairwise summation (``pairwise_sum`` in
+  NumPy's ``loops_utils.h``: eight accumulators over blocks of at most 128,
+  halves split at multiples of 8), replayed exactly, on ``0.0 +`` that, as
+  ``np.add.reduce`` starts from the identity.  Threads take subtrees of that
+  same split, so the bits do not depend on the number of threads.
+
+Inputs must be full-size (read in C order: contiguous, or 1-d with any
+stride) or single elements (broadcast scalars); anything else runs on the
+kernel's NumPy fallback, as does every kernel under ``np.errstate(all=
+"raise")`` (a compiled loop raises nothing).
+
+Compiling takes about a second, so in ``backend="auto"`` a kernel's loop is
+compiled when the same loop has run ``HOT_RUNS`` times in this process (the
+runs before use the NumPy fallback), and ``backend="loop"`` compiles it at
+its first run.  The generated source is written to ``<cache dir>/loops/`` and
+numba caches the machine code beside it, so another process loads a loop it
+has compiled before in milliseconds.  numba is imported only then.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import math
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..graph.node import Node
+from ..graph.ops import REGISTRY
+from ..graph.passes.fuse import Instr
+from .cost import cache_dir
+
+LOOP_DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+MAX_OPS = 48          # the pairwise leaf writes each instruction 8 times
+HOT_RUNS = 2          # runs of one loop before "auto" compiles it
+PW_BLOCKSIZE = 128    # NumPy's pairwise-summation leaf size
+SPLIT_MIN = 1 << 16   # elements per thread, at least, when splitting a loop
+_TNAME = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+
+
+def available() -> bool:
+    """Whether numba can be imported (looked up once, without importing it)."""
+    global _available
+    if _available is None:
+        _available = importlib.util.find_spec("numba") is not None
+    return _available
+
+
+_available: bool | None = None
+
+
+@dataclass(frozen=True)
+class LoopForm:
+    """The generated loop of one kernel: its source and how to call it."""
+    source: str
+    key: str                      # hash of the source: the cache's key
+    scalars: tuple[bool, ...]     # per input: passed as a scalar (size 1)
+    reduces: bool                 # a full sum (``pw``), else elementwise (``ew``)
+    n: int                        # elements of the kernel's element shape
+
+
+def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
+              elem_shape: tuple[int, ...], dtype: np.dtype[Any]) -> LoopForm | None:
+    """The kernel as a compiled loop, or None where a loop would not give
+    NumPy's exact result (see the module docstring)."""
+    if not program or len(program) > MAX_OPS or not elem_shape:
+        return None
+    n = math.prod(elem_shape)
+    if reduce is not None:
+        rattrs = dict(reduce[1])
+        if reduce[0] != "sum" or set(rattrs) - {"axis", "keepdims", "dtype"} \
+                or rattrs.get("dtype") is not None \
+                or sorted(rattrs["axis"]) != list(range(len(elem_shape))) \
+                or np.dtype(program[-1][3]) != dtype:
+            return None
+    scalars = []
+    for node in inputs:
+        if node.weak:
+            if not isinstance(node.attrs.get("value"), (int, float)) \
+                    or isinstance(node.attrs.get("value"), bool):
+                return None
+            scalars.append(True)
+        elif node.dtype not in LOOP_DTYPES or node.size not in (1, n):
+            return None
+        else:
+            scalars.append(node.size == 1 and n > 1 or node.ndim == 0)
+    for name, _refs, attrs, dt in program:
+        if np.dtype(dt) not in LOOP_DTYPES:
+            return None
+        if name == "astype":
+            continue
+        if REGISTRY[name].loop is None or attrs:
+            return None
+    source = _source(program, tuple(scalars), reduce is not None)
+    key = hashlib.sha1(source.encode()).hexdigest()[:20]
+    return LoopForm(source, key, tuple(scalars), reduce is not None, n)
+
+
+# ------------------------------------------------------------------ codegen
+
+def _element(program: tuple[Instr, ...], scalars: tuple[bool, ...], ix: str,
+             sfx: str) -> tuple[list[str], str]:
+    """Statements computing the kernel's value at index ``ix`` into names
+    ending in ``sfx``; returns (statements, the name of the value)."""
+    lines = []
+    names: list[str] = []
+    for k, (name, refs, attrs, dt) in enumerate(program):
+        t = _TNAME[np.dtype(dt)]
+        ops = []
+        for r in refs:
+            ops.append(names[-1 - r] if r < 0 else (f"s{r}" if scalars[r] else f"i{r}[{ix}]"))
+        v = f"t{k}{sfx}"
+        if name == "astype":
+            expr = f"{t}({ops[0]})"
+        else:
+            tmpl = REGISTRY[name].loop
+            assert tmpl is not None
+            expr = tmpl.format(*[f"{t}({o})" for o in ops])
+        lines.append(f"{v} = {t}({expr})")
+        names.append(v)
+    return lines, names[-1]
+
+
+def _source(program: tuple[Instr, ...], scalars: tuple[bool, ...], reduces: bool) -> str:
+    params = ", ".join(f"{'s' if s else 'i'}{r}" for r, s in enumerate(scalars))
+    acc = _TNAME[np.dtype(program[-1][3])]
+    head = [
+        "# Generated by lazyten.exec.loop_backend: do not edit.",
+        "import numba",
+        "import numpy as np",
+        "f32, f64 = np.float32, np.float64",
+        # Unsigned offsets: numba wraps negative signed indices around, and
+        # the branch that costs per access keeps LLVM from vectorizing.
+        *[f"U{j} = numba.uint64({j})" for j in range(9)],
+        "",
+        "",
+        '@numba.njit(nogil=True, error_model="numpy", cache=True)',
+    ]
+    if not reduces:
+        body, last = _element(program, scalars, "k", "")
+        src = head + [
+            f"def ew({params}, o, lo, hi):",
+            "    k = numba.uint64(lo)",
+            "    e = numba.uint64(hi)",
+            "    while k < e:",
+            *[f"        {ln}" for ln in body],
+            f"        o[k] = {last}",
+            "        k += U1",
+        ]
+        return "\n".join(src) + "\n"
+    # NumPy's pairwise_sum, with an explicit stack instead of recursion
+    # (numba's calls cost more than a leaf's work).  A frame is (start,
+    # length, stage); stage 0: split, 1: left half done, 2: both done.
+    leaf8, lane = [], []
+    for j in range(8):
+        lines, v = _element(program, scalars, f"k + U{j}", f"_{j}")
+        leaf8 += lines
+        lane.append(v)
+    one, v1 = _element(program, scalars, "k", "_x")
+    src = head + [
+        f"def pw({params}, lo, n):",
+        "    slo = np.empty(64, np.int64)",
+        "    sn = np.empty(64, np.int64)",
+        "    sst = np.zeros(64, np.int64)",
+        f"    sval = np.empty(64, {acc})",
+        "    top = 0",
+        "    slo[0] = lo",
+        "    sn[0] = n",
+        f"    ret = {acc}(0.0)",
+        "    while top >= 0:",
+        "        L = slo[top]",
+        "        N = sn[top]",
+        f"        if N <= {PW_BLOCKSIZE}:",
+        "            u = numba.uint64(L)",
+        "            e = u + numba.uint64(N)",
+        "            if N < 8:",
+        f"                res = {acc}(-0.0)",
+        "                k = u",
+        "                while k < e:",
+        *[f"                    {ln}" for ln in one],
+        f"                    res += {v1}",
+        "                    k += U1",
+        "            else:",
+        "                k = u",
+        *[f"                {ln}" for ln in leaf8],
+        *[f"                r{j} = {lane[j]}" for j in range(8)],
+        "                m = u + numba.uint64(N - N % 8)",
+        "                k = u + U8",
+        "                while k < m:",
+        *[f"                    {ln}" for ln in leaf8],
+        *[f"                    r{j} += {lane[j]}" for j in range(8)],
+        "                    k += U8",
+        "                res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))",
+        "                while k < e:",
+        *[f"                    {ln}" for ln in one],
+        f"                    res += {v1}",
+        "                    k += U1",
+        "            ret = res",
+        "            top -= 1",
+        "            continue",
+        "        n2 = N // 2",
+        "        n2 -= n2 % 8",
+        "        st = sst[top]",
+        "        if st == 0:",
+        "            sst[top] = 1",
+        "            top += 1",
+        "            slo[top] = L",
+        "            sn[top] = n2",
+        "            sst[top] = 0",
+        "        elif st == 1:",
+        "            sval[top] = ret",
+        "            sst[top] = 2",
+        "            top += 1",
+        "            slo[top] = L + n2",
+        "            sn[top] = N - n2",
+        "            sst[top] = 0",
+        "        else:",
+        "            ret = sval[top] + ret",
+        "            top -= 1",
+        "    return ret",
+    ]
+    return "\n".join(src) + "\n"
+
+
+# ------------------------------------------------------------------ compiling
+
+_compiled: dict[str, Callable[..., Any]] = {}
+_runs: dict[str, int] = {}
+_lock = threading.Lock()
+
+
+def compiled(form: LoopForm, force: bool) -> Callable[..., Any] | None:
+    """The loop's compiled function, compiling it now if ``force`` or if it
+    has run ``HOT_RUNS`` times; None while it stays on the NumPy fallback."""
+    fn = _compiled.get(form.key)
+    if fn is not None:
+        return fn
+    with _lock:
+        fn = _compiled.get(form.key)
+        if fn is not None:
+            return fn
+        runs = _runs.get(form.key, 0) + 1
+        _runs[form.key] = runs
+        if not force and runs < HOT_RUNS:
+            return None
+        fn = _load(form)
+        _compiled[form.key] = fn
+        return fn
+
+
+def is_compiled(form: LoopForm) -> bool:
+    return form.key in _compiled
+
+
+def _load(form: LoopForm) -> Callable[..., Any]:
+    """Import the generated module from the cache directory (numba caches the
+    machine code beside it), or from a temporary one if that is not
+    writable."""
+    name = f"lazyten_loop_{form.key}"
+    for base in (cache_dir() / "loops", None):
+        try:
+            folder = base if base is not None else tempfile.mkdtemp(prefix="lazyten-loops-")
+            os.makedirs(folder, exist_ok=True)
+            path = os.path.join(folder, name + ".py")
+            if not os.path.exists(path):
+                # Written whole, then renamed: another process may read it.
+                fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+                with os.fdopen(fd, "w") as f:
+                    f.write(form.source)
+                os.replace(tmp, path)
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module           # numba's cache looks it up
+            spec.loader.exec_module(module)
+            fn: Callable[..., Any] = getattr(module, "pw" if form.reduces else "ew")
+            return fn
+        except OSError:
+            if base is None:
+                raise
+    raise AssertionError("unreachable")
+
+
+# ------------------------------------------------------------------ running
+
+def flat_args(form: LoopForm, args: list[Any]) -> list[Any] | None:
+    """The kernel's arguments as the loop takes them: full-size operands as
+    1-d arrays in C order, scalars as scalars of their dtype; None where an
+    operand's layout has no such view (the NumPy fallback runs then)."""
+    flat: list[Any] = []
+    for a, scalar in zip(args, form.scalars):
+        if scalar:
+            if isinstance(a, np.ndarray):
+                a = a.reshape(-1)[0]
+            elif isinstance(a, int) and not -2**63 <= a < 2**63:
+                return None                      # numba takes int64 at most
+            flat.append(a)
+            continue
+        if not isinstance(a, np.ndarray) or a.size != form.n:
+            return None
+        if a.ndim == 1:
+            flat.append(a)
+        elif a.flags.c_contiguous:
+            flat.append(a.reshape(-1))
+        else:
+            return None
+    return flat
+
+
+def splits(lo: int, n: int, parts: int) -> list[tuple[int, int]]:
+    """NumPy's pairwise split of ``[lo, lo+n)`` into up to ``parts`` ranges
+    (a power of two), left to right: the subtrees that threads can sum
+    independently and combine as NumPy's recursion does.
+
+    >>> splits(0, 1000, 2), splits(0, 100, 2)
+    ([(0, 496), (496, 504)], [(0, 100)])
+    """
+    if parts < 2 or n <= PW_BLOCKSIZE:
+        return [(lo, n)]
+    n2 = n // 2
+    n2 -= n2 % 8
+    return splits(lo, n2, parts // 2) + splits(lo + n2, n - n2, parts // 2)
+
+
+def _combine(parts: list[Any]) -> Any:
+    """Add the subtree sums back in the tree's shape (``splits`` halves)."""
+    if len(parts) == 1:
+        return parts[0]
+    half = len(parts) // 2
+    return _combine(parts[:half]) + _combine(parts[half:])
+
+
+def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray[Any, Any],
+        threads: int) -> bool:
+    """Run the loop into ``out``; False (nothing written) where ``out`` has no
+    flat view, so the caller runs the fallback."""
+    from .numpy_backend import pool
+    n = form.n
+    if form.reduces:
+        parts = 1
+        while parts * 2 <= threads and n // (parts * 2) >= SPLIT_MIN:
+            parts *= 2
+        ranges = splits(0, n, parts)
+        if len(ranges) == 1:
+            total = fn(*flat, 0, n)
+        else:
+            futs = [pool(threads).submit(fn, *flat, lo, m) for lo, m in ranges[1:]]
+            first = fn(*flat, ranges[0][0], ranges[0][1])
+            # In the result's dtype, as NumPy adds (numba returns floats).
+            dt = out.dtype.type
+            total = _combine([dt(first)] + [dt(f.result()) for f in futs])
+        # np.add.reduce starts from the identity: 0.0 + (-0.0) is 0.0.
+        out[...] = out.dtype.type(0) + out.dtype.type(total)
+        return True
+    if out.size != n:                            # (a chunk of a chunked plan)
+        return False
+    if out.ndim == 1:
+        o = out
+    elif out.flags.c_contiguous:
+        o = out.reshape(-1)
+    else:
+        return False
+    parts = max(1, min(threads, n // SPLIT_MIN))
+    bounds = [n * p // parts for p in range(parts + 1)]
+    futs = [pool(threads).submit(fn, *flat, o, bounds[p], bounds[p + 1])
+            for p in range(1, parts)]
+    fn(*flat, o, bounds[0], bounds[1])
+    for f in futs:
+        f.result()
+    return True

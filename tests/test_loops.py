@@ -1,0 +1,311 @@
+"""The compiled-loop backend (numba): NumPy's bits, one pass, and when it runs.
+
+Every value is checked bit for bit against NumPy (sums included: the loop
+replays NumPy's pairwise summation), on the layouts the loop takes
+(contiguous, 1-d strided, scalars) and on those it hands to its NumPy
+fallback (non-contiguous n-d operands or outputs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazyten as lt
+from lazyten.exec import cost, loop_backend
+
+pytestmark = pytest.mark.skipif(not loop_backend.available(), reason="numba not installed")
+
+
+def same_bits(got: np.ndarray[Any, Any], exp: np.ndarray[Any, Any]) -> None:
+    """Equal dtype, shape and bits; NaNs only in the same places (the sign of
+    a NaN from two NaN operands is not a NumPy contract)."""
+    got, exp = np.asarray(got), np.asarray(exp)
+    assert got.dtype == exp.dtype and got.shape == exp.shape
+    nan = np.isnan(exp)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    u = np.dtype(f"u{exp.dtype.itemsize}")
+    np.testing.assert_array_equal(got[~nan].view(u), exp[~nan].view(u))
+
+
+def backend_of(t: lt.Tensor) -> str:
+    (k,) = lt.plan(t).kernels
+    assert k.kernel is not None
+    return k.kernel.backend
+
+
+@pytest.fixture
+def fresh_loops(monkeypatch: Any, tmp_path: Path) -> Iterator[Path]:
+    """No loop compiled or counted yet, and a cache directory of our own."""
+    monkeypatch.setenv("LAZYTEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(loop_backend, "_compiled", {})
+    monkeypatch.setattr(loop_backend, "_runs", {})
+    yield tmp_path
+
+
+SIZES = [0, 1, 7, 8, 9, 127, 128, 129, 1000, 2 * loop_backend.SPLIT_MIN + 13, 300_001]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_sum_is_numpys_pairwise_sum_bit_for_bit(dtype: Any) -> None:
+    rng = np.random.default_rng(0)
+    n = max(SIZES)
+    # Cancelling terms of mixed magnitudes: any other summation order shows.
+    A = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 6, n)).astype(dtype)
+    B = rng.standard_normal(n).astype(dtype)
+    C = (-A * B + rng.standard_normal(n).astype(dtype)).astype(dtype)
+    for size in SIZES:
+        a, b, c = (lt.asarray(x[:size]) for x in (A, B, C))
+        e = lt.sum(a * b + c * 0.5)
+        for threads in (1, 2, 4):
+            with lt.set_options(backend="loop", threads=threads, check=True):
+                if size:                 # (the sum of nothing is folded away)
+                    assert backend_of(e) == "loop"
+                (got,) = lt.compute(e)   # computed again: no cached value
+            exp = np.sum(A[:size] * B[:size] + C[:size] * dtype(0.5))
+            same_bits(got, exp)
+
+
+def test_sum_over_all_axes_of_nd_and_keepdims(fresh_loops: Path) -> None:
+    rng = np.random.default_rng(1)
+    M = rng.standard_normal((300, 77)) * 1e4
+    m = lt.asarray(M)
+    with lt.set_options(backend="loop", check=True):
+        same_bits(lt.sum(m * m - 3.0).eval(), np.sum(M * M - 3.0))
+        same_bits(lt.sum(-m, keepdims=True).eval(), np.sum(-M, keepdims=True))
+        # Over one axis of two: not NumPy's pairwise order, so no loop.
+        assert backend_of(lt.sum(m * 2, axis=0)) != "loop"
+        same_bits(lt.sum(m * 2, axis=1).eval(), np.sum(M * 2, axis=1))
+
+
+def test_sum_of_signed_zeros_starts_from_the_identity(fresh_loops: Path) -> None:
+    # np.add.reduce starts from +0.0: the sum of -0.0's is +0.0.
+    z = lt.asarray(np.full(1000, -0.0))
+    with lt.set_options(backend="loop"):
+        got = lt.sum(z * 1.0).eval()
+    same_bits(got, np.sum(np.full(1000, -0.0) * 1.0))
+    assert not np.signbit(got)
+
+
+SPECIALS = np.array([0.0, -0.0, 1.0, -1.5, np.inf, -np.inf, np.nan, 5e-324, -2.2e-308,
+                     1.7e308, -1.7e308, 3.0, 1e-300, 0.1])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_elementwise_ops_on_special_values_are_numpys(dtype: Any) -> None:
+    with np.errstate(all="ignore"):
+        x = np.resize(SPECIALS, 40_000).astype(dtype)
+        y = np.roll(x, 3)
+    a, b = lt.asarray(x), lt.asarray(y)
+    cases = [
+        (lambda p, q: p * q + q, lambda p, q: p * q + q),
+        (lambda p, q: (p - q) / q, lambda p, q: (p - q) / q),
+        (lambda p, q: -abs(p) + p * p, lambda p, q: -np.abs(p) + np.square(p)),
+        (lambda p, q: lt.square(p) / 0.0, lambda p, q: np.square(p) / dtype(0.0)),
+        # A Python float takes the array's dtype (NEP 50): float32 stays float32.
+        (lambda p, q: p * 2.5 + 1, lambda p, q: p * 2.5 + 1),
+        (lambda p, q: p.astype(np.float64) * 3.0 - q,
+         lambda p, q: p.astype(np.float64) * 3.0 - q),
+        (lambda p, q: (p * 1e30).astype(np.float32) + 1,
+         lambda p, q: (p * 1e30).astype(np.float32) + 1),
+        (lambda p, q: lt.sum(abs(p - q) * 0.5), lambda p, q: np.sum(np.abs(p - q) * 0.5)),
+    ]
+    for lz, ref in cases:
+        with lt.set_options(backend="loop", check=True), np.errstate(all="ignore"):
+            e = lz(a, b)
+            assert backend_of(e) == "loop"
+            got = e.eval()
+            exp = ref(x, y)
+        same_bits(got, exp)
+
+
+def test_mixed_dtypes_and_broadcast_scalars() -> None:
+    rng = np.random.default_rng(2)
+    x32 = rng.standard_normal(70_001).astype(np.float32)
+    y64 = rng.standard_normal(70_001)
+    s = np.float32(1.25)
+    a, b, c = lt.asarray(x32), lt.asarray(y64), lt.asarray(np.array([s]))
+    with lt.set_options(backend="loop", check=True):
+        e = a * c + b          # float32 * float32, then float64
+        assert backend_of(e) == "loop"
+        same_bits(e.eval(), x32 * np.array([s]) + y64)
+        same_bits(lt.sum(a * c).eval(), np.sum(x32 * np.array([s])))
+
+
+def test_layouts_the_loop_takes_and_those_it_hands_to_numpy(monkeypatch: Any) -> None:
+    ran: list[int] = []
+    real = loop_backend.run
+
+    def spy(*args: Any) -> bool:
+        done = real(*args)
+        ran.append(int(done))
+        return done
+    monkeypatch.setattr(loop_backend, "run", spy)
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal((400, 300))
+    flat = rng.standard_normal(240_000)
+    cases = [
+        (base, 1),                    # contiguous 2-d: flattened
+        (flat[::2], 1),               # 1-d strided: the loop indexes with strides
+        (base[:, ::2], 0),            # n-d non-contiguous: NumPy fallback
+        (base.T, 0),
+        (base[::-1], 0),
+    ]
+    for arr, loops in cases:
+        x = lt.asarray(arr)
+        # (x * x + 1: the sum of x * x alone is a BLAS dot)
+        for e, exp in [(x * 3.0 - 1.0, arr * 3.0 - 1.0),
+                       (lt.sum(x * x + 1.0), np.sum(arr * arr + 1.0))]:
+            ran.clear()
+            with lt.set_options(backend="loop", check=True):
+                assert backend_of(e) == "loop"
+                got = e.eval()
+            assert ran == ([1] if loops else []), (arr.shape, arr.strides)
+            if loops or e.ndim:
+                same_bits(got, exp)
+            else:  # the fallback's blocked sum is not in NumPy's exact order
+                np.testing.assert_allclose(got, exp, rtol=1e-12)
+
+
+def test_output_without_a_flat_view_runs_on_numpy() -> None:
+    # A kernel written into its slice of a stack along the last axis: a
+    # strided 2-d destination, which the loop cannot take.
+    rng = np.random.default_rng(4)
+    A = rng.standard_normal((300, 400))
+    a = lt.asarray(A)
+    with lt.set_options(backend="loop", check=True):
+        got = lt.stack([a * 2.0, a + 1.0], axis=-1).eval()
+    same_bits(got, np.stack([A * 2.0, A + 1.0], axis=-1))
+
+
+def test_ops_without_an_exact_loop_do_not_get_one() -> None:
+    x = np.linspace(0.1, 1, 100_000)
+    with lt.set_options(backend="loop", check=True):
+        a = lt.asarray(x)
+        for e in [lt.sin(a) * 2, lt.sqrt(a) + 1, lt.asarray(np.arange(100_000)) * 3,
+                  lt.asarray(x.astype(np.float16)) + 1]:
+            (k,) = lt.plan(e).kernels
+            assert k.kernel is not None and k.kernel.backend != "loop"
+            assert "no exact loop" in k.kernel.why
+        # Reductions other than a plain sum keep NumPy's (the elementwise
+        # part may still be a loop of its own).
+        for e in [lt.max(a * 2), lt.sum(a * 2, dtype=np.float32), lt.prod(a * 2)]:
+            for k in lt.plan(e).kernels:
+                assert k.kernel is not None
+                assert k.node.attrs["reduce"] is None or k.kernel.backend != "loop"
+    assert loop_backend.loop_form((), [], None, (3,), np.dtype(np.float64)) is None
+
+
+def test_errstate_raise_runs_numpy_so_errors_surface() -> None:
+    a = lt.asarray(np.array([1.0, 0.0] * 50_000))
+    e = 1.0 / a * 2.0
+    with lt.set_options(backend="loop"):
+        assert backend_of(e) == "loop"
+        with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+            e.eval()
+        with np.errstate(divide="ignore"):
+            same_bits(e.eval(), 1.0 / np.array([1.0, 0.0] * 50_000) * 2.0)
+
+
+def test_auto_compiles_a_loop_at_its_second_run_and_caches_it(fresh_loops: Path) -> None:
+    rng = np.random.default_rng(5)
+    X, Y = rng.standard_normal(2_000_000), rng.standard_normal(2_000_000)
+    x, y = lt.asarray(X), lt.asarray(Y)
+    e = lt.sum(x * y - x)
+    with lt.set_options(backend="auto"):
+        (k,) = lt.plan(e).kernels
+        assert k.kernel is not None and k.kernel.backend == "loop"
+        assert k.kernel.fallback == "blocked"
+        assert "blocked until the loop is compiled" in k.kernel.why
+        assert "loop: not compiled yet (blocked runs it until run 2)" in lt.explain(
+            e, verbose=True)
+        form = k.kernel.loop
+        assert form is not None
+        (first,) = lt.compute(e)               # the blocked fallback
+        assert not loop_backend.is_compiled(form)
+        (second,) = lt.compute(e)              # computed again: the loop
+        assert loop_backend.is_compiled(form)
+        assert "loop: compiled; pairwise sum" in lt.explain(e, verbose=True)
+    same_bits(second, np.sum(X * Y - X))
+    np.testing.assert_allclose(first, second, rtol=1e-12)
+    files = sorted(p.name for p in (fresh_loops / "loops").iterdir())
+    assert f"lazyten_loop_{form.key}.py" in files
+    # The generated text is the loop's whole definition, and only ours.
+    text = (fresh_loops / "loops" / f"lazyten_loop_{form.key}.py").read_text()
+    assert text == form.source and "def pw(" in text
+
+
+def test_cost_model_picks_loops_for_large_kernels_only() -> None:
+    m = cost.CostModel()
+    w3 = m.estimate(["multiply", "add"], 10**7, threads=2, float32=False, arrays=4,
+                    reduces=True)
+    assert w3["loop"] < w3["blocked"]
+    tiny = m.estimate(["multiply", "add"], 100, threads=2, float32=False, arrays=4,
+                      reduces=True)
+    assert tiny["loop"] > tiny["numpy"]
+    with lt.set_options(backend="auto"):
+        assert backend_of(lt.sum(lt.asarray(np.ones(100)) * 2.0)) != "loop"
+        assert backend_of(lt.asarray(np.ones(10**6)) * 2.0 + 1.0) == "loop"
+
+
+def test_splits_follow_numpys_pairwise_recursion() -> None:
+    for n in [129, 1000, 12345, 10**6 + 7]:
+        for parts in (2, 4, 8):
+            r = loop_backend.splits(0, n, parts)
+            assert sum(m for _, m in r) == n and r[0][0] == 0
+            assert all(lo + m == r[i + 1][0] for i, (lo, m) in enumerate(r[:-1]))
+            assert all(lo % 8 == 0 for lo, _ in r)
+            assert len(r) <= parts
+
+
+# Random expressions of the loop's ops over float32/float64 operands and
+# Python scalars, against the reference executor, bit for bit.
+_BIN = [lambda p, q: p + q, lambda p, q: p - q, lambda p, q: p * q, lambda p, q: p / q]
+_UN = [lambda p: -p, lambda p: abs(p), lambda p: p * p, lambda p: p.astype(np.float32),
+       lambda p: p.astype(np.float64), lambda p: p * 0.75, lambda p: 2.0 - p]
+
+
+@st.composite
+def _exprs(draw: Any) -> tuple[Any, list[np.ndarray[Any, Any]], bool]:
+    n = draw(st.sampled_from([1, 9, 130, 70_000]))
+    k = draw(st.integers(2, 3))
+    arrays = []
+    for _ in range(k):
+        dt = draw(st.sampled_from([np.float32, np.float64]))
+        vals = draw(st.lists(st.sampled_from(list(SPECIALS[:6]) + [2.5, -3.25, 1e10, 7e-5]),
+                             min_size=4, max_size=4))
+        arrays.append(np.resize(np.array(vals), n).astype(dt) * np.linspace(1, 2, n, dtype=dt))
+    steps = draw(st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10),
+                                    st.integers(0, 10)), min_size=1, max_size=5))
+    return steps, arrays, draw(st.booleans())
+
+
+def _build(steps: Any, vals: list[Any]) -> Any:
+    vals = list(vals)
+    for op, i, j in steps:
+        p, q = vals[i % len(vals)], vals[j % len(vals)]
+        vals.append(_BIN[op % 4](p, q) if op < 4 else _UN[op % 7](p))
+    return vals[-1]
+
+
+@settings(max_examples=25)
+@given(_exprs())
+def test_random_loop_expressions_match_the_reference_bit_for_bit(case: Any) -> None:
+    steps, arrays, reduce = case
+    with np.errstate(all="ignore"):
+        with lt.set_options(optimize=False, backend="numpy"):
+            leaves = [lt.asarray(a) for a in arrays]
+            r = _build(steps, leaves)
+            exp = (lt.sum(r) if reduce else r).eval()
+        with lt.set_options(backend="loop", check=True):
+            r = _build(steps, [lt.asarray(a) for a in arrays])
+            got = (lt.sum(r) if reduce else r).eval()
+    if reduce and exp.dtype != np.asarray(got).dtype:
+        pytest.fail(f"dtype {got.dtype} != {exp.dtype}")
+    same_bits(got, exp)
