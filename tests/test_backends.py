@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import lazyten as lt
-from lazyten.exec import cost
+from lazyten.exec import cost, loop_backend
 from lazyten.exec.numexpr_backend import compile_numexpr
 from lazyten.graph.passes.fuse import FUSED
 
@@ -111,6 +111,9 @@ def test_calibration_writes_and_is_read_back(tmp_path: Path, monkeypatch: Any) -
     assert all(v > 0 for v in model.numpy_block.values()) and model.numpy_call_us > 0
     assert model.mem > 0 and all(v > 0 for v in model.numexpr.values())
     assert model.gil_us >= 0
+    if loop_backend.available():
+        assert model.loop["cheap"] > 0 and model.loop_sum["heavy"] > 0
+        assert model.loop_call_us > 0 and model.loop_split_us > 0
     path = cost.save(model)
     assert path.parent == tmp_path
     monkeypatch.setattr(cost, "_model", None)

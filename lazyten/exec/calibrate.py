@@ -119,16 +119,16 @@ def calibrate(n: int = 2_000_000, repeat: int = 5) -> CostModel:
     model.gil_us = _gil_us(a, repeat)
     loops = _loop_costs(a, repeat)
     if loops is not None:
-        model.loop, model.loop_sum, model.loop_call_us = loops
+        model.loop, model.loop_sum, model.loop_call_us, model.loop_split_us = loops
     return model
 
 
-def _loop_costs(a: np.ndarray[Any, Any],
-                repeat: int) -> tuple[dict[str, float], dict[str, float], float] | None:
+def _loop_costs(a: np.ndarray[Any, Any], repeat: int
+                ) -> tuple[dict[str, float], dict[str, float], float, float] | None:
     """Compiled loops (numba), one thread: the cost of one op per element,
     elementwise and inside a pairwise sum (a chain of CHAIN minus a chain of
-    one, so memory traffic cancels), and of handing a loop to a thread.
-    None without numba."""
+    one, so memory traffic cancels), of one call, and of handing parts of a
+    loop to the threads.  None without numba."""
     from . import loop_backend
     from .numpy_backend import pool
     if not loop_backend.available():
@@ -154,9 +154,18 @@ def _loop_costs(a: np.ndarray[Any, Any],
     # No loop has a transcendental op (not exact): the default stays.
     ew["transcendental"] = CostModel().loop["transcendental"]
     sm["transcendental"] = CostModel().loop_sum["transcendental"]
-    call_us = _best(lambda: [pool(2).submit(int).result() for _ in range(100)],
-                    repeat) / 100 * 1e6
-    return ew, sm, call_us
+    # One call: the one-op elementwise loop on 8 elements of ``a``.
+    with lt.set_options(backend="loop", threads=1):
+        (k,) = lt.plan(x * 1.0001).kernels
+    assert k.kernel is not None and k.kernel.loop is not None
+    fn = loop_backend.compiled(k.kernel.loop, force=True)
+    assert fn is not None
+    out = np.empty_like(a)
+    call_us = _best(lambda: [fn(a, 1.0001, out, 0, 8) for _ in range(1000)],
+                    repeat) / 1000 * 1e6
+    split_us = _best(lambda: [pool(2).submit(int).result() for _ in range(100)],
+                     repeat) / 100 * 1e6
+    return ew, sm, call_us, split_us
 
 
 def _gil_us(a: np.ndarray[Any, Any], repeat: int) -> float:

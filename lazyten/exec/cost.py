@@ -50,8 +50,9 @@ class CostModel:
     * numexpr: its VM on cache-resident blocks: ``sum(numexpr[op]) + mem * m``;
     * a compiled loop (numba): one pass, ``sum(loop[op]) + mem * m`` for an
       elementwise kernel (LLVM vectorizes it), ``sum(loop_sum[op]) + mem * m``
-      for a full sum (NumPy's pairwise order: scalar code), plus
-      ``loop_call_us`` a call, spread over threads.
+      for a full sum (NumPy's pairwise order: scalar code), spread over
+      threads, plus ``loop_call_us`` a call and ``loop_split_us`` where it
+      is split over threads.
     """
     # Defaults: ``python -m lazyten.exec.calibrate`` on the development
     # machine (2 cores, NumPy 2.4, numexpr 2.14), rounded.
@@ -67,11 +68,15 @@ class CostModel:
     # Fixed costs, in microseconds.
     numpy_call_us: float = 0.27       # one ufunc call
     numexpr_call_us: float = 7.2      # one numexpr.evaluate (parse cache hit)
+    # Compiled loops: a cheap op is free next to memory traffic (0.01 is the
+    # calibration's floor); in a pairwise sum the code is scalar.  No loop
+    # has a transcendental op (not exact): those entries are never used.
     loop: dict[str, float] = field(default_factory=lambda: {
-        "cheap": 0.05, "heavy": 0.45, "transcendental": 10.0})
+        "cheap": 0.01, "heavy": 0.29, "transcendental": 10.0})
     loop_sum: dict[str, float] = field(default_factory=lambda: {
-        "cheap": 0.17, "heavy": 0.6, "transcendental": 10.0})
-    loop_call_us: float = 20.0        # one loop call, handed to the threads
+        "cheap": 0.16, "heavy": 1.35, "transcendental": 10.0})
+    loop_call_us: float = 0.34        # one call of a compiled loop (numba's dispatch)
+    loop_split_us: float = 71.0       # handing parts of a loop to the threads and back
     # Per ufunc call of a blocked kernel when several threads run it: handing
     # the GIL between threads around each call does not overlap, so it is
     # paid once per call, not divided by threads.  Cheap-op chains suffer
@@ -132,7 +137,8 @@ class CostModel:
             "numpy": (plain * n + calls) * 1e-9,
             "blocked": ((block + stream) * n / eff + calls * nblocks / eff + gil) * 1e-9,
             "numexpr": ((ne + stream) * n / threads + self.numexpr_call_us * 1e3) * 1e-9,
-            "loop": ((lp * width + stream) * n / leff + self.loop_call_us * 1e3) * 1e-9,
+            "loop": ((lp * width + stream) * n / leff + self.loop_call_us * 1e3
+                     + (self.loop_split_us * 1e3 if leff > 1 else 0.0)) * 1e-9,
         }
 
 

@@ -165,7 +165,7 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
         if ne is not None:
             choices["numexpr"] = est["numexpr"]
     fallback = min(choices, key=choices.__getitem__)
-    if form is not None:
+    if form is not None and n >= loop_backend.AUTO_MIN:
         choices["loop"] = est["loop"]
     best = min(choices, key=choices.__getitem__)
     why = "cost model: " + ", ".join(f"{k} {v * 1e6:.0f}us" for k, v in sorted(

@@ -58,6 +58,10 @@ MAX_OPS = 48          # the pairwise leaf writes each instruction 8 times
 HOT_RUNS = 2          # runs of one loop before "auto" compiles it
 PW_BLOCKSIZE = 128    # NumPy's pairwise-summation leaf size
 SPLIT_MIN = 1 << 16   # elements per thread, at least, when splitting a loop
+# "auto" considers a loop only for kernels of this many elements or more:
+# smaller ones take microseconds on any backend, and compiling the loop (about
+# a second) would take millions of runs to pay back.
+AUTO_MIN = 1 << 16
 _TNAME = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
 
 
