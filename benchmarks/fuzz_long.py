@@ -5,7 +5,8 @@
     python benchmarks/fuzz_long.py --jobs 4        # 4 processes, different seeds
 
 Each graph is evaluated under the 6 engine combinations (optimize on/off x
-backend numpy/numexpr/auto) and compared with NumPy (tests/test_fuzz.py).
+backend numpy/numexpr/auto; ``--loops`` adds backend="loop") and compared
+with NumPy (tests/test_fuzz.py).
 With ``--jobs`` each process runs ``examples / jobs`` graphs from its own seed.
 Prints one line per process and a total, for the README.
 """
@@ -28,6 +29,8 @@ def main() -> int:
     ap.add_argument("--examples", type=int, default=100_000)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=None, help="first Hypothesis seed")
+    ap.add_argument("--loops", action="store_true",
+                    help="also backend='loop' (compiled loops; each new kernel compiles)")
     args = ap.parse_args()
     per_job = -(-args.examples // args.jobs)
     tmp = tempfile.mkdtemp(prefix="lazyten-fuzz-")
@@ -36,6 +39,7 @@ def main() -> int:
     for j in range(args.jobs):
         stats = os.path.join(tmp, f"stats{j}.json")
         env = dict(os.environ, LAZYTEN_LONG="1", LAZYTEN_FUZZ_EXAMPLES=str(per_job),
+                   LAZYTEN_FUZZ_LOOPS="1" if args.loops else "0",
                    LAZYTEN_FUZZ_STATS=stats, PYTHONPATH=ROOT + os.pathsep
                    + os.environ.get("PYTHONPATH", ""))
         cmd = [sys.executable, "-m", "pytest", "tests/test_fuzz.py::test_fuzz_graphs", "-q",

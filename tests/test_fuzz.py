@@ -71,6 +71,10 @@ DTYPES = [np.dtype(d) for d in (np.bool_, np.int8, np.uint8, np.int32, np.int64,
 # LAZYTEN_FUZZ_OPTIMIZE=0 leaves the optimizer out (to debug the fuzzer itself).
 _OPT = (False,) if os.environ.get("LAZYTEN_FUZZ_OPTIMIZE") == "0" else (False, True)
 COMBOS = [{"optimize": o, "backend": b} for o in _OPT for b in ("numpy", "numexpr", "auto")]
+# LAZYTEN_FUZZ_LOOPS=1 adds compiled loops wherever exact (backend="loop"): each
+# new kernel compiles (a fraction of a second), so only on request.
+if os.environ.get("LAZYTEN_FUZZ_LOOPS") == "1":
+    COMBOS.append({"optimize": True, "backend": "loop"})
 F64 = np.dtype(np.float64)
 INF = math.inf
 MAX_ELEMS = 400_000   # larger results are dropped (a big input @ its transpose)

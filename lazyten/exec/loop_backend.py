@@ -8,11 +8,14 @@ accumulates it, so the kernel costs little more than reading its inputs.
 
 Only where the loop gives NumPy's exact result:
 
-* dtypes float32 and float64 only, every operand cast to its instruction's
-  dtype first (NumPy's ufunc loops cast to the loop dtype the same way);
+* values float32 and float64, and bools as the results of comparisons, their
+  logic and ``where``'s condition; every operand is cast to the dtype of
+  NumPy's loop for the instruction first (the result dtype, or for a
+  comparison the operands' common dtype), as NumPy's ufuncs cast;
 * only ops whose scalar form is IEEE-exact: the registry's ``loop`` templates
-  (``+ - * /``, negation, square, abs, float casts), never a libm function
-  (NumPy's SIMD sin/exp differ from libm's in the last bits);
+  (``+ - * /``, negation, square, abs, NumPy's maximum/minimum, comparisons,
+  logic on bools, ``where``, float casts), never a libm function (NumPy's
+  SIMD sin/exp differ from libm's in the last bits);
 * no fast-math: LLVM neither reassociates nor contracts ``a*b + c`` to an FMA;
 * a sum over all axes is NumPy's own pairwise summation (``pairwise_sum`` in
   NumPy's ``loops_utils.h``: eight accumulators over blocks of at most 128,
@@ -53,7 +56,14 @@ from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import Instr
 from .cost import cache_dir
 
-LOOP_DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+BOOL = np.dtype(np.bool_)
+VALUE_DTYPES = FLOATS | {BOOL}      # bools only as conditions and their logic
+COMPARE = frozenset({"less", "less_equal", "greater", "greater_equal", "equal",
+                     "not_equal"})
+# On bools only (``&``, ``|``, ``^``, ``~`` of comparisons are the bitwise ops).
+LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not",
+                     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert"})
 MAX_OPS = 48          # the pairwise leaf writes each instruction 8 times
 HOT_RUNS = 2          # runs of one loop before "auto" compiles it
 PW_BLOCKSIZE = 128    # NumPy's pairwise-summation leaf size
@@ -98,59 +108,102 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
         if reduce[0] != "sum" or set(rattrs) - {"axis", "keepdims", "dtype"} \
                 or rattrs.get("dtype") is not None \
                 or sorted(rattrs["axis"]) != list(range(len(elem_shape))) \
-                or np.dtype(program[-1][3]) != dtype:
+                or np.dtype(program[-1][3]) != dtype or dtype not in FLOATS:
             return None
     scalars = []
+    in_dtypes: list[np.dtype[Any] | None] = []         # None: a weak Python scalar
     for node in inputs:
         if node.weak:
-            if not isinstance(node.attrs.get("value"), (int, float)) \
-                    or isinstance(node.attrs.get("value"), bool):
+            value = node.attrs.get("value")
+            # (ints beyond 2**53: NumPy and numba might round them differently)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or isinstance(value, int) and abs(value) > 2**53:
                 return None
             scalars.append(True)
-        elif node.dtype not in LOOP_DTYPES or node.size not in (1, n):
+            in_dtypes.append(None)
+        elif node.dtype not in VALUE_DTYPES or node.size not in (1, n):
             return None
         else:
             scalars.append(node.size == 1 and n > 1 or node.ndim == 0)
-    for name, _refs, attrs, dt in program:
-        if np.dtype(dt) not in LOOP_DTYPES:
-            return None
-        if name == "astype":
-            continue
-        if REGISTRY[name].loop is None or attrs:
-            return None
-    source = _source(program, tuple(scalars), reduce is not None)
+            in_dtypes.append(node.dtype)
+    casts = _casts(program, in_dtypes)
+    if casts is None:
+        return None
+    source = _source(program, tuple(scalars), casts, reduce is not None)
     key = hashlib.sha1(source.encode()).hexdigest()[:20]
     return LoopForm(source, key, tuple(scalars), reduce is not None, n)
 
 
+def _casts(program: tuple[Instr, ...], in_dtypes: list[np.dtype[Any] | None]
+           ) -> list[list[str | None]] | None:
+    """Per instruction, the type each operand is cast to before the op (None:
+    none), as NumPy's ufunc loop for those dtypes does; None where some
+    instruction has no exact loop form."""
+    out: list[list[str | None]] = []
+    for name, refs, attrs, dt in program:
+        dt = np.dtype(dt)
+        ops = [np.dtype(program[-1 - r][3]) if r < 0 else in_dtypes[r] for r in refs]
+        known = [d for d in ops if d is not None]
+        if name == "astype":
+            if dt not in FLOATS or not known or known[0] not in VALUE_DTYPES:
+                return None
+            out.append([_TNAME[dt]])
+            continue
+        if REGISTRY[name].loop is None or attrs:
+            return None
+        if name in COMPARE:
+            # The loop of the operands' common dtype; the result is bool.
+            if dt != BOOL or not known or any(d not in FLOATS for d in known):
+                return None
+            loop_t = _TNAME[np.result_type(*known)]
+            out.append([loop_t] * len(ops))
+        elif name in LOGICAL:
+            if dt != BOOL or len(known) != len(ops) or any(d != BOOL for d in known):
+                return None
+            out.append([None] * len(ops))
+        elif name == "where":
+            if dt not in FLOATS or ops[0] != BOOL \
+                    or any(d is not None and d not in FLOATS for d in ops[1:]):
+                return None
+            out.append([None, _TNAME[dt], _TNAME[dt]])
+        else:
+            if dt not in FLOATS or any(d is not None and d not in FLOATS for d in known):
+                return None
+            out.append([_TNAME[dt]] * len(ops))
+    return out
+
+
 # ------------------------------------------------------------------ codegen
 
-def _element(program: tuple[Instr, ...], scalars: tuple[bool, ...], ix: str,
-             sfx: str) -> tuple[list[str], str]:
+def _element(program: tuple[Instr, ...], scalars: tuple[bool, ...],
+             casts: list[list[str | None]], ix: str, sfx: str) -> tuple[list[str], str]:
     """Statements computing the kernel's value at index ``ix`` into names
     ending in ``sfx``; returns (statements, the name of the value)."""
     lines = []
     names: list[str] = []
-    for k, (name, refs, attrs, dt) in enumerate(program):
-        t = _TNAME[np.dtype(dt)]
+    for k, (name, refs, _attrs, dt) in enumerate(program):
         ops = []
-        for r in refs:
-            ops.append(names[-1 - r] if r < 0 else (f"s{r}" if scalars[r] else f"i{r}[{ix}]"))
+        for r, cast in zip(refs, casts[k]):
+            o = names[-1 - r] if r < 0 else (f"s{r}" if scalars[r] else f"i{r}[{ix}]")
+            ops.append(f"{cast}({o})" if cast is not None else o)
         v = f"t{k}{sfx}"
         if name == "astype":
-            expr = f"{t}({ops[0]})"
+            expr = ops[0]
         else:
             tmpl = REGISTRY[name].loop
             assert tmpl is not None
-            expr = tmpl.format(*[f"{t}({o})" for o in ops])
-        lines.append(f"{v} = {t}({expr})")
+            expr = tmpl.format(*ops)
+        # Every float result is rounded to its dtype (numba would keep
+        # float32 * float64-literal in float64).
+        t = _TNAME.get(np.dtype(dt))
+        lines.append(f"{v} = {t}({expr})" if t is not None else f"{v} = {expr}")
         names.append(v)
     return lines, names[-1]
 
 
-def _source(program: tuple[Instr, ...], scalars: tuple[bool, ...], reduces: bool) -> str:
+def _source(program: tuple[Instr, ...], scalars: tuple[bool, ...],
+            casts: list[list[str | None]], reduces: bool) -> str:
     params = ", ".join(f"{'s' if s else 'i'}{r}" for r, s in enumerate(scalars))
-    acc = _TNAME[np.dtype(program[-1][3])]
     head = [
         "# Generated by lazyten.exec.loop_backend: do not edit.",
         "import numba",
@@ -164,7 +217,7 @@ def _source(program: tuple[Instr, ...], scalars: tuple[bool, ...], reduces: bool
         '@numba.njit(nogil=True, error_model="numpy", cache=True)',
     ]
     if not reduces:
-        body, last = _element(program, scalars, "k", "")
+        body, last = _element(program, scalars, casts, "k", "")
         src = head + [
             f"def ew({params}, o, lo, hi):",
             "    k = numba.uint64(lo)",
@@ -175,15 +228,16 @@ def _source(program: tuple[Instr, ...], scalars: tuple[bool, ...], reduces: bool
             "        k += U1",
         ]
         return "\n".join(src) + "\n"
+    acc = _TNAME[np.dtype(program[-1][3])]
     # NumPy's pairwise_sum, with an explicit stack instead of recursion
     # (numba's calls cost more than a leaf's work).  A frame is (start,
     # length, stage); stage 0: split, 1: left half done, 2: both done.
     leaf8, lane = [], []
     for j in range(8):
-        lines, v = _element(program, scalars, f"k + U{j}", f"_{j}")
+        lines, v = _element(program, scalars, casts, f"k + U{j}", f"_{j}")
         leaf8 += lines
         lane.append(v)
-    one, v1 = _element(program, scalars, "k", "_x")
+    one, v1 = _element(program, scalars, casts, "k", "_x")
     src = head + [
         f"def pw({params}, lo, n):",
         "    slo = np.empty(64, np.int64)",

@@ -145,14 +145,26 @@ def _elementwise(name: str, impl: Callable[..., Any], arity: int, numexpr: str |
                            numexpr, _LOOP.get(name), None, doc, aliases))
 
 
-# The compiled-loop form of the ops that have one: float32/float64 operands
-# already cast to the instruction's dtype, IEEE-exact operations only (no
-# libm call: NumPy's SIMD sin/exp/sqrt... are not libm's).  abs is fabs,
-# which clears the sign bit of a NaN as np.abs does.
+# The compiled-loop form of the ops that have one (exec/loop_backend.py):
+# operands already cast to the dtype of NumPy's loop, IEEE-exact operations
+# only (no libm call: NumPy's SIMD sin/exp/sqrt... are not libm's).  abs is
+# fabs, which clears the sign bit of a NaN as np.abs does; maximum/minimum
+# are NumPy's: the first operand if it is greater (less) or NaN, else the
+# second (so maximum(-0.0, 0.0) is 0.0 and maximum(0.0, -0.0) is -0.0).
 _LOOP: dict[str, str] = {
     "add": "({0} + {1})", "subtract": "({0} - {1})", "multiply": "({0} * {1})",
     "divide": "({0} / {1})", "negative": "(-{0})", "positive": "{0}",
     "square": "({0} * {0})", "abs": "abs({0})", "fabs": "abs({0})",
+    "maximum": "({0} if ({0} > {1} or {0} != {0}) else {1})",
+    "minimum": "({0} if ({0} < {1} or {0} != {0}) else {1})",
+    "less": "({0} < {1})", "less_equal": "({0} <= {1})", "greater": "({0} > {1})",
+    "greater_equal": "({0} >= {1})", "equal": "({0} == {1})", "not_equal": "({0} != {1})",
+    "logical_and": "({0} & {1})", "logical_or": "({0} | {1})",
+    "logical_xor": "({0} != {1})", "logical_not": "(not {0})",
+    # (bools only: the loop backend takes no integers)
+    "bitwise_and": "({0} & {1})", "bitwise_or": "({0} | {1})",
+    "bitwise_xor": "({0} != {1})", "bitwise_invert": "(not {0})",
+    "where": "({1} if {0} else {2})",
 }
 
 
