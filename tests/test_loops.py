@@ -45,10 +45,12 @@ def backend_of(t: lt.Tensor) -> str:
 
 @pytest.fixture
 def fresh_loops(monkeypatch: Any, tmp_path: Path) -> Iterator[Path]:
-    """No loop compiled or counted yet, and a cache directory of our own."""
+    """No loop compiled, counted or failed yet, and a cache directory of our own."""
     monkeypatch.setenv("LAZYTEN_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(loop_backend, "_compiled", {})
     monkeypatch.setattr(loop_backend, "_runs", {})
+    monkeypatch.setattr(loop_backend, "_failed", {})
+    monkeypatch.setattr(loop_backend, "_available", True)
     yield tmp_path
 
 
@@ -362,3 +364,41 @@ def test_a_later_process_loads_the_compiled_loop_from_the_disk_cache(tmp_path: P
                            text=True, check=True).stdout.split() for _ in range(2)]
     assert runs[0] == ["0", "1"]          # compiled, and written to the cache
     assert runs[1] == ["1", "0"]          # loaded from it
+
+
+def test_a_loop_that_does_not_compile_warns_once_and_runs_on_numpy(
+        fresh_loops: Path, monkeypatch: Any) -> None:
+    real = loop_backend._source
+
+    def broken(*args: Any) -> str:   # a typing error, found at the first call
+        return real(*args).replace("o[k] = ", "o[k] = 'not a float' + ")
+    monkeypatch.setattr(loop_backend, "_source", broken)
+    X = np.linspace(-1, 1, 100_000)
+    x = lt.asarray(X)
+    e = x * 3.0 + 1.0
+    with lt.set_options(backend="loop"):
+        with pytest.warns(RuntimeWarning, match="unusable .*its kernel runs on NumPy"):
+            (got,) = lt.compute(e)
+        same_bits(got, X * 3.0 + 1.0)
+        (k,) = lt.plan(e).kernels
+        assert k.kernel is not None and k.kernel.loop is not None
+        assert "loop: unusable (" in lt.explain(e, verbose=True)
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")           # no second warning
+            same_bits(lt.compute(e)[0], X * 3.0 + 1.0)
+
+
+def test_numba_that_cannot_be_imported_turns_loops_off(
+        fresh_loops: Path, monkeypatch: Any) -> None:
+    def no_numba(form: Any) -> Any:
+        raise ImportError("numba needs a NumPy older than this one")
+    monkeypatch.setattr(loop_backend, "_load", no_numba)
+    X = np.linspace(-1, 1, 100_000)
+    x = lt.asarray(X)
+    with lt.set_options(backend="loop"):
+        with pytest.warns(RuntimeWarning, match="numba needs"):
+            same_bits(lt.compute(lt.sum(x * x + 1.0))[0], np.sum(X * X + 1.0))
+        assert not loop_backend.available()
+        (k,) = lt.plan(x * 5.0 - 2.0).kernels
+        assert k.kernel is not None and k.kernel.backend != "loop"

@@ -314,7 +314,9 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
             if s.kernel.loop is not None:
                 from . import loop_backend
                 k, form = s.kernel, s.kernel.loop
+                why_not = loop_backend.failure(form)
                 state = "compiled" if loop_backend.is_compiled(form) else (
+                    f"unusable ({why_not}): {k.fallback} runs it") if why_not else (
                     f"not compiled yet ({k.fallback} runs it until "
                     + ("its first run)" if k.compile_now
                        else f"run {loop_backend.HOT_RUNS})"))

@@ -74,9 +74,13 @@ class Kernel:
                 flat = loop_backend.flat_args(self.loop, args)
                 fn = loop_backend.compiled(self.loop, self.compile_now) \
                     if flat is not None else None
-                if fn is not None and flat is not None \
-                        and loop_backend.run(fn, self.loop, flat, out, threads):
-                    return out
+                if fn is not None and flat is not None:
+                    try:
+                        # numba compiles for the argument types at the first call
+                        if loop_backend.run(fn, self.loop, flat, out, threads):
+                            return out
+                    except Exception as e:  # noqa: BLE001 (the loop never raises on data)
+                        loop_backend.failed(self.loop, e)
         if backend == "numexpr" and self.numexpr is not None \
                 and "raise" not in np.geterr().values():
             return self.numexpr(args, out)

@@ -45,6 +45,7 @@ import os
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -307,26 +308,52 @@ def _source(program: tuple[Instr, ...], scalars: tuple[bool, ...],
 
 _compiled: dict[str, Callable[..., Any]] = {}
 _runs: dict[str, int] = {}
+_failed: dict[str, str] = {}      # loops that failed to load or compile: why
 _lock = threading.Lock()
 
 
 def compiled(form: LoopForm, force: bool) -> Callable[..., Any] | None:
     """The loop's compiled function, compiling it now if ``force`` or if it
-    has run ``HOT_RUNS`` times; None while it stays on the NumPy fallback."""
+    has run ``HOT_RUNS`` times; None while it stays on the NumPy fallback
+    (and for good where it could not be loaded: see ``failed``)."""
     fn = _compiled.get(form.key)
     if fn is not None:
         return fn
     with _lock:
         fn = _compiled.get(form.key)
-        if fn is not None:
+        if fn is not None or form.key in _failed:
             return fn
         runs = _runs.get(form.key, 0) + 1
         _runs[form.key] = runs
         if not force and runs < HOT_RUNS:
             return None
-        fn = _load(form)
+        try:
+            fn = _load(form)
+        except Exception as e:  # noqa: BLE001 (an unusable numba must not break evaluation)
+            failed(form, e)
+            return None
         _compiled[form.key] = fn
         return fn
+
+
+def failed(form: LoopForm, error: BaseException) -> None:
+    """Give up on a loop that would not import or compile: warn once, and
+    run its kernel on the NumPy fallback from then on.  A numba that cannot
+    be imported at all turns loops off for the process."""
+    global _available
+    # (numba's typing errors run to dozens of lines: the first says what)
+    first = (str(error).strip().splitlines() or [""])[0][:200]
+    _failed[form.key] = why = f"{type(error).__name__}: {first}"
+    _compiled.pop(form.key, None)
+    if isinstance(error, ImportError):
+        _available = False
+    warnings.warn(f"lazyten: the compiled loop {form.key} is unusable ({why}); "
+                  "its kernel runs on NumPy", RuntimeWarning, stacklevel=3)
+
+
+def failure(form: LoopForm) -> str | None:
+    """Why the loop could not be used, or None."""
+    return _failed.get(form.key)
 
 
 def is_compiled(form: LoopForm) -> bool:
