@@ -16,8 +16,10 @@ for what lazyten's optimizer can reach there.  ``--back-to-back`` runs each
 engine's rounds in a row instead: for the small results of W5-W7, where one
 engine's full-size NumPy temporaries otherwise disturb the next one's caches
 and TLBs, it shows the warm steady state.  Interleaved, every timed call
-starts with cold caches (``flush``), except W7's, a per-call cost timed warm
-over 2,000 calls a round.  With JAX installed
+starts with cold caches (``flush``) on a quiet machine (``SETTLE`` seconds
+after the call before it: OpenBLAS's threads spin for about 100 ms after a
+BLAS call), except W7's, a per-call cost timed warm over 2,000 calls a
+round; the engines' order turns by one each round.  With JAX installed
 (``pip install -e '.[anchors]'``) a "jax" column shows JAX's jit on the CPU:
 one of the anchors of issue 3's table, measured on this machine.
 """
@@ -54,6 +56,9 @@ def timed(fn: Callable[[], Any], reps: int = 1) -> float:
 # cost of a tiny expression, which in any real use runs in a loop (a flush
 # before each 4 us call made NumPy's own call 10x slower).
 WARM = {"W7"}
+# Seconds between interleaved calls: OpenBLAS's worker threads spin for about
+# 100 ms after a BLAS call (measured: 104 ms of CPU during a 200 ms sleep).
+SETTLE = 0.15
 # Workloads timed per call over this many calls a round: one call of W7 takes
 # a few microseconds, where a lone call's time is mostly the timer's and the
 # caches' noise (the table said 7.3x where 20,000 calls in a row said 4.7x).
@@ -246,9 +251,16 @@ def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
             for k, fn in fns.items():
                 ts[k] = [timed(fn, reps) for _ in range(rounds)]
         else:
-            for _ in range(rounds):
-                for k, fn in fns.items():  # interleaved: noise hits every engine alike
+            order = list(fns.items())
+            for r in range(rounds):
+                # interleaved: noise hits every engine alike; the order turns
+                # each round; and each call starts on a quiet machine: after
+                # a BLAS call (the by-hand np.dot) OpenBLAS's threads spin on
+                # both cores for about 100 ms, and a two-thread kernel run
+                # next took 1.5 ms longer on W3
+                for k, fn in order[r % len(order):] + order[:r % len(order)]:
                     if name.split()[0] not in WARM:
+                        time.sleep(SETTLE)
                         flush()  # and none inherits the cache the one before it left
                     ts[k].append(timed(fn, reps))
         med = {k: statistics.median(v) for k, v in ts.items()}
