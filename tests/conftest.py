@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,7 +11,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
-import lazyten as lt
+# A cache directory of the test run's own (unless one is set): the tests see
+# the cost model's defaults, not a calibration of this machine, and the loops
+# they compile do not go to the user's ~/.cache/lazyten.
+os.environ.setdefault("LAZYTEN_CACHE_DIR", tempfile.mkdtemp(prefix="lazyten-tests-"))
+
+import lazyten as lt  # noqa: E402
 
 # Hypothesis profiles: "ci" (bounded, the default), "long" (LAZYTEN_LONG=1 or
 # --hypothesis-profile=long) for the 100,000-graph fuzzing run.
@@ -28,6 +34,8 @@ ALL_ENGINES = ENGINES + [
     pytest.param({"optimize": True, "backend": "numpy", "check": True}, id="optimized-numpy"),
     pytest.param({"optimize": True, "backend": "numexpr", "check": True},
                  id="optimized-numexpr"),
+    # compiled loops wherever exact, whatever the size (each new kernel compiles)
+    pytest.param({"optimize": True, "backend": "loop", "check": True}, id="optimized-loop"),
 ]
 
 

@@ -9,7 +9,7 @@ lazyten must raise the same exception type when the node is *built*.
 Layouts: 0-d, empty, broadcast (zero strides), strided (a lazy slice of a
 user array) and negative-stride (a user array with negative strides), plus
 float specials (nan, inf, -0.0).  Every test runs under the ``engine`` fixture
-(optimizer off and on).  The matrix is chosen to be complete per op and per
+(optimizer off and on, and compiled loops wherever exact).  The matrix is chosen to be complete per op and per
 dtype without a full cartesian product: one test per (op, dtype) loops over
 the layouts.
 """
@@ -26,10 +26,22 @@ import pytest
 import lazyten as lt
 from lazyten.functions import ELEMENTWISE
 from lazyten.graph.ops import REGISTRY
+from tests.conftest import ENGINES
 from tests.util import assert_eq, check
 
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning",
-                                        "ignore::numpy.exceptions.ComplexWarning")
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::RuntimeWarning", "ignore::numpy.exceptions.ComplexWarning",
+    # (a loop that would not compile must fail here, not fall back quietly)
+    "error::lazyten.exec.loop_backend.LoopUnusableWarning")
+
+
+@pytest.fixture(params=ENGINES + [pytest.param(
+    {"optimize": True, "backend": "loop", "check": True}, id="optimized-loop")])
+def engine(request: Any) -> Any:
+    """The engines of conftest, and compiled loops wherever exact (small
+    arrays too: ``backend="loop"`` ignores the size)."""
+    with lt.set_options(**request.param):
+        yield request.param
 
 DTYPES = [np.dtype(d) for d in (
     np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,

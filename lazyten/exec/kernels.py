@@ -128,8 +128,13 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
             lead += 1
     blockable = len(elem_shape) > lead and elem_shape[lead] > 1
 
+    # The loop's form (generated source) only where it could run: "auto"
+    # never picks a loop below AUTO_MIN, and planning 10,000 small kernels
+    # should not write 10,000 sources.
+    wants_loop = opts.backend == "loop" or (opts.backend == "auto"
+                                            and n >= loop_backend.AUTO_MIN)
     form = loop_backend.loop_form(program, node.inputs, reduce, elem_shape, node.dtype) \
-        if opts.backend in ("auto", "loop") and loop_backend.available() else None
+        if wants_loop and loop_backend.available() else None
 
     def kernel(backend: str, why: str, ne: NumexprKernel | None = None,
                fallback: str = "") -> Kernel:
@@ -169,7 +174,7 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
         if ne is not None:
             choices["numexpr"] = est["numexpr"]
     fallback = min(choices, key=choices.__getitem__)
-    if form is not None and n >= loop_backend.AUTO_MIN:
+    if form is not None:
         choices["loop"] = est["loop"]
     best = min(choices, key=choices.__getitem__)
     why = "cost model: " + ", ".join(f"{k} {v * 1e6:.0f}us" for k, v in sorted(

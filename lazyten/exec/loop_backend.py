@@ -334,6 +334,10 @@ def compiled(form: LoopForm, force: bool) -> Callable[..., Any] | None:
         return fn
 
 
+class LoopUnusableWarning(RuntimeWarning):
+    """A compiled loop could not be loaded or compiled; NumPy runs its kernel."""
+
+
 def failed(form: LoopForm, error: BaseException) -> None:
     """Give up on a loop that would not import or compile: warn once, and
     run its kernel on the NumPy fallback from then on.  A numba that cannot
@@ -346,7 +350,7 @@ def failed(form: LoopForm, error: BaseException) -> None:
     if isinstance(error, ImportError):
         _available = False
     warnings.warn(f"lazyten: the compiled loop {form.key} is unusable ({why}); "
-                  "its kernel runs on NumPy", RuntimeWarning, stacklevel=3)
+                  "its kernel runs on NumPy", LoopUnusableWarning, stacklevel=3)
 
 
 def failure(form: LoopForm) -> str | None:
