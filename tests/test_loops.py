@@ -84,9 +84,61 @@ def test_sum_over_all_axes_of_nd_and_keepdims(fresh_loops: Path) -> None:
     with lt.set_options(backend="loop", check=True):
         same_bits(lt.sum(m * m - 3.0).eval(), np.sum(M * M - 3.0))
         same_bits(lt.sum(-m, keepdims=True).eval(), np.sum(-M, keepdims=True))
-        # Over one axis of two: not NumPy's pairwise order, so no loop.
-        assert backend_of(lt.sum(m * 2, axis=0)) != "loop"
-        same_bits(lt.sum(m * 2, axis=1).eval(), np.sum(M * 2, axis=1))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_sums_over_leading_or_trailing_axes_are_numpys(dtype: Any) -> None:
+    # NumPy sums a contiguous last axis pairwise row by row, and a leading
+    # axis row after row into the result (both from the identity).
+    rng = np.random.default_rng(6)
+    cases = [(300, 77), (7, 1000), (1000, 7), (5, 3, 130), (2, 0, 4), (0, 5), (64, 2048)]
+    for shape in cases:
+        X = (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 6, shape)).astype(dtype)
+        x = lt.asarray(X)
+        nd = len(shape)
+        for split, axes in [(k, tuple(range(k, nd))) for k in range(1, nd)] + \
+                [(k, tuple(range(k))) for k in range(1, nd)]:
+            # a row (the axes after the split) and a column (those before)
+            R = rng.standard_normal(shape[split:]).astype(dtype)
+            C = rng.standard_normal(shape[:split] + (1,) * (nd - split)).astype(dtype)
+            r, c = lt.asarray(R), lt.asarray(C)
+            for keep in (False, True):
+                for threads in (1, 2):
+                    with lt.set_options(backend="loop", threads=threads, check=True):
+                        e = lt.sum(x * r - c, axis=axes, keepdims=keep)
+                        (k,) = lt.plan(e).kernels
+                        assert k.kernel is not None and k.kernel.backend == "loop"
+                        (got,) = lt.compute(e)
+                    same_bits(got, np.sum(X * R - C, axis=axes, keepdims=keep))
+    # -0.0's: every result starts from +0.0
+    z = lt.asarray(np.full((4, 300), -0.0, dtype))
+    with lt.set_options(backend="loop"):
+        for axis in (0, 1):
+            got = lt.compute(lt.sum(z * 1.0, axis=axis))[0]
+            assert not np.signbit(got).any()
+            same_bits(got, np.sum(np.full((4, 300), -0.0, dtype) * 1.0, axis=axis))
+
+
+def test_elementwise_with_row_and_column_operands(monkeypatch: Any) -> None:
+    # W4's last kernel: (A - mean) / std with (n,) rows over (m, n).
+    rng = np.random.default_rng(7)
+    A = rng.standard_normal((400, 250))
+    mu, sd = A.mean(0), A.std(0)
+    col = rng.standard_normal((400, 1))
+    a, m, s, c = (lt.asarray(v) for v in (A, mu, sd, col))
+    with lt.set_options(backend="loop", check=True):
+        for e, exp in [((a - m) / s, (A - mu) / sd), (a * c + m, A * col + mu),
+                       (lt.where(a > m, c, 0.5), np.where(A > mu, col, 0.5)),
+                       (lt.maximum(c, m) * 2.0, np.maximum(col, mu) * 2.0)]:
+            (k,) = lt.plan(e).kernels
+            assert k.kernel is not None and k.kernel.loop is not None
+            assert k.kernel.loop.mode == "ew2"
+            same_bits(lt.compute(e)[0], exp)
+        # a broadcast the loop has no kind for: a middle axis
+        b = lt.asarray(rng.standard_normal((4, 1, 6)))
+        t = lt.asarray(rng.standard_normal((4, 5, 6)))
+        (k,) = lt.plan(t * b + 1.0).kernels
+        assert k.kernel is not None and k.kernel.backend != "loop"
 
 
 def test_sum_of_signed_zeros_starts_from_the_identity(fresh_loops: Path) -> None:

@@ -21,12 +21,16 @@ Only where the loop gives NumPy's exact result:
   NumPy's ``loops_utils.h``: eight accumulators over blocks of at most 128,
   halves split at multiples of 8), replayed exactly, on ``0.0 +`` that, as
   ``np.add.reduce`` starts from the identity.  Threads take subtrees of that
-  same split, so the bits do not depend on the number of threads.
+  same split, so the bits do not depend on the number of threads.  A sum
+  over trailing axes is one such pairwise sum per row; over leading axes,
+  rows are added one after the other into the result, from 0.0 (threads
+  take rows or columns: each result element is one thread's).
 
 Inputs must be full-size (read in C order: contiguous, or 1-d with any
-stride) or single elements (broadcast scalars); anything else runs on the
-kernel's NumPy fallback, as does every kernel under ``np.errstate(all=
-"raise")`` (a compiled loop raises nothing).
+stride), single elements, or broadcast along the leading or the trailing
+axes (see ``LoopForm``); anything else runs on the kernel's NumPy fallback,
+as does every kernel under ``np.errstate(all="raise")`` (a compiled loop
+raises nothing).
 
 Compiling takes about a second, so in ``backend="auto"`` a kernel's loop is
 compiled when the same loop has run ``HOT_RUNS`` times in this process (the
@@ -89,12 +93,82 @@ _available: bool | None = None
 
 @dataclass(frozen=True)
 class LoopForm:
-    """The generated loop of one kernel: its source and how to call it."""
+    """The generated loop of one kernel: its source and how to call it.
+
+    The element shape is seen as ``(outer, inner)``, split after some axis.
+    An input is "full" (every element), "scalar" (one element), "row" (the
+    inner axes only: broadcast over the outer ones) or "col" (the outer axes
+    only).  Modes: "ew" elementwise over the flat kernel, "ew2" elementwise
+    by rows (with row or column inputs), "sum" a sum of everything (NumPy's
+    pairwise order over the flat kernel), "rows" a sum over the inner axes
+    (pairwise per row, as NumPy reduces a contiguous last axis) and "cols" a
+    sum over the outer axes (row after row into the result, as NumPy
+    reduces a leading axis).
+    """
     source: str
     key: str                      # hash of the source: the cache's key
-    scalars: tuple[bool, ...]     # per input: passed as a scalar (size 1)
-    reduces: bool                 # a full sum (``pw``), else elementwise (``ew``)
+    kinds: tuple[str, ...]        # per input: "full", "scalar", "row" or "col"
+    mode: str                     # "ew", "ew2", "sum", "rows" or "cols"
     n: int                        # elements of the kernel's element shape
+    outer: int
+    inner: int
+
+    @property
+    def reduces(self) -> bool:
+        return self.mode in ("sum", "rows", "cols")
+
+    @property
+    def scalars(self) -> tuple[bool, ...]:
+        return tuple(k == "scalar" for k in self.kinds)
+
+
+def _kinds(inputs: Sequence[Node], elem_shape: tuple[int, ...], split: int
+           ) -> tuple[str, ...] | None:
+    """Each input's kind for the split of ``elem_shape`` after ``split``
+    axes, or None where one is none of them."""
+    nd = len(elem_shape)
+    kinds = []
+    for node in inputs:
+        if node.weak or node.size == 1:
+            kinds.append("scalar")
+            continue
+        shape = (1,) * (nd - node.ndim) + tuple(node.shape)
+        if shape == elem_shape:
+            kinds.append("full")
+        elif all(d == 1 for d in shape[:split]) and shape[split:] == elem_shape[split:]:
+            kinds.append("row")
+        elif shape[:split] == elem_shape[:split] and all(d == 1 for d in shape[split:]):
+            kinds.append("col")
+        else:
+            return None
+    return tuple(kinds)
+
+
+def _layout(inputs: Sequence[Node], reduce: Any, elem_shape: tuple[int, ...]
+            ) -> tuple[str, int, tuple[str, ...]] | None:
+    """(mode, split, input kinds) of the kernel's loop, or None."""
+    nd = len(elem_shape)
+    if reduce is None:
+        flat = _kinds(inputs, elem_shape, 0)
+        if flat is not None and "row" not in flat and "col" not in flat:
+            return "ew", 0, flat
+        for split in range(1, nd):
+            kinds = _kinds(inputs, elem_shape, split)
+            if kinds is not None:
+                return "ew2", split, kinds
+        return None
+    axes = tuple(sorted(dict(reduce[1])["axis"]))
+    if axes == tuple(range(nd)):
+        flat = _kinds(inputs, elem_shape, 0)
+        if flat is None or "row" in flat or "col" in flat:
+            return None            # (pairwise over broadcast inputs: not done)
+        return "sum", 0, flat
+    for split in range(1, nd):
+        for mode, want in (("rows", tuple(range(split, nd))), ("cols", tuple(range(split)))):
+            if axes == want:
+                kinds = _kinds(inputs, elem_shape, split)
+                return (mode, split, kinds) if kinds is not None else None
+    return None
 
 
 def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
@@ -108,10 +182,8 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
         rattrs = dict(reduce[1])
         if reduce[0] != "sum" or set(rattrs) - {"axis", "keepdims", "dtype"} \
                 or rattrs.get("dtype") is not None \
-                or sorted(rattrs["axis"]) != list(range(len(elem_shape))) \
                 or np.dtype(program[-1][3]) != dtype or dtype not in FLOATS:
             return None
-    scalars = []
     in_dtypes: list[np.dtype[Any] | None] = []         # None: a weak Python scalar
     for node in inputs:
         if node.weak:
@@ -120,19 +192,20 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
                     or isinstance(value, int) and abs(value) > 2**53:
                 return None
-            scalars.append(True)
             in_dtypes.append(None)
-        elif node.dtype not in VALUE_DTYPES or node.size not in (1, n):
+        elif node.dtype not in VALUE_DTYPES:
             return None
         else:
-            scalars.append(node.size == 1 and n > 1 or node.ndim == 0)
             in_dtypes.append(node.dtype)
+    layout = _layout(inputs, reduce, elem_shape)
     casts = _casts(program, in_dtypes)
-    if casts is None:
+    if layout is None or casts is None:
         return None
-    source = _source(program, tuple(scalars), casts, reduce is not None)
+    mode, split, kinds = layout
+    outer = math.prod(elem_shape[:split])
+    source = _source(program, kinds, casts, mode)
     key = hashlib.sha1(source.encode()).hexdigest()[:20]
-    return LoopForm(source, key, tuple(scalars), reduce is not None, n)
+    return LoopForm(source, key, kinds, mode, n, outer, n // outer if outer else 0)
 
 
 def _casts(program: tuple[Instr, ...], in_dtypes: list[np.dtype[Any] | None]
@@ -176,16 +249,26 @@ def _casts(program: tuple[Instr, ...], in_dtypes: list[np.dtype[Any] | None]
 
 # ------------------------------------------------------------------ codegen
 
-def _element(program: tuple[Instr, ...], scalars: tuple[bool, ...],
-             casts: list[list[str | None]], ix: str, sfx: str) -> tuple[list[str], str]:
-    """Statements computing the kernel's value at index ``ix`` into names
-    ending in ``sfx``; returns (statements, the name of the value)."""
+def _operand(kind: str, r: int, flat: str, row: str, col: str) -> str:
+    """Input ``r`` at the flat index ``flat`` (row index ``row`` within the
+    inner axes, ``col`` over the outer ones)."""
+    if kind == "scalar":
+        return f"s{r}"
+    index = flat if kind == "full" else row if kind == "row" else col
+    return f"i{r}[{index}]"
+
+
+def _element(program: tuple[Instr, ...], kinds: tuple[str, ...],
+             casts: list[list[str | None]], flat: str, sfx: str,
+             row: str = "", col: str = "") -> tuple[list[str], str]:
+    """Statements computing the kernel's value at flat index ``flat`` into
+    names ending in ``sfx``; returns (statements, the name of the value)."""
     lines = []
     names: list[str] = []
     for k, (name, refs, _attrs, dt) in enumerate(program):
         ops = []
         for r, cast in zip(refs, casts[k]):
-            o = names[-1 - r] if r < 0 else (f"s{r}" if scalars[r] else f"i{r}[{ix}]")
+            o = names[-1 - r] if r < 0 else _operand(kinds[r], r, flat, row, col)
             ops.append(f"{cast}({o})" if cast is not None else o)
         v = f"t{k}{sfx}"
         if name == "astype":
@@ -202,9 +285,9 @@ def _element(program: tuple[Instr, ...], scalars: tuple[bool, ...],
     return lines, names[-1]
 
 
-def _source(program: tuple[Instr, ...], scalars: tuple[bool, ...],
-            casts: list[list[str | None]], reduces: bool) -> str:
-    params = ", ".join(f"{'s' if s else 'i'}{r}" for r, s in enumerate(scalars))
+def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
+            casts: list[list[str | None]], mode: str) -> str:
+    params = ", ".join(f"{'s' if kd == 'scalar' else 'i'}{r}" for r, kd in enumerate(kinds))
     head = [
         "# Generated by lazyten.exec.loop_backend: do not edit.",
         "import numba",
@@ -215,11 +298,12 @@ def _source(program: tuple[Instr, ...], scalars: tuple[bool, ...],
         *[f"U{j} = numba.uint64({j})" for j in range(9)],
         "",
         "",
-        '@numba.njit(nogil=True, error_model="numpy", cache=True)',
     ]
-    if not reduces:
-        body, last = _element(program, scalars, casts, "k", "")
+    jit = '@numba.njit(nogil=True, error_model="numpy", cache=True)'
+    if mode == "ew":
+        body, last = _element(program, kinds, casts, "k", "")
         src = head + [
+            jit,
             f"def ew({params}, o, lo, hi):",
             "    k = numba.uint64(lo)",
             "    e = numba.uint64(hi)",
@@ -228,26 +312,77 @@ def _source(program: tuple[Instr, ...], scalars: tuple[bool, ...],
             f"        o[k] = {last}",
             "        k += U1",
         ]
-        return "\n".join(src) + "\n"
+    elif mode == "ew2":
+        # rows lo..hi of (outer, inner): row inputs by j, column inputs by q
+        body, last = _element(program, kinds, casts, "k", "", row="j", col="q")
+        src = head + [
+            jit,
+            f"def ew2({params}, o, lo, hi, inner):",
+            "    q = numba.uint64(lo)",
+            "    m = numba.uint64(inner)",
+            "    while q < numba.uint64(hi):",
+            "        base = q * m",
+            "        j = U0",
+            "        while j < m:",
+            "            k = base + j",
+            *[f"            {ln}" for ln in body],
+            f"            o[k] = {last}",
+            "            j += U1",
+            "        q += U1",
+        ]
+    elif mode == "cols":
+        # NumPy reduces leading axes row after row into the result, which
+        # starts at the identity: o[j] = ((0 + x[0, j]) + x[1, j]) + ...
+        acc = _TNAME[np.dtype(program[-1][3])]
+        body, last = _element(program, kinds, casts, "k", "", row="j", col="q")
+        src = head + [
+            jit,
+            f"def cols({params}, o, lo, hi, outer, inner):",
+            "    m = numba.uint64(inner)",
+            "    e = numba.uint64(hi)",
+            "    j = numba.uint64(lo)",
+            "    while j < e:",
+            f"        o[j] = {acc}(0.0)",
+            "        j += U1",
+            "    q = U0",
+            "    while q < numba.uint64(outer):",
+            "        base = q * m",
+            "        j = numba.uint64(lo)",
+            "        while j < e:",
+            "            k = base + j",
+            *[f"            {ln}" for ln in body],
+            f"            o[j] = {acc}(o[j] + {last})",
+            "            j += U1",
+            "        q += U1",
+        ]
+    else:
+        src = head + _pairwise(program, kinds, casts, params, jit, mode)
+    return "\n".join(src) + "\n"
+
+
+def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
+              casts: list[list[str | None]], params: str, jit: str, mode: str) -> list[str]:
+    """NumPy's pairwise_sum over the flat range ``[lo, lo+n)``, with an
+    explicit stack instead of recursion (numba's calls cost more than a
+    leaf's work), and its driver: ``pw`` over the whole kernel ("sum"), or
+    ``rows``, one pairwise sum per row into ``o`` ("rows").  A frame is
+    (start, length, stage); stage 0: split, 1: left half done, 2: both done.
+    In a row, row inputs are read at ``k - base`` and column inputs at ``q``."""
     acc = _TNAME[np.dtype(program[-1][3])]
-    # NumPy's pairwise_sum, with an explicit stack instead of recursion
-    # (numba's calls cost more than a leaf's work).  A frame is (start,
-    # length, stage); stage 0: split, 1: left half done, 2: both done.
     leaf8, lane = [], []
     for j in range(8):
-        lines, v = _element(program, scalars, casts, f"k + U{j}", f"_{j}")
+        lines, v = _element(program, kinds, casts, f"k + U{j}", f"_{j}",
+                            row=f"k + U{j} - base", col="q")
         leaf8 += lines
         lane.append(v)
-    one, v1 = _element(program, scalars, casts, "k", "_x")
-    src = head + [
-        f"def pw({params}, lo, n):",
-        "    slo = np.empty(64, np.int64)",
-        "    sn = np.empty(64, np.int64)",
-        "    sst = np.zeros(64, np.int64)",
-        f"    sval = np.empty(64, {acc})",
+    one, v1 = _element(program, kinds, casts, "k", "_x", row="k - base", col="q")
+    src = [
+        jit,
+        f"def _pw({params}, lo, n, q, base, slo, sn, sst, sval):",
         "    top = 0",
         "    slo[0] = lo",
         "    sn[0] = n",
+        "    sst[0] = 0",
         f"    ret = {acc}(0.0)",
         "    while top >= 0:",
         "        L = slo[top]",
@@ -298,8 +433,29 @@ def _source(program: tuple[Instr, ...], scalars: tuple[bool, ...],
         "            ret = sval[top] + ret",
         "            top -= 1",
         "    return ret",
+        "",
+        "",
+        jit,
     ]
-    return "\n".join(src) + "\n"
+    stack = ["    slo = np.empty(64, np.int64)", "    sn = np.empty(64, np.int64)",
+             "    sst = np.empty(64, np.int64)", f"    sval = np.empty(64, {acc})"]
+    if mode == "sum":
+        return src + [
+            f"def pw({params}, lo, n):",
+            *stack,
+            f"    return _pw({params}, lo, n, U0, U0, slo, sn, sst, sval)",
+        ]
+    # NumPy reduces a contiguous last axis row by row, each from the identity.
+    return src + [
+        f"def rows({params}, o, lo, hi, inner):",
+        *stack,
+        "    q = numba.uint64(lo)",
+        "    m = numba.uint64(inner)",
+        "    while q < numba.uint64(hi):",
+        "        base = q * m",
+        f"        o[q] = {acc}(0.0) + _pw({params}, base, inner, q, base, slo, sn, sst, sval)",
+        "        q += U1",
+    ]
 
 
 # ------------------------------------------------------------------ compiling
@@ -383,7 +539,7 @@ def _load(form: LoopForm) -> Callable[..., Any]:
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module           # numba's cache looks it up
             spec.loader.exec_module(module)
-            fn: Callable[..., Any] = getattr(module, "pw" if form.reduces else "ew")
+            fn: Callable[..., Any] = getattr(module, {"sum": "pw"}.get(form.mode, form.mode))
             return fn
         except OSError:
             if base is None:
@@ -393,27 +549,35 @@ def _load(form: LoopForm) -> Callable[..., Any]:
 
 # ------------------------------------------------------------------ running
 
+def _flat_view(a: Any, size: int) -> np.ndarray[Any, Any] | None:
+    """``a`` as a 1-d array of ``size`` elements in C order, without a copy
+    (1-d with any stride, or C-contiguous), or None."""
+    if not isinstance(a, np.ndarray) or a.size != size:
+        return None
+    if a.ndim == 1:
+        return a
+    return a.reshape(-1) if a.flags.c_contiguous else None
+
+
 def flat_args(form: LoopForm, args: list[Any]) -> list[Any] | None:
-    """The kernel's arguments as the loop takes them: full-size operands as
-    1-d arrays in C order, scalars as scalars of their dtype; None where an
-    operand's layout has no such view (the NumPy fallback runs then)."""
+    """The kernel's arguments as the loop takes them: full, row and column
+    operands as 1-d arrays in C order, scalars as scalars of their dtype;
+    None where an operand's layout has no such view (the NumPy fallback runs
+    then)."""
     flat: list[Any] = []
-    for a, scalar in zip(args, form.scalars):
-        if scalar:
+    sizes = {"full": form.n, "row": form.inner, "col": form.outer}
+    for a, kind in zip(args, form.kinds):
+        if kind == "scalar":
             if isinstance(a, np.ndarray):
                 a = a.reshape(-1)[0]
             elif isinstance(a, int) and not -2**63 <= a < 2**63:
                 return None                      # numba takes int64 at most
             flat.append(a)
             continue
-        if not isinstance(a, np.ndarray) or a.size != form.n:
+        v = _flat_view(a, sizes[kind])
+        if v is None:
             return None
-        if a.ndim == 1:
-            flat.append(a)
-        elif a.flags.c_contiguous:
-            flat.append(a.reshape(-1))
-        else:
-            return None
+        flat.append(v)
     return flat
 
 
@@ -440,13 +604,31 @@ def _combine(parts: list[Any]) -> Any:
     return _combine(parts[:half]) + _combine(parts[half:])
 
 
+def _parts(threads: int, work: int, items: int) -> list[int]:
+    """Bounds splitting ``items`` (rows, columns, elements) over the threads,
+    each part at least SPLIT_MIN elements of ``work`` in all."""
+    parts = max(1, min(threads, items, work // SPLIT_MIN))
+    return [items * p // parts for p in range(parts + 1)]
+
+
+def _spread(fn: Callable[..., Any], threads: int, bounds: list[int],
+            call: Callable[[int, int], tuple[Any, ...]]) -> None:
+    """``fn(*call(lo, hi))`` for each part, the first on this thread."""
+    from .numpy_backend import pool
+    futs = [pool(threads).submit(fn, *call(bounds[p], bounds[p + 1]))
+            for p in range(1, len(bounds) - 1)]
+    fn(*call(bounds[0], bounds[1]))
+    for f in futs:
+        f.result()
+
+
 def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray[Any, Any],
         threads: int) -> bool:
     """Run the loop into ``out``; False (nothing written) where ``out`` has no
     flat view, so the caller runs the fallback."""
     from .numpy_backend import pool
     n = form.n
-    if form.reduces:
+    if form.mode == "sum":
         parts = 1
         while parts * 2 <= threads and n // (parts * 2) >= SPLIT_MIN:
             parts *= 2
@@ -462,19 +644,18 @@ def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray
         # np.add.reduce starts from the identity: 0.0 + (-0.0) is 0.0.
         out[...] = out.dtype.type(0) + out.dtype.type(total)
         return True
-    if out.size != n:                            # (a chunk of a chunked plan)
+    size = {"rows": form.outer, "cols": form.inner}.get(form.mode, n)
+    o = _flat_view(out, size)      # (None: a chunk of a chunked plan, a strided slice)
+    if o is None:
         return False
-    if out.ndim == 1:
-        o = out
-    elif out.flags.c_contiguous:
-        o = out.reshape(-1)
+    if form.mode == "ew":
+        _spread(fn, threads, _parts(threads, n, n), lambda lo, hi: (*flat, o, lo, hi))
+    elif form.mode in ("ew2", "rows"):
+        # whole rows to each thread: a row's sum is one pairwise tree
+        _spread(fn, threads, _parts(threads, n, form.outer),
+                lambda lo, hi: (*flat, o, lo, hi, form.inner))
     else:
-        return False
-    parts = max(1, min(threads, n // SPLIT_MIN))
-    bounds = [n * p // parts for p in range(parts + 1)]
-    futs = [pool(threads).submit(fn, *flat, o, bounds[p], bounds[p + 1])
-            for p in range(1, parts)]
-    fn(*flat, o, bounds[0], bounds[1])
-    for f in futs:
-        f.result()
+        # columns to each thread: each result element sums its own column
+        _spread(fn, threads, _parts(threads, n, form.inner),
+                lambda lo, hi: (*flat, o, lo, hi, form.outer, form.inner))
     return True
