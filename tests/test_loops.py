@@ -91,7 +91,10 @@ def test_sums_over_leading_or_trailing_axes_are_numpys(dtype: Any) -> None:
     # NumPy sums a contiguous last axis pairwise row by row, and a leading
     # axis row after row into the result (both from the identity).
     rng = np.random.default_rng(6)
-    cases = [(300, 77), (7, 1000), (1000, 7), (5, 3, 130), (2, 0, 4), (0, 5), (64, 2048)]
+    # (size-1 axes: NumPy's iterator drops them, so a sum over the first
+    # axis of (m, 1) is a pairwise sum of m contiguous elements)
+    cases = [(300, 77), (7, 1000), (1000, 7), (5, 3, 130), (2, 0, 4), (0, 5), (64, 2048),
+             (130, 1), (1, 300), (40, 1, 30), (3, 1, 1, 200)]
     for shape in cases:
         X = (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 6, shape)).astype(dtype)
         x = lt.asarray(X)
@@ -107,7 +110,9 @@ def test_sums_over_leading_or_trailing_axes_are_numpys(dtype: Any) -> None:
                     with lt.set_options(backend="loop", threads=threads, check=True):
                         e = lt.sum(x * r - c, axis=axes, keepdims=keep)
                         (k,) = lt.plan(e).kernels
-                        assert k.kernel is not None and k.kernel.backend == "loop"
+                        # (over size-1 axes only: no loop, the sum is the terms)
+                        assert k.kernel is not None and (k.kernel.backend == "loop") \
+                            != all(shape[i] == 1 for i in axes)
                         (got,) = lt.compute(e)
                     same_bits(got, np.sum(X * R - C, axis=axes, keepdims=keep))
     # -0.0's: every result starts from +0.0
@@ -349,19 +354,37 @@ _UN = [lambda p: -p, lambda p: abs(p), lambda p: p * p, lambda p: p.astype(np.fl
 
 
 @st.composite
-def _exprs(draw: Any) -> tuple[Any, list[np.ndarray[Any, Any]], bool]:
-    n = draw(st.sampled_from([1, 9, 130, 70_000]))
-    k = draw(st.integers(2, 3))
+def _exprs(draw: Any) -> tuple[Any, list[np.ndarray[Any, Any]], Any]:
+    """Operands of one shape (1-d), or over (m, c) full, rows (c,), columns
+    (m, 1) and scalars; no sum, a sum of all, or over one axis of two."""
+    two_d = draw(st.booleans())
+    if two_d:
+        m, c = draw(st.sampled_from([(3, 130), (130, 9), (400, 300), (1, 70)]))
+        shapes = [(m, c)] + [draw(st.sampled_from([(m, c), (c,), (m, 1), (1,)]))
+                             for _ in range(draw(st.integers(1, 2)))]
+        reduce = draw(st.sampled_from([None, "all", 0, 1]))
+    else:
+        n = draw(st.sampled_from([1, 9, 130, 70_000]))
+        shapes = [(n,)] * draw(st.integers(2, 3))
+        reduce = draw(st.sampled_from([None, "all"]))
     arrays = []
-    for _ in range(k):
+    for shape in shapes:
         dt = draw(st.sampled_from([np.float32, np.float64]))
         vals = draw(st.lists(st.sampled_from(list(SPECIALS[:6]) + [2.5, -3.25, 1e10, 7e-5]),
                              min_size=4, max_size=4))
-        arrays.append(np.resize(np.array(vals), n).astype(dt) * np.linspace(1, 2, n, dtype=dt))
+        size = int(np.prod(shape))
+        arrays.append((np.resize(np.array(vals), size).astype(dt)
+                       * np.linspace(1, 2, size, dtype=dt)).reshape(shape))
     steps = draw(st.lists(st.tuples(st.integers(0, len(_BIN) + len(_UN) - 1),
                                     st.integers(0, 10), st.integers(0, 10)),
                           min_size=1, max_size=5))
-    return steps, arrays, draw(st.booleans())
+    return steps, arrays, reduce
+
+
+def _summed(r: Any, reduce: Any) -> Any:
+    if reduce is None:
+        return r
+    return lt.sum(r) if reduce == "all" else lt.sum(r, axis=reduce % max(r.ndim, 1))
 
 
 def _build(steps: Any, vals: list[Any]) -> Any:
@@ -372,31 +395,31 @@ def _build(steps: Any, vals: list[Any]) -> Any:
     return vals[-1]
 
 
-@settings(max_examples=40)
+@settings(max_examples=60)
 @given(_exprs())
 def test_random_loop_expressions_match_the_reference_bit_for_bit(case: Any) -> None:
     steps, arrays, reduce = case
     with np.errstate(all="ignore"):
         with lt.set_options(optimize=False, backend="numpy"):
-            leaves = [lt.asarray(a) for a in arrays]
-            r = _build(steps, leaves)
-            exp = (lt.sum(r) if reduce else r).eval()
+            r = _build(steps, [lt.asarray(a) for a in arrays])
+            exp = _summed(r, reduce).eval()
             terms = r.eval()
         with lt.set_options(backend="loop", check=True):
             r = _build(steps, [lt.asarray(a) for a in arrays])
-            e = lt.sum(r) if reduce else r
+            e = _summed(r, reduce)
             summed_by_loop = any(k.kernel is not None and k.kernel.loop is not None
                                  and k.kernel.loop.reduces for k in lt.plan(e).kernels)
             got = e.eval()
-    if reduce and not summed_by_loop:
-        # The optimizer made the sum something else (sum(x*x) is a BLAS dot):
-        # close to NumPy's pairwise sum, not its bits.
-        assert got.dtype == exp.dtype
+    if reduce is not None and not summed_by_loop:
+        # The optimizer made the sum something else (sum(x*x) is a BLAS dot),
+        # or the loop had no layout for it: close to NumPy's sum, not its bits.
+        assert got.dtype == exp.dtype and got.shape == exp.shape
         with np.errstate(all="ignore"):
-            scale = float(np.sum(np.abs(terms.astype(np.float64))))
-        if np.isfinite(scale):
-            tol = 4 * terms.size * float(np.finfo(exp.dtype).eps) * scale
-            assert abs(float(got) - float(exp)) <= tol
+            mags = np.abs(terms.astype(np.float64))
+            scale = _summed(lt.asarray(mags), reduce if terms.ndim else "all").eval()
+            tol = 4 * max(terms.size, 1) * float(np.finfo(exp.dtype).eps) * scale
+            fin = np.isfinite(tol) & np.isfinite(exp)
+            assert np.all(np.abs(got.astype(np.float64) - exp)[fin] <= tol[fin])
         return
     same_bits(got, exp)
 

@@ -122,18 +122,16 @@ class LoopForm:
         return tuple(k == "scalar" for k in self.kinds)
 
 
-def _kinds(inputs: Sequence[Node], elem_shape: tuple[int, ...], split: int
-           ) -> tuple[str, ...] | None:
+def _kinds(shapes: Sequence[tuple[int, ...] | None], elem_shape: tuple[int, ...],
+           split: int) -> tuple[str, ...] | None:
     """Each input's kind for the split of ``elem_shape`` after ``split``
-    axes, or None where one is none of them."""
-    nd = len(elem_shape)
+    axes (``shapes``: the inputs' broadcast shapes, None for one element),
+    or None where one is none of them."""
     kinds = []
-    for node in inputs:
-        if node.weak or node.size == 1:
+    for shape in shapes:
+        if shape is None:
             kinds.append("scalar")
-            continue
-        shape = (1,) * (nd - node.ndim) + tuple(node.shape)
-        if shape == elem_shape:
+        elif shape == elem_shape:
             kinds.append("full")
         elif all(d == 1 for d in shape[:split]) and shape[split:] == elem_shape[split:]:
             kinds.append("row")
@@ -144,11 +142,43 @@ def _kinds(inputs: Sequence[Node], elem_shape: tuple[int, ...], split: int
     return tuple(kinds)
 
 
-def _layout(inputs: Sequence[Node], reduce: Any, elem_shape: tuple[int, ...]
-            ) -> tuple[str, int, tuple[str, ...]] | None:
-    """(mode, split, input kinds) of the kernel's loop, or None."""
+def _squeezed(inputs: Sequence[Node], reduce: Any, elem_shape: tuple[int, ...]
+              ) -> tuple[tuple[int, ...], list[tuple[int, ...] | None], tuple[int, ...]]:
+    """The kernel without its size-1 axes, as NumPy's iterator sees it: the
+    element shape, the inputs' shapes in it (None: one element) and the
+    reduced axes.  (A sum over the first axis of (m, 1) is then a sum of m
+    contiguous elements, which NumPy sums pairwise, not row after row.)"""
     nd = len(elem_shape)
-    if reduce is None:
+    keep = [i for i, d in enumerate(elem_shape) if d != 1] or [nd - 1]
+    shapes: list[tuple[int, ...] | None] = []
+    for node in inputs:
+        if node.weak or node.size == 1:
+            shapes.append(None)
+        else:
+            padded = (1,) * (nd - node.ndim) + tuple(node.shape)
+            shapes.append(tuple(padded[i] for i in keep))
+    axes: tuple[int, ...] = ()
+    if reduce is not None:
+        red = set(dict(reduce[1])["axis"])
+        axes = tuple(j for j, i in enumerate(keep) if i in red)
+    return tuple(elem_shape[i] for i in keep), shapes, axes
+
+
+def _layout(inputs: Sequence[Node], reduce: Any, full_shape: tuple[int, ...]
+            ) -> tuple[str, int, tuple[str, ...], tuple[int, ...]] | None:
+    """(mode, split, input kinds, squeezed element shape) of the kernel's
+    loop, or None."""
+    elem_shape, shapes, axes = _squeezed(inputs, reduce, full_shape)
+    if reduce is not None and not axes:
+        return None          # (a sum over size-1 axes only: not worth a loop)
+    layout = _choose(shapes, reduce is not None, axes, elem_shape)
+    return None if layout is None else (*layout, elem_shape)
+
+
+def _choose(inputs: list[tuple[int, ...] | None], reduces: bool, axes: tuple[int, ...],
+            elem_shape: tuple[int, ...]) -> tuple[str, int, tuple[str, ...]] | None:
+    nd = len(elem_shape)
+    if not reduces:
         flat = _kinds(inputs, elem_shape, 0)
         if flat is not None and "row" not in flat and "col" not in flat:
             return "ew", 0, flat
@@ -157,7 +187,6 @@ def _layout(inputs: Sequence[Node], reduce: Any, elem_shape: tuple[int, ...]
             if kinds is not None:
                 return "ew2", split, kinds
         return None
-    axes = tuple(sorted(dict(reduce[1])["axis"]))
     if axes == tuple(range(nd)):
         flat = _kinds(inputs, elem_shape, 0)
         if flat is None or "row" in flat or "col" in flat:
@@ -201,8 +230,8 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
     casts = _casts(program, in_dtypes)
     if layout is None or casts is None:
         return None
-    mode, split, kinds = layout
-    outer = math.prod(elem_shape[:split])
+    mode, split, kinds, squeezed = layout
+    outer = math.prod(squeezed[:split])
     source = _source(program, kinds, casts, mode)
     key = hashlib.sha1(source.encode()).hexdigest()[:20]
     return LoopForm(source, key, kinds, mode, n, outer, n // outer if outer else 0)
