@@ -347,17 +347,9 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
         src = head + [
             jit,
             f"def ew2({params}, o, lo, hi, inner):",
-            "    q = numba.uint64(lo)",
             "    m = numba.uint64(inner)",
-            "    while q < numba.uint64(hi):",
-            "        base = q * m",
-            "        j = U0",
-            "        while j < m:",
-            "            k = base + j",
-            *[f"            {ln}" for ln in body],
-            f"            o[k] = {last}",
-            "            j += U1",
-            "        q += U1",
+            *_by_rows("numba.uint64(lo)", "numba.uint64(hi)", "U0", "m", body,
+                      f"o[k] = {last}"),
         ]
     elif mode == "cols":
         # NumPy reduces leading axes row after row into the result, which
@@ -373,20 +365,31 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
             "    while j < e:",
             f"        o[j] = {acc}(0.0)",
             "        j += U1",
-            "    q = U0",
-            "    while q < numba.uint64(outer):",
-            "        base = q * m",
-            "        j = numba.uint64(lo)",
-            "        while j < e:",
-            "            k = base + j",
-            *[f"            {ln}" for ln in body],
-            f"            o[j] = {acc}(o[j] + {last})",
-            "            j += U1",
-            "        q += U1",
+            *_by_rows("U0", "numba.uint64(outer)", "numba.uint64(lo)", "e", body,
+                      f"o[j] = {acc}(o[j] + {last})"),
         ]
     else:
         src = head + _pairwise(program, kinds, casts, params, jit, mode)
     return "\n".join(src) + "\n"
+
+
+def _by_rows(q_from: str, q_to: str, j_from: str, j_to: str, body: list[str],
+             store: str) -> list[str]:
+    """Rows ``q`` and, in each, columns ``j`` of (outer, inner) (``m`` is
+    inner): ``body`` computes the element at flat index ``k``, ``store``
+    puts it away."""
+    return [
+        f"    q = {q_from}",
+        f"    while q < {q_to}:",
+        "        base = q * m",
+        f"        j = {j_from}",
+        f"        while j < {j_to}:",
+        "            k = base + j",
+        *[f"            {ln}" for ln in body],
+        f"            {store}",
+        "            j += U1",
+        "        q += U1",
+    ]
 
 
 def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
