@@ -118,7 +118,7 @@ class CostModel:
         """Estimated seconds for each backend on ``n`` elements, ``arrays``
         full-size operands streamed (inputs and output), in blocks of
         ``block_elems`` elements (default: the model's smallest block);
-        ``reduces``: the kernel is a reduction (its loop a pairwise sum)."""
+        ``reduces``: the kernel's loop is a pairwise sum (scalar code)."""
         width = 0.5 if float32 else 1.0          # bytes per element, relative
         plain = sum(self.numpy_plain[op_class(k)] for k in names) * width
         block = sum(self.numpy_block[op_class(k)] for k in names) * width

@@ -320,8 +320,11 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
                     f"not compiled yet ({k.fallback} runs it until "
                     + ("its first run)" if k.compile_now
                        else f"run {loop_backend.HOT_RUNS})"))
-                notes.append(f"loop: {state}; {'pairwise sum' if form.reduces else 'elementwise'}"
-                             f" over {form.n} elements, source {form.key}.py")
+                what = {"ew": "elementwise", "ew2": "elementwise by rows",
+                        "sum": "pairwise sum", "rows": "pairwise sum of each row",
+                        "cols": "sum of rows, one after the other"}[form.mode]
+                notes.append(f"loop: {state}; {what} over {form.n} elements "
+                             f"({form.outer} x {form.inner}), source {form.key}.py")
             if s.kernel.numexpr is not None:
                 # The exact string handed to numexpr.evaluate (its own names).
                 notes.append(f"numexpr: {s.kernel.numexpr.expr}")

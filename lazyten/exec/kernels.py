@@ -118,16 +118,6 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     # The block of this kernel's widest dtype and number of scratch slots.
     widest = max([node.dtype.itemsize] + [np.dtype(ins[3]).itemsize for ins in program])
     block = model.block_for(widest, len(prep.slot_dtypes))
-    est = model.estimate(names, n, threads, node.dtype == np.float32, arrays, block,
-                         reduces=reduce is not None)
-    # Leading size-1 axes are dropped for blocking (elementwise kernels only:
-    # a reduction's axes are numbered in the full shape).
-    lead = 0
-    if reduce is None:
-        while lead < len(elem_shape) - 1 and elem_shape[lead] == 1:
-            lead += 1
-    blockable = len(elem_shape) > lead and elem_shape[lead] > 1
-
     # The loop's form (generated source) only where it could run: "auto"
     # never picks a loop below AUTO_MIN, and planning 10,000 small kernels
     # should not write 10,000 sources.
@@ -135,6 +125,18 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
                                             and n >= loop_backend.AUTO_MIN)
     form = loop_backend.loop_form(program, node.inputs, reduce, elem_shape, node.dtype) \
         if wants_loop and loop_backend.available() else None
+    # (a pairwise sum is scalar code; a sum of rows into the result is
+    # vectorized like an elementwise loop)
+    est = model.estimate(names, n, threads, node.dtype == np.float32, arrays, block,
+                         reduces=form.mode in ("sum", "rows") if form is not None
+                         else reduce is not None)
+    # Leading size-1 axes are dropped for blocking (elementwise kernels only:
+    # a reduction's axes are numbered in the full shape).
+    lead = 0
+    if reduce is None:
+        while lead < len(elem_shape) - 1 and elem_shape[lead] == 1:
+            lead += 1
+    blockable = len(elem_shape) > lead and elem_shape[lead] > 1
 
     def kernel(backend: str, why: str, ne: NumexprKernel | None = None,
                fallback: str = "") -> Kernel:
