@@ -231,10 +231,10 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
     if layout is None or casts is None:
         return None
     mode, split, kinds, squeezed = layout
-    outer = math.prod(squeezed[:split])
     source = _source(program, kinds, casts, mode)
     key = hashlib.sha1(source.encode()).hexdigest()[:20]
-    return LoopForm(source, key, kinds, mode, n, outer, n // outer if outer else 0)
+    return LoopForm(source, key, kinds, mode, n, math.prod(squeezed[:split]),
+                    math.prod(squeezed[split:]))
 
 
 def _casts(program: tuple[Instr, ...], in_dtypes: list[np.dtype[Any] | None]
