@@ -72,6 +72,7 @@ class ProfileRow:
     bytes_written: int
     share: float            # of the summed step times, 0..1
     source: str             # the user's line that built it
+    compile_seconds: float = 0.0   # of ``seconds``: compiling the kernel's loop
 
     @property
     def gbps(self) -> float:
@@ -114,7 +115,9 @@ class Profile:
         for r in self.rows:
             kind = f"{r.kind}[{r.backend}]" if r.kind == "kernel" else r.kind
             what = r.what if len(r.what) <= width else r.what[:width - 3] + "..."
-            body.append((str(r.step), kind, what, r.type, _time(r.seconds), _size(r.bytes_read),
+            took = _time(r.seconds) + (f" (compiling {_time(r.compile_seconds)})"
+                                       if r.compile_seconds > 0 else "")
+            body.append((str(r.step), kind, what, r.type, took, _size(r.bytes_read),
                          _size(r.bytes_written), f"{r.gbps:.2f}" if r.kind != "view" else "-",
                          f"{r.share:.1%}", r.source))
         widths = [max([len(h)] + [len(b[k]) for b in body]) for k, h in enumerate(head)]
@@ -161,7 +164,7 @@ def build_profile(plan: Plan, timings: list[StepTiming], plan_seconds: float,
         moved = (0, 0) if s.kind == "view" else (t.bytes_read, t.bytes_written)
         rows.append(ProfileRow(s.index, s.kind, backend, step_what(s), s.node.type_str(),
                                t.seconds, moved[0], moved[1], t.seconds / total,
-                               s.node.where))
+                               s.node.where, t.compile_seconds))
     return Profile(rows, plan, plan_seconds, run_seconds)
 
 

@@ -50,6 +50,7 @@ def fresh_loops(monkeypatch: Any, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setattr(loop_backend, "_compiled", {})
     monkeypatch.setattr(loop_backend, "_runs", {})
     monkeypatch.setattr(loop_backend, "_failed", {})
+    monkeypatch.setattr(loop_backend, "_called", set())
     monkeypatch.setattr(loop_backend, "_available", True)
     yield tmp_path
 
@@ -477,3 +478,16 @@ def test_numba_that_cannot_be_imported_turns_loops_off(
         assert not loop_backend.available()
         (k,) = lt.plan(x * 5.0 - 2.0).kernels
         assert k.kernel is not None and k.kernel.backend != "loop"
+
+
+def test_profile_shows_a_loop_compile_apart(fresh_loops: Path) -> None:
+    X = np.linspace(0, 1, 100_000)
+    x = lt.asarray(X)
+    with lt.set_options(backend="loop"):
+        (_,), first = lt.profile(lt.sum(x * 2.0 - 1.0))
+        (got,), again = lt.profile(lt.sum(x * 2.0 - 1.0))
+    (r1,), (r2,) = first.rows, again.rows
+    assert r1.backend == "loop" and 0 < r1.compile_seconds <= r1.seconds
+    assert "(compiling " in str(first)
+    assert r2.compile_seconds == 0 and "(compiling" not in str(again)
+    same_bits(got, np.sum(X * 2.0 - 1.0))

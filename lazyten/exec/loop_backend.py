@@ -49,6 +49,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -492,6 +493,17 @@ def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
 
 # ------------------------------------------------------------------ compiling
 
+# Seconds this thread spent loading loops and in their first calls (numba
+# compiles there, for the arguments' types): lt.profile shows them apart.
+_first = threading.local()
+_called: set[tuple[str, tuple[str, ...]]] = set()
+
+
+def first_call_seconds() -> float:
+    """Seconds this thread has spent loading and first calling loops (compiling)."""
+    return float(getattr(_first, "seconds", 0.0))
+
+
 _compiled: dict[str, Callable[..., Any]] = {}
 _runs: dict[str, int] = {}
 _failed: dict[str, str] = {}      # loops that failed to load or compile: why
@@ -513,11 +525,14 @@ def compiled(form: LoopForm, force: bool) -> Callable[..., Any] | None:
         _runs[form.key] = runs
         if not force and runs < HOT_RUNS:
             return None
+        t0 = time.perf_counter()
         try:
             fn = _load(form)
         except Exception as e:  # noqa: BLE001 (an unusable numba must not break evaluation)
             failed(form, e)
             return None
+        finally:        # (importing numba and the module: part of compiling)
+            _first.seconds = first_call_seconds() + time.perf_counter() - t0
         _compiled[form.key] = fn
         return fn
 
@@ -657,7 +672,23 @@ def _spread(fn: Callable[..., Any], threads: int, bounds: list[int],
 def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray[Any, Any],
         threads: int) -> bool:
     """Run the loop into ``out``; False (nothing written) where ``out`` has no
-    flat view, so the caller runs the fallback."""
+    flat view, so the caller runs the fallback.  A first call for these
+    argument types compiles, and its time is counted (``first_call_seconds``)."""
+    sig = (form.key, tuple(type(a).__name__ if not isinstance(a, np.ndarray)
+                           else f"{a.dtype}{'C' if a.flags.c_contiguous else 'A'}"
+                           for a in flat))
+    if sig in _called:
+        return _run(fn, form, flat, out, threads)
+    t0 = time.perf_counter()
+    try:
+        return _run(fn, form, flat, out, threads)
+    finally:
+        _called.add(sig)
+        _first.seconds = first_call_seconds() + time.perf_counter() - t0
+
+
+def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray[Any, Any],
+         threads: int) -> bool:
     from .numpy_backend import pool
     n = form.n
     if form.mode == "sum":

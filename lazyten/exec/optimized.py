@@ -28,6 +28,7 @@ from ..graph.passes.simplify import simplify
 from ..graph.rewrite import Graph, rebuild
 from ..options import Options
 from .errors import with_provenance
+from .loop_backend import first_call_seconds
 from .gcpause import gc_paused
 from .numpy_backend import threads_for
 from .planner import EXTERNAL, Plan, Step, describe_step, make_plan
@@ -343,6 +344,7 @@ class StepTiming:
     seconds: float
     bytes_read: int
     bytes_written: int
+    compile_seconds: float = 0.0    # of ``seconds``: compiling a loop (its first call)
 
 
 def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
@@ -380,6 +382,7 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
             continue
         args = [vals[i.id] for i in n.inputs]
         t0 = time.perf_counter() if timings is not None else 0.0
+        c0 = first_call_seconds() if timings is not None else 0.0
         try:
             if s.kind == "kernel":
                 assert s.kernel is not None
@@ -421,7 +424,7 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
         if timings is not None:
             timings.append(StepTiming(s, time.perf_counter() - t0,
                                       sum(getattr(a, "nbytes", 8) for a in args),
-                                      getattr(v, "nbytes", 8)))
+                                      getattr(v, "nbytes", 8), first_call_seconds() - c0))
         vals[n.id] = v
         if s.buffer != EXTERNAL:
             holders.setdefault(s.buffer, []).append(n.id)
