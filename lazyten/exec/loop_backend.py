@@ -118,10 +118,6 @@ class LoopForm:
     def reduces(self) -> bool:
         return self.mode in ("sum", "rows", "cols")
 
-    @property
-    def scalars(self) -> tuple[bool, ...]:
-        return tuple(k == "scalar" for k in self.kinds)
-
 
 def _kinds(shapes: Sequence[tuple[int, ...] | None], elem_shape: tuple[int, ...],
            split: int) -> tuple[str, ...] | None:
