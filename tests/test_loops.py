@@ -267,11 +267,15 @@ def test_ops_without_an_exact_loop_do_not_get_one() -> None:
     x = np.linspace(0.1, 1, 100_000)
     with lt.set_options(backend="loop", check=True):
         a = lt.asarray(x)
-        for e in [lt.sin(a) * 2, lt.sqrt(a) + 1, lt.asarray(np.arange(100_000)) * 3,
-                  lt.asarray(x.astype(np.float16)) + 1]:
+        for e in [lt.sin(a), lt.asarray(np.arange(100_000)) * 3,
+                  lt.asarray(x.astype(np.float16)) + 1, lt.sqrt(lt.sin(a) * 2)]:
             (k,) = lt.plan(e).kernels
-            assert k.kernel is not None and k.kernel.backend != "loop"
+            assert k.kernel is not None and k.kernel.backend not in ("loop", "mixed")
             assert "no exact loop" in k.kernel.why
+        # Their exact ops around them can be a compiled tail (mixed kernels).
+        for e in [lt.sin(a) * 2, lt.sqrt(a) + 1]:
+            (k,) = lt.plan(e).kernels
+            assert k.kernel is not None and k.kernel.backend == "mixed"
         # Reductions other than a plain sum keep NumPy's (the elementwise
         # part may still be a loop of its own).
         for e in [lt.max(a * 2), lt.sum(a * 2, dtype=np.float32), lt.prod(a * 2)]:
@@ -349,9 +353,12 @@ def test_splits_follow_numpys_pairwise_recursion() -> None:
 _BIN = [lambda p, q: p + q, lambda p, q: p - q, lambda p, q: p * q, lambda p, q: p / q,
         lt.maximum, lt.minimum, lambda p, q: lt.where(p > q, p, q),
         lambda p, q: lt.where((p <= 0.5) | (q != q), q, -p)]
+# (sin, exp and sqrt have no loop: kernels with them are mixed, a NumPy head
+# and a compiled tail)
 _UN = [lambda p: -p, lambda p: abs(p), lambda p: p * p, lambda p: p.astype(np.float32),
        lambda p: p.astype(np.float64), lambda p: p * 0.75, lambda p: 2.0 - p,
-       lambda p: lt.maximum(p, 0.0), lambda p: (p > 1).astype(p.dtype)]
+       lambda p: lt.maximum(p, 0.0), lambda p: (p > 1).astype(p.dtype), lt.sin,
+       lambda p: lt.exp(-abs(p)), lt.sqrt]
 
 
 @st.composite
@@ -491,3 +498,151 @@ def test_profile_shows_a_loop_compile_apart(fresh_loops: Path) -> None:
     assert "(compiling " in str(first)
     assert r2.compile_seconds == 0 and "(compiling" not in str(again)
     same_bits(got, np.sum(X * 2.0 - 1.0))
+
+
+# ------------------------------------------------------------ mixed kernels
+
+def w1(m: Any, a: Any, b: Any, c: Any) -> Any:
+    return 2 * a**2 + 3 * b * c - m.sin(a) * m.exp(-b)
+
+
+@pytest.fixture
+def tails(monkeypatch: Any) -> list[bool]:
+    """Whether each run of a mixed kernel ran its compiled tail (True) or all
+    of it on NumPy (False: no flat view of some operand)."""
+    runs: list[bool] = []
+    real = loop_backend.tail_call
+
+    def spy(*args: Any) -> Any:
+        call = real(*args)
+        runs.append(call is not None)
+        return call
+    monkeypatch.setattr(loop_backend, "tail_call", spy)
+    return runs
+
+
+LAYOUTS = {
+    "contiguous": (lambda x: x, True),
+    "1-d strided": (lambda x: x[::3], True),
+    "2-d": (lambda x: x[:99_000].reshape(330, 300), True),
+    "2-d transposed": (lambda x: x[:99_000].reshape(300, 330).T, False),
+    "empty": (lambda x: x[:0], True),
+    "one element": (lambda x: x[:1], True),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_mixed_kernels_give_numpys_bits(dtype: Any, layout: str, tails: list[bool]) -> None:
+    view, flat = LAYOUTS[layout]
+    rng = np.random.default_rng(21)
+    arrays = [view(rng.standard_normal(300_000).astype(dtype) * 3) for _ in range(3)]
+    with lt.set_options(backend="loop", check=True):
+        e = w1(lt, *(lt.asarray(x) for x in arrays))
+        assert backend_of(e) == "mixed"
+        got = e.eval()
+    same_bits(got, w1(np, *arrays))
+    assert tails == [flat]
+
+
+def test_a_mixed_kernel_splits_at_the_ops_without_a_loop() -> None:
+    a, b, c = (lt.asarray(np.ones(100_000)) for _ in range(3))
+    with lt.set_options(backend="loop"):
+        (k,) = lt.plan(w1(lt, a, b, c)).kernels
+    assert k.kernel is not None and k.kernel.mixed is not None
+    m = k.kernel.mixed
+    assert [ins[0] for ins in m.head] == ["sin", "negative", "exp"]
+    assert sorted(m.tail_ops) == ["add"] + ["multiply"] * 5 + ["subtract"]
+    assert len(m.operands) == 7         # a, b, c, 2, 3, sin(a), exp(-b)
+    text = lt.explain(w1(lt, a, b, c), verbose=True)
+    assert "mixed: 3 ops as NumPy ufuncs (sin, negative, exp), 7 in one compiled loop" in text
+
+
+def test_mixed_kernels_with_scalars_integers_bools_and_broadcasts() -> None:
+    rng = np.random.default_rng(22)
+    X = rng.standard_normal((400, 300))
+    R = rng.standard_normal(300)
+    I = rng.integers(-5, 5, (400, 300))
+    x, r, i = lt.asarray(X), lt.asarray(R), lt.asarray(I)
+    f32 = np.float32(1.5)
+    cases = [
+        (lambda m, x, r, i: m.sin(x) * f32 + 2.5, None),
+        (lambda m, x, r, i: m.sin(i) * 2.0 - x, None),        # an int input in the head
+        (lambda m, x, r, i: m.where(m.sin(x) > 0, x * 2, x - 1), None),
+        (lambda m, x, r, i: m.exp(-abs(x)) * r + x * r, None),  # a row: read by the head
+        (lambda m, x, r, i: m.sqrt(abs(x)) * (x > 0.5) + m.asarray(np.float64(3)), None),
+    ]
+    with lt.set_options(backend="loop", check=True):
+        for fn, _ in cases:
+            e = fn(lt, x, r, i)
+            assert backend_of(e) == "mixed"
+            same_bits(e.eval(), fn(np, X, R, I))
+
+
+def test_mixed_reductions_match_the_blocked_numpy_loop() -> None:
+    rng = np.random.default_rng(23)
+    X = rng.standard_normal((500, 400))
+    x = lt.asarray(X)
+    for e in [lambda: lt.sum(lt.sin(x) * x + 1.0), lambda: lt.sum(lt.exp(-abs(x)) * x, axis=1),
+              lambda: lt.max(lt.sin(x) * 2.0 - x, axis=0)]:
+        with lt.set_options(backend="numpy"):
+            exp = e().eval()
+        with lt.set_options(backend="loop", check=True):
+            assert backend_of(e()) == "mixed"
+            got = e().eval()
+        same_bits(got, exp)          # the same blocks, partial results and combine
+
+
+def test_auto_picks_mixed_by_cost_and_compiles_the_tail_at_run_two(fresh_loops: Path) -> None:
+    rng = np.random.default_rng(24)
+    A, B, C = (rng.standard_normal(1_000_000) for _ in range(3))
+    a, b, c = lt.asarray(A), lt.asarray(B), lt.asarray(C)
+    with lt.set_options(backend="auto"):
+        assert backend_of(w1(lt, a, b, c)) == "mixed"
+        # one cheap op after a sin: a loop call saves no ufunc call
+        assert backend_of(lt.sin(a) + 1.0) == "blocked"
+        for run in range(1, 4):
+            text = lt.explain(w1(lt, a, b, c), verbose=True)
+            assert ("loop: compiled" in text) == (run > loop_backend.HOT_RUNS)
+            same_bits(lt.compute(w1(lt, a, b, c))[0], w1(np, A, B, C))
+
+
+def test_errstate_raise_runs_a_mixed_kernel_on_numpy() -> None:
+    X = np.array([1.0, 0.0] * 50_000)
+    x = lt.asarray(X)
+    with lt.set_options(backend="loop"):
+        for e in [lt.log(x) * 2.0 + 1.0, lt.sin(x) / x * 2.0]:
+            assert backend_of(e) == "mixed"
+            with np.errstate(divide="raise", invalid="raise"), \
+                    pytest.raises(FloatingPointError):
+                e.eval()
+        with np.errstate(all="ignore"):
+            same_bits((lt.sin(x) / x * 2.0).eval(), np.sin(X) / X * 2.0)
+
+
+def test_a_mixed_tail_that_does_not_compile_warns_once_and_runs_on_numpy(
+        fresh_loops: Path, monkeypatch: Any) -> None:
+    real = loop_backend._source
+
+    def broken(*args: Any) -> str:   # a typing error, found when compiling
+        return real(*args).replace("o[k] = ", "o[k] = 'not a float' + ")
+    monkeypatch.setattr(loop_backend, "_source", broken)
+    X = np.linspace(-1, 1, 100_000)
+    x = lt.asarray(X)
+    with lt.set_options(backend="loop"):
+        with pytest.warns(RuntimeWarning, match="unusable .*its kernel runs on NumPy"):
+            (got,) = lt.compute(lt.sin(x) * 3.0 + 1.0)
+        same_bits(got, np.sin(X) * 3.0 + 1.0)
+        assert "loop: unusable (" in lt.explain(lt.sin(x) * 3.0 + 1.0, verbose=True)
+
+
+def test_profile_shows_a_mixed_tail_compile_apart(fresh_loops: Path) -> None:
+    X = np.linspace(0, 1, 100_000)
+    x = lt.asarray(X)
+    with lt.set_options(backend="loop"):
+        (_,), first = lt.profile(lt.sin(x) * 2.0 - x)
+        (got,), again = lt.profile(lt.sin(x) * 2.0 - x)
+    (r1,), (r2,) = first.rows, again.rows
+    assert r1.backend == "mixed" and 0 < r1.compile_seconds <= r1.seconds
+    assert r2.compile_seconds == 0
+    same_bits(got, np.sin(X) * 2.0 - X)

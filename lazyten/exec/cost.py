@@ -77,6 +77,9 @@ class CostModel:
         "cheap": 0.16, "heavy": 1.35, "transcendental": 10.0})
     loop_call_us: float = 0.34        # one call of a compiled loop (numba's dispatch)
     loop_split_us: float = 71.0       # handing parts of a loop to the threads and back
+    # A compiled loop's cost per element per array it reads or writes in
+    # cache (a mixed kernel's tail, on blocks): the one-op loop on a block.
+    loop_cached: float = 0.09
     # Per ufunc call of a blocked kernel when several threads run it: handing
     # the GIL between threads around each call does not overlap, so it is
     # paid once per call, not divided by threads.  Cheap-op chains suffer
@@ -114,11 +117,14 @@ class CostModel:
 
     def estimate(self, names: list[str], n: int, threads: int, float32: bool,
                  arrays: int = 2, block_elems: int | None = None,
-                 reduces: bool = False) -> dict[str, float]:
+                 reduces: bool = False, tail: tuple[str, ...] = (),
+                 tail_operands: int = 0) -> dict[str, float]:
         """Estimated seconds for each backend on ``n`` elements, ``arrays``
         full-size operands streamed (inputs and output), in blocks of
         ``block_elems`` elements (default: the model's smallest block);
-        ``reduces``: the kernel's loop is a pairwise sum (scalar code)."""
+        ``reduces``: the kernel's loop is a pairwise sum (scalar code);
+        ``tail``: the ops of a mixed kernel's compiled tail (of ``names``),
+        which reads ``tail_operands`` arrays (adds a "mixed" estimate)."""
         width = 0.5 if float32 else 1.0          # bytes per element, relative
         plain = sum(self.numpy_plain[op_class(k)] for k in names) * width
         block = sum(self.numpy_block[op_class(k)] for k in names) * width
@@ -133,13 +139,26 @@ class CostModel:
         lp = sum((self.loop_sum if reduces else self.loop)[op_class(k)] for k in names)
         # Threads split a loop into parts of at least loop_backend.SPLIT_MIN.
         leff = max(1, min(threads, n >> 16))
-        return {
+        est = {
             "numpy": (plain * n + calls) * 1e-9,
             "blocked": ((block + stream) * n / eff + calls * nblocks / eff + gil) * 1e-9,
             "numexpr": ((ne + stream) * n / threads + self.numexpr_call_us * 1e3) * 1e-9,
             "loop": ((lp * width + stream) * n / leff + self.loop_call_us * 1e3
                      + (self.loop_split_us * 1e3 if leff > 1 else 0.0)) * 1e-9,
         }
+        if tail:
+            # The blocked loop with the tail's ufunc calls replaced by one
+            # loop call a block, which reads its operands from cache once.
+            head = list(names)
+            for k in tail:
+                head.remove(k)
+            per = (sum(self.numpy_block[op_class(k)] for k in head)
+                   + sum(self.loop[op_class(k)] for k in tail)
+                   + self.loop_cached * (tail_operands + 1)) * width
+            mcalls = self.numpy_call_us * 1e3 * len(head) + self.loop_call_us * 1e3
+            mgil = self.gil_us * 1e3 * (len(head) + 1) * nblocks if eff > 1 else 0.0
+            est["mixed"] = ((per + stream) * n / eff + mcalls * nblocks / eff + mgil) * 1e-9
+        return est
 
 
 def cache_dir() -> Path:

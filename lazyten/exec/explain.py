@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..graph.node import Node
+    from .kernels import Kernel
+    from .loop_backend import LoopForm
     from .planner import Plan, Step
 
 _ID = re.compile(r"%(\d+)")
@@ -303,7 +305,7 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
         notes = _fusion_notes(plan, s, readers.get(s.node.id, []), name)
         if s.kind == "kernel" and s.kernel is not None:
             notes.append(f"backend: {s.kernel.backend}: {name.text(s.kernel.why)}")
-            if s.kernel.backend == "blocked":
+            if "blocked" in (s.kernel.backend, s.kernel.fallback):
                 from .numpy_backend import block_rows, blocked_scratch_bytes
                 k = s.kernel
                 elems = block_rows(k.block_shape, k.block_elems) * math.prod(k.block_shape[1:])
@@ -312,19 +314,18 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
                 notes.append(f"blocks: {elems} elements, {slots} scratch "
                              f"slot{'' if slots == 1 else 's'} ({scratch // 1024} KiB a thread)")
             if s.kernel.loop is not None:
-                from . import loop_backend
-                k, form = s.kernel, s.kernel.loop
-                why_not = loop_backend.failure(form)
-                state = "compiled" if loop_backend.is_compiled(form) else (
-                    f"unusable ({why_not}): {k.fallback} runs it") if why_not else (
-                    f"not compiled yet ({k.fallback} runs it until "
-                    + ("its first run)" if k.compile_now
-                       else f"run {loop_backend.HOT_RUNS})"))
+                form = s.kernel.loop
                 what = {"ew": "elementwise", "ew2": "elementwise by rows",
                         "sum": "pairwise sum", "rows": "pairwise sum of each row",
                         "cols": "sum of rows, one after the other"}[form.mode]
-                notes.append(f"loop: {state}; {what} over {form.n} elements "
-                             f"({form.outer} x {form.inner}), source {form.key}.py")
+                notes.append(f"loop: {_loop_state(s.kernel, form)}; {what} over {form.n} "
+                             f"elements ({form.outer} x {form.inner}), source {form.key}.py")
+            if s.kernel.mixed is not None:
+                m = s.kernel.mixed
+                notes.append(f"mixed: {len(m.head)} ops as NumPy ufuncs "
+                             f"({', '.join(ins[0] for ins in m.head)}), {len(m.tail_ops)} "
+                             f"in one compiled loop a block over {len(m.operands)} operands; "
+                             f"loop: {_loop_state(s.kernel, m.loop)}, source {m.loop.key}.py")
             if s.kernel.numexpr is not None:
                 # The exact string handed to numexpr.evaluate (its own names).
                 notes.append(f"numexpr: {s.kernel.numexpr.expr}")
@@ -337,6 +338,18 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
         lines.extend(f"         {t}" for t in notes)
     lines.extend(summary_lines(plan))
     return "\n".join(lines)
+
+
+def _loop_state(k: Kernel, form: LoopForm) -> str:
+    """Whether a kernel's compiled loop (or mixed tail) is compiled yet."""
+    from . import loop_backend
+    why_not = loop_backend.failure(form)
+    if loop_backend.is_compiled(form):
+        return "compiled"
+    if why_not:
+        return f"unusable ({why_not}): {k.fallback} runs it"
+    return (f"not compiled yet ({k.fallback} runs it until "
+            + ("its first run)" if k.compile_now else f"run {loop_backend.HOT_RUNS})"))
 
 
 def summary_lines(plan: Plan) -> list[str]:

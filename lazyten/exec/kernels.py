@@ -17,7 +17,7 @@ from .numexpr_backend import NumexprKernel, compile_numexpr
 @dataclass
 class Kernel:
     node: Node
-    backend: str                         # "numpy" (plain), "blocked", "numexpr", "loop"
+    backend: str                         # "numpy" (plain), "blocked", "numexpr", "loop", "mixed"
     numexpr: NumexprKernel | None
     # Slots and ready-to-call instructions, computed once per plan.
     prepared: numpy_backend.Prepared
@@ -32,6 +32,11 @@ class Kernel:
     loop: loop_backend.LoopForm | None = None
     fallback: str = ""
     compile_now: bool = False            # backend="loop": compile at the first run
+    # A "mixed" kernel's split (NumPy head, compiled tail) and its head made
+    # ready; it runs on its fallback ("blocked" or "numpy"), with the tail
+    # once that is compiled.
+    mixed: loop_backend.MixedForm | None = None
+    mixed_prep: numpy_backend.Prepared | None = None
 
     @property
     def program(self) -> Any:
@@ -57,7 +62,7 @@ class Kernel:
         block registers are not counted: a few KiB a thread, nor the blocked
         fallback a numexpr kernel takes under errstate "raise".)"""
         shape = self.elem_shape
-        backend = self.fallback if self.backend == "loop" else self.backend
+        backend = self.fallback if self.backend in ("loop", "mixed") else self.backend
         if not shape or (backend == "numexpr" and self.numexpr is not None):
             return 0
         if backend == "blocked" or backend == "numexpr":
@@ -65,9 +70,26 @@ class Kernel:
                                                        self.block_elems, threads)
         return numpy_backend.plain_scratch_bytes(self.prepared, shape)
 
+    def _tail(self, args: list[Any], out: np.ndarray[Any, Any]) -> numpy_backend.TailCall | None:
+        """A mixed kernel's compiled tail for this run, or None (not compiled
+        yet, unusable, or an operand without a flat view: NumPy runs all)."""
+        m, prep = self.mixed, self.mixed_prep
+        if m is None or prep is None or "raise" in np.geterr().values():
+            return None      # (a compiled loop raises nothing: under "raise" NumPy runs)
+        fn = loop_backend.compiled(m.loop, self.compile_now)
+        if fn is None:
+            return None
+        return loop_backend.tail_call(m, fn, prep, args, out if self.reduce is None else None)
+
     def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
         backend = self.backend
-        if backend == "loop":
+        prep, tail = self.prepared, None
+        if backend == "mixed":
+            backend = self.fallback
+            tail = self._tail(args, out)
+            if tail is not None and self.mixed_prep is not None:
+                prep = self.mixed_prep
+        elif backend == "loop":
             backend = self.fallback
             # A compiled loop raises nothing: under errstate "raise" NumPy runs.
             if self.loop is not None and "raise" not in np.geterr().values():
@@ -89,15 +111,15 @@ class Kernel:
                 core = len(self.elem_shape) - self.lead
                 args = [a[(0,) * (a.ndim - core)] if isinstance(a, np.ndarray) and a.ndim > core
                         else a for a in args]
-                numpy_backend.run_blocked(self.prepared, self.reduce, args, self.block_shape,
+                numpy_backend.run_blocked(prep, self.reduce, args, self.block_shape,
                                           self.node.dtype, out[(0,) * self.lead],
-                                          self.block_elems, threads)
+                                          self.block_elems, threads, tail)
                 return out
-            return numpy_backend.run_blocked(self.prepared, self.reduce, args, self.elem_shape,
+            return numpy_backend.run_blocked(prep, self.reduce, args, self.elem_shape,
                                              self.node.dtype, out, self.block_elems,
-                                             threads)
-        return numpy_backend.run_plain(self.program, self.prepared, self.reduce, args, out,
-                                       self.elem_shape)
+                                             threads, tail)
+        return numpy_backend.run_plain(self.program, prep, self.reduce, args, out,
+                                       self.elem_shape, tail)
 
 
 def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
@@ -125,11 +147,17 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
                                             and n >= loop_backend.AUTO_MIN)
     form = loop_backend.loop_form(program, node.inputs, reduce, elem_shape, node.dtype) \
         if wants_loop and loop_backend.available() else None
+    # Where the whole kernel has no loop: its exact ops as a compiled tail
+    # of the NumPy ops (MixedForm).
+    mixed = loop_backend.mixed_form(program, node.inputs, elem_shape, node.dtype) \
+        if wants_loop and form is None and loop_backend.available() else None
     # (a pairwise sum is scalar code; a sum of rows into the result is
     # vectorized like an elementwise loop)
     est = model.estimate(names, n, threads, node.dtype == np.float32, arrays, block,
                          reduces=form.mode in ("sum", "rows") if form is not None
-                         else reduce is not None)
+                         else reduce is not None,
+                         tail=mixed.tail_ops if mixed is not None else (),
+                         tail_operands=len(mixed.operands) if mixed is not None else 0)
     # Leading size-1 axes are dropped for blocking (elementwise kernels only:
     # a reduction's axes are numbered in the full shape).
     lead = 0
@@ -140,11 +168,15 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
 
     def kernel(backend: str, why: str, ne: NumexprKernel | None = None,
                fallback: str = "") -> Kernel:
-        numpy_like = fallback if backend == "loop" else backend
+        numpy_like = fallback if backend in ("loop", "mixed") else backend
+        m = mixed if backend == "mixed" else None
         return Kernel(node, backend, ne, prep, block, est, why,
                       lead if numpy_like != "numpy" else 0,
                       form if backend == "loop" else None, fallback,
-                      opts.backend == "loop")
+                      opts.backend == "loop", m,
+                      numpy_backend.prepare_mixed(m.head, len(node.inputs), m.operands,
+                                                  np.dtype(program[-1][3]), reduce is not None)
+                      if m is not None else None)
     if opts.backend == "numexpr":
         ne = compile_numexpr(program, list(node.inputs)) if reduce is None else None
         if ne is not None:
@@ -155,6 +187,9 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
         numpy_choice = "blocked" if blockable and n > model.block_elems else "numpy"
         if form is not None:
             return kernel("loop", "backend='loop'", fallback=numpy_choice)
+        if mixed is not None:
+            return kernel("mixed", "backend='loop': no loop for the whole kernel, "
+                          "its exact ops as a compiled tail", fallback=numpy_choice)
         if opts.backend == "loop":
             return kernel(numpy_choice, "backend='loop' but no exact loop here: NumPy")
         return kernel(numpy_choice, "backend='numpy'")
@@ -178,6 +213,8 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     fallback = min(choices, key=choices.__getitem__)
     if form is not None:
         choices["loop"] = est["loop"]
+    if mixed is not None and "blocked" in choices:
+        choices["mixed"] = est["mixed"]
     best = min(choices, key=choices.__getitem__)
     why = "cost model: " + ", ".join(f"{k} {v * 1e6:.0f}us" for k, v in sorted(
         choices.items(), key=lambda kv: kv[1]))
@@ -187,4 +224,8 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
         why += f" (numexpr {est['numexpr'] * 1e6:.0f}us: slower)"
     if best == "loop":
         why += f"; {fallback} until the loop is compiled"
-    return kernel(best, why, ne, fallback if best == "loop" else "")
+    elif best == "mixed":
+        # (the tail runs inside the blocked loop: blocked until it is compiled)
+        fallback = "blocked"
+        why += "; blocked until its tail loop is compiled"
+    return kernel(best, why, ne, fallback if best in ("loop", "mixed") else "")

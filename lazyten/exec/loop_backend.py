@@ -62,6 +62,7 @@ from ..graph.node import Node
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import Instr
 from .cost import cache_dir
+from .numpy_backend import Prepared, TailCall
 
 FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 BOOL = np.dtype(np.bool_)
@@ -211,19 +212,9 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
                 or rattrs.get("dtype") is not None \
                 or np.dtype(program[-1][3]) != dtype or dtype not in FLOATS:
             return None
-    in_dtypes: list[np.dtype[Any] | None] = []         # None: a weak Python scalar
-    for node in inputs:
-        if node.weak:
-            value = node.attrs.get("value")
-            # (ints beyond 2**53: NumPy and numba might round them differently)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                    or isinstance(value, int) and abs(value) > 2**53:
-                return None
-            in_dtypes.append(None)
-        elif node.dtype not in VALUE_DTYPES:
-            return None
-        else:
-            in_dtypes.append(node.dtype)
+    in_dtypes = [_input_dtype(node) for node in inputs]
+    if any(d is not None and d not in VALUE_DTYPES for d in in_dtypes):
+        return None
     layout = _layout(inputs, reduce, elem_shape)
     casts = _casts(program, in_dtypes)
     if layout is None or casts is None:
@@ -235,43 +226,155 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
                     math.prod(squeezed[split:]))
 
 
-def _casts(program: tuple[Instr, ...], in_dtypes: list[np.dtype[Any] | None]
+# The dtype a loop cannot take (an input no loop may read is given it).
+UNUSABLE = np.dtype(object)
+
+
+def _input_dtype(node: Node) -> np.dtype[Any] | None:
+    """The dtype a loop reads a kernel input as: None for a weak Python
+    scalar, ``UNUSABLE`` where no loop may read it."""
+    if node.weak:
+        value = node.attrs.get("value")
+        # (ints beyond 2**53: NumPy and numba might round them differently)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or isinstance(value, int) and abs(value) > 2**53:
+            return UNUSABLE
+        return None
+    return node.dtype if node.dtype in VALUE_DTYPES else UNUSABLE
+
+
+@dataclass(frozen=True)
+class MixedForm:
+    """A kernel run in two parts on each block (or on the whole array).
+
+    The head is the instructions that have no exact loop form (sin, exp,
+    integer ops...) and everything they read: NumPy's ufuncs, as the blocked
+    loop runs them.  The tail is every other instruction: one compiled
+    elementwise loop over the block, which reads the kernel's inputs and the
+    head's values and writes the kernel's value.  W1, ``2*a**2 + 3*b*c -
+    sin(a)*exp(-b)``, keeps NumPy's SIMD sin and exp and runs its six
+    cheap ops as one pass instead of six ufunc calls that each write a
+    block and read it back.  The bits are NumPy's: the head is NumPy's own
+    loops, the tail only IEEE-exact ops.
+
+        before: kernel { t1 := sin(i0); t2 := exp(-i1); 2*i0*i0 + 3*i1*i2 - t1*t2 }
+        after:  head [sin(i0), negative(i1), exp(h1)]; tail loop(i0, i1, i2, h0, h2)
+    """
+    head: tuple[Instr, ...]       # refs: r >= 0 a kernel input, r < 0 an earlier head value
+    operands: tuple[int, ...]     # the tail's inputs: positions in [kernel inputs, head values]
+    loop: LoopForm                # the tail: mode "ew" over its operands
+    tail_ops: tuple[str, ...]     # the tail's op names (for the cost model and explain)
+
+
+def mixed_form(program: tuple[Instr, ...], inputs: Sequence[Node],
+               elem_shape: tuple[int, ...], dtype: np.dtype[Any]) -> MixedForm | None:
+    """The kernel split into a NumPy head and a compiled tail (``MixedForm``),
+    or None where its last instruction has no exact loop form or every
+    instruction has one (a whole loop then, where its layout allows).  The
+    tail reads full-size inputs and single elements only: an instruction
+    reading a broadcast input goes to the head (NumPy broadcasts it into a
+    full-size block)."""
+    if not program or not elem_shape or np.dtype(program[-1][3]) != dtype:
+        return None
+    dts = [_input_dtype(node) for node in inputs]
+    kinds_in: list[str] = []
+    nd = len(elem_shape)
+    for node, d in zip(inputs, dts):
+        if node.weak or node.size == 1:
+            kinds_in.append("scalar")
+        elif (1,) * (nd - node.ndim) + tuple(node.shape) == tuple(elem_shape):
+            kinds_in.append("full")
+        else:
+            kinds_in.append("broadcast")
+    readable = [UNUSABLE if k == "broadcast" else d for k, d in zip(kinds_in, dts)]
+    head = [_cast(name, attrs, np.dtype(dt),
+                  [np.dtype(program[-1 - r][3]) if r < 0 else readable[r] for r in refs]) is None
+            for name, refs, attrs, dt in program]
+    # What a head instruction reads is computed in the head too.
+    for k in range(len(program) - 1, -1, -1):
+        if head[k]:
+            for r in program[k][1]:
+                if r < 0:
+                    head[-1 - r] = True
+    ntail = head.count(False)
+    if head[-1] or ntail == len(program) or ntail > MAX_OPS:
+        return None
+    n_in = len(inputs)
+    hprog: list[Instr] = []
+    tprog: list[Instr] = []
+    at: dict[int, int] = {}              # instruction -> its index in the head or the tail
+    operands: list[int] = []
+    op_of: dict[int, int] = {}
+
+    def operand(pos: int) -> int:
+        if pos not in op_of:
+            op_of[pos] = len(operands)
+            operands.append(pos)
+        return op_of[pos]
+    for k, (name, refs, attrs, dt) in enumerate(program):
+        if head[k]:
+            hprog.append((name, tuple(r if r >= 0 else -1 - at[-1 - r] for r in refs),
+                          attrs, dt))
+        else:
+            tprog.append((name, tuple(
+                operand(r) if r >= 0 else operand(n_in + at[-1 - r]) if head[-1 - r]
+                else -1 - at[-1 - r] for r in refs), attrs, dt))
+        at[k] = len(hprog if head[k] else tprog) - 1
+    kinds = tuple(kinds_in[p] if p < n_in else "full" for p in operands)
+    tdts = [readable[p] if p < n_in else np.dtype(hprog[p - n_in][3]) for p in operands]
+    casts = _casts(tuple(tprog), tdts)
+    assert casts is not None, "each tail instruction was checked on these dtypes"
+    source = _source(tuple(tprog), kinds, casts, "ew")
+    key = hashlib.sha1(source.encode()).hexdigest()[:20]
+    n = math.prod(elem_shape)
+    return MixedForm(tuple(hprog), tuple(operands), LoopForm(source, key, kinds, "ew", n, 1, n),
+                     tuple(ins[0] for ins in tprog))
+
+
+def _casts(program: tuple[Instr, ...], in_dtypes: Sequence[np.dtype[Any] | None]
            ) -> list[list[str | None]] | None:
     """Per instruction, the type each operand is cast to before the op (None:
     none), as NumPy's ufunc loop for those dtypes does; None where some
     instruction has no exact loop form."""
     out: list[list[str | None]] = []
     for name, refs, attrs, dt in program:
-        dt = np.dtype(dt)
         ops = [np.dtype(program[-1 - r][3]) if r < 0 else in_dtypes[r] for r in refs]
-        known = [d for d in ops if d is not None]
-        if name == "astype":
-            if dt not in FLOATS or not known or known[0] not in VALUE_DTYPES:
-                return None
-            out.append([_TNAME[dt]])
-            continue
-        if REGISTRY[name].loop is None or attrs:
+        cast = _cast(name, attrs, np.dtype(dt), ops)
+        if cast is None:
             return None
-        if name in COMPARE:
-            # The loop of the operands' common dtype; the result is bool.
-            if dt != BOOL or not known or any(d not in FLOATS for d in known):
-                return None
-            loop_t = _TNAME[np.result_type(*known)]
-            out.append([loop_t] * len(ops))
-        elif name in LOGICAL:
-            if dt != BOOL or len(known) != len(ops) or any(d != BOOL for d in known):
-                return None
-            out.append([None] * len(ops))
-        elif name == "where":
-            if dt not in FLOATS or ops[0] != BOOL \
-                    or any(d is not None and d not in FLOATS for d in ops[1:]):
-                return None
-            out.append([None, _TNAME[dt], _TNAME[dt]])
-        else:
-            if dt not in FLOATS or any(d is not None and d not in FLOATS for d in known):
-                return None
-            out.append([_TNAME[dt]] * len(ops))
+        out.append(cast)
     return out
+
+
+def _cast(name: str, attrs: Any, dt: np.dtype[Any], ops: list[np.dtype[Any] | None]
+          ) -> list[str | None] | None:
+    """The types one instruction's operands (dtypes ``ops``, None: a weak
+    Python scalar) are cast to in its loop, or None where it has no exact
+    loop form."""
+    known = [d for d in ops if d is not None]
+    if name == "astype":
+        if dt not in FLOATS or not known or known[0] not in VALUE_DTYPES:
+            return None
+        return [_TNAME[dt]]
+    if REGISTRY[name].loop is None or attrs:
+        return None
+    if name in COMPARE:
+        # The loop of the operands' common dtype; the result is bool.
+        if dt != BOOL or not known or any(d not in FLOATS for d in known):
+            return None
+        return [_TNAME[np.result_type(*known)]] * len(ops)
+    if name in LOGICAL:
+        if dt != BOOL or len(known) != len(ops) or any(d != BOOL for d in known):
+            return None
+        return [None] * len(ops)
+    if name == "where":
+        if dt not in FLOATS or ops[0] != BOOL \
+                or any(d is not None and d not in FLOATS for d in ops[1:]):
+            return None
+        return [None, _TNAME[dt], _TNAME[dt]]
+    if dt not in FLOATS or any(d is not None and d not in FLOATS for d in known):
+        return None
+    return [_TNAME[dt]] * len(ops)
 
 
 # ------------------------------------------------------------------ codegen
@@ -719,3 +822,68 @@ def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarra
         _spread(fn, threads, _parts(threads, n, form.inner),
                 lambda lo, hi: (*flat, o, lo, hi, form.outer, form.inner))
     return True
+
+
+def tail_call(form: MixedForm, fn: Callable[..., Any], prep: Prepared, args: list[Any],
+              out: np.ndarray[Any, Any] | None) -> TailCall | None:
+    """A mixed kernel's tail ready for one run on ``args`` into ``out``
+    (None: a reduction's tail writes scratch), compiled for these argument
+    types now, on this thread (timed: ``first_call_seconds``); None where a
+    full-size operand or the output has no 1-d view in C order, which
+    blocks of it would lack too (the NumPy head and tail run then)."""
+    assert prep.tail is not None
+    n_in = len(args)
+    scalars: list[Any] = []
+    sample: list[Any] = []           # the tail's arguments, as numba will type them
+    for p, kind in zip(form.operands, form.loop.kinds):
+        if p >= n_in:                # a head value: a contiguous block of scratch
+            scalars.append(None)
+            sample.append(np.empty(0, form.head[p - n_in][3]))
+            continue
+        a = args[p]
+        if kind == "scalar":
+            if isinstance(a, np.ndarray):
+                a = a.reshape(-1)[0]
+            elif isinstance(a, int) and not -2**63 <= a < 2**63:
+                return None                      # numba takes int64 at most
+            scalars.append(a)
+            sample.append(a)
+            continue
+        v = _flat_view(a, a.size) if isinstance(a, np.ndarray) else None
+        if v is None:
+            return None
+        scalars.append(None)
+        sample.append(v)
+    o = np.empty(0, prep.slot_dtypes[prep.tail[1]]) if out is None \
+        else _flat_view(out, out.size)
+    if o is None:
+        return None
+    try:
+        _specialize(fn, form.loop, [*sample, o, 0, 0])
+    except Exception as e:  # noqa: BLE001 (a loop that will not compile: NumPy runs)
+        failed(form.loop, e)
+        return None
+    return TailCall(fn, prep.tail[0], tuple(scalars), prep.tail[1])
+
+
+def _type_key(v: Any) -> str:
+    """What numba types ``v`` by, cheaply: dtype, layout and writability."""
+    if isinstance(v, np.ndarray):
+        return f"{v.dtype}{'C' if v.flags.c_contiguous else 'A'}{'' if v.flags.writeable else 'r'}"
+    return type(v).__name__
+
+
+def _specialize(fn: Callable[..., Any], form: LoopForm, sample: list[Any]) -> None:
+    """Compile ``fn`` for the types of ``sample`` unless done (or loaded from
+    numba's cache), timed: the tail's blocks run on worker threads, where a
+    first call's compile would not be counted."""
+    sig = (form.key, tuple(_type_key(v) for v in sample))
+    if sig in _called:
+        return
+    import numba
+    t0 = time.perf_counter()
+    try:
+        fn.compile(tuple(numba.typeof(v) for v in sample))  # type: ignore[attr-defined]
+    finally:
+        _first.seconds = first_call_seconds() + time.perf_counter() - t0
+    _called.add(sig)

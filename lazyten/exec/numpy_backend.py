@@ -125,9 +125,24 @@ def ready(program: tuple[Instr, ...], slot_of: list[int], n_args: int) -> list[R
 @dataclass(frozen=True)
 class Prepared:
     """A kernel program resolved once, at plan time: its instructions ready to
-    call and the scratch slots (with their dtypes) they write."""
+    call and the scratch slots (with their dtypes) they write.  A mixed
+    kernel's (``loop_backend.MixedForm``) steps are its head, and ``tail``
+    says where its compiled tail reads (positions in [kernel inputs, head
+    values]) and writes (a scratch slot, or -1: the output)."""
     steps: list[Ready]
     slot_dtypes: list[Any]
+    tail: tuple[tuple[int, ...], int] | None = None
+
+
+@dataclass(frozen=True)
+class TailCall:
+    """A mixed kernel's compiled tail, ready for one run: the loop, called on
+    each block as ``fn(*operands, out, 0, n)`` with 1-d views of the block's
+    arrays, and its operands that are single elements, once for the run."""
+    fn: Callable[..., Any]
+    operands: tuple[int, ...]
+    scalars: tuple[Any, ...]     # per operand: its value if a single element, else None
+    slot: int
 
 
 def prepare(program: tuple[Instr, ...], n_args: int, reduces: bool = False) -> Prepared:
@@ -141,8 +156,31 @@ def prepare(program: tuple[Instr, ...], n_args: int, reduces: bool = False) -> P
     return Prepared(ready(program, slot_of, n_args), dtypes)
 
 
-def _run_block(steps: list[Ready], scratch: list[Any], args: list[Any], out: Any) -> Any:
-    """Run the instructions on one block; return the last one's value."""
+def prepare_mixed(head: tuple[Instr, ...], n_args: int, operands: tuple[int, ...],
+                  dtype: np.dtype[Any], reduces: bool) -> Prepared:
+    """A mixed kernel's head ready to run, and its tail's operands and
+    destination: the head's values stay in their scratch slots until the
+    tail, last, has read them."""
+    tail: Instr = ("tail", tuple(-1 - (p - n_args) for p in operands if p >= n_args), (),
+                   dtype)
+    slot_of, n_slots = slots(head + (tail,), last_in_scratch=reduces)
+    if slot_of[-1] >= 0 and slot_of[-1] in {slot_of[-1 - r] for r in tail[1]}:
+        # Not in place over an operand: LLVM cannot vectorize a loop whose
+        # output may alias an input without checking, and falls back to
+        # scalar code where it does.
+        slot_of[-1] = n_slots
+        n_slots += 1
+    dtypes: list[Any] = [None] * n_slots
+    for k, s in enumerate(slot_of):
+        if s >= 0:
+            dtypes[s] = head[k][3] if k < len(head) else dtype
+    return Prepared(ready(head, slot_of[:-1], n_args), dtypes, (operands, slot_of[-1]))
+
+
+def _run_block(steps: list[Ready], scratch: list[Any], args: list[Any], out: Any,
+               tail: TailCall | None = None) -> Any:
+    """Run the instructions on one block (then a mixed kernel's tail); return
+    the last one's value."""
     vals = args + [None] * len(steps)
     pos = len(args)
     dst = out
@@ -154,12 +192,18 @@ def _run_block(steps: list[Ready], scratch: list[Any], args: list[Any], out: Any
             dst[...] = fn(*[vals[i] for i in src])
         vals[pos] = dst
         pos += 1
+    if tail is not None:
+        dst = out if tail.slot < 0 else scratch[tail.slot]
+        # (1-d views: the caller checked that blocks of every array have them)
+        o = dst if dst.ndim == 1 else dst.reshape(-1)
+        tail.fn(*[v if v is not None else a if (a := vals[p]).ndim == 1 else a.reshape(-1)
+                  for p, v in zip(tail.operands, tail.scalars)], o, 0, o.shape[0])
     return dst
 
 
 def run_plain(program: tuple[Instr, ...], prep: Prepared, reduce: Any, args: list[Any],
               out: np.ndarray[Any, Any] | None,
-              elem_shape: tuple[int, ...] | None = None) -> Any:
+              elem_shape: tuple[int, ...] | None = None, tail: TailCall | None = None) -> Any:
     """Unblocked NumPy, for small arrays where per-call overhead dominates.
 
     With ``out`` and the kernel's element shape, intermediates live in the
@@ -178,8 +222,8 @@ def run_plain(program: tuple[Instr, ...], prep: Prepared, reduce: Any, args: lis
         return out
     scratch = [np.empty(elem_shape, d) for d in prep.slot_dtypes]
     if reduce is None:
-        return _run_block(prep.steps, scratch, list(args), out)
-    val = _run_block(prep.steps, scratch, list(args), None)   # the last value in scratch
+        return _run_block(prep.steps, scratch, list(args), out, tail)
+    val = _run_block(prep.steps, scratch, list(args), None, tail)   # the last value in scratch
     out[...] = REGISTRY[reduce[0]].impl(val, **dict(reduce[1]))
     return out
 
@@ -231,7 +275,8 @@ class _Fold:
 
 def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 elem_shape: tuple[int, ...], dtype: np.dtype[Any],
-                out: np.ndarray[Any, Any], block_elems: int, threads: int) -> Any:
+                out: np.ndarray[Any, Any], block_elems: int, threads: int,
+                tail: TailCall | None = None) -> Any:
     """Blocks of rows of ``elem_shape``; ``out`` has the kernel's final shape."""
     n0 = elem_shape[0]
     rows = block_rows(elem_shape, block_elems)
@@ -278,9 +323,9 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             scr = scratch if n == rows else [s[:n] for s in scratch]
             a = [x[lo:hi] if s else x for x, s in zip(args, sliced)]
             if reduce is None:
-                _run_block(steps, scr, a, out[lo:hi])
+                _run_block(steps, scr, a, out[lo:hi], tail)
                 continue
-            val = _run_block(steps, scr, a, None)  # the last value stays in scratch
+            val = _run_block(steps, scr, a, None, tail)  # the last value stays in scratch
             # np.sum & co. are these ufuncs' reduce behind a Python wrapper
             # that costs more than a cache-sized block's work
             part = combine.reduce(val, axis=reduce_axes, keepdims=True)
