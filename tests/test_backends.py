@@ -113,7 +113,7 @@ def test_calibration_writes_and_is_read_back(tmp_path: Path, monkeypatch: Any) -
     assert model.gil_us >= 0
     if loop_backend.available():
         assert model.loop["cheap"] > 0 and model.loop_sum["heavy"] > 0
-        assert model.loop_call_us > 0 and model.loop_split_us > 0
+        assert model.loop_call_us > 0 and model.loop_split_us > 0 and model.loop_cached > 0
     path = cost.save(model)
     assert path.parent == tmp_path
     monkeypatch.setattr(cost, "_model", None)

@@ -119,16 +119,18 @@ def calibrate(n: int = 2_000_000, repeat: int = 5) -> CostModel:
     model.gil_us = _gil_us(a, repeat)
     loops = _loop_costs(a, repeat)
     if loops is not None:
-        model.loop, model.loop_sum, model.loop_call_us, model.loop_split_us = loops
+        (model.loop, model.loop_sum, model.loop_call_us, model.loop_split_us,
+         model.loop_cached) = loops
     return model
 
 
 def _loop_costs(a: np.ndarray[Any, Any], repeat: int
-                ) -> tuple[dict[str, float], dict[str, float], float, float] | None:
+                ) -> tuple[dict[str, float], dict[str, float], float, float, float] | None:
     """Compiled loops (numba), one thread: the cost of one op per element,
     elementwise and inside a pairwise sum (a chain of CHAIN minus a chain of
-    one, so memory traffic cancels), of one call, and of handing parts of a
-    loop to the threads.  None without numba."""
+    one, so memory traffic cancels), of one call, of handing parts of a
+    loop to the threads, and per element of an array read or written in
+    cache (a mixed kernel's tail on a block).  None without numba."""
     from . import loop_backend
     from .numpy_backend import pool
     if not loop_backend.available():
@@ -165,7 +167,12 @@ def _loop_costs(a: np.ndarray[Any, Any], repeat: int
                     repeat) / 1000 * 1e6
     split_us = _best(lambda: [pool(2).submit(int).result() for _ in range(100)],
                      repeat) / 100 * 1e6
-    return ew, sm, call_us, split_us
+    # In cache: the same loop on a block (the smallest), less its op, over
+    # the two arrays it touches.
+    b = min(CostModel().block_elems, a.size)     # (the loop checks no bounds)
+    per = _best(lambda: [fn(a, 1.0001, out, 0, b) for _ in range(20)], repeat) / 20 / b * 1e9
+    cached = max(0.01, (per - ew["cheap"]) / 2)
+    return ew, sm, call_us, split_us, cached
 
 
 def _gil_us(a: np.ndarray[Any, Any], repeat: int) -> float:

@@ -79,7 +79,7 @@ class CostModel:
     loop_split_us: float = 71.0       # handing parts of a loop to the threads and back
     # A compiled loop's cost per element per array it reads or writes in
     # cache (a mixed kernel's tail, on blocks): the one-op loop on a block.
-    loop_cached: float = 0.09
+    loop_cached: float = 0.1
     # Per ufunc call of a blocked kernel when several threads run it: handing
     # the GIL between threads around each call does not overlap, so it is
     # paid once per call, not divided by threads.  Cheap-op chains suffer
