@@ -23,7 +23,8 @@ BACKENDS = ("auto", "numpy", "numexpr", "loop")
 class Options:
     optimize: bool = True             # run the rewrite passes and fusion
     # Fused kernels: "auto" (cost model), "numpy", "numexpr", or "loop"
-    # (compiled loops, numba, where exact; compiled at the first run).
+    # (compiled loops, numba, where exact, or else a mixed kernel's compiled
+    # tail; compiled at the first run).
     backend: str = "auto"
     memory_limit: int | None = None   # bytes; plans estimated above it raise MemoryError
     threads: int | None = None        # worker threads for blocked kernels (None: all cores)
