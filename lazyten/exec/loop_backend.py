@@ -32,6 +32,10 @@ axes (see ``LoopForm``); anything else runs on the kernel's NumPy fallback,
 as does every kernel under ``np.errstate(all="raise")`` (a compiled loop
 raises nothing).
 
+A kernel with ops that have no such loop can still be a mixed kernel
+(``MixedForm``): NumPy's ufuncs for those ops and what they read, then one
+compiled elementwise loop for the rest, on each block of the blocked loop.
+
 Compiling takes about a second, so in ``backend="auto"`` a kernel's loop is
 compiled when the same loop has run ``HOT_RUNS`` times in this process (the
 runs before use the NumPy fallback), and ``backend="loop"`` compiles it at
