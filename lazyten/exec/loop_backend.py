@@ -710,6 +710,19 @@ def _flat_view(a: Any, size: int) -> np.ndarray[Any, Any] | None:
     return a.reshape(-1) if a.flags.c_contiguous else None
 
 
+_UNTAKEN = object()
+
+
+def _scalar(a: Any) -> Any:
+    """A single-element operand as the scalar a loop takes (``_UNTAKEN``:
+    an int beyond int64, which numba does not take)."""
+    if isinstance(a, np.ndarray):
+        return a.reshape(-1)[0]
+    if isinstance(a, int) and not -2**63 <= a < 2**63:
+        return _UNTAKEN
+    return a
+
+
 def flat_args(form: LoopForm, args: list[Any]) -> list[Any] | None:
     """The kernel's arguments as the loop takes them: full, row and column
     operands as 1-d arrays in C order, scalars as scalars of their dtype;
@@ -719,10 +732,8 @@ def flat_args(form: LoopForm, args: list[Any]) -> list[Any] | None:
     sizes = {"full": form.n, "row": form.inner, "col": form.outer}
     for a, kind in zip(args, form.kinds):
         if kind == "scalar":
-            if isinstance(a, np.ndarray):
-                a = a.reshape(-1)[0]
-            elif isinstance(a, int) and not -2**63 <= a < 2**63:
-                return None                      # numba takes int64 at most
+            if (a := _scalar(a)) is _UNTAKEN:
+                return None
             flat.append(a)
             continue
         v = _flat_view(a, sizes[kind])
@@ -846,10 +857,8 @@ def tail_call(form: MixedForm, fn: Callable[..., Any], prep: Prepared, args: lis
             continue
         a = args[p]
         if kind == "scalar":
-            if isinstance(a, np.ndarray):
-                a = a.reshape(-1)[0]
-            elif isinstance(a, int) and not -2**63 <= a < 2**63:
-                return None                      # numba takes int64 at most
+            if (a := _scalar(a)) is _UNTAKEN:
+                return None
             scalars.append(a)
             sample.append(a)
             continue
