@@ -533,7 +533,8 @@ LAYOUTS = {
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("layout", list(LAYOUTS))
-def test_mixed_kernels_give_numpys_bits(dtype: Any, layout: str, tails: list[bool]) -> None:
+def test_mixed_kernels_give_numpys_bits(dtype: Any, layout: str, tails: list[bool],
+                                        fresh_loops: Path) -> None:
     view, flat = LAYOUTS[layout]
     rng = np.random.default_rng(21)
     arrays = [view(rng.standard_normal(300_000).astype(dtype) * 3) for _ in range(3)]
@@ -541,8 +542,12 @@ def test_mixed_kernels_give_numpys_bits(dtype: Any, layout: str, tails: list[boo
         e = w1(lt, *(lt.asarray(x) for x in arrays))
         assert backend_of(e) == "mixed"
         got = e.eval()
+        (k,) = lt.plan(e).kernels
     same_bits(got, w1(np, *arrays))
     assert tails == [flat]
+    # (a tail that could not run is not compiled either)
+    assert k.kernel is not None and k.kernel.mixed is not None
+    assert loop_backend.is_compiled(k.kernel.mixed.loop) == flat
 
 
 def test_a_mixed_kernel_splits_at_the_ops_without_a_loop() -> None:

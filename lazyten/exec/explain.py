@@ -305,7 +305,8 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
         notes = _fusion_notes(plan, s, readers.get(s.node.id, []), name)
         if s.kind == "kernel" and s.kernel is not None:
             notes.append(f"backend: {s.kernel.backend}: {name.text(s.kernel.why)}")
-            if "blocked" in (s.kernel.backend, s.kernel.fallback):
+            if s.kernel.backend == "blocked" or (s.kernel.backend == "mixed"
+                                                 and s.kernel.fallback == "blocked"):
                 from .numpy_backend import block_rows, blocked_scratch_bytes
                 k = s.kernel
                 elems = block_rows(k.block_shape, k.block_elems) * math.prod(k.block_shape[1:])

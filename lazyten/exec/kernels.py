@@ -76,10 +76,8 @@ class Kernel:
         m, prep = self.mixed, self.mixed_prep
         if m is None or prep is None or "raise" in np.geterr().values():
             return None      # (a compiled loop raises nothing: under "raise" NumPy runs)
-        fn = loop_backend.compiled(m.loop, self.compile_now)
-        if fn is None:
-            return None
-        return loop_backend.tail_call(m, fn, prep, args, out if self.reduce is None else None)
+        return loop_backend.tail_call(m, prep, args, out if self.reduce is None else None,
+                                      self.compile_now)
 
     def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
         backend = self.backend

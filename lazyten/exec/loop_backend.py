@@ -839,13 +839,15 @@ def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarra
     return True
 
 
-def tail_call(form: MixedForm, fn: Callable[..., Any], prep: Prepared, args: list[Any],
-              out: np.ndarray[Any, Any] | None) -> TailCall | None:
+def tail_call(form: MixedForm, prep: Prepared, args: list[Any],
+              out: np.ndarray[Any, Any] | None, force: bool) -> TailCall | None:
     """A mixed kernel's tail ready for one run on ``args`` into ``out``
     (None: a reduction's tail writes scratch), compiled for these argument
-    types now, on this thread (timed: ``first_call_seconds``); None where a
+    types now, on this thread (timed: ``first_call_seconds``).  None where a
     full-size operand or the output has no 1-d view in C order, which
-    blocks of it would lack too (the NumPy head and tail run then)."""
+    blocks of it would lack too, or while the loop is not compiled (see
+    ``compiled``; ``force``: compile it now): the NumPy head and tail run
+    then."""
     assert prep.tail is not None
     n_in = len(args)
     scalars: list[Any] = []
@@ -870,6 +872,9 @@ def tail_call(form: MixedForm, fn: Callable[..., Any], prep: Prepared, args: lis
     o = np.empty(0, prep.slot_dtypes[prep.tail[1]]) if out is None \
         else _flat_view(out, out.size)
     if o is None:
+        return None
+    fn = compiled(form.loop, force)
+    if fn is None:
         return None
     try:
         _specialize(fn, form.loop, [*sample, o, 0, 0])
