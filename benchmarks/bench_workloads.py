@@ -65,12 +65,28 @@ SETTLE = 0.15
 BATCH = {"W7": 2000}
 
 
+# Bytes of fresh memory written and freed before each interleaved call.  This
+# machine is a VM whose guest hands memory freed a while ago back to the host
+# (virtio_balloon): memory allocated after SETTLE's sleep was then often
+# faulted in from the host, and an engine's fresh arrays cost up to 10x
+# their normal page faults.  NumPy eager allocates the most (five 80 MB
+# temporaries on W1): its W1 took 170-230 ms in some calls and 460-700 ms in
+# others, and the table's median often fell in the slow mode (510-840 ms),
+# which made every ratio to it look better than on an ordinary machine.
+# Writing 512 MiB just before the call leaves that much resident memory in
+# the guest's free lists for the engine's allocations: the slow calls were
+# then rare (NumPy W1 191-193 ms medians over 7 rounds).
+PREFAULT = 512 << 20
+
+
 def flush() -> None:
     """Write over a buffer twice the largest cache size (64 MiB at least),
     so the next call starts with cold caches.  Without it an engine timed
     right after NumPy found W6's matrices or W5's last pages in cache (the
     "by hand" rewrite, next in line, ran 2-3x faster interleaved than after
-    JAX)."""
+    JAX).  First, ``PREFAULT`` bytes of fresh memory are written and freed
+    (see there)."""
+    np.ones(PREFAULT // 8)
     _flush_buffer()[...] += 1.0
 
 
