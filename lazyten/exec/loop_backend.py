@@ -256,8 +256,8 @@ class MixedForm:
     loop runs them.  The tail is every other instruction: one compiled
     elementwise loop over the block, which reads the kernel's inputs and the
     head's values and writes the kernel's value.  W1, ``2*a**2 + 3*b*c -
-    sin(a)*exp(-b)``, keeps NumPy's SIMD sin and exp and runs its six
-    cheap ops as one pass instead of six ufunc calls that each write a
+    sin(a)*exp(-b)``, keeps NumPy's own sin and exp and runs seven of its
+    cheap ops as one pass instead of seven ufunc calls that each write a
     block and read it back.  The bits are NumPy's: the head is NumPy's own
     loops, the tail only IEEE-exact ops.
 
