@@ -571,14 +571,14 @@ def test_mixed_kernels_with_scalars_integers_bools_and_broadcasts() -> None:
     x, r, i = lt.asarray(X), lt.asarray(R), lt.asarray(I)
     f32 = np.float32(1.5)
     cases = [
-        (lambda m, x, r, i: m.sin(x) * f32 + 2.5, None),
-        (lambda m, x, r, i: m.sin(i) * 2.0 - x, None),        # an int input in the head
-        (lambda m, x, r, i: m.where(m.sin(x) > 0, x * 2, x - 1), None),
-        (lambda m, x, r, i: m.exp(-abs(x)) * r + x * r, None),  # a row: read by the head
-        (lambda m, x, r, i: m.sqrt(abs(x)) * (x > 0.5) + m.asarray(np.float64(3)), None),
+        lambda m, x, r, i: m.sin(x) * f32 + 2.5,
+        lambda m, x, r, i: m.sin(i) * 2.0 - x,            # an int input in the head
+        lambda m, x, r, i: m.where(m.sin(x) > 0, x * 2, x - 1),
+        lambda m, x, r, i: m.exp(-abs(x)) * r + x * r,    # a row: read by the head
+        lambda m, x, r, i: m.sqrt(abs(x)) * (x > 0.5) + m.asarray(np.float64(3)),
     ]
     with lt.set_options(backend="loop", check=True):
-        for fn, _ in cases:
+        for fn in cases:
             e = fn(lt, x, r, i)
             assert backend_of(e) == "mixed"
             same_bits(e.eval(), fn(np, X, R, I))
