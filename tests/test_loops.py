@@ -348,6 +348,62 @@ def test_splits_follow_numpys_pairwise_recursion() -> None:
             assert len(r) <= parts
 
 
+def test_parts_are_many_small_ones_only_with_threads() -> None:
+    n = 10**7
+    assert loop_backend._parts(1, n, n) == [0, n]
+    b = loop_backend._parts(2, n, n)
+    assert len(b) - 1 == 2 * loop_backend.PARTS_PER_THREAD and b[0] == 0 and b[-1] == n
+    assert all(hi - lo >= loop_backend.SPLIT_MIN for lo, hi in zip(b, b[1:]))
+    # no part under SPLIT_MIN elements of work, however many threads
+    assert len(loop_backend._parts(8, 3 * loop_backend.SPLIT_MIN, 100)) - 1 == 3
+    assert len(loop_backend._parts(2, n, 2500, per_thread=1)) - 1 == 2
+
+
+def test_loops_split_into_many_parts_keep_numpys_bits() -> None:
+    # 16 parts on 2 threads (and 24 on 3), taken in any order: the sum's
+    # subtrees are combined in NumPy's tree shape, elementwise parts are
+    # disjoint.
+    rng = np.random.default_rng(12)
+    n = 16 * loop_backend.SPLIT_MIN + 1001
+    A = rng.standard_normal(n) * 10.0 ** rng.integers(-3, 6, n)
+    B = rng.standard_normal(n)
+    a, b = lt.asarray(A), lt.asarray(B)
+    M = rng.standard_normal((n // 100, 100))
+    m, r = lt.asarray(M), lt.asarray(M[0])
+    for threads in (2, 3):
+        with lt.set_options(backend="loop", threads=threads, check=True):
+            assert backend_of(lt.sum(a * b - 1.0)) == "loop"
+            s, e, rows = lt.compute(lt.sum(a * b - 1.0), a * b - 1.0, lt.sum(m * r, axis=1))
+        same_bits(s, np.sum(A * B - 1.0))
+        same_bits(e, A * B - 1.0)
+        same_bits(rows, np.sum(M * M[0], axis=1))
+
+
+def test_spread_runs_here_and_waits_for_every_thread() -> None:
+    import threading
+    import time
+    from lazyten.exec.numpy_backend import spread
+    seen: list[str] = []
+    done: list[int] = []
+    parts = iter(range(40))
+
+    def work() -> None:
+        seen.append(threading.current_thread().name)
+        for p in parts:
+            time.sleep(0.001)
+            done.append(p)
+            if p == 5:
+                raise ValueError("part 5")
+
+    with pytest.raises(ValueError, match="part 5"):
+        spread(work, 3)
+    # this thread worked too; nobody is still working when spread returns
+    assert threading.current_thread().name in seen and len(seen) == 3
+    n = len(done)
+    time.sleep(0.05)
+    assert len(done) == n
+
+
 # Random expressions of the loop's ops over float32/float64 operands and
 # Python scalars, against the reference executor, bit for bit.
 _BIN = [lambda p, q: p + q, lambda p, q: p - q, lambda p, q: p * q, lambda p, q: p / q,

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import itertools
 import math
 import os
 import sys
@@ -66,7 +67,7 @@ from ..graph.node import Node
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import Instr
 from .cost import cache_dir
-from .numpy_backend import Prepared, TailCall
+from .numpy_backend import Prepared, TailCall, spread
 
 FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 BOOL = np.dtype(np.bool_)
@@ -79,7 +80,11 @@ LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not",
 MAX_OPS = 48          # the pairwise leaf writes each instruction 8 times
 HOT_RUNS = 2          # runs of one loop before "auto" compiles it
 PW_BLOCKSIZE = 128    # NumPy's pairwise-summation leaf size
-SPLIT_MIN = 1 << 16   # elements per thread, at least, when splitting a loop
+SPLIT_MIN = 1 << 16   # elements per part, at least, when splitting a loop
+# Parts per thread, at most, that a split loop's threads take in turn
+# (``numpy_backend.spread``): with one part each, a thread that started late
+# made the whole loop wait for its part.
+PARTS_PER_THREAD = 8
 # "auto" considers a loop only for kernels of this many elements or more:
 # smaller ones take microseconds on any backend, and compiling the loop (about
 # a second) would take millions of runs to pay back.
@@ -766,22 +771,31 @@ def _combine(parts: list[Any]) -> Any:
     return _combine(parts[:half]) + _combine(parts[half:])
 
 
-def _parts(threads: int, work: int, items: int) -> list[int]:
-    """Bounds splitting ``items`` (rows, columns, elements) over the threads,
-    each part at least SPLIT_MIN elements of ``work`` in all."""
-    parts = max(1, min(threads, items, work // SPLIT_MIN))
+def _parts(threads: int, work: int, items: int, per_thread: int = PARTS_PER_THREAD
+           ) -> list[int]:
+    """Bounds splitting ``items`` (rows, columns, elements) into parts for the
+    threads to take in turn: one part on one thread, else up to
+    ``per_thread`` parts a thread, each at least SPLIT_MIN elements of
+    ``work`` in all."""
+    parts = 1 if threads <= 1 else max(1, min(threads * per_thread, items,
+                                              work // SPLIT_MIN))
     return [items * p // parts for p in range(parts + 1)]
 
 
 def _spread(fn: Callable[..., Any], threads: int, bounds: list[int],
             call: Callable[[int, int], tuple[Any, ...]]) -> None:
-    """``fn(*call(lo, hi))`` for each part, the first on this thread."""
-    from .numpy_backend import pool
-    futs = [pool(threads).submit(fn, *call(bounds[p], bounds[p + 1]))
-            for p in range(1, len(bounds) - 1)]
-    fn(*call(bounds[0], bounds[1]))
-    for f in futs:
-        f.result()
+    """``fn(*call(lo, hi))`` for each part, the threads taking parts in turn."""
+    parts = len(bounds) - 1
+    if parts == 1:
+        fn(*call(bounds[0], bounds[1]))
+        return
+    next_part = itertools.count().__next__      # one atomic step under the GIL
+
+    def work() -> None:
+        while (p := next_part()) < parts:
+            fn(*call(bounds[p], bounds[p + 1]))
+
+    spread(work, min(threads, parts))
 
 
 def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray[Any, Any],
@@ -804,21 +818,27 @@ def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray
 
 def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray[Any, Any],
          threads: int) -> bool:
-    from .numpy_backend import pool
     n = form.n
     if form.mode == "sum":
         parts = 1
-        while parts * 2 <= threads and n // (parts * 2) >= SPLIT_MIN:
-            parts *= 2
+        if threads > 1:
+            while parts * 2 <= threads * PARTS_PER_THREAD and n // (parts * 2) >= SPLIT_MIN:
+                parts *= 2
         ranges = splits(0, n, parts)
         if len(ranges) == 1:
             total = fn(*flat, 0, n)
         else:
-            futs = [pool(threads).submit(fn, *flat, lo, m) for lo, m in ranges[1:]]
-            first = fn(*flat, ranges[0][0], ranges[0][1])
             # In the result's dtype, as NumPy adds (numba returns floats).
             dt = out.dtype.type
-            total = _combine([dt(first)] + [dt(f.result()) for f in futs])
+            sums: list[Any] = [None] * len(ranges)
+            next_part = itertools.count().__next__
+
+            def work() -> None:
+                while (p := next_part()) < len(ranges):
+                    sums[p] = dt(fn(*flat, *ranges[p]))
+
+            spread(work, min(threads, len(ranges)))
+            total = _combine(sums)
         # np.add.reduce starts from the identity: 0.0 + (-0.0) is 0.0.
         out[...] = out.dtype.type(0) + out.dtype.type(total)
         return True
@@ -833,8 +853,9 @@ def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarra
         _spread(fn, threads, _parts(threads, n, form.outer),
                 lambda lo, hi: (*flat, o, lo, hi, form.inner))
     else:
-        # columns to each thread: each result element sums its own column
-        _spread(fn, threads, _parts(threads, n, form.inner),
+        # columns to each thread: each result element sums its own column.
+        # One part a thread: narrower parts read shorter runs of each row.
+        _spread(fn, threads, _parts(threads, n, form.inner, per_thread=1),
                 lambda lo, hi: (*flat, o, lo, hi, form.outer, form.inner))
     return True
 

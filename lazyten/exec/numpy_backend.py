@@ -35,12 +35,36 @@ _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
 
 
-def pool(threads: int) -> ThreadPoolExecutor:
+def pool(workers: int) -> ThreadPoolExecutor:
+    """The worker pool, with at least ``workers`` threads."""
     global _pool, _pool_size
-    if _pool is None or _pool_size < threads:
-        _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="lazyten")
-        _pool_size = threads
+    if _pool is None or _pool_size < workers:
+        _pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lazyten")
+        _pool_size = workers
     return _pool
+
+
+def spread(work: Callable[[], None], threads: int) -> None:
+    """Run ``work`` on this thread and on ``threads - 1`` pool threads; return
+    when every copy has returned, re-raising the first error.
+
+    Each ``work`` takes the next part of a job from a shared counter until
+    none is left, so a thread that starts late or is slowed (a woken pool
+    thread can take milliseconds to run here, a VM's idle vCPU) takes fewer
+    parts instead of holding the others up.  This thread works from the
+    start instead of waiting, so only the other threads' wake-ups are late.
+    """
+    if threads <= 1:
+        work()
+        return
+    futs = [pool(threads - 1).submit(work) for _ in range(threads - 1)]
+    try:
+        work()
+    finally:
+        for f in futs:                   # nothing writes after we return
+            f.exception()
+    for f in futs:
+        f.result()                       # (re-raises a worker's error here)
 
 
 def default_threads() -> int:
@@ -300,12 +324,11 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     # np.errstate is per thread: worker threads must use the caller's
     # settings, or errstate(all="raise") would only warn in blocked kernels.
     err = np.geterr()
-    # Each thread takes the next block when it is done with one, so a thread
-    # slowed by another process (or by BLAS threads still spinning after a
-    # call) takes fewer blocks instead of holding the others up: a fixed
-    # half each made the whole kernel wait for the slowed half.  Partial
-    # reductions are folded in block order, so the result is the same for
-    # any number of threads and any timing.
+    # Each thread takes the next block when it is done with one (``spread``):
+    # a fixed half each made the whole kernel wait for a half slowed by
+    # another process or by BLAS threads still spinning after a call.
+    # Partial reductions are folded in block order, so the result is the
+    # same for any number of threads and any timing.
     next_block = itertools.count().__next__      # one atomic step under the GIL
     nblocks = len(blocks)
     fold = _Fold(combine, nblocks)
@@ -334,12 +357,7 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             else:
                 out_kd[lo:hi] = part
 
-    nthreads = max(1, min(threads, nblocks))
-    if nthreads == 1:
-        work()
-    else:
-        for f in [pool(nthreads).submit(work) for _ in range(nthreads)]:
-            f.result()                   # (re-raises a worker's error here)
+    spread(work, min(threads, nblocks))
     if reduce is not None and across:
         res = np.asarray(fold.result(), dtype=dtype)
         out[...] = res.reshape(out.shape) if keep or res.size == out.size else res
