@@ -221,9 +221,9 @@ def test_layouts_the_loop_takes_and_those_it_hands_to_numpy(monkeypatch: Any) ->
     ran: list[int] = []
     real = loop_backend.run
 
-    def spy(*args: Any) -> bool:
+    def spy(*args: Any) -> int | None:
         done = real(*args)
-        ran.append(int(done))
+        ran.append(int(done is not None))
         return done
     monkeypatch.setattr(loop_backend, "run", spy)
     rng = np.random.default_rng(3)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..graph.node import Node
 from ..options import Options
-from . import loop_backend, numpy_backend
+from . import fpflags, loop_backend, numpy_backend
 from .cost import get_model
 from .numexpr_backend import NumexprKernel, compile_numexpr
 
@@ -81,13 +81,18 @@ class Kernel:
 
     def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
         backend = self.backend
-        prep, tail = self.prepared, None
         if backend == "mixed":
-            backend = self.fallback
             tail = self._tail(args, out)
-            if tail is not None and self.mixed_prep is not None:
-                prep = self.mixed_prep
-        elif backend == "loop":
+            if tail is None or self.mixed_prep is None:
+                return self._numpy(self.fallback, self.prepared, args, out, threads)
+            res = self._numpy(self.fallback, self.mixed_prep, args, out, threads, tail)
+            flags = 0
+            for f in tail.raised:
+                flags |= f
+            if self._heard(flags, args, out):
+                self._again(self.fallback, args, out, threads)
+            return res
+        if backend == "loop":
             backend = self.fallback
             # A compiled loop raises nothing: under errstate "raise" NumPy runs.
             if self.loop is not None and "raise" not in np.geterr().values():
@@ -97,13 +102,52 @@ class Kernel:
                 if fn is not None and flat is not None:
                     try:
                         # numba compiles for the argument types at the first call
-                        if loop_backend.run(fn, self.loop, flat, out, threads):
-                            return out
+                        raised = loop_backend.run(fn, self.loop, flat, out, threads)
                     except Exception as e:  # noqa: BLE001 (the loop never raises on data)
                         loop_backend.failed(self.loop, e)
+                    else:
+                        if raised is not None:
+                            if self._heard(raised, args, out):
+                                self._again(backend, args, out, threads)
+                            return out
         if backend == "numexpr" and self.numexpr is not None \
                 and "raise" not in np.geterr().values():
             return self.numexpr(args, out)
+        return self._numpy(backend, self.prepared, args, out, threads)
+
+    def _heard(self, flags: int, args: list[Any], out: np.ndarray[Any, Any]) -> bool:
+        """Whether NumPy must run the kernel again for the floating-point
+        flags its compiled loop (or tail) raised: some that ``np.errstate``
+        heeds, and the loop has not overwritten an input (the planner's
+        in-place writes).  If it has, ``fpflags.report`` warns (or raises)
+        here instead, naming the loop's ops."""
+        heeded = fpflags.heeded(flags)
+        if not heeded:
+            return False
+        if any(isinstance(a, np.ndarray) and np.may_share_memory(a, out) for a in args):
+            ops = self.mixed.tail_ops if self.mixed is not None else \
+                tuple(ins[0] for ins in self.program) + (
+                    (self.reduce[0],) if self.reduce is not None else ())
+            fpflags.report(heeded, ops)
+            return False
+        return True
+
+    def _again(self, backend: str, args: list[Any], out: np.ndarray[Any, Any],
+               threads: int) -> None:
+        """Run the kernel again on NumPy, for its warnings (or errors): eager
+        NumPy's own, from its own ufuncs.  An elementwise kernel writes its
+        values again, the same bits; a reduction's go to a scratch array, as
+        the blocked reduction's block partials differ from NumPy's order in
+        the last bits where the loop's did not."""
+        dst = out if self.reduce is None else np.empty_like(out)
+        # (a numexpr fallback runs blocked here: numexpr would not warn)
+        self._numpy(backend, self.prepared, args, dst, threads)
+
+    def _numpy(self, backend: str, prep: numpy_backend.Prepared, args: list[Any],
+               out: np.ndarray[Any, Any], threads: int,
+               tail: numpy_backend.TailCall | None = None) -> Any:
+        """Run on NumPy: blocked (numexpr's kernels too, where a number of
+        elements is blocked), else plain; with a mixed kernel's tail."""
         if backend == "blocked" or (backend == "numexpr" and self.elem_shape):
             if self.lead:
                 core = len(self.elem_shape) - self.lead

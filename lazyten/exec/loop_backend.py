@@ -30,7 +30,9 @@ Inputs must be full-size (read in C order: contiguous, or 1-d with any
 stride), single elements, or broadcast along the leading or the trailing
 axes (see ``LoopForm``); anything else runs on the kernel's NumPy fallback,
 as does every kernel under ``np.errstate(all="raise")`` (a compiled loop
-raises nothing).
+raises nothing).  A loop does raise the CPU's floating-point flags, which
+``_in_turn`` reads on each thread (``fpflags``): ``Kernel.run`` runs NumPy
+again where one is heeded, for NumPy's own warnings.
 
 A kernel with ops that have no such loop can still be a mixed kernel
 (``MixedForm``): NumPy's ufuncs for those ops and what they read, then one
@@ -66,6 +68,7 @@ import numpy as np
 from ..graph.node import Node
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import Instr
+from . import fpflags
 from .cost import cache_dir
 from .numpy_backend import Prepared, TailCall, spread
 
@@ -782,27 +785,39 @@ def _parts(threads: int, work: int, items: int, per_thread: int = PARTS_PER_THRE
     return [items * p // parts for p in range(parts + 1)]
 
 
-def _spread(fn: Callable[..., Any], threads: int, bounds: list[int],
-            call: Callable[[int, int], tuple[Any, ...]]) -> None:
-    """``fn(*call(lo, hi))`` for each part, the threads taking parts in turn."""
-    parts = len(bounds) - 1
-    if parts == 1:
-        fn(*call(bounds[0], bounds[1]))
-        return
+def _in_turn(part: Callable[[int], None], parts: int, threads: int) -> int:
+    """``part(p)`` for ``p`` in ``range(parts)``, the threads taking parts in
+    turn; return the floating-point flags the parts raised (``fpflags``: per
+    thread, so each thread reads its own)."""
+    raised: list[int] = []
     next_part = itertools.count().__next__      # one atomic step under the GIL
 
     def work() -> None:
+        fpflags.clear()
         while (p := next_part()) < parts:
-            fn(*call(bounds[p], bounds[p + 1]))
+            part(p)
+        raised.append(fpflags.raised())          # (append: atomic under the GIL)
 
     spread(work, min(threads, parts))
+    flags = 0
+    for f in raised:
+        flags |= f
+    return flags
+
+
+def _spread(fn: Callable[..., Any], threads: int, bounds: list[int],
+            call: Callable[[int, int], tuple[Any, ...]]) -> int:
+    """``fn(*call(lo, hi))`` for each part, the threads taking parts in turn;
+    the floating-point flags raised."""
+    return _in_turn(lambda p: fn(*call(bounds[p], bounds[p + 1])), len(bounds) - 1, threads)
 
 
 def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray[Any, Any],
-        threads: int) -> bool:
-    """Run the loop into ``out``; False (nothing written) where ``out`` has no
-    flat view, so the caller runs the fallback.  A first call for these
-    argument types compiles, and its time is counted (``first_call_seconds``)."""
+        threads: int) -> int | None:
+    """Run the loop into ``out`` and return the floating-point flags it
+    raised (``fpflags``); None (nothing written) where ``out`` has no flat
+    view, so the caller runs the fallback.  A first call for these argument
+    types compiles, and its time is counted (``first_call_seconds``)."""
     sig = (form.key, tuple(type(a).__name__ if not isinstance(a, np.ndarray)
                            else f"{a.dtype}{'C' if a.flags.c_contiguous else 'A'}"
                            for a in flat))
@@ -817,7 +832,7 @@ def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray
 
 
 def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray[Any, Any],
-         threads: int) -> bool:
+         threads: int) -> int | None:
     n = form.n
     if form.mode == "sum":
         parts = 1
@@ -825,39 +840,31 @@ def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarra
             while parts * 2 <= threads * PARTS_PER_THREAD and n // (parts * 2) >= SPLIT_MIN:
                 parts *= 2
         ranges = splits(0, n, parts)
-        if len(ranges) == 1:
-            total = fn(*flat, 0, n)
-        else:
-            # In the result's dtype, as NumPy adds (numba returns floats).
-            dt = out.dtype.type
-            sums: list[Any] = [None] * len(ranges)
-            next_part = itertools.count().__next__
+        # In the result's dtype, as NumPy adds (numba returns floats).
+        dt = out.dtype.type
+        sums: list[Any] = [None] * len(ranges)
 
-            def work() -> None:
-                while (p := next_part()) < len(ranges):
-                    sums[p] = dt(fn(*flat, *ranges[p]))
+        def part(p: int) -> None:
+            sums[p] = dt(fn(*flat, *ranges[p]))
 
-            spread(work, min(threads, len(ranges)))
-            total = _combine(sums)
+        flags = _in_turn(part, len(ranges), threads)
         # np.add.reduce starts from the identity: 0.0 + (-0.0) is 0.0.
-        out[...] = out.dtype.type(0) + out.dtype.type(total)
-        return True
+        out[...] = dt(0) + _combine(sums)
+        return flags
     size = {"rows": form.outer, "cols": form.inner}.get(form.mode, n)
     o = _flat_view(out, size)      # (None: a chunk of a chunked plan, a strided slice)
     if o is None:
-        return False
+        return None
     if form.mode == "ew":
-        _spread(fn, threads, _parts(threads, n, n), lambda lo, hi: (*flat, o, lo, hi))
-    elif form.mode in ("ew2", "rows"):
+        return _spread(fn, threads, _parts(threads, n, n), lambda lo, hi: (*flat, o, lo, hi))
+    if form.mode in ("ew2", "rows"):
         # whole rows to each thread: a row's sum is one pairwise tree
-        _spread(fn, threads, _parts(threads, n, form.outer),
-                lambda lo, hi: (*flat, o, lo, hi, form.inner))
-    else:
-        # columns to each thread: each result element sums its own column.
-        # One part a thread: narrower parts read shorter runs of each row.
-        _spread(fn, threads, _parts(threads, n, form.inner, per_thread=1),
-                lambda lo, hi: (*flat, o, lo, hi, form.outer, form.inner))
-    return True
+        return _spread(fn, threads, _parts(threads, n, form.outer),
+                       lambda lo, hi: (*flat, o, lo, hi, form.inner))
+    # columns to each thread: each result element sums its own column.
+    # One part a thread: narrower parts read shorter runs of each row.
+    return _spread(fn, threads, _parts(threads, n, form.inner, per_thread=1),
+                   lambda lo, hi: (*flat, o, lo, hi, form.outer, form.inner))
 
 
 def tail_call(form: MixedForm, prep: Prepared, args: list[Any],

@@ -17,7 +17,7 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -25,6 +25,7 @@ import numpy as np
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import Instr, run_program
 from ..options import Options
+from . import fpflags
 
 # The ufunc whose ``reduce`` is the reduction (what np.sum etc. call), and
 # which combines the partial results of a blockwise reduction.
@@ -162,11 +163,14 @@ class Prepared:
 class TailCall:
     """A mixed kernel's compiled tail, ready for one run: the loop, called on
     each block as ``fn(*operands, out, 0, n)`` with 1-d views of the block's
-    arrays, and its operands that are single elements, once for the run."""
+    arrays, and its operands that are single elements, once for the run.
+    ``raised`` collects the floating-point flags of the blocks' calls that
+    raised any (``fpflags``), which NumPy's ufuncs would have reported."""
     fn: Callable[..., Any]
     operands: tuple[int, ...]
     scalars: tuple[Any, ...]     # per operand: its value if a single element, else None
     slot: int
+    raised: list[int] = field(default_factory=list)
 
 
 def prepare(program: tuple[Instr, ...], n_args: int, reduces: bool = False) -> Prepared:
@@ -220,8 +224,12 @@ def _run_block(steps: list[Ready], scratch: list[Any], args: list[Any], out: Any
         dst = out if tail.slot < 0 else scratch[tail.slot]
         # (1-d views: the caller checked that blocks of every array have them)
         o = dst if dst.ndim == 1 else dst.reshape(-1)
-        tail.fn(*[v if v is not None else a if (a := vals[p]).ndim == 1 else a.reshape(-1)
-                  for p, v in zip(tail.operands, tail.scalars)], o, 0, o.shape[0])
+        operands = [v if v is not None else a if (a := vals[p]).ndim == 1 else a.reshape(-1)
+                    for p, v in zip(tail.operands, tail.scalars)]
+        fpflags.clear()          # (the head's ufuncs leave theirs set)
+        tail.fn(*operands, o, 0, o.shape[0])
+        if flags := fpflags.raised():
+            tail.raised.append(flags)            # (append: atomic under the GIL)
     return dst
 
 
@@ -322,8 +330,11 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     out_kd = out.reshape(kd_shape) if reduce is not None and not across else out
 
     # np.errstate is per thread: worker threads must use the caller's
-    # settings, or errstate(all="raise") would only warn in blocked kernels.
-    err = np.geterr()
+    # settings, or errstate(all="raise") would only warn in blocked kernels,
+    # and its callback, or errstate(divide="call") would find none there.
+    err: dict[str, Any] = dict(np.geterr())
+    if (call := np.geterrcall()) is not None:
+        err["call"] = call
     # Each thread takes the next block when it is done with one (``spread``):
     # a fixed half each made the whole kernel wait for a half slowed by
     # another process or by BLAS threads still spinning after a call.
