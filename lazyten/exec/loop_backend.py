@@ -11,11 +11,13 @@ Only where the loop gives NumPy's exact result:
 * values float32 and float64, and bools as the results of comparisons, their
   logic and ``where``'s condition; every operand is cast to the dtype of
   NumPy's loop for the instruction first (the result dtype, or for a
-  comparison the operands' common dtype), as NumPy's ufuncs cast;
+  comparison the operands' common dtype), as NumPy's ufuncs cast.  Kernel
+  inputs may also be integers or bools where an instruction casts them to
+  a float so (``INTS``); no instruction computes an integer;
 * only ops whose scalar form is IEEE-exact: the registry's ``loop`` templates
-  (``+ - * /``, negation, square, abs, NumPy's maximum/minimum, comparisons,
-  logic on bools, ``where``, float casts), never a libm function (NumPy's
-  SIMD sin/exp differ from libm's in the last bits);
+  (``+ - * /``, negation, square, abs, sqrt, NumPy's maximum/minimum,
+  comparisons, logic on bools, ``where``, float casts), never a libm
+  function (NumPy's SIMD sin/exp differ from libm's in the last bits);
 * no fast-math: LLVM neither reassociates nor contracts ``a*b + c`` to an FMA;
 * a sum over all axes is NumPy's own pairwise summation (``pairwise_sum`` in
   NumPy's ``loops_utils.h``: eight accumulators over blocks of at most 128,
@@ -74,7 +76,13 @@ from .numpy_backend import Prepared, TailCall, spread
 
 FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 BOOL = np.dtype(np.bool_)
-VALUE_DTYPES = FLOATS | {BOOL}      # bools only as conditions and their logic
+VALUE_DTYPES = FLOATS | {BOOL}      # the values a loop computes
+# Kernel inputs a loop also reads, but only where an instruction casts them
+# to a float, as NumPy's float loop for it does (int64 + float64 is the
+# float64 loop): IEEE 754 rounds an integer to a float correctly, in NumPy's
+# C casts and in LLVM's alike.  Integer arithmetic has no loop.
+INTS = frozenset(np.dtype(c) for c in "bhilqBHILQ")
+CASTABLE = FLOATS | INTS | {BOOL}
 COMPARE = frozenset({"less", "less_equal", "greater", "greater_equal", "equal",
                      "not_equal"})
 # On bools only (``&``, ``|``, ``^``, ``~`` of comparisons are the bitwise ops).
@@ -225,7 +233,7 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
                 or np.dtype(program[-1][3]) != dtype or dtype not in FLOATS:
             return None
     in_dtypes = [_input_dtype(node) for node in inputs]
-    if any(d is not None and d not in VALUE_DTYPES for d in in_dtypes):
+    if any(d is UNUSABLE for d in in_dtypes):
         return None
     layout = _layout(inputs, reduce, elem_shape)
     casts = _casts(program, in_dtypes)
@@ -252,7 +260,7 @@ def _input_dtype(node: Node) -> np.dtype[Any] | None:
                 or isinstance(value, int) and abs(value) > 2**53:
             return UNUSABLE
         return None
-    return node.dtype if node.dtype in VALUE_DTYPES else UNUSABLE
+    return node.dtype if node.dtype in VALUE_DTYPES or node.dtype in INTS else UNUSABLE
 
 
 @dataclass(frozen=True)
@@ -365,26 +373,30 @@ def _cast(name: str, attrs: Any, dt: np.dtype[Any], ops: list[np.dtype[Any] | No
     loop form."""
     known = [d for d in ops if d is not None]
     if name == "astype":
-        if dt not in FLOATS or not known or known[0] not in VALUE_DTYPES:
+        if dt not in FLOATS or not known or known[0] not in CASTABLE:
             return None
         return [_TNAME[dt]]
     if REGISTRY[name].loop is None or attrs:
         return None
     if name in COMPARE:
-        # The loop of the operands' common dtype; the result is bool.
-        if dt != BOOL or not known or any(d not in FLOATS for d in known):
+        # The loop of the operands' common dtype (a float: with an integer,
+        # as NumPy compares int64 with float64); the result is bool.
+        if dt != BOOL or not known or any(d not in CASTABLE or d == BOOL for d in known):
             return None
-        return [_TNAME[np.result_type(*known)]] * len(ops)
+        common = np.result_type(*known)
+        return [_TNAME[common]] * len(ops) if common in FLOATS else None
     if name in LOGICAL:
         if dt != BOOL or len(known) != len(ops) or any(d != BOOL for d in known):
             return None
         return [None] * len(ops)
     if name == "where":
         if dt not in FLOATS or ops[0] != BOOL \
-                or any(d is not None and d not in FLOATS for d in ops[1:]):
+                or any(d is not None and d not in CASTABLE for d in ops[1:]):
             return None
         return [None, _TNAME[dt], _TNAME[dt]]
-    if dt not in FLOATS or any(d is not None and d not in FLOATS for d in known):
+    # A float result: NumPy's loop is that float's, every operand cast to it
+    # (a bool to 0.0 or 1.0, an integer rounded).
+    if dt not in FLOATS or any(d is not None and d not in CASTABLE for d in known):
         return None
     return [_TNAME[dt]] * len(ops)
 

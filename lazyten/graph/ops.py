@@ -147,14 +147,15 @@ def _elementwise(name: str, impl: Callable[..., Any], arity: int, numexpr: str |
 
 # The compiled-loop form of the ops that have one (exec/loop_backend.py):
 # operands already cast to the dtype of NumPy's loop, IEEE-exact operations
-# only (no libm call: NumPy's SIMD sin/exp/sqrt... are not libm's).  abs is
+# only (no libm call: NumPy's SIMD sin/exp... are not libm's).  sqrt is one:
+# IEEE 754 rounds it correctly, as NumPy's SIMD loop and LLVM's do.  abs is
 # fabs, which clears the sign bit of a NaN as np.abs does; maximum/minimum
 # are NumPy's: the first operand if it is greater (less) or NaN, else the
 # second (so maximum(-0.0, 0.0) is 0.0 and maximum(0.0, -0.0) is -0.0).
 _LOOP: dict[str, str] = {
     "add": "({0} + {1})", "subtract": "({0} - {1})", "multiply": "({0} * {1})",
     "divide": "({0} / {1})", "negative": "(-{0})", "positive": "{0}",
-    "square": "({0} * {0})", "abs": "abs({0})", "fabs": "abs({0})",
+    "square": "({0} * {0})", "abs": "abs({0})", "fabs": "abs({0})", "sqrt": "np.sqrt({0})",
     "maximum": "({0} if ({0} > {1} or {0} != {0}) else {1})",
     "minimum": "({0} if ({0} < {1} or {0} != {0}) else {1})",
     "less": "({0} < {1})", "less_equal": "({0} <= {1})", "greater": "({0} > {1})",
