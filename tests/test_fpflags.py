@@ -121,6 +121,30 @@ def test_numpy_runs_again_only_for_flags_errstate_heeds(monkeypatch: Any) -> Non
         assert set(log) == {"divide by zero"}
 
 
+def test_errstate_raise_lets_loops_run_and_numpy_raise(monkeypatch: Any) -> None:
+    d = data()
+    a, b, z = (lt.asarray(d[k]) for k in "abz")
+    clean, zero, mixed = a / b + 1.0, a / z + 1.0, lt.sin(a) / z + 1.0
+    with lt.set_options(backend="loop", threads=2):
+        messages(lambda: lt.compute(clean, zero, mixed))   # compiled
+        ran = count_numpy_runs(monkeypatch)
+        with np.errstate(all="raise"):
+            np.testing.assert_array_equal(lt.compute(clean)[0], d["a"] / d["b"] + 1.0)
+            assert ran == []                 # the loop, and no flag
+            for e in (zero, mixed):
+                with pytest.raises(FloatingPointError,
+                                   match="divide by zero encountered in divide") as info:
+                    lt.compute(e)
+                assert any("in that fused kernel, divide (t" in n
+                           for n in getattr(info.value, "__notes__", []))
+        # Where the flags cannot be read, "raise" runs NumPy from the start.
+        monkeypatch.setattr(fpflags, "AVAILABLE", False)
+        ran.clear()
+        with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+            lt.compute(zero)
+        assert ran == ["run_blocked"]
+
+
 def test_a_loop_that_overwrote_its_input_reports_the_flags() -> None:
     # cumsum's result dies at the kernel, which writes in place over it: the
     # input is gone, so NumPy cannot run again, and fpflags.report warns.
@@ -139,6 +163,9 @@ def test_a_loop_that_overwrote_its_input_reports_the_flags() -> None:
         assert log == ["divide by zero"]
         with np.errstate(divide="ignore"):
             assert messages(lambda: lt.compute(e))[1] == set()
+        with np.errstate(divide="raise"), \
+                pytest.raises(FloatingPointError, match="divide by zero encountered in divide"):
+            lt.compute(e)
 
 
 def test_flags_are_read_and_cleared() -> None:

@@ -15,8 +15,9 @@ raise "invalid" on a NaN, where NumPy's comparisons are quiet.  Running
 again on NumPy sorts that out; ``report`` leaves such an "invalid" out.
 
 Where libm has no ``fetestexcept`` (or the flags' bits are not known for
-this CPU), ``AVAILABLE`` is False and loops stay silent, as numexpr kernels
-always are (numexpr's threads' flags are its own).
+this CPU), ``AVAILABLE`` is False: loops stay silent, as numexpr kernels
+always are (numexpr's threads' flags are its own), and under
+``np.errstate(...="raise")`` kernels run on NumPy instead (``loops_may_run``).
 """
 
 from __future__ import annotations
@@ -74,6 +75,13 @@ def raised() -> int:
         return 0
     fe = _fns[0](_ALL)
     return sum(f for f, b in _bits.items() if fe & b) if fe else 0
+
+
+def loops_may_run() -> bool:
+    """Whether a compiled loop may run under the current ``np.errstate``:
+    its flags are read, or nothing raises (then a loop is only silent
+    where NumPy would warn, as numexpr kernels are)."""
+    return AVAILABLE or "raise" not in np.geterr().values()
 
 
 def heeded(flags: int) -> int:

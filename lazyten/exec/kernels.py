@@ -74,8 +74,8 @@ class Kernel:
         """A mixed kernel's compiled tail for this run, or None (not compiled
         yet, unusable, or an operand without a flat view: NumPy runs all)."""
         m, prep = self.mixed, self.mixed_prep
-        if m is None or prep is None or "raise" in np.geterr().values():
-            return None      # (a compiled loop raises nothing: under "raise" NumPy runs)
+        if m is None or prep is None or not fpflags.loops_may_run():
+            return None
         return loop_backend.tail_call(m, prep, args, out if self.reduce is None else None,
                                       self.compile_now)
 
@@ -94,8 +94,9 @@ class Kernel:
             return res
         if backend == "loop":
             backend = self.fallback
-            # A compiled loop raises nothing: under errstate "raise" NumPy runs.
-            if self.loop is not None and "raise" not in np.geterr().values():
+            # (Under errstate "raise" too: a flag it heeds makes NumPy run
+            # the kernel again, and raise.)
+            if self.loop is not None and fpflags.loops_may_run():
                 flat = loop_backend.flat_args(self.loop, args)
                 fn = loop_backend.compiled(self.loop, self.compile_now) \
                     if flat is not None else None
@@ -168,7 +169,8 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     """Choose the backend for a ``fused`` node (``opts.backend`` or the cost model).
 
     numexpr is only ever chosen where it is exact; under
-    ``np.errstate(all="raise")`` kernels run on NumPy so errors surface.
+    ``np.errstate(all="raise")`` its kernels run on NumPy so errors surface
+    (a compiled loop's are read from the CPU's flags: ``Kernel.run``).
     """
     program, reduce = node.attrs["program"], node.attrs["reduce"]
     elem_shape = tuple(node.attrs["elem_shape"])

@@ -30,11 +30,11 @@ Only where the loop gives NumPy's exact result:
 
 Inputs must be full-size (read in C order: contiguous, or 1-d with any
 stride), single elements, or broadcast along the leading or the trailing
-axes (see ``LoopForm``); anything else runs on the kernel's NumPy fallback,
-as does every kernel under ``np.errstate(all="raise")`` (a compiled loop
-raises nothing).  A loop does raise the CPU's floating-point flags, which
-``_in_turn`` reads on each thread (``fpflags``): ``Kernel.run`` runs NumPy
-again where one is heeded, for NumPy's own warnings.
+axes (see ``LoopForm``); anything else runs on the kernel's NumPy fallback.
+A loop warns and raises nothing itself, but it raises the CPU's
+floating-point flags, which ``_in_turn`` reads on each thread (``fpflags``):
+``Kernel.run`` runs NumPy again where ``np.errstate`` heeds one, for NumPy's
+own warnings or errors.
 
 A kernel with ops that have no such loop can still be a mixed kernel
 (``MixedForm``): NumPy's ufuncs for those ops and what they read, then one
