@@ -435,21 +435,32 @@ def test_spread_runs_here_and_waits_for_every_thread() -> None:
     from lazyten.exec.numpy_backend import spread
     seen: list[str] = []
     done: list[int] = []
-    parts = iter(range(40))
 
-    def work() -> None:
+    def work(taken: Any) -> None:
         seen.append(threading.current_thread().name)
-        for p in parts:
+        for p in taken:
             time.sleep(0.001)
+            done.append(p)
+
+    spread(work, 40, 3)
+    # this thread worked too, every part once
+    assert threading.current_thread().name in seen and len(seen) == 3
+    assert sorted(done) == list(range(40))
+
+    def failing(taken: Any) -> None:
+        for p in taken:
+            time.sleep(0.002)
             done.append(p)
             if p == 5:
                 raise ValueError("part 5")
 
+    done.clear()
     with pytest.raises(ValueError, match="part 5"):
-        spread(work, 3)
-    # this thread worked too; nobody is still working when spread returns
-    assert threading.current_thread().name in seen and len(seen) == 3
+        spread(failing, 1000, 3)
+    # no part is handed out after the failure, and nobody is still working
+    # when spread returns
     n = len(done)
+    assert n < 20
     time.sleep(0.05)
     assert len(done) == n
 

@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import itertools
 import math
 import os
 import sys
@@ -61,7 +60,7 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -802,15 +801,14 @@ def _in_turn(part: Callable[[int], None], parts: int, threads: int) -> int:
     turn; return the floating-point flags the parts raised (``fpflags``: per
     thread, so each thread reads its own)."""
     raised: list[int] = []
-    next_part = itertools.count().__next__      # one atomic step under the GIL
 
-    def work() -> None:
+    def work(taken: Iterator[int]) -> None:
         fpflags.clear()
-        while (p := next_part()) < parts:
+        for p in taken:
             part(p)
         raised.append(fpflags.raised())          # (append: atomic under the GIL)
 
-    spread(work, min(threads, parts))
+    spread(work, parts, threads)
     flags = 0
     for f in raised:
         flags |= f

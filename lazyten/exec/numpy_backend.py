@@ -15,7 +15,7 @@ import itertools
 import math
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,22 +45,40 @@ def pool(workers: int) -> ThreadPoolExecutor:
     return _pool
 
 
-def spread(work: Callable[[], None], threads: int) -> None:
-    """Run ``work`` on this thread and on ``threads - 1`` pool threads; return
-    when every copy has returned, re-raising the first error.
+def spread(work: Callable[[Iterator[int]], None], parts: int, threads: int) -> None:
+    """Parts ``0..parts-1`` of a job, taken in turn by ``work(taken)`` on this
+    thread and on up to ``threads - 1`` pool threads; return when every
+    ``work`` has returned, re-raising the first error.
 
-    Each ``work`` takes the next part of a job from a shared counter until
-    none is left, so a thread that starts late or is slowed (a woken pool
-    thread can take milliseconds to run here, a VM's idle vCPU) takes fewer
-    parts instead of holding the others up.  This thread works from the
-    start instead of waiting, so only the other threads' wake-ups are late.
+    Each ``work`` takes the next part from a shared counter until none is
+    left, so a thread that starts late or is slowed (a woken pool thread can
+    take milliseconds to run here, a VM's idle vCPU) takes fewer parts
+    instead of holding the others up.  This thread works from the start
+    instead of waiting, so only the other threads' wake-ups are late.  Once
+    a ``work`` has failed (or been interrupted), no part is handed out.
     """
-    if threads <= 1:
-        work()
+    next_part = itertools.count().__next__        # one atomic step under the GIL
+    failed = False
+
+    def taken() -> Iterator[int]:
+        while not failed and (p := next_part()) < parts:
+            yield p
+
+    def run() -> None:
+        nonlocal failed
+        try:
+            work(taken())
+        except BaseException:
+            failed = True
+            raise
+
+    threads = max(1, min(threads, parts))
+    if threads == 1:
+        run()
         return
-    futs = [pool(threads - 1).submit(work) for _ in range(threads - 1)]
+    futs = [pool(threads - 1).submit(run) for _ in range(threads - 1)]
     try:
-        work()
+        run()
     finally:
         for f in futs:                   # nothing writes after we return
             f.exception()
@@ -340,18 +358,17 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     # another process or by BLAS threads still spinning after a call.
     # Partial reductions are folded in block order, so the result is the
     # same for any number of threads and any timing.
-    next_block = itertools.count().__next__      # one atomic step under the GIL
     nblocks = len(blocks)
     fold = _Fold(combine, nblocks)
 
-    def work() -> None:
+    def work(taken: Iterator[int]) -> None:
         with np.errstate(**err):
-            _work()
+            _work(taken)
 
-    def _work() -> None:
+    def _work(taken: Iterator[int]) -> None:
         bshape = (rows,) + elem_shape[1:]
         scratch = [np.empty(bshape, d) for d in slot_dtypes]
-        while (i := next_block()) < nblocks:
+        for i in taken:
             lo, hi = blocks[i]
             n = hi - lo
             scr = scratch if n == rows else [s[:n] for s in scratch]
@@ -368,7 +385,7 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             else:
                 out_kd[lo:hi] = part
 
-    spread(work, min(threads, nblocks))
+    spread(work, nblocks, threads)
     if reduce is not None and across:
         res = np.asarray(fold.result(), dtype=dtype)
         out[...] = res.reshape(out.shape) if keep or res.size == out.size else res
