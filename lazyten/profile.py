@@ -73,6 +73,9 @@ class ProfileRow:
     share: float            # of the summed step times, 0..1
     source: str             # the user's line that built it
     compile_seconds: float = 0.0   # of ``seconds``: compiling the kernel's loop
+    # Its compiled loop raised floating-point flags that np.errstate heeds,
+    # and NumPy ran the kernel again for its warnings (``exec/fpflags.py``).
+    ran_again: bool = False
 
     @property
     def gbps(self) -> float:
@@ -116,7 +119,8 @@ class Profile:
             kind = f"{r.kind}[{r.backend}]" if r.kind == "kernel" else r.kind
             what = r.what if len(r.what) <= width else r.what[:width - 3] + "..."
             took = _time(r.seconds) + (f" (compiling {_time(r.compile_seconds)})"
-                                       if r.compile_seconds > 0 else "")
+                                       if r.compile_seconds > 0 else "") + (
+                " (run again on NumPy: FP flags)" if r.ran_again else "")
             body.append((str(r.step), kind, what, r.type, took, _size(r.bytes_read),
                          _size(r.bytes_written), f"{r.gbps:.2f}" if r.kind != "view" else "-",
                          f"{r.share:.1%}", r.source))
@@ -164,7 +168,7 @@ def build_profile(plan: Plan, timings: list[StepTiming], plan_seconds: float,
         moved = (0, 0) if s.kind == "view" else (t.bytes_read, t.bytes_written)
         rows.append(ProfileRow(s.index, s.kind, backend, step_what(s), s.node.type_str(),
                                t.seconds, moved[0], moved[1], t.seconds / total,
-                               s.node.where, t.compile_seconds))
+                               s.node.where, t.compile_seconds, t.ran_again))
     return Profile(rows, plan, plan_seconds, run_seconds)
 
 

@@ -202,3 +202,17 @@ def test_report_leaves_out_an_invalid_that_a_compare_may_have_raised() -> None:
     with np.errstate(all="warn"):
         assert messages(lambda: fpflags.report(fpflags.INVALID, ["less", "subtract"]))[1] \
             == set()
+
+
+def test_profile_shows_a_kernel_run_again_for_its_flags() -> None:
+    d = data()
+    a, b, z = (lt.asarray(d[k]) for k in "abz")
+    with lt.set_options(backend="loop"):
+        messages(lambda: lt.compute(a / z + 1.0, a / b + 1.0))     # compiled
+        (_,), clean = lt.profile(a / b + 1.0)
+        ((_,), again), msgs = messages(lambda: lt.profile(a / z + 1.0))
+    assert msgs == {"divide by zero encountered in divide"}
+    (r1,), (r2,) = clean.rows, again.rows
+    assert r1.backend == r2.backend == "loop"
+    assert not r1.ran_again and "run again" not in str(clean)
+    assert r2.ran_again and "(run again on NumPy: FP flags)" in str(again)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import platform
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -75,6 +76,19 @@ def raised() -> int:
         return 0
     fe = _fns[0](_ALL)
     return sum(f for f, b in _bits.items() if fe & b) if fe else 0
+
+
+_again = threading.local()
+
+
+def ran_again() -> int:
+    """Kernels this thread has run again on NumPy for their flags (``lt.profile``
+    shows which: a kernel that compares NaNs pays a NumPy run each time)."""
+    return int(getattr(_again, "n", 0))
+
+
+def count_run_again() -> None:
+    _again.n = ran_again() + 1
 
 
 def loops_may_run() -> bool:

@@ -140,6 +140,7 @@ class Kernel:
         values again, the same bits; a reduction's go to a scratch array, as
         the blocked reduction's block partials differ from NumPy's order in
         the last bits where the loop's did not."""
+        fpflags.count_run_again()
         dst = out if self.reduce is None else np.empty_like(out)
         # (a numexpr fallback runs blocked here: numexpr would not warn)
         self._numpy(backend, self.prepared, args, dst, threads)

@@ -28,6 +28,7 @@ from ..graph.passes.simplify import simplify
 from ..graph.rewrite import Graph, rebuild
 from ..options import Options
 from .errors import with_provenance
+from . import fpflags
 from .loop_backend import first_call_seconds
 from .gcpause import gc_paused
 from .numpy_backend import threads_for
@@ -345,6 +346,7 @@ class StepTiming:
     bytes_read: int
     bytes_written: int
     compile_seconds: float = 0.0    # of ``seconds``: compiling a loop (its first call)
+    ran_again: bool = False         # its loop raised FP flags: NumPy ran it again
 
 
 def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
@@ -383,6 +385,7 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
         args = [vals[i.id] for i in n.inputs]
         t0 = time.perf_counter() if timings is not None else 0.0
         c0 = first_call_seconds() if timings is not None else 0.0
+        r0 = fpflags.ran_again() if timings is not None else 0
         try:
             if s.kind == "kernel":
                 assert s.kernel is not None
@@ -424,7 +427,8 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
         if timings is not None:
             timings.append(StepTiming(s, time.perf_counter() - t0,
                                       sum(getattr(a, "nbytes", 8) for a in args),
-                                      getattr(v, "nbytes", 8), first_call_seconds() - c0))
+                                      getattr(v, "nbytes", 8), first_call_seconds() - c0,
+                                      fpflags.ran_again() > r0))
         vals[n.id] = v
         if s.buffer != EXTERNAL:
             holders.setdefault(s.buffer, []).append(n.id)
