@@ -89,7 +89,7 @@ class Kernel:
             flags = 0
             for f in tail.raised:
                 flags |= f
-            if self._heard(flags, args, out):
+            if self._must_run_again(flags, args, out):
                 self._again(self.fallback, args, out, threads)
             return res
         if backend == "loop":
@@ -108,7 +108,7 @@ class Kernel:
                         loop_backend.failed(self.loop, e)
                     else:
                         if raised is not None:
-                            if self._heard(raised, args, out):
+                            if self._must_run_again(raised, args, out):
                                 self._again(backend, args, out, threads)
                             return out
         if backend == "numexpr" and self.numexpr is not None \
@@ -116,7 +116,7 @@ class Kernel:
             return self.numexpr(args, out)
         return self._numpy(backend, self.prepared, args, out, threads)
 
-    def _heard(self, flags: int, args: list[Any], out: np.ndarray[Any, Any]) -> bool:
+    def _must_run_again(self, flags: int, args: list[Any], out: np.ndarray[Any, Any]) -> bool:
         """Whether NumPy must run the kernel again for the floating-point
         flags its compiled loop (or tail) raised: some that ``np.errstate``
         heeds, and the loop has not overwritten an input (the planner's
