@@ -454,6 +454,22 @@ def test_spread_runs_here_and_waits_for_every_thread() -> None:
             if p == 5:
                 raise ValueError("part 5")
 
+    # A pool thread that has not started when this thread is done is not
+    # waited for: here every pool thread is busy until we let them go.
+    from lazyten.exec import numpy_backend
+    busy = threading.Event()
+    blockers = [numpy_backend.pool(1).submit(busy.wait)
+                for _ in range(numpy_backend._pool_size)]
+    seen.clear()
+    done.clear()
+    try:
+        spread(work, 3, 2)
+        assert seen == [threading.current_thread().name] and sorted(done) == [0, 1, 2]
+    finally:
+        busy.set()
+    for b in blockers:
+        b.result()
+
     done.clear()
     with pytest.raises(ValueError, match="part 5"):
         spread(failing, 1000, 3)

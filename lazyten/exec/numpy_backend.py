@@ -54,8 +54,10 @@ def spread(work: Callable[[Iterator[int]], None], parts: int, threads: int) -> N
     left, so a thread that starts late or is slowed (a woken pool thread can
     take milliseconds to run here, a VM's idle vCPU) takes fewer parts
     instead of holding the others up.  This thread works from the start
-    instead of waiting, so only the other threads' wake-ups are late.  Once
-    a ``work`` has failed (or been interrupted), no part is handed out.
+    instead of waiting, so only the other threads' wake-ups are late, and a
+    pool thread that has not started when this one is done is not waited
+    for (it would find no part left): a small job does not pay a wake-up.
+    Once a ``work`` has failed (or been interrupted), no part is handed out.
     """
     next_part = itertools.count().__next__        # one atomic step under the GIL
     failed = False
@@ -80,10 +82,12 @@ def spread(work: Callable[[Iterator[int]], None], parts: int, threads: int) -> N
     try:
         run()
     finally:
-        for f in futs:                   # nothing writes after we return
-            f.exception()
+        for f in futs:
+            if not f.cancel():           # (a running one: nothing writes after we return)
+                f.exception()
     for f in futs:
-        f.result()                       # (re-raises a worker's error here)
+        if not f.cancelled():
+            f.result()                   # (re-raises a worker's error here)
 
 
 def default_threads() -> int:
