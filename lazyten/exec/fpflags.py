@@ -78,6 +78,14 @@ def raised() -> int:
     return sum(f for f, b in _bits.items() if fe & b) if fe else 0
 
 
+def union(flags: Sequence[int]) -> int:
+    """The flags raised on any of several threads or blocks."""
+    out = 0
+    for f in flags:
+        out |= f
+    return out
+
+
 _again = threading.local()
 
 

@@ -86,10 +86,7 @@ class Kernel:
             if tail is None or self.mixed_prep is None:
                 return self._numpy(self.fallback, self.prepared, args, out, threads)
             res = self._numpy(self.fallback, self.mixed_prep, args, out, threads, tail)
-            flags = 0
-            for f in tail.raised:
-                flags |= f
-            if self._must_run_again(flags, args, out):
+            if self._must_run_again(fpflags.union(tail.raised), args, out):
                 self._again(self.fallback, args, out, threads)
             return res
         if backend == "loop":

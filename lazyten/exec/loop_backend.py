@@ -809,10 +809,7 @@ def _in_turn(part: Callable[[int], None], parts: int, threads: int) -> int:
         raised.append(fpflags.raised())          # (append: atomic under the GIL)
 
     spread(work, parts, threads)
-    flags = 0
-    for f in raised:
-        flags |= f
-    return flags
+    return fpflags.union(raised)
 
 
 def _spread(fn: Callable[..., Any], threads: int, bounds: list[int],
