@@ -473,15 +473,19 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
             # ufunc per instruction, the same loops as eager NumPy.
             ne_call = _numexpr_call(ns, n, k, args, scratch) \
                 if k.backend == "numexpr" and reduce is None else None
-            outer = lines
-            lines = []
+            block: list[str] = []        # the kernel's lines, in C order
+            after: list[str] = []        # then, either way
+            k_out = out_nodes.index(n) if is_out else -1
+            given = f"_o[{k_out}] if _o is not None and _o[{k_out}] is not None else "
+            held = ""
             if reduce is None:
                 ns[f"D{n.id}"] = np.dtype(n.dtype)
-                k_out = out_nodes.index(n) if is_out else -1
-                outer.append(
-                    f"{v} = _o[{k_out}] if _o is not None and _o[{k_out}] is not None else "
-                    f"_empty({elem!r}, D{n.id})" if is_out else
-                    f"{v} = {new_scratch(elem, np.dtype(n.dtype))}")
+                if is_out:
+                    block.append(f"{v} = {given}_empty({elem!r}, D{n.id})")
+                else:
+                    held = new_scratch(elem, np.dtype(n.dtype))
+                    block.append(f"{v} = {held}")
+            kernel_lines: list[str] = []
             temps: list[str] = []
             # Scratch slots as the blocked backend plans them (``slots``): few,
             # reused in place once dead, so they stay hot in cache.
@@ -506,29 +510,41 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                     # the arithmetic on 100 elements (NumPy deprecates that
                     # for maximum/minimum only, which take it by keyword).
                     if spec.ufunc in (np.maximum, np.minimum):
-                        lines.append(f"{fn}({', '.join(operands)}, out={dst})")
+                        kernel_lines.append(f"{fn}({', '.join(operands)}, out={dst})")
                     else:
-                        lines.append(f"{fn}({', '.join(operands)}, {dst})")
+                        kernel_lines.append(f"{fn}({', '.join(operands)}, {dst})")
                 else:
                     ns[fn] = functools.partial(spec.impl, **dict(attrs))
-                    lines.append(f"{dst}[...] = {fn}({', '.join(operands)})")
+                    kernel_lines.append(f"{dst}[...] = {fn}({', '.join(operands)})")
                 temps.append(dst)
             if reduce is not None:
                 fn = f"R{n.id}"
                 ns[fn] = functools.partial(ops.REGISTRY[reduce[0]].impl, **dict(reduce[1]))
-                lines.append(f"{v} = _asarray({fn}({temps[-1]}))")
+                kernel_lines.append(f"{v} = _asarray({fn}({temps[-1]}))")
                 if is_out:
-                    k_out = out_nodes.index(n)
-                    lines.append(f"if _o is not None and _o[{k_out}] is not None:")
-                    lines.append(f"    _o[{k_out}][...] = {v}; {v} = _o[{k_out}]")
+                    after.append(f"if _o is not None and _o[{k_out}] is not None:")
+                    after.append(f"    _o[{k_out}][...] = {v}; {v} = _o[{k_out}]")
             if ne_call is not None:
-                outer.append("if _numexpr_ok():")
-                outer.append(f"    {ne_call.format(out=v)}")
-                outer.append("else:")
-                outer.extend("    " + ln for ln in lines)
+                block.append("if _numexpr_ok():")
+                block.append(f"    {ne_call.format(out=v)}")
+                block.append("else:")
+                block.extend(f"    {ln}" for ln in kernel_lines)
             else:
-                outer.extend(lines)
-            lines = outer
+                block.extend(kernel_lines)
+            if k.probe >= 0:
+                # Transposed or Fortran-ordered operands: the kernel runs in
+                # their memory order (``Kernel.run``), as in the executor, so
+                # values are laid out (and sums added) as NumPy's either way.
+                ns[f"RUN{n.id}"] = k.run
+                into = f"{held}, 1, True" if held else \
+                    f"{given}None, 1" if is_out and reduce is None else "None, 1"
+                lines.append(f"if {args[k.probe]}.flags.c_contiguous:")
+                lines.extend(f"    {ln}" for ln in block)
+                lines.append("else:")
+                lines.append(f"    {v} = RUN{n.id}([{', '.join(args)}], {into})")
+            else:
+                lines.extend(block)
+            lines.extend(after)
             continue
         if s.kind in ("numpy", "blas", "view"):
             fn = f"F{n.id}"

@@ -233,7 +233,8 @@ def test_layouts_the_loop_takes_and_those_it_hands_to_numpy(monkeypatch: Any) ->
         (base, 1),                    # contiguous 2-d: flattened
         (flat[::2], 1),               # 1-d strided: the loop indexes with strides
         (base[:, ::2], 0),            # n-d non-contiguous: NumPy fallback
-        (base.T, 0),
+        (base.T, 1),                  # transposed: the loop runs in memory order
+        (np.asfortranarray(base), 1),
         (base[::-1], 0),
     ]
     for arr, loops in cases:
@@ -673,7 +674,9 @@ LAYOUTS = {
     "contiguous": (lambda x: x, True),
     "1-d strided": (lambda x: x[::3], True),
     "2-d": (lambda x: x[:99_000].reshape(330, 300), True),
-    "2-d transposed": (lambda x: x[:99_000].reshape(300, 330).T, False),
+    # (run in memory order: the tail reads them flat)
+    "2-d transposed": (lambda x: x[:99_000].reshape(300, 330).T, True),
+    "2-d reversed rows": (lambda x: x[:99_000].reshape(330, 300)[::-1], False),
     "empty": (lambda x: x[:0], True),
     "one element": (lambda x: x[:1], True),
 }

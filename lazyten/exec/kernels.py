@@ -9,7 +9,7 @@ import numpy as np
 
 from ..graph.node import Node
 from ..options import Options
-from . import fpflags, loop_backend, numpy_backend
+from . import fpflags, layout, loop_backend, numpy_backend
 from .cost import get_model
 from .numexpr_backend import NumexprKernel, compile_numexpr
 
@@ -37,6 +37,10 @@ class Kernel:
     # once that is compiled.
     mixed: loop_backend.MixedForm | None = None
     mixed_prep: numpy_backend.Prepared | None = None
+    # A kernel of two or more axes: its first full-size input, whose layout
+    # says whether it runs in C order (the common case, told by one flag) or
+    # in the operands' memory order (``layout``); else -1.
+    probe: int = -1
 
     @property
     def program(self) -> Any:
@@ -79,21 +83,53 @@ class Kernel:
         return loop_backend.tail_call(m, prep, args, out if self.reduce is None else None,
                                       self.compile_now)
 
-    def run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int) -> Any:
+    def run(self, args: list[Any], out: np.ndarray[Any, Any] | None, threads: int,
+            fresh: bool = False) -> Any:
+        """The kernel's value, computed into ``out`` (None: a new array).
+
+        Over transposed or Fortran-ordered operands the kernel runs in their
+        memory order, as NumPy's ufuncs do (``layout``): an elementwise
+        result is laid out so (a new one owns its memory in that order;
+        ``fresh``: ``out`` is a dead buffer whose memory may take it), and a
+        reduction adds up in NumPy's order over that layout.
+        """
+        if self.probe >= 0 and not args[self.probe].flags.c_contiguous and \
+                (moved := layout.in_memory_order(
+                    args, out, self.elem_shape, self.reduce, self.node.shape,
+                    self.node.dtype, fresh, self.probe)) is not None:
+            self._run(moved.args, moved.into, threads, moved)
+            return moved.result
+        if out is None:
+            out = np.empty(self.node.shape, self.node.dtype)
+            self._run(args, out, threads)
+            return out
+        return self._run(args, out, threads)
+
+    def _run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int,
+             moved: layout.Moved | None = None) -> Any:
+        """``run`` in C order over the kernel's element shape, or ``moved``
+        (``layout``), its axes permuted: the loops' rows and columns would
+        then be other axes, so only the loops that read every operand flat
+        (or as one element) run."""
         backend = self.backend
+        frame = None if moved is None else (moved.shape, moved.reduce)
         if backend == "mixed":
-            tail = self._tail(args, out)
+            tail = self._tail(args, out) if moved is None or self.mixed is None \
+                or self._flat_only(self.mixed.loop) else None
             if tail is None or self.mixed_prep is None:
-                return self._numpy(self.fallback, self.prepared, args, out, threads)
-            res = self._numpy(self.fallback, self.mixed_prep, args, out, threads, tail)
+                return self._numpy(self.fallback, self.prepared, args, out, threads,
+                                   frame=frame)
+            res = self._numpy(self.fallback, self.mixed_prep, args, out, threads, tail,
+                              frame=frame)
             if self._must_run_again(fpflags.union(tail.raised), args, out):
-                self._again(self.fallback, args, out, threads)
+                self._again(self.fallback, args, out, threads, frame)
             return res
         if backend == "loop":
             backend = self.fallback
             # (Under errstate "raise" too: a flag it heeds makes NumPy run
             # the kernel again, and raise.)
-            if self.loop is not None and fpflags.loops_may_run():
+            if self.loop is not None and fpflags.loops_may_run() \
+                    and (moved is None or self.loop.mode in ("ew", "sum")):
                 flat = loop_backend.flat_args(self.loop, args)
                 fn = loop_backend.compiled(self.loop, self.compile_now) \
                     if flat is not None else None
@@ -106,12 +142,17 @@ class Kernel:
                     else:
                         if raised is not None:
                             if self._must_run_again(raised, args, out):
-                                self._again(backend, args, out, threads)
+                                self._again(backend, args, out, threads, frame)
                             return out
         if backend == "numexpr" and self.numexpr is not None \
                 and "raise" not in np.geterr().values():
             return self.numexpr(args, out)
-        return self._numpy(backend, self.prepared, args, out, threads)
+        return self._numpy(backend, self.prepared, args, out, threads, frame=frame)
+
+    @staticmethod
+    def _flat_only(form: loop_backend.LoopForm) -> bool:
+        """The loop reads every operand flat or as one element."""
+        return "row" not in form.kinds and "col" not in form.kinds
 
     def _must_run_again(self, flags: int, args: list[Any], out: np.ndarray[Any, Any]) -> bool:
         """Whether NumPy must run the kernel again for the floating-point
@@ -131,7 +172,7 @@ class Kernel:
         return True
 
     def _again(self, backend: str, args: list[Any], out: np.ndarray[Any, Any],
-               threads: int) -> None:
+               threads: int, frame: tuple[tuple[int, ...], Any] | None = None) -> None:
         """Run the kernel again on NumPy, for its warnings (or errors): eager
         NumPy's own, from its own ufuncs.  An elementwise kernel writes its
         values again, the same bits; a reduction's go to a scratch array, as
@@ -140,27 +181,36 @@ class Kernel:
         fpflags.count_run_again()
         dst = out if self.reduce is None else np.empty_like(out)
         # (a numexpr fallback runs blocked here: numexpr would not warn)
-        self._numpy(backend, self.prepared, args, dst, threads)
+        self._numpy(backend, self.prepared, args, dst, threads, frame=frame)
 
     def _numpy(self, backend: str, prep: numpy_backend.Prepared, args: list[Any],
                out: np.ndarray[Any, Any], threads: int,
-               tail: numpy_backend.TailCall | None = None) -> Any:
+               tail: numpy_backend.TailCall | None = None,
+               frame: tuple[tuple[int, ...], Any] | None = None) -> Any:
         """Run on NumPy: blocked (numexpr's kernels too, where a number of
-        elements is blocked), else plain; with a mixed kernel's tail."""
-        if backend == "blocked" or (backend == "numexpr" and self.elem_shape):
-            if self.lead:
-                core = len(self.elem_shape) - self.lead
+        elements is blocked), else plain; with a mixed kernel's tail; over
+        ``frame``, the element shape and reduction with permuted axes, where
+        given (``layout``)."""
+        elem_shape, reduce, lead = self.elem_shape, self.reduce, self.lead
+        if frame is not None:
+            (elem_shape, reduce), lead = frame, 0
+            # (leading length-1 axes dropped as at plan time: elementwise only)
+            while reduce is None and lead < len(elem_shape) - 1 and elem_shape[lead] == 1:
+                lead += 1
+        if backend == "blocked" or (backend == "numexpr" and elem_shape):
+            if lead:
+                core = len(elem_shape) - lead
                 args = [a[(0,) * (a.ndim - core)] if isinstance(a, np.ndarray) and a.ndim > core
                         else a for a in args]
-                numpy_backend.run_blocked(prep, self.reduce, args, self.block_shape,
-                                          self.node.dtype, out[(0,) * self.lead],
+                numpy_backend.run_blocked(prep, reduce, args, elem_shape[lead:],
+                                          self.node.dtype, out[(0,) * lead],
                                           self.block_elems, threads, tail)
                 return out
-            return numpy_backend.run_blocked(prep, self.reduce, args, self.elem_shape,
+            return numpy_backend.run_blocked(prep, reduce, args, elem_shape,
                                              self.node.dtype, out, self.block_elems,
                                              threads, tail)
-        return numpy_backend.run_plain(self.program, prep, self.reduce, args, out,
-                                       self.elem_shape, tail)
+        return numpy_backend.run_plain(self.program, prep, reduce, args, out,
+                                       elem_shape, tail)
 
 
 def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
@@ -207,6 +257,8 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
         while lead < len(elem_shape) - 1 and elem_shape[lead] == 1:
             lead += 1
     blockable = len(elem_shape) > lead and elem_shape[lead] > 1
+    probe = next((k for k, x in enumerate(node.inputs) if x.shape == elem_shape), -1) \
+        if len(elem_shape) > 1 else -1
 
     def kernel(backend: str, why: str, ne: NumexprKernel | None = None,
                fallback: str = "") -> Kernel:
@@ -218,7 +270,7 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
                       opts.backend == "loop", m,
                       numpy_backend.prepare_mixed(m.head, len(node.inputs), m.operands,
                                                   np.dtype(program[-1][3]), reduce is not None)
-                      if m is not None else None)
+                      if m is not None else None, probe)
     if opts.backend == "numexpr":
         ne = compile_numexpr(program, list(node.inputs)) if reduce is None else None
         if ne is not None:

@@ -390,6 +390,9 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
             if s.kind == "kernel":
                 assert s.kernel is not None
                 out = None
+                # A dead buffer may take the operands' memory order
+                # (``Kernel.run``); the caller's, a join's or an operand's not.
+                fresh = False
                 if outs is not None and n.id in outs:
                     out = outs[n.id]
                 elif s.into is not None:
@@ -406,10 +409,10 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                     base = pool[(n.nbytes, n.dtype)].pop()
                     out = base.reshape(n.shape)
                     owned[n.id] = base
+                    fresh = True
+                v = s.kernel.run(args, out, threads, fresh)
                 if out is None:
-                    out = np.empty(n.shape, n.dtype)
-                    owned[n.id] = out
-                v = s.kernel.run(args, out, threads)
+                    owned[n.id] = v          # new: the kernel's own array
             elif s.joined:
                 v = _finish_join(n, s.joined, joins.pop(n.id), args)
                 owned[n.id] = v
@@ -442,5 +445,6 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                 mem = owned.pop(nid, None) if mem is None else mem
                 owned.pop(nid, None)
             if mem is not None:
-                pool.setdefault((mem.nbytes, mem.dtype), []).append(mem.reshape(-1))
+                # (in memory order: a view, also of a Fortran-ordered result)
+                pool.setdefault((mem.nbytes, mem.dtype), []).append(mem.ravel(order="K"))
     return [vals[o.id] for o in plan.outputs]

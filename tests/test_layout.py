@@ -1,0 +1,209 @@
+"""Kernels over transposed and Fortran-ordered operands run in their memory
+order (``lazyten.exec.layout``): results laid out as NumPy's ufuncs lay them
+out, sums added in NumPy's order over that layout, on every path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazyten as lt
+from lazyten.exec import loop_backend
+from lazyten.exec.layout import memory_order
+
+from tests.util import assert_eq
+
+needs_numba = pytest.mark.skipif(not loop_backend.available(), reason="numba not installed")
+
+
+def same_bits(got: Any, exp: Any) -> None:
+    got, exp = np.asarray(got), np.asarray(exp)
+    assert got.shape == exp.shape and got.dtype == exp.dtype
+    bits = [np.ascontiguousarray(x).reshape(-1).view(np.uint8) for x in (got, exp)]
+    assert np.array_equal(bits[0], bits[1]), np.max(np.abs(got - exp))
+
+
+def same_layout(got: np.ndarray[Any, Any], exp: np.ndarray[Any, Any]) -> None:
+    """Equal strides on every axis longer than 1 (the others' do not matter)."""
+    assert [s for s, d in zip(got.strides, got.shape) if d > 1] == \
+        [s for s, d in zip(exp.strides, exp.shape) if d > 1], (got.strides, exp.strides)
+
+
+@st.composite
+def operand(draw: st.DrawFn, shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
+    """An array of ``shape`` (or broadcastable to it) in any layout: its axes
+    permuted, stepped, reversed, some of them length 1 or dropped."""
+    nd = len(shape)
+    perm = draw(st.permutations(range(nd)))
+    steps = [draw(st.sampled_from([1, 2, -1])) for _ in range(nd)]
+    base = np.zeros(tuple(shape[i] * abs(steps[i]) for i in perm))
+    v = base[tuple(slice(None, None, steps[i]) for i in perm)]
+    v = v[tuple(slice(0, shape[i]) for i in perm)].transpose(np.argsort(perm))
+    if draw(st.booleans()):
+        v = v[tuple(slice(0, 1) if draw(st.integers(0, 2)) == 0 else slice(None)
+                    for _ in range(nd))]
+    if nd > 1 and draw(st.integers(0, 4)) == 0:
+        v = v[(0,) * draw(st.integers(1, nd - 1))]
+    return v
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_memory_order_is_numpys(data: st.DataObject) -> None:
+    """The layout NumPy's ufuncs give their results, on random layouts."""
+    nd = data.draw(st.integers(1, 4), label="ndim")
+    shape = tuple(data.draw(st.lists(st.sampled_from([1, 2, 3, 5]), min_size=nd, max_size=nd)))
+    ops = [data.draw(operand(shape)) for _ in range(data.draw(st.integers(1, 2)))]
+    res = np.add(*ops) if len(ops) > 1 else np.negative(ops[0])
+    axes = memory_order(ops, res.shape) or tuple(range(res.ndim))
+    want = np.empty([res.shape[a] for a in axes]).transpose(np.argsort(axes))
+    same_layout(res, want)
+
+
+A = np.random.default_rng(1).standard_normal((300, 400))
+F = np.asfortranarray(A)
+P = np.transpose(np.random.default_rng(2).standard_normal((20, 30, 40)), (2, 0, 1))
+ELEMENTWISE = {
+    "a.T * 2 + 1": (lambda m, a, p: a.T * 2 + 1),
+    "f * f - 3": (lambda m, a, p: np.asfortranarray(a) * np.asfortranarray(a) - 3
+                  if m is np else m.asarray(F) * m.asarray(F) - 3),
+    "sin(a.T) * a.T": (lambda m, a, p: m.sin(a.T) * a.T),
+    "a.T * row": (lambda m, a, p: a.T * a[:, 0]),
+    "a.T * col": (lambda m, a, p: a.T * a[0][:, None]),
+    "3-d permuted": (lambda m, a, p: m.sqrt(m.abs(p)) + p * 2),
+    "a.T < 0.5 where": (lambda m, a, p: m.where(a.T < 0.5, a.T, -a.T)),
+    "float32": (lambda m, a, p: a.T.astype(np.float32) * np.float32(3)),
+}
+
+
+def _inputs(m: Any) -> tuple[Any, Any]:
+    return (A, P) if m is np else (lt.asarray(A), lt.asarray(P))
+
+
+@pytest.mark.parametrize("backend", ["auto", "numpy", "numexpr", "loop"])
+@pytest.mark.parametrize("case", list(ELEMENTWISE))
+def test_elementwise_results_are_laid_out_as_numpys(case: str, backend: str) -> None:
+    fn = ELEMENTWISE[case]
+    exp = fn(np, *_inputs(np))
+    with lt.set_options(backend=backend, check=True):
+        for _ in range(3):       # the executor, then the cached plan's fast path
+            got = lt.compute(fn(lt, *_inputs(lt)))[0]
+            same_bits(got, exp)
+            same_layout(got, exp)
+            # A new result owns its memory, as NumPy's: no copy on the way out.
+            assert got.base is None
+    with lt.set_options(optimize=False):
+        same_layout(lt.compute(fn(lt, *_inputs(lt)))[0], exp)
+
+
+@needs_numba
+def test_transposed_operands_run_the_compiled_loop(monkeypatch: Any) -> None:
+    ran: list[int] = []
+    real = loop_backend.run
+
+    def spy(*args: Any) -> int | None:
+        ran.append(1)
+        return real(*args)
+    monkeypatch.setattr(loop_backend, "run", spy)
+    x = lt.asarray(A)
+    with lt.set_options(backend="loop"):
+        (k,) = lt.plan(x.T * 2 + 1).kernels
+        assert k.kernel is not None and k.kernel.backend == "loop"
+        got = (x.T * 2 + 1).eval()
+    assert ran == [1]
+    same_bits(got, A.T * 2 + 1)
+    same_layout(got, A.T * 2 + 1)
+
+
+REDUCTIONS = {
+    "sum()": (lambda x: (x * 2 + 1).sum()),
+    # (axis 0 is innermost in memory in all three layouts: pairwise sums;
+    # axis 1 is not: NumPy adds row after row, blocks fold their partials)
+    "sum(0)": (lambda x: (x * 2 + 1).sum(axis=0)),
+    "sum(1)": (lambda x: (x * 2 + 1).sum(axis=1)),
+    "sum(0) keepdims": (lambda x: (x * 2 + 1).sum(axis=0, keepdims=True)),
+    "max(1)": (lambda x: (x * 3 - 1).max(axis=1)),
+    "mean()": (lambda x: (x * x).mean()),
+}
+
+
+@pytest.mark.parametrize("backend", ["auto", "numpy", "loop"])
+@pytest.mark.parametrize("case", list(REDUCTIONS))
+@pytest.mark.parametrize("layout", ["transposed", "fortran", "3-d permuted"])
+def test_reductions_add_in_numpys_order(case: str, layout: str, backend: str) -> None:
+    """NumPy adds up its elementwise value in that value's memory order: so
+    does the kernel, where it is exact (all axes by the compiled loop, the
+    axes innermost in memory by the blocked loop, any by plain NumPy)."""
+    fn = REDUCTIONS[case]
+    arr = {"transposed": A.T, "fortran": F, "3-d permuted": P}[layout]
+    exp = fn(arr)
+    with lt.set_options(backend=backend, check=True):
+        for _ in range(3):
+            got = lt.compute(fn(lt.asarray(arr)))[0]
+            exact = case in ("sum(0)", "sum(0) keepdims", "max(1)") or \
+                case in ("sum()", "mean()") and backend == "loop" and loop_backend.available()
+            if exact:
+                same_bits(got, exp)
+            else:
+                assert_eq(got, exp)
+
+
+def test_a_small_plain_reduction_is_numpys_on_any_axis() -> None:
+    """Plain NumPy reduces a temporary laid out as NumPy's own would be."""
+    arr = np.asfortranarray(np.random.default_rng(3).standard_normal((60, 70)))
+    for axis in (0, 1, None):
+        with lt.set_options(backend="numpy"):
+            for _ in range(3):
+                same_bits(lt.compute((lt.asarray(arr) * 2 + 1).sum(axis=axis))[0],
+                          (arr * 2 + 1).sum(axis=axis))
+
+
+def test_chains_of_kernels_keep_the_layout_and_reuse_buffers() -> None:
+    """Fortran-ordered intermediates feed later kernels (in place, or in
+    dead buffers): values and layout stay NumPy's."""
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((2, 200, 300))
+    la, lb = lt.asarray(a), lt.asarray(b)
+
+    def prog(m: Any, x: Any, y: Any) -> Any:
+        t = m.sin(x.T) * 2                      # Fortran-ordered
+        s = (t * t).sum(axis=0)                 # a reduction reads it...
+        u = m.exp(t - s)                        # ...and a kernel after it
+        v = (u + y.T).cumsum(axis=1)            # a NumPy step on a kernel's result
+        return v * 2 + u
+    exp = prog(np, a, b)
+    for backend in ("auto", "numpy", "loop"):
+        with lt.set_options(backend=backend, check=True):
+            for _ in range(2):
+                got = lt.compute(prog(lt, la, lb))[0]
+                assert_eq(got, exp)
+                same_layout(got, exp)
+
+
+def test_the_callers_out_keeps_its_layout() -> None:
+    """A compiled function's ``out=``: C order where the caller's array is,
+    whatever the operands' layout."""
+    f = lt.jit(lambda x: x.T * 2 + 1)
+    out = np.empty((400, 300))
+    res = f(A, out=out)
+    assert res is out and out.flags.c_contiguous
+    same_bits(out, A.T * 2 + 1)
+    fout = np.empty((400, 300), order="F")
+    assert f(A, out=fout) is fout
+    same_bits(fout, A.T * 2 + 1)
+
+
+def test_writing_through_a_reshape_of_a_fortran_result_is_refused() -> None:
+    """NumPy's ``(a.T * 2).reshape(-1)`` is a copy (its result is
+    Fortran-ordered): writing to it leaves the base alone.  lazyten refuses
+    the write when evaluated, every time, instead of writing through."""
+    x = lt.asarray(A[:4, :6]).T * 2
+    r = x.reshape(-1)
+    r[0] = 100.0
+    for _ in range(2):
+        with pytest.raises(ValueError, match="forced a copy"):
+            x.eval()
