@@ -1,0 +1,106 @@
+"""Transposed and Fortran-ordered operands: lazyten vs NumPy eager vs numexpr.
+
+NumPy's ufuncs run in their operands' memory order and lay out the result so
+(``a.T * 2`` is Fortran-ordered).  lazyten's kernels do the same
+(``lazyten/exec/layout.py``): before, they read such operands in C order,
+a whole row's stride between two reads, and ``a.T * 2 + 1`` took 2.3x
+NumPy's time.  The "layout" column says whether lazyten's result has
+NumPy's strides, "bits" whether its values are NumPy's to the bit.
+
+    OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_layouts.py [--rounds 5]
+
+Rounds are interleaved and every timed call starts from cold caches, as in
+``bench_workloads.py`` (whose timer, flush and tracemalloc peak this uses);
+times are medians as a ratio to NumPy eager in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numexpr as ne
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_workloads import flush, peak_mb, timed  # noqa: E402
+
+import lazyten as lt  # noqa: E402
+
+
+def workloads(rows: int, cols: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
+    rng = np.random.default_rng(0)
+    a = rng.random((rows, cols))
+    f = np.asfortranarray(rng.random((rows, cols)))
+    la, lf = lt.asarray(a), lt.asarray(f)
+    at = a.T
+    return [
+        ("L1 a.T*2 + 1", {
+            "numpy": lambda: a.T * 2 + 1,
+            "numexpr": lambda: ne.evaluate("at*2 + 1", {"at": at}),
+            "lazyten": lambda: lt.compute(la.T * 2 + 1)[0]}),
+        ("L2 f*f - 3 (Fortran)", {
+            "numpy": lambda: f * f - 3,
+            "numexpr": lambda: ne.evaluate("f*f - 3", {"f": f}),
+            "lazyten": lambda: lt.compute(lf * lf - 3)[0]}),
+        ("L3 sin(a.T)*a.T + 1", {
+            "numpy": lambda: np.sin(a.T) * a.T + 1,
+            "numexpr": lambda: ne.evaluate("sin(at)*at + 1", {"at": at}),
+            "lazyten": lambda: lt.compute(lt.sin(la.T) * la.T + 1)[0]}),
+        ("L4 (a.T*2 + 1).sum(0)", {
+            "numpy": lambda: (a.T * 2 + 1).sum(axis=0),
+            "numexpr": lambda: ne.evaluate("at*2 + 1", {"at": at}).sum(axis=0),
+            "lazyten": lambda: lt.compute((la.T * 2 + 1).sum(axis=0))[0]}),
+        ("L5 (f*2 + 1).sum()", {
+            "numpy": lambda: (f * 2 + 1).sum(),
+            "numexpr": lambda: ne.evaluate("sum(f*2 + 1)", {"f": f}),
+            "lazyten": lambda: lt.compute((lf * 2 + 1).sum())[0]}),
+    ]
+
+
+def _same_strides(got: np.ndarray[Any, Any], want: np.ndarray[Any, Any]) -> bool:
+    return [s for s, d in zip(got.strides, got.shape) if d > 1] == \
+        [s for s, d in zip(want.strides, want.shape) if d > 1]
+
+
+def run(rows: int, cols: int, rounds: int) -> None:
+    print(f"({rows}, {cols}) float64, rounds={rounds}, interleaved from cold caches; times "
+          f"are medians, ratios to NumPy eager (lower is better)")
+    print(f"{'workload':26} {'numpy':>9} {'numexpr':>8} {'lazyten':>8}   "
+          f"{'peak MB np/ne/lt':>18}  layout  bits")
+    for name, fns in workloads(rows, cols):
+        want = fns["numpy"]()
+        for k, fn in fns.items():
+            np.testing.assert_allclose(fn(), want, rtol=1e-9)
+        for _ in range(3):   # the plan cached, loops compiled: the steady state
+            got = fns["lazyten"]()
+        ts: dict[str, list[float]] = {k: [] for k in fns}
+        for _ in range(rounds):
+            for k, fn in fns.items():
+                flush()
+                ts[k].append(timed(fn))
+        med = {k: statistics.median(v) for k, v in ts.items()}
+        base = med["numpy"]
+        peaks = [peak_mb(fns[k]) for k in ("numpy", "numexpr", "lazyten")]
+        layout = "same" if _same_strides(np.asarray(got), np.asarray(want)) else "other"
+        bits = "same" if np.array_equal(got, want) else "close"
+        print(f"{name:26} {base * 1e3:7.1f}ms {med['numexpr'] / base:8.2f} "
+              f"{med['lazyten'] / base:8.2f}   "
+              f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}  {layout:>6}  {bits}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--rows", type=int, default=2500)
+    p.add_argument("--cols", type=int, default=4000)
+    p.add_argument("--rounds", type=int, default=5)
+    args = p.parse_args()
+    run(args.rows, args.cols, args.rounds)
+
+
+if __name__ == "__main__":
+    main()
