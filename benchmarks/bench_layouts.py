@@ -38,6 +38,8 @@ def workloads(rows: int, cols: int) -> list[tuple[str, dict[str, Callable[[], An
     f = np.asfortranarray(rng.random((rows, cols)))
     la, lf = lt.asarray(a), lt.asarray(f)
     at = a.T
+    row = rng.random(rows)
+    lrow = lt.asarray(row)
     return [
         ("L1 a.T*2 + 1", {
             "numpy": lambda: a.T * 2 + 1,
@@ -55,7 +57,15 @@ def workloads(rows: int, cols: int) -> list[tuple[str, dict[str, Callable[[], An
             "numpy": lambda: (a.T * 2 + 1).sum(axis=0),
             "numexpr": lambda: ne.evaluate("at*2 + 1", {"at": at}).sum(axis=0),
             "lazyten": lambda: lt.compute((la.T * 2 + 1).sum(axis=0))[0]}),
-        ("L5 (f*2 + 1).sum()", {
+        ("L5 (f*2 + 1).sum(1)", {
+            "numpy": lambda: (f * 2 + 1).sum(axis=1),
+            "numexpr": lambda: ne.evaluate("f*2 + 1", {"f": f}).sum(axis=1),
+            "lazyten": lambda: lt.compute((lf * 2 + 1).sum(axis=1))[0]}),
+        ("L6 a.T * row + 1", {
+            "numpy": lambda: a.T * row + 1,
+            "numexpr": lambda: ne.evaluate("at*row + 1", {"at": at, "row": row}),
+            "lazyten": lambda: lt.compute(la.T * lrow + 1)[0]}),
+        ("L7 (f*2 + 1).sum()", {
             "numpy": lambda: (f * 2 + 1).sum(),
             "numexpr": lambda: ne.evaluate("sum(f*2 + 1)", {"f": f}),
             "lazyten": lambda: lt.compute((lf * 2 + 1).sum())[0]}),

@@ -41,6 +41,10 @@ class Kernel:
     # says whether it runs in C order (the common case, told by one flag) or
     # in the operands' memory order (``layout``); else -1.
     probe: int = -1
+    # The loop of the kernel over its axes permuted (by the permutation),
+    # made when first needed: rows and columns are other axes there.
+    moved_loops: dict[tuple[int, ...], loop_backend.LoopForm | None] = \
+        field(default_factory=dict)
 
     @property
     def program(self) -> Any:
@@ -108,9 +112,9 @@ class Kernel:
     def _run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int,
              moved: layout.Moved | None = None) -> Any:
         """``run`` in C order over the kernel's element shape, or ``moved``
-        (``layout``), its axes permuted: the loops' rows and columns would
-        then be other axes, so only the loops that read every operand flat
-        (or as one element) run."""
+        (``layout``), its axes permuted: a loop over rows or columns is then
+        the one for the permuted axes (``_moved_loop``), and a mixed
+        kernel's tail runs only where it reads every operand flat."""
         backend = self.backend
         frame = None if moved is None else (moved.shape, moved.reduce)
         if backend == "mixed":
@@ -128,17 +132,19 @@ class Kernel:
             backend = self.fallback
             # (Under errstate "raise" too: a flag it heeds makes NumPy run
             # the kernel again, and raise.)
-            if self.loop is not None and fpflags.loops_may_run() \
-                    and (moved is None or self.loop.mode in ("ew", "sum")):
-                flat = loop_backend.flat_args(self.loop, args)
-                fn = loop_backend.compiled(self.loop, self.compile_now) \
+            form = self.loop
+            if moved is not None and form is not None and form.mode not in ("ew", "sum"):
+                form = self._moved_loop(moved.axes)
+            if form is not None and fpflags.loops_may_run():
+                flat = loop_backend.flat_args(form, args)
+                fn = loop_backend.compiled(form, self.compile_now) \
                     if flat is not None else None
                 if fn is not None and flat is not None:
                     try:
                         # numba compiles for the argument types at the first call
-                        raised = loop_backend.run(fn, self.loop, flat, out, threads)
+                        raised = loop_backend.run(fn, form, flat, out, threads)
                     except Exception as e:  # noqa: BLE001 (the loop never raises on data)
-                        loop_backend.failed(self.loop, e)
+                        loop_backend.failed(form, e)
                     else:
                         if raised is not None:
                             if self._must_run_again(raised, args, out):
@@ -148,6 +154,18 @@ class Kernel:
                 and "raise" not in np.geterr().values():
             return self.numexpr(args, out)
         return self._numpy(backend, self.prepared, args, out, threads, frame=frame)
+
+    def _moved_loop(self, axes: tuple[int, ...]) -> loop_backend.LoopForm | None:
+        """The loop of the kernel run with its axes permuted to ``axes``
+        (``layout``): a loop over rows or columns (``ew2``, ``rows``,
+        ``cols``) reads other operands as rows there, and NumPy reduces
+        other axes in another order.  Made once per permutation; compiled
+        under the same policy as the kernel's own."""
+        if axes not in self.moved_loops:
+            self.moved_loops[axes] = loop_backend.loop_form(
+                self.program, self.node.inputs, self.reduce, self.elem_shape,
+                self.node.dtype, axes)
+        return self.moved_loops[axes]
 
     @staticmethod
     def _flat_only(form: loop_backend.LoopForm) -> bool:

@@ -75,6 +75,7 @@ class Moved:
     element shape and reduction, and the result as the caller sees it."""
     args: list[Any]
     into: np.ndarray[Any, Any]
+    axes: tuple[int, ...]         # the kernel's axes, outer to inner in memory
     shape: tuple[int, ...]
     reduce: Any
     result: np.ndarray[Any, Any]
@@ -115,7 +116,8 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
         else:
             kept = [a for a in range(len(shape)) if a not in reduced]
             into = result.transpose([kept.index(a) for a in axes if a not in reduced])
-        return Moved(_moved(args, axes, len(shape)), into, moved_shape, moved_reduce, result)
+        return Moved(_moved(args, axes, len(shape)), into, axes, moved_shape, moved_reduce,
+                     result)
     if out is None:
         result = np.empty_like(args[probe], dtype=dtype, order="K")
         into = result.transpose(axes)
@@ -130,7 +132,7 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
         if not into.flags.c_contiguous:
             return None
         result = out
-    return Moved(_moved(args, axes, len(shape)), into, moved_shape, None, result)
+    return Moved(_moved(args, axes, len(shape)), into, axes, moved_shape, None, result)
 
 
 def _moved(args: list[Any], axes: tuple[int, ...], nd: int) -> list[Any]:

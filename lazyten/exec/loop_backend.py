@@ -160,36 +160,39 @@ def _kinds(shapes: Sequence[tuple[int, ...] | None], elem_shape: tuple[int, ...]
     return tuple(kinds)
 
 
-def _squeezed(inputs: Sequence[Node], reduce: Any, elem_shape: tuple[int, ...]
+def _squeezed(inputs: Sequence[Node], reduce: Any, elem_shape: tuple[int, ...],
+              axes: tuple[int, ...] | None = None
               ) -> tuple[tuple[int, ...], list[tuple[int, ...] | None], tuple[int, ...]]:
     """The kernel without its size-1 axes, as NumPy's iterator sees it: the
     element shape, the inputs' shapes in it (None: one element) and the
     reduced axes.  (A sum over the first axis of (m, 1) is then a sum of m
-    contiguous elements, which NumPy sums pairwise, not row after row.)"""
+    contiguous elements, which NumPy sums pairwise, not row after row.)
+    ``axes``: the kernel's axes permuted so first (run in memory order:
+    ``layout``)."""
     nd = len(elem_shape)
+    padded: list[tuple[int, ...] | None] = [
+        None if node.weak or node.size == 1 else (1,) * (nd - node.ndim) + tuple(node.shape)
+        for node in inputs]
+    red = set(dict(reduce[1])["axis"]) if reduce is not None else set()
+    if axes is not None:
+        elem_shape = tuple(elem_shape[a] for a in axes)
+        padded = [None if p is None else tuple(p[a] for a in axes) for p in padded]
+        red = {axes.index(a) for a in red}
     keep = [i for i, d in enumerate(elem_shape) if d != 1] or [nd - 1]
-    shapes: list[tuple[int, ...] | None] = []
-    for node in inputs:
-        if node.weak or node.size == 1:
-            shapes.append(None)
-        else:
-            padded = (1,) * (nd - node.ndim) + tuple(node.shape)
-            shapes.append(tuple(padded[i] for i in keep))
-    axes: tuple[int, ...] = ()
-    if reduce is not None:
-        red = set(dict(reduce[1])["axis"])
-        axes = tuple(j for j, i in enumerate(keep) if i in red)
-    return tuple(elem_shape[i] for i in keep), shapes, axes
+    shapes = [None if p is None else tuple(p[i] for i in keep) for p in padded]
+    kept_red = tuple(j for j, i in enumerate(keep) if i in red)
+    return tuple(elem_shape[i] for i in keep), shapes, kept_red
 
 
-def _layout(inputs: Sequence[Node], reduce: Any, full_shape: tuple[int, ...]
+def _layout(inputs: Sequence[Node], reduce: Any, full_shape: tuple[int, ...],
+            axes: tuple[int, ...] | None = None
             ) -> tuple[str, int, tuple[str, ...], tuple[int, ...]] | None:
     """(mode, split, input kinds, squeezed element shape) of the kernel's
     loop, or None."""
-    elem_shape, shapes, axes = _squeezed(inputs, reduce, full_shape)
-    if reduce is not None and not axes:
+    elem_shape, shapes, red = _squeezed(inputs, reduce, full_shape, axes)
+    if reduce is not None and not red:
         return None          # (a sum over size-1 axes only: not worth a loop)
-    layout = _choose(shapes, reduce is not None, axes, elem_shape)
+    layout = _choose(shapes, reduce is not None, red, elem_shape)
     return None if layout is None else (*layout, elem_shape)
 
 
@@ -219,9 +222,12 @@ def _choose(inputs: list[tuple[int, ...] | None], reduces: bool, axes: tuple[int
 
 
 def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
-              elem_shape: tuple[int, ...], dtype: np.dtype[Any]) -> LoopForm | None:
+              elem_shape: tuple[int, ...], dtype: np.dtype[Any],
+              axes: tuple[int, ...] | None = None) -> LoopForm | None:
     """The kernel as a compiled loop, or None where a loop would not give
-    NumPy's exact result (see the module docstring)."""
+    NumPy's exact result (see the module docstring); ``axes``: of the kernel
+    run with its axes permuted so (in its operands' memory order, where its
+    rows and columns are other axes: ``layout``)."""
     if not program or len(program) > MAX_OPS or not elem_shape:
         return None
     n = math.prod(elem_shape)
@@ -234,7 +240,7 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
     in_dtypes = [_input_dtype(node) for node in inputs]
     if any(d is UNUSABLE for d in in_dtypes):
         return None
-    layout = _layout(inputs, reduce, elem_shape)
+    layout = _layout(inputs, reduce, elem_shape, axes)
     casts = _casts(program, in_dtypes)
     if layout is None or casts is None:
         return None
@@ -721,12 +727,15 @@ def _load(form: LoopForm) -> Callable[..., Any]:
 
 def _flat_view(a: Any, size: int) -> np.ndarray[Any, Any] | None:
     """``a`` as a 1-d array of ``size`` elements in C order, without a copy
-    (1-d with any stride, or C-contiguous), or None."""
+    (1-d with any stride, C-contiguous, or one axis longer than 1 with any
+    stride: a row or column permuted into memory order), or None."""
     if not isinstance(a, np.ndarray) or a.size != size:
         return None
     if a.ndim == 1:
         return a
-    return a.reshape(-1) if a.flags.c_contiguous else None
+    if a.flags.c_contiguous or sum(d != 1 for d in a.shape) <= 1:
+        return a.reshape(-1)        # (a view in both cases)
+    return None
 
 
 _UNTAKEN = object()
