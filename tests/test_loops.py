@@ -52,6 +52,8 @@ def fresh_loops(monkeypatch: Any, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setattr(loop_backend, "_failed", {})
     monkeypatch.setattr(loop_backend, "_called", set())
     monkeypatch.setattr(loop_backend, "_available", True)
+    monkeypatch.setattr(loop_backend, "_spent", {})
+    monkeypatch.setattr(loop_backend, "_on_disk", {})
     yield tmp_path
 
 
@@ -347,7 +349,10 @@ def test_errstate_raise_surfaces_errors_from_loops() -> None:
             same_bits(e.eval(), 1.0 / np.array([1.0, 0.0] * 50_000) * 2.0)
 
 
-def test_auto_compiles_a_loop_at_its_second_run_and_caches_it(fresh_loops: Path) -> None:
+def test_auto_compiles_a_loop_at_its_second_run_and_caches_it(fresh_loops: Path,
+                                                              monkeypatch: Any) -> None:
+    # (the compile priced at nothing: the rule of runs alone; priced below)
+    monkeypatch.setattr(loop_backend, "COMPILE_SHARE", 0.0)
     rng = np.random.default_rng(5)
     X, Y = rng.standard_normal(2_000_000), rng.standard_normal(2_000_000)
     x, y = lt.asarray(X), lt.asarray(Y)
@@ -357,8 +362,9 @@ def test_auto_compiles_a_loop_at_its_second_run_and_caches_it(fresh_loops: Path)
         assert k.kernel is not None and k.kernel.backend == "loop"
         assert k.kernel.fallback == "blocked"
         assert "blocked until the loop is compiled" in k.kernel.why
-        assert "loop: not compiled yet (blocked runs it until run 2)" in lt.explain(
-            e, verbose=True)
+        assert "loop: not compiled yet (blocked runs it until run 2 and until its runs have " \
+            "taken 0% of the 0.95 s compiling is expected to take: 0.000 s so far)" in \
+            lt.explain(e, verbose=True)
         form = k.kernel.loop
         assert form is not None
         (first,) = lt.compute(e)               # the blocked fallback
@@ -750,7 +756,43 @@ def test_mixed_reductions_match_the_blocked_numpy_loop() -> None:
         same_bits(got, exp)          # the same blocks, partial results and combine
 
 
-def test_auto_picks_mixed_by_cost_and_compiles_the_tail_at_run_two(fresh_loops: Path) -> None:
+def test_auto_compiles_once_the_fallback_has_paid_its_share_of_the_compile(
+        fresh_loops: Path, monkeypatch: Any) -> None:
+    """A loop is compiled once its NumPy fallback has taken COMPILE_SHARE of
+    the compile's expected time: a small kernel runs on NumPy meanwhile
+    instead of stalling at run 2.  The fallback's time is what the kernel
+    measured, and a loop in numba's disk cache is cheap to load."""
+    rng = np.random.default_rng(6)
+    x, y = lt.asarray(rng.standard_normal(2_000_000)), lt.asarray(rng.standard_normal(2_000_000))
+    e = lambda: lt.sum(x * y - x)  # noqa: E731   (a loop by the cost model: see above)
+    with lt.set_options(backend="auto"):
+        form = lt.plan(e()).kernels[0].kernel.loop
+        assert form is not None
+        assert loop_backend.expected_compile_seconds(form) == pytest.approx(
+            loop_backend.START_SECONDS + loop_backend.COMPILE_SECONDS)
+        for _ in range(5):
+            lt.compute(e())
+        spent = loop_backend.fallback_seconds(form)
+        assert 0 < spent < loop_backend.COMPILE_SHARE * loop_backend.expected_compile_seconds(form)
+        assert not loop_backend.is_compiled(form)
+        assert f"{spent:.3f} s so far" in lt.explain(e(), verbose=True)
+        # The fallback's runs have paid for it: the next run compiles.
+        monkeypatch.setattr(loop_backend, "START_SECONDS", spent)
+        monkeypatch.setattr(loop_backend, "COMPILE_SECONDS", 0.0)
+        lt.compute(e())
+        assert loop_backend.is_compiled(form)
+        assert loop_backend.fallback_seconds(form) == spent    # (no longer counted)
+    # Another process finds the loop in numba's cache: a load, not a compile.
+    monkeypatch.setattr(loop_backend, "_on_disk", {})
+    monkeypatch.setattr(loop_backend, "START_SECONDS", 0.35)
+    monkeypatch.setattr(loop_backend, "COMPILE_SECONDS", 0.6)
+    assert loop_backend.expected_compile_seconds(form) == pytest.approx(
+        loop_backend.LOAD_SECONDS)       # (numba started: a loop is loaded)
+
+
+def test_auto_picks_mixed_by_cost_and_compiles_the_tail_at_run_two(fresh_loops: Path,
+                                                                   monkeypatch: Any) -> None:
+    monkeypatch.setattr(loop_backend, "COMPILE_SHARE", 0.0)
     rng = np.random.default_rng(24)
     A, B, C = (rng.standard_normal(1_000_000) for _ in range(3))
     a, b, c = lt.asarray(A), lt.asarray(B), lt.asarray(C)

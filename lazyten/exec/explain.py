@@ -349,8 +349,12 @@ def _loop_state(k: Kernel, form: LoopForm) -> str:
         return "compiled"
     if why_not:
         return f"unusable ({why_not}): {k.fallback} runs it"
-    return (f"not compiled yet ({k.fallback} runs it until "
-            + ("its first run)" if k.compile_now else f"run {loop_backend.HOT_RUNS})"))
+    if k.compile_now:
+        return f"not compiled yet ({k.fallback} runs it until its first run)"
+    return (f"not compiled yet ({k.fallback} runs it until run {loop_backend.HOT_RUNS} "
+            f"and until its runs have taken {loop_backend.COMPILE_SHARE:.0%} of the "
+            f"{loop_backend.expected_compile_seconds(form):.2f} s compiling is expected "
+            f"to take: {loop_backend.fallback_seconds(form):.3f} s so far)")
 
 
 def summary_lines(plan: Plan) -> list[str]:

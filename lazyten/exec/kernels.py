@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,8 +122,10 @@ class Kernel:
             tail = self._tail(args, out) if moved is None or self.mixed is None \
                 or self._flat_only(self.mixed.loop) else None
             if tail is None or self.mixed_prep is None:
-                return self._numpy(self.fallback, self.prepared, args, out, threads,
-                                   frame=frame)
+                if self.mixed is None or loop_backend.is_compiled(self.mixed.loop):
+                    return self._numpy(self.fallback, self.prepared, args, out, threads,
+                                       frame=frame)
+                return self._pending(self.mixed.loop, self.fallback, args, out, threads, frame)
             res = self._numpy(self.fallback, self.mixed_prep, args, out, threads, tail,
                               frame=frame)
             if self._must_run_again(fpflags.union(tail.raised), args, out):
@@ -150,10 +153,26 @@ class Kernel:
                             if self._must_run_again(raised, args, out):
                                 self._again(backend, args, out, threads, frame)
                             return out
+                elif flat is not None:
+                    return self._pending(form, backend, args, out, threads, frame)
+        return self._fallback(backend, args, out, threads, frame)
+
+    def _fallback(self, backend: str, args: list[Any], out: np.ndarray[Any, Any],
+                  threads: int, frame: tuple[tuple[int, ...], Any] | None) -> Any:
         if backend == "numexpr" and self.numexpr is not None \
                 and "raise" not in np.geterr().values():
             return self.numexpr(args, out)
         return self._numpy(backend, self.prepared, args, out, threads, frame=frame)
+
+    def _pending(self, form: loop_backend.LoopForm, backend: str, args: list[Any],
+                 out: np.ndarray[Any, Any], threads: int,
+                 frame: tuple[tuple[int, ...], Any] | None) -> Any:
+        """The NumPy fallback of a loop not compiled yet, timed: its runs
+        pay for the compile (``loop_backend.compiled``)."""
+        t0 = time.perf_counter()
+        res = self._fallback(backend, args, out, threads, frame)
+        loop_backend.ran_fallback(form, time.perf_counter() - t0)
+        return res
 
     def _moved_loop(self, axes: tuple[int, ...]) -> loop_backend.LoopForm | None:
         """The loop of the kernel run with its axes permuted to ``axes``

@@ -41,9 +41,11 @@ A kernel with ops that have no such loop can still be a mixed kernel
 compiled elementwise loop for the rest, on each block of the blocked loop.
 
 Compiling takes about a second, so in ``backend="auto"`` a kernel's loop is
-compiled when the same loop has run ``HOT_RUNS`` times in this process (the
-runs before use the NumPy fallback), and ``backend="loop"`` compiles it at
-its first run.  The generated source is written to ``<cache dir>/loops/`` and
+compiled once the same loop has run ``HOT_RUNS`` times in this process and
+its NumPy fallback's runs have taken ``COMPILE_SHARE`` of the time compiling
+is expected to take (``expected_compile_seconds``: the compile priced as
+the cost model prices the runs); the runs before use the fallback.
+``backend="loop"`` compiles it at its first run.  The generated source is written to ``<cache dir>/loops/`` and
 numba caches the machine code beside it, so another process loads a loop it
 has compiled before instead of compiling it (importing and initializing
 numba takes most of that: 0.3-0.5 s here).  numba is imported only then.
@@ -88,7 +90,20 @@ COMPARE = frozenset({"less", "less_equal", "greater", "greater_equal", "equal",
 LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not",
                      "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert"})
 MAX_OPS = 48          # the pairwise leaf writes each instruction 8 times
-HOT_RUNS = 2          # runs of one loop before "auto" compiles it
+HOT_RUNS = 2          # runs of one loop, at least, before "auto" compiles it
+# ... and the share of the expected compile time its NumPy fallback must
+# have taken by then.  A kernel of 100,000 elements (0.3 ms a run) stalled
+# a second at its second run to save 0.1 ms a run: it now compiles once its
+# runs have taken a quarter of that (a rent-or-buy rule: the stall is at
+# most 4x the time the kernel has already taken, and a kernel that keeps
+# running pays for it), or at run 2 where the loop is in the disk cache;
+# W1 (150 ms a run) still compiles at run 2.  Measured here: importing and starting numba 0.23 +
+# 0.12 s once a process, a fresh compile 0.16-1.0 s a loop, a load from
+# numba's cache 4-6 ms.
+COMPILE_SHARE = 0.25
+START_SECONDS = 0.35
+COMPILE_SECONDS = 0.6
+LOAD_SECONDS = 0.01
 PW_BLOCKSIZE = 128    # NumPy's pairwise-summation leaf size
 SPLIT_MIN = 1 << 16   # elements per part, at least, when splitting a loop
 # Parts per thread, at most, that a split loop's threads take in turn
@@ -635,14 +650,17 @@ def first_call_seconds() -> float:
 
 _compiled: dict[str, Callable[..., Any]] = {}
 _runs: dict[str, int] = {}
+_spent: dict[str, float] = {}     # seconds its fallback ran, until compiled
+_on_disk: dict[str, bool] = {}    # numba's cache holds its machine code
 _failed: dict[str, str] = {}      # loops that failed to load or compile: why
 _lock = threading.Lock()
 
 
 def compiled(form: LoopForm, force: bool) -> Callable[..., Any] | None:
     """The loop's compiled function, compiling it now if ``force`` or if it
-    has run ``HOT_RUNS`` times; None while it stays on the NumPy fallback
-    (and for good where it could not be loaded: see ``failed``)."""
+    has run ``HOT_RUNS`` times and its fallback paid ``COMPILE_SHARE`` of
+    the compile; None while it stays on the NumPy fallback (and for good
+    where it could not be loaded: see ``failed``)."""
     fn = _compiled.get(form.key)
     if fn is not None:
         return fn
@@ -652,7 +670,8 @@ def compiled(form: LoopForm, force: bool) -> Callable[..., Any] | None:
             return fn
         runs = _runs.get(form.key, 0) + 1
         _runs[form.key] = runs
-        if not force and runs < HOT_RUNS:
+        if not force and (runs < HOT_RUNS or _spent.get(form.key, 0.0)
+                          < COMPILE_SHARE * expected_compile_seconds(form)):
             return None
         t0 = time.perf_counter()
         try:
@@ -664,6 +683,30 @@ def compiled(form: LoopForm, force: bool) -> Callable[..., Any] | None:
             _first.seconds = first_call_seconds() + time.perf_counter() - t0
         _compiled[form.key] = fn
         return fn
+
+
+def ran_fallback(form: LoopForm, seconds: float) -> None:
+    """Count ``seconds`` of a run of the loop's NumPy fallback while the loop
+    is not compiled (``compiled`` weighs them against the compile)."""
+    with _lock:
+        _spent[form.key] = _spent.get(form.key, 0.0) + seconds
+
+
+def fallback_seconds(form: LoopForm) -> float:
+    """Seconds the loop's fallback has run so far, uncompiled."""
+    return _spent.get(form.key, 0.0)
+
+
+def expected_compile_seconds(form: LoopForm) -> float:
+    """What compiling the loop now is expected to cost: starting numba if no
+    loop has been loaded in this process, then a load from numba's disk
+    cache if it holds the loop (its index file beside the generated
+    source), else a compile."""
+    cached = _on_disk.get(form.key)
+    if cached is None:
+        folder = cache_dir() / "loops" / "__pycache__"
+        cached = _on_disk[form.key] = any(folder.glob(f"lazyten_loop_{form.key}.*.nbi"))
+    return (0.0 if _compiled else START_SECONDS) + (LOAD_SECONDS if cached else COMPILE_SECONDS)
 
 
 class LoopUnusableWarning(RuntimeWarning):
