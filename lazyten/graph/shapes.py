@@ -192,6 +192,49 @@ def index_to_python(items: tuple[IndexItem, ...]) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def compose_index(inner: tuple[IndexItem, ...], inner_shape: Shape,
+                  outer: tuple[IndexItem, ...]) -> tuple[Any, ...] | None:
+    """``base[i][o]`` as one index ``base[c]`` (a Python index), for the
+    normalized items ``inner`` of a view whose result has ``inner_shape`` and
+    ``outer`` over that result; None where new axes make it awkward.
+
+    >>> inner = normalize_index((10,), slice(1, None))[0]
+    >>> compose_index(inner, (9,), normalize_index((9,), slice(None, None, 3))[0])
+    (slice(1, 8, 3),)
+    """
+    out: list[Any] = []
+    rest = list(outer)
+    for it in inner:
+        if it[0] == "i":
+            out.append(it[1])                # consumed by the inner view: no outer item
+            continue
+        if it[0] == "n" or not rest:
+            return None
+        o = rest.pop(0)
+        while o[0] == "n":                   # the outer view's new axis goes first
+            out.append(None)
+            if not rest:
+                return None
+            o = rest.pop(0)
+        start, step = it[1], it[3]
+        if o[0] == "i":
+            out.append(start + o[1] * step)
+        else:
+            count = len(range(o[1], o[2], o[3]))
+            first = start + o[1] * step
+            st = step * o[3]
+            if count == 0:
+                out.append(slice(0, 0, 1))
+            else:
+                last = first + (count - 1) * st
+                stop = last + (1 if st > 0 else -1)
+                out.append(slice(first, None if stop < 0 else stop, st))
+    if any(o[0] != "n" for o in rest):
+        return None
+    out.extend(None for _ in rest)
+    return tuple(out)
+
+
 def matmul_shape(a: Shape, b: Shape) -> Shape:
     if len(a) == 0 or len(b) == 0:
         raise ValueError("matmul: scalar operands are not allowed, use '*' instead")
