@@ -28,6 +28,10 @@ from .iterators import iterate, multi_iterate
 from .gorgonia import (I, at, clamp, clone, contract, copy_to, mat_vec_mul, materialize,
                        range_, reduce, safe_t, set_at, tensor_mul, ut)
 from .tfcompat import select
+from .sorting import (UniqueAllResult, UniqueCountsResult, UniqueInverseResult, argsort,
+                      argwhere, diff, flatnonzero, from_dlpack, nonzero, searchsorted, sort,
+                      take_along_axis, tril, triu, unique, unique_all, unique_counts,
+                      unique_inverse, unique_values, unstack)
 from .options import Options, get_options, set_default_options, set_options
 from .tensor import Tensor
 from .viz import graph, to_dot, to_networkx, visualize

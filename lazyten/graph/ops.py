@@ -12,6 +12,7 @@ one entry here and one row to the op test table.
 from __future__ import annotations
 
 import functools
+import operator
 import threading
 import warnings
 from collections.abc import Callable, Sequence
@@ -747,6 +748,109 @@ def _take_impl(x: Any, idx: Any, axis: int | None) -> Any:
 
 register(OpSpec("take", "join", _take_impl, _take_infer, _same_dtype, 2,
                 doc="gather along an axis by integer indices (bounds checked at run time)"))
+
+
+# ---------------------------------------------------------------- sorting and searching
+
+def _sort_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x = inputs[0]
+    ax = S.normalize_axis(attrs.get("axis", -1), x.ndim)
+    return x.shape, {"axis": ax, "descending": bool(attrs.get("descending", False)),
+                     "stable": attrs.get("stable")}
+
+
+def _sort_impl(x: Any, axis: int, descending: bool, stable: bool | None) -> Any:
+    if not descending:
+        return np.sort(x, axis=axis, stable=stable)
+    # Descending and stable: the ascending sort of the reversed array,
+    # reversed (equal elements keep their order), as array_api_compat does.
+    return np.flip(np.sort(np.flip(x, axis), axis=axis, stable=stable), axis)
+
+
+def _argsort_impl(x: Any, axis: int, descending: bool, stable: bool | None) -> Any:
+    if not descending:
+        return np.argsort(x, axis=axis, stable=stable)
+    flipped = np.flip(np.argsort(np.flip(x, axis), axis=axis, stable=stable), axis)
+    return x.shape[axis] - 1 - flipped
+
+
+def _intp(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    return np.dtype(np.intp)
+
+
+register(OpSpec("sort", "scan", _sort_impl, _sort_infer, _same_dtype, 1,
+                doc="sorted along an axis (NumPy's sort; descending as the array API's)"))
+register(OpSpec("argsort", "scan", _argsort_impl, _sort_infer, _intp, 1,
+                doc="the indices that sort along an axis"))
+
+
+def _searchsorted_infer(inputs: Sequence[Node], attrs: dict[str, Any]
+                        ) -> tuple[Shape, dict[str, Any]]:
+    a, v = inputs[0], inputs[1]
+    if a.ndim != 1:
+        raise ValueError(f"searchsorted: the sorted array must be 1-d, got shape {a.shape}")
+    if len(inputs) > 2 and (inputs[2].shape != a.shape or inputs[2].dtype.kind not in "iu"):
+        raise ValueError(f"searchsorted: sorter must be integer indices of shape {a.shape}, "
+                         f"got {inputs[2].dtype}{list(inputs[2].shape)}")
+    side = attrs.get("side", "left")
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right', got {side!r}")
+    return v.shape, {"side": side}
+
+
+def _searchsorted_impl(a: Any, v: Any, *sorter: Any, side: Any) -> Any:
+    return np.searchsorted(a, v, side=side, sorter=sorter[0] if sorter else None)
+
+
+register(OpSpec("searchsorted", "join", _searchsorted_impl, _searchsorted_infer, _intp, None,
+                doc="insertion points of input 1 in the sorted 1-d input 0 (input 2: sorter)"))
+
+
+def _take_along_axis_infer(inputs: Sequence[Node], attrs: dict[str, Any]
+                           ) -> tuple[Shape, dict[str, Any]]:
+    x, idx = inputs
+    if idx.dtype.kind not in "iu":
+        raise IndexError(f"arrays used as indices must be of integer type, got {idx.dtype}")
+    if x.ndim != idx.ndim:
+        raise ValueError(f"`indices` and `arr` must have the same number of dimensions: "
+                         f"{idx.ndim} and {x.ndim}")
+    ax = S.normalize_axis(attrs.get("axis", -1), x.ndim)
+    rest = S.broadcast_shapes(tuple(d for i, d in enumerate(x.shape) if i != ax),
+                              tuple(d for i, d in enumerate(idx.shape) if i != ax))
+    shape = rest[:ax] + (idx.shape[ax],) + rest[ax:]
+    return shape, {"axis": ax}
+
+
+def _take_along_axis_impl(x: Any, idx: Any, axis: int) -> Any:
+    return np.take_along_axis(x, idx, axis=axis)
+
+
+register(OpSpec("take_along_axis", "join", _take_along_axis_impl, _take_along_axis_infer,
+                _same_dtype, 2, doc="gather along an axis by indices of the same rank "
+                                    "(argsort's result; bounds checked at run time)"))
+
+
+def _tri_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x = inputs[0]
+    if x.ndim == 0:
+        raise TypeError("tril/triu of a 0-d array: it has no diagonal")
+    k = operator.index(attrs.get("k", 0))
+    # (NumPy masks a 1-d array as the rows of an (n, n) one)
+    return (x.shape * 2 if x.ndim == 1 else x.shape), {"k": k}
+
+
+def _tril_impl(x: Any, k: int) -> Any:
+    return np.tril(x, k)
+
+
+def _triu_impl(x: Any, k: int) -> Any:
+    return np.triu(x, k)
+
+
+register(OpSpec("tril", "scan", _tril_impl, _tri_infer, _same_dtype, 1,
+                doc="zeros above the k-th diagonal of the last two axes"))
+register(OpSpec("triu", "scan", _triu_impl, _tri_infer, _same_dtype, 1,
+                doc="zeros below the k-th diagonal of the last two axes"))
 
 
 # ---------------------------------------------------------------- building nodes

@@ -1,0 +1,227 @@
+"""Sorting, searching and set functions (the array API's, with NumPy's
+spellings and defaults), and the differences and splits built from views.
+
+``sort``, ``argsort``, ``searchsorted``, ``take_along_axis``, ``tril`` and
+``triu`` are graph nodes (``graph/ops.py``), lazy like any other.  Functions
+whose result's shape depends on the values (``nonzero``, ``unique_*``,
+``argwhere``, ``flatnonzero``) evaluate their input when called, as boolean
+indexing does, and return tensors of the evaluated results.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import functions as _functions
+from .creation import asarray
+from .functions import broadcast_to, concat
+from .graph import ops
+from .graph import shapes as S
+from .tensor import Tensor, wrap
+
+
+def sort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+         descending: bool = False, stable: bool | None = None) -> Tensor:
+    """NumPy's ``sort`` (``axis=None`` flattens; ``kind="stable"`` or
+    ``stable=True`` keeps equal elements in order) and the array API's
+    ``descending``, stable as the standard asks."""
+    t = _flat_if_none(x, axis)
+    return Tensor(ops.apply("sort", [t._node], axis=-1 if axis is None else axis,
+                            descending=descending, stable=_stable(kind, order, stable)))
+
+
+def argsort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+            descending: bool = False, stable: bool | None = None) -> Tensor:
+    """The indices that sort ``x`` along ``axis`` (as ``sort``)."""
+    t = _flat_if_none(x, axis)
+    return Tensor(ops.apply("argsort", [t._node], axis=-1 if axis is None else axis,
+                            descending=descending, stable=_stable(kind, order, stable)))
+
+
+def _flat_if_none(x: Any, axis: int | None) -> Tensor:
+    t = wrap(x)
+    return t.reshape(-1) if axis is None else t
+
+
+def _stable(kind: str | None, order: Any, stable: bool | None) -> bool | None:
+    if order is not None:
+        raise ValueError("sort: order= (fields of a structured dtype) is not supported")
+    if kind not in (None, "quicksort", "mergesort", "heapsort", "stable"):
+        raise ValueError(f"sort kind must be one of 'quicksort', 'heapsort', 'stable', "
+                         f"got {kind!r}")
+    if kind in ("stable", "mergesort"):
+        return True
+    return stable
+
+
+def searchsorted(x1: Any, x2: Any, side: str = "left", sorter: Any = None) -> Tensor:
+    """Where the elements of ``x2`` would be inserted into the sorted 1-d
+    ``x1`` (``sorter``: the indices that sort ``x1``)."""
+    nodes = [wrap(x1)._node, wrap(x2)._node]
+    if sorter is not None:
+        nodes.append(wrap(sorter)._node)
+    return Tensor(ops.apply("searchsorted", nodes, side=side))
+
+
+def take_along_axis(x: Any, indices: Any, axis: int | None = -1) -> Tensor:
+    """``np.take_along_axis``: gather with indices of ``x``'s rank (as
+    ``argsort`` returns them); ``axis=None`` reads ``x`` flattened."""
+    t, idx = wrap(x), wrap(indices)
+    if axis is None:
+        t, axis = t.reshape(-1), 0
+    return Tensor(ops.apply("take_along_axis", [t._node, idx._node], axis=axis))
+
+
+def tril(x: Any, k: int = 0) -> Tensor:
+    """Zeros above the ``k``-th diagonal of the last two axes."""
+    return Tensor(ops.apply("tril", [wrap(x)._node], k=k))
+
+
+def triu(x: Any, k: int = 0) -> Tensor:
+    """Zeros below the ``k``-th diagonal of the last two axes."""
+    return Tensor(ops.apply("triu", [wrap(x)._node], k=k))
+
+
+@ops.reports("diff")
+def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None
+         ) -> Tensor:
+    """``x[1:] - x[:-1]`` along ``axis``, ``n`` times (``!=`` for bools, as
+    NumPy): slices and a subtraction, so the optimizer fuses and pushes
+    slices through it like any expression."""
+    t = wrap(x)
+    if t.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    ax = S.normalize_axis(axis, t.ndim)
+    if n == 0:
+        return t
+    parts = [t]
+    for where, extra in ((0, prepend), (1, append)):
+        if extra is not None:
+            e = wrap(extra)
+            if e.ndim == 0:     # a scalar: one slice along the axis, as NumPy
+                e = broadcast_to(e, t.shape[:ax] + (1,) + t.shape[ax + 1:])
+            parts.insert(0 if where == 0 else len(parts), e)
+    if len(parts) > 1:
+        t = concat(parts, axis=ax)
+    lo = (slice(None),) * ax + (slice(1, None),)
+    hi = (slice(None),) * ax + (slice(None, -1),)
+    # (the registry's generated functions: NumPy's diff subtracts, or compares bools)
+    op = getattr(_functions, "not_equal" if t.dtype == np.bool_ else "subtract")
+    for _ in range(n):
+        t = op(t[lo], t[hi])
+    return t
+
+
+def unstack(x: Any, axis: int = 0) -> tuple[Tensor, ...]:
+    """The slices of ``x`` along ``axis``, as views."""
+    t = wrap(x)
+    ax = S.normalize_axis(axis, t.ndim)
+    return tuple(t[(slice(None),) * ax + (i,)] for i in range(t.shape[ax]))
+
+
+# ------------------------------------------------------------------ shapes known only from values
+
+def nonzero(x: Any) -> tuple[Tensor, ...]:
+    """The indices of the nonzero elements, one array per axis.  Evaluates
+    ``x``: how many there are depends on its values."""
+    v = _values(x, "nonzero")
+    if v.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead.")
+    return tuple(asarray(i) for i in np.nonzero(v))
+
+
+def flatnonzero(x: Any) -> Tensor:
+    """Indices of the nonzero elements of ``x`` flattened (evaluates ``x``)."""
+    return asarray(np.flatnonzero(_values(x, "flatnonzero")))
+
+
+def argwhere(x: Any) -> Tensor:
+    """Indices of the nonzero elements, one row each (evaluates ``x``)."""
+    return asarray(np.argwhere(_values(x, "argwhere")))
+
+
+class UniqueAllResult(NamedTuple):
+    values: Tensor
+    indices: Tensor
+    inverse_indices: Tensor
+    counts: Tensor
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Tensor
+    counts: Tensor
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Tensor
+    inverse_indices: Tensor
+
+
+def unique_values(x: Any) -> Tensor:
+    """The sorted distinct values of ``x`` (evaluates ``x``)."""
+    return asarray(np.unique_values(_values(x, "unique_values")))
+
+
+def unique_counts(x: Any) -> UniqueCountsResult:
+    r = np.unique_counts(_values(x, "unique_counts"))
+    return UniqueCountsResult(*(asarray(a) for a in r))
+
+
+def unique_inverse(x: Any) -> UniqueInverseResult:
+    r = np.unique_inverse(_values(x, "unique_inverse"))
+    return UniqueInverseResult(*(asarray(a) for a in r))
+
+
+def unique_all(x: Any) -> UniqueAllResult:
+    r = np.unique_all(_values(x, "unique_all"))
+    return UniqueAllResult(*(asarray(a) for a in r))
+
+
+def unique(x: Any, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis: int | None = None) -> Any:
+    """NumPy's ``unique`` (evaluates ``x``): the values, and the requested
+    arrays after them, as tensors."""
+    r: Any = np.unique(_values(x, "unique"), return_index=return_index,  # type: ignore[call-overload]
+                       return_inverse=return_inverse, return_counts=return_counts, axis=axis)
+    if isinstance(r, tuple):
+        return tuple(asarray(a) for a in r)
+    return asarray(r)
+
+
+def _values(x: Any, name: str) -> np.ndarray[Any, Any]:
+    t = wrap(x)
+    if t.dtype.kind not in "biufc":
+        raise TypeError(f"{name}: unsupported dtype {t.dtype}")
+    return np.asarray(t)
+
+
+def from_dlpack(x: Any, *, device: Any = None, copy: bool | None = None) -> Tensor:
+    """A tensor over the memory of a DLPack producer (the array API's
+    interchange), without a copy where NumPy can share it."""
+    return asarray(np.from_dlpack(x, device=device, copy=copy))
+
+
+def _sort_in_place(t: Tensor, axis: int | None = -1, kind: str | None = None,
+                   order: Any = None, *, stable: bool | None = None) -> None:
+    """``t.sort()``: NumPy's in-place sort, as a new version of ``t`` (a
+    functional write, as ``t[...] = v``; through views to their root)."""
+    if axis is None:
+        raise ValueError("sort in place: axis=None is not supported (NumPy: flattened copy "
+                         "via np.sort(a, axis=None))")
+    t[...] = sort(t, axis=axis, kind=kind, order=order, stable=stable)
+
+
+def _searchsorted_method(t: Tensor, v: Any, side: str = "left", sorter: Any = None) -> Tensor:
+    return searchsorted(t, v, side=side, sorter=sorter)
+
+
+# ndarray's methods of these names (Tensor.__getattr__ looks them up here).
+_functions.METHODS.update(argsort=argsort, sort=_sort_in_place, nonzero=nonzero,
+                          searchsorted=_searchsorted_method)

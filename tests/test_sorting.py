@@ -1,0 +1,186 @@
+"""Sorting, searching, set functions, diff and unstack against NumPy: values,
+shape and dtype over dtypes and layouts, NumPy's errors at build time, the
+array API's descending stable order against Python's own stable sort."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from tests.test_ops_table import DTYPE_IDS, DTYPES, operand, values
+from tests.util import assert_eq, check
+
+pytestmark = pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+
+REAL = [d for d in DTYPES if d.kind != "c"]
+
+
+def _layouts(dtype: np.dtype[Any], rng: np.random.Generator) -> list[tuple[Any, Any]]:
+    base = values(rng, dtype, (3, 5, 6))
+    return [(base, lt.asarray(base)),
+            (base[::2, 1:4, ::-2], lt.asarray(base)[::2, 1:4, ::-2]),   # strided, reversed
+            operand("negstride", dtype, rng), operand("broadcast", dtype, rng),
+            operand("special", dtype, rng), operand("empty", dtype, rng)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_sort_and_argsort(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(1)
+    for x, t in _layouts(dtype, rng):
+        for axis in (-1, 0, None):
+            for stable in (None, True):
+                check(lambda: np.sort(x, axis=axis, stable=stable),
+                      lambda: lt.sort(t, axis=axis, stable=stable))
+                check(lambda: np.argsort(x, axis=axis, stable=stable),
+                      lambda: lt.argsort(t, axis=axis, stable=stable))
+        check(lambda: np.sort(x, kind="stable"), lambda: lt.sort(t, kind="mergesort"))
+    x0, t0 = operand("0d", dtype, rng)
+    check(lambda: np.sort(x0), lambda: lt.sort(t0))                 # AxisError
+    check(lambda: np.sort(x0, axis=None), lambda: lt.sort(t0, axis=None))
+    check(lambda: np.argsort(x0, axis=3), lambda: lt.argsort(t0, axis=3))
+
+
+@pytest.mark.parametrize("dtype", REAL, ids=[str(d) for d in REAL])
+def test_descending_is_the_array_apis_stable_order(engine: Any, dtype: np.dtype[Any]) -> None:
+    """Against Python's stable ``sorted``: equal elements keep their order."""
+    rng = np.random.default_rng(2)
+    x = values(rng, dtype, (4, 9))
+    x[:, ::3] = x[0, 0]                              # ties
+    t = lt.asarray(x)
+    want_idx = np.array([sorted(range(9), key=lambda i, r=r: -float(x[r, i])) for r in range(4)])
+    assert_eq(lt.argsort(t, descending=True, stable=True), want_idx)
+    assert_eq(lt.sort(t, descending=True), np.take_along_axis(x, want_idx, -1))
+    want0 = np.array([sorted(range(4), key=lambda r, c=c: -float(x[r, c]))
+                      for c in range(9)]).T
+    assert_eq(lt.argsort(t, axis=0, descending=True, stable=True), want0)
+
+
+def test_sort_in_a_graph_and_in_place(engine: Any) -> None:
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((50, 40))
+    t = lt.asarray(a)
+    check(lambda: np.sort(a * 2 + 1, axis=0)[::3] * 3 - 1,
+          lambda: lt.sort(t * 2 + 1, axis=0)[::3] * 3 - 1)
+    assert "sort" in lt.explain(lt.sort(t * 2 + 1, axis=0)[::3] * 3)
+    n, u = a.copy(), lt.asarray(a.copy())
+    n[2].sort()
+    u[2].sort()                                      # through a view, to its root
+    n.sort(axis=0, kind="stable")
+    u.sort(axis=0, kind="stable")
+    assert_eq(u, n)
+    assert_eq(t.argsort(axis=0), a.argsort(axis=0))
+    with pytest.raises(ValueError, match="order="):
+        lt.sort(t, order="x")
+    with pytest.raises(ValueError, match="kind"):
+        lt.sort(t, kind="bogo")
+
+
+@pytest.mark.parametrize("dtype", REAL, ids=[str(d) for d in REAL])
+def test_searchsorted(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(4)
+    a = np.sort(values(rng, dtype, (12,)))
+    v = values(rng, dtype, (3, 4))
+    ta, tv = lt.asarray(a), lt.asarray(v)
+    for side in ("left", "right"):
+        check(lambda: np.searchsorted(a, v, side=side), lambda: lt.searchsorted(ta, tv, side=side))
+        check(lambda: np.searchsorted(a, v[0, 0], side=side),
+              lambda: lt.searchsorted(ta, tv[0, 0], side=side))
+    order = np.argsort(a[::-1], stable=True)
+    check(lambda: np.searchsorted(a[::-1], v, sorter=order),
+          lambda: lt.searchsorted(ta[::-1], tv, sorter=lt.asarray(order)))
+    assert_eq(ta.searchsorted(tv, side="right"), a.searchsorted(v, side="right"))
+    with pytest.raises(ValueError, match="1-d"):
+        lt.searchsorted(tv, ta)
+    with pytest.raises(ValueError, match="side"):
+        lt.searchsorted(ta, tv, side="middle")
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(d) for d in (np.int32, np.float64, np.bool_)],
+                         ids=str)
+def test_take_along_axis(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(5)
+    x = values(rng, dtype, (4, 6))
+    t = lt.asarray(x)
+    for axis in (0, 1, -1):
+        idx = np.argsort(x, axis=axis)
+        check(lambda: np.take_along_axis(x, idx, axis), lambda: lt.take_along_axis(t, idx, axis))
+    check(lambda: np.take_along_axis(x, np.zeros((1, 3), int), 1),      # broadcast
+          lambda: lt.take_along_axis(t, np.zeros((1, 3), int), 1))
+    check(lambda: np.take_along_axis(x, np.array([5, 0, 2]), None),
+          lambda: lt.take_along_axis(t, np.array([5, 0, 2]), None))
+    check(lambda: np.take_along_axis(x, np.zeros(3, int), 1),           # ranks differ
+          lambda: lt.take_along_axis(t, np.zeros(3, int), 1))
+    with pytest.raises(IndexError):
+        lt.take_along_axis(t, np.zeros((4, 1)), 1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_tril_triu(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(6)
+    for shape in ((4, 6), (2, 5, 3), (7,), (0, 3)):
+        x = values(rng, dtype, shape)
+        t = lt.asarray(x)
+        for k in (-2, 0, 1, 9):
+            check(lambda: np.tril(x, k), lambda: lt.tril(t, k))
+            check(lambda: np.triu(x, k), lambda: lt.triu(t, k))
+    check(lambda: np.tril(np.array(3, dtype)), lambda: lt.tril(lt.asarray(np.array(3, dtype))))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_diff(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(7)
+    for x, t in _layouts(dtype, rng)[:3]:
+        for n in (0, 1, 2, 3):
+            for axis in (-1, 0):
+                check(lambda: np.diff(x, n, axis), lambda: lt.diff(t, n, axis))
+        one = values(rng, dtype, ())
+        check(lambda: np.diff(x, 1, -1, prepend=one, append=x[..., :2]),
+              lambda: lt.diff(t, 1, -1, prepend=one, append=t[..., :2]))
+    check(lambda: np.diff(np.array(1, dtype)), lambda: lt.diff(lt.asarray(np.array(1, dtype))))
+    x, t = _layouts(dtype, rng)[0]
+    check(lambda: np.diff(x, -1), lambda: lt.diff(t, -1))
+    check(lambda: np.diff(x, 1, 5), lambda: lt.diff(t, 1, 5))
+
+
+def test_diff_is_fused_and_sliced_lazily() -> None:
+    a = np.random.default_rng(8).standard_normal(1_000_000)
+    t = lt.asarray(a)
+    e = lt.diff(t * 2, 2)[::1000]
+    assert_eq(e, np.diff(a * 2, 2)[::1000])
+    plan = lt.plan(e)
+    assert len(plan.kernels) == 1 and plan.kernels[0].node.size == 1000
+
+
+def test_unstack_and_value_dependent_shapes(engine: Any) -> None:
+    rng = np.random.default_rng(9)
+    x = rng.integers(-2, 3, (3, 4))
+    t = lt.asarray(x)
+    for axis in (0, 1, -1):
+        got = lt.unstack(t, axis=axis)
+        want = np.unstack(x, axis=axis)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_eq(g, w)
+    for g, w in zip(lt.nonzero(t * 2), np.nonzero(x * 2)):
+        assert_eq(g, w)
+    for g, w in zip(t.nonzero(), x.nonzero()):
+        assert_eq(g, w)
+    assert_eq(lt.flatnonzero(t), np.flatnonzero(x))
+    assert_eq(lt.argwhere(t > 0), np.argwhere(x > 0))
+    with pytest.raises(ValueError, match="0d"):
+        lt.nonzero(lt.asarray(np.array(1.0)))
+    assert_eq(lt.unique_values(t), np.unique_values(x))
+    for got, want in [(lt.unique_counts(t), np.unique_counts(x)),
+                      (lt.unique_inverse(t), np.unique_inverse(x)),
+                      (lt.unique_all(t), np.unique_all(x))]:
+        assert got._fields == want._fields
+        for g, w in zip(got, want):
+            assert_eq(g, w)
+    for g, w in zip(lt.unique(t, return_counts=True, return_inverse=True),
+                    np.unique(x, return_counts=True, return_inverse=True)):
+        assert_eq(g, w)
+    assert_eq(lt.unique(t * 1.5), np.unique(x * 1.5))
+    assert_eq(lt.from_dlpack(x), x)
