@@ -16,7 +16,6 @@ extra memory of one call.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +25,7 @@ import numexpr as ne
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_workloads import flush, peak_mb, timed  # noqa: E402
+from bench_workloads import cold_medians  # noqa: E402
 
 import lazyten as lt  # noqa: E402
 
@@ -65,14 +64,8 @@ def run(n: int, rounds: int) -> None:
         want = fns["numpy"]()
         for k, fn in fns.items():
             np.testing.assert_allclose(fn(), want, rtol=1e-12)
-        ts: dict[str, list[float]] = {k: [] for k in fns}
-        for _ in range(rounds):
-            for k, fn in fns.items():
-                flush()
-                ts[k].append(timed(fn))
-        med = {k: statistics.median(v) for k, v in ts.items()}
+        med, peaks = cold_medians(fns, rounds)
         base = med["numpy"]
-        peaks = [peak_mb(fns[k]) for k in ("numpy", "numexpr", "lazyten")]
         print(f"{name:32} {base * 1e3:7.1f}ms {med['numexpr'] / base:8.2f} "
               f"{med['lazyten'] / base:8.2f}   "
               f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}  {want.nbytes / 1e6:9.1f}")

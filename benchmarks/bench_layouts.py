@@ -17,7 +17,6 @@ times are medians as a ratio to NumPy eager in the same run.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +26,7 @@ import numexpr as ne
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_workloads import flush, peak_mb, timed  # noqa: E402
+from bench_workloads import cold_medians  # noqa: E402
 
 import lazyten as lt  # noqa: E402
 
@@ -88,14 +87,8 @@ def run(rows: int, cols: int, rounds: int) -> None:
             np.testing.assert_allclose(fn(), want, rtol=1e-9)
         for _ in range(3):   # the plan cached, loops compiled: the steady state
             got = fns["lazyten"]()
-        ts: dict[str, list[float]] = {k: [] for k in fns}
-        for _ in range(rounds):
-            for k, fn in fns.items():
-                flush()
-                ts[k].append(timed(fn))
-        med = {k: statistics.median(v) for k, v in ts.items()}
+        med, peaks = cold_medians(fns, rounds)
         base = med["numpy"]
-        peaks = [peak_mb(fns[k]) for k in ("numpy", "numexpr", "lazyten")]
         layout = "same" if _same_strides(np.asarray(got), np.asarray(want)) else "other"
         bits = "same" if np.array_equal(got, want) else "close"
         print(f"{name:26} {base * 1e3:7.1f}ms {med['numexpr'] / base:8.2f} "

@@ -119,6 +119,20 @@ def peak_mb(fn: Callable[[], Any]) -> float:
     return peak / 1e6
 
 
+def cold_medians(fns: dict[str, Callable[[], Any]], rounds: int
+                 ) -> tuple[dict[str, float], list[float]]:
+    """Median seconds per engine over ``rounds`` interleaved rounds, each call
+    from cold caches (``flush``), and the peak extra MB of one call of the
+    numpy, numexpr and lazyten engines (the joins' and layouts' tables)."""
+    ts: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k, fn in fns.items():
+            flush()
+            ts[k].append(timed(fn))
+    med = {k: statistics.median(v) for k, v in ts.items()}
+    return med, [peak_mb(fns[k]) for k in ("numpy", "numexpr", "lazyten")]
+
+
 def w1(x: Any, y: Any, z: Any, m: Any) -> Any:
     """W1 in the array module ``m`` (NumPy, lazyten or jax.numpy)."""
     return 2 * x**2 + 3 * y * z - m.sin(x) * m.exp(-y)
