@@ -10,7 +10,8 @@ with tracemalloc (NumPy reports its buffers to tracemalloc).
 
 "lazyten first" builds the graph and evaluates it in one plan (lt.compute: no
 value caching, so every round really computes); "lazyten steady" is the same
-call again with the kernel/probe caches warm.  "by hand" is the rewrite a
+call again with the kernel/probe caches warm and its compiled loops compiled
+("warm-up": the calls after the first that took, untimed).  "by hand" is the rewrite a
 NumPy user would write for W5 (slice first) and W6 (A @ (B @ v)): the floor
 for what lazyten's optimizer can reach there.  ``--back-to-back`` runs each
 engine's rounds in a row instead: for the small results of W5-W7, where one
@@ -41,6 +42,7 @@ import numexpr as ne
 import numpy as np
 
 import lazyten as lt
+from lazyten.exec import loop_backend
 from lazyten.exec.cost import get_model
 
 
@@ -56,6 +58,8 @@ def timed(fn: Callable[[], Any], reps: int = 1) -> float:
 # cost of a tiny expression, which in any real use runs in a loop (a flush
 # before each 4 us call made NumPy's own call 10x slower).
 WARM = {"W7"}
+# Calls of lazyten's at most, after its first, until its loops are compiled.
+WARMUP_MAX = 200
 # Seconds between interleaved calls: OpenBLAS's worker threads spin for about
 # 100 ms after a BLAS call (measured: 104 ms of CPU during a 200 ms sleep).
 SETTLE = 0.15
@@ -269,11 +273,20 @@ def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
           f"times are medians, ratios to NumPy eager (lower is better); "
           f"cost model: {get_model().source}")
     print(f"{'workload':30} {'numpy':>9} {'numexpr':>9} {'jax':>6} {'lt first':>9} "
-          f"{'lt steady':>9} {'by hand':>8}   {'peak MB np/ne/lt':>18}")
+          f"{'lt steady':>9} {'by hand':>8}   {'peak MB np/ne/lt':>18}  warm-up")
     for name, fns in workloads(n, rng):
         if only and name.split()[0] not in only:
             continue
+        before = loop_backend.pending()
         first = timed(fns["lazyten"])
+        # The steady state: "auto" compiles a loop once its NumPy runs have
+        # paid a quarter of the compile (loop_backend.COMPILE_SHARE): at the
+        # 2nd call for W1, after more for cheap kernels in a process that
+        # has loaded no loop yet.  The calls until then are counted.
+        warmup = 0
+        while loop_backend.pending() - before and warmup < WARMUP_MAX:
+            fns["lazyten"]()
+            warmup += 1
         reps = BATCH.get(name.split()[0], 1)
         ts: dict[str, list[float]] = {k: [] for k in fns}
         if back_to_back:
@@ -300,7 +313,7 @@ def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
         jx = f"{med['jax'] / base:6.3f}" if "jax" in med else f"{'-':>6}"
         print(f"{name:30} {base * 1e3:7.2f}ms {med['numexpr'] / base:9.2f} {jx} "
               f"{first / base:9.2f} {med['lazyten'] / base:9.3f} {hand}   "
-              f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}")
+              f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}  {warmup:7d}")
 
 
 def w7_breakdown(rng: np.random.Generator, reps: int = 20000) -> None:

@@ -692,6 +692,13 @@ def ran_fallback(form: LoopForm, seconds: float) -> None:
         _spent[form.key] = _spent.get(form.key, 0.0) + seconds
 
 
+def pending() -> set[str]:
+    """The loops that have run (on their fallback) but are not compiled yet,
+    nor given up on: what "auto" may still compile."""
+    with _lock:
+        return set(_runs) - set(_compiled) - set(_failed)
+
+
 def fallback_seconds(form: LoopForm) -> float:
     """Seconds the loop's fallback has run so far, uncompiled."""
     return _spent.get(form.key, 0.0)
