@@ -26,11 +26,12 @@ from .tensor import Tensor, wrap
 def sort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
          descending: bool = False, stable: bool | None = None) -> Tensor:
     """NumPy's ``sort`` (``axis=None`` flattens; ``kind="stable"`` or
-    ``stable=True`` keeps equal elements in order) and the array API's
-    ``descending``, stable as the standard asks."""
+    ``stable=True`` keeps equal elements in order; NumPy's default kind
+    otherwise, where the array API's default is stable) and the array API's
+    ``descending`` (stable too where asked)."""
     t = _flat_if_none(x, axis)
     return Tensor(ops.apply("sort", [t._node], axis=-1 if axis is None else axis,
-                            descending=descending, stable=_stable(kind, order, stable)))
+                            descending=descending, kind=_kind(kind, order, stable)))
 
 
 def argsort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
@@ -38,7 +39,7 @@ def argsort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any =
     """The indices that sort ``x`` along ``axis`` (as ``sort``)."""
     t = _flat_if_none(x, axis)
     return Tensor(ops.apply("argsort", [t._node], axis=-1 if axis is None else axis,
-                            descending=descending, stable=_stable(kind, order, stable)))
+                            descending=descending, kind=_kind(kind, order, stable)))
 
 
 def _flat_if_none(x: Any, axis: int | None) -> Tensor:
@@ -46,15 +47,21 @@ def _flat_if_none(x: Any, axis: int | None) -> Tensor:
     return t.reshape(-1) if axis is None else t
 
 
-def _stable(kind: str | None, order: Any, stable: bool | None) -> bool | None:
+def _kind(kind: str | None, order: Any, stable: bool | None) -> Any:
+    """The node's ``kind``: NumPy's ``kind``, or "stable" for ``stable=True``
+    (at most one of them, as NumPy), checked now; None: NumPy's default."""
     if order is not None:
         raise ValueError("sort: order= (fields of a structured dtype) is not supported")
-    if kind not in (None, "quicksort", "mergesort", "heapsort", "stable"):
-        raise ValueError(f"sort kind must be one of 'quicksort', 'heapsort', 'stable', "
-                         f"got {kind!r}")
-    if kind in ("stable", "mergesort"):
-        return True
-    return stable
+    if kind is not None and stable is not None:
+        raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
+                         "Use only one of them.")
+    if kind is not None:
+        if not isinstance(kind, str) or kind[:4].lower() not in ("quic", "merg", "heap",
+                                                                  "stab"):
+            raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' "
+                             f"(got {kind!r})")
+        return kind
+    return "stable" if stable else None
 
 
 def searchsorted(x1: Any, x2: Any, side: str = "left", sorter: Any = None) -> Tensor:
@@ -188,8 +195,9 @@ def unique(x: Any, return_index: bool = False, return_inverse: bool = False,
            return_counts: bool = False, axis: int | None = None) -> Any:
     """NumPy's ``unique`` (evaluates ``x``): the values, and the requested
     arrays after them, as tensors."""
-    r: Any = np.unique(_values(x, "unique"), return_index=return_index,  # type: ignore[call-overload]
-                       return_inverse=return_inverse, return_counts=return_counts, axis=axis)
+    flags: dict[str, Any] = {"return_index": return_index, "return_inverse": return_inverse,
+                             "return_counts": return_counts, "axis": axis}
+    r: Any = np.unique(_values(x, "unique"), **flags)
     if isinstance(r, tuple):
         return tuple(asarray(a) for a in r)
     return asarray(r)

@@ -37,6 +37,7 @@ def test_sort_and_argsort(engine: Any, dtype: np.dtype[Any]) -> None:
                 check(lambda: np.argsort(x, axis=axis, stable=stable),
                       lambda: lt.argsort(t, axis=axis, stable=stable))
         check(lambda: np.sort(x, kind="stable"), lambda: lt.sort(t, kind="mergesort"))
+        check(lambda: np.argsort(x, kind="heapsort"), lambda: lt.argsort(t, kind="heapsort"))
     x0, t0 = operand("0d", dtype, rng)
     check(lambda: np.sort(x0), lambda: lt.sort(t0))                 # AxisError
     check(lambda: np.sort(x0, axis=None), lambda: lt.sort(t0, axis=None))
@@ -76,6 +77,8 @@ def test_sort_in_a_graph_and_in_place(engine: Any) -> None:
         lt.sort(t, order="x")
     with pytest.raises(ValueError, match="kind"):
         lt.sort(t, kind="bogo")
+    with pytest.raises(ValueError, match="same time"):
+        lt.sort(t, kind="stable", stable=True)
 
 
 @pytest.mark.parametrize("dtype", REAL, ids=[str(d) for d in REAL])

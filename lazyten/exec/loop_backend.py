@@ -42,11 +42,11 @@ compiled elementwise loop for the rest, on each block of the blocked loop.
 
 Compiling takes about a second, so in ``backend="auto"`` a kernel's loop is
 compiled once the same loop has run ``HOT_RUNS`` times in this process and
-its NumPy fallback's runs have taken ``COMPILE_SHARE`` of the time compiling
-is expected to take (``expected_compile_seconds``: the compile priced as
-the cost model prices the runs); the runs before use the fallback.
-``backend="loop"`` compiles it at its first run.  The generated source is written to ``<cache dir>/loops/`` and
-numba caches the machine code beside it, so another process loads a loop it
+its NumPy fallback's runs (timed) have taken ``COMPILE_SHARE`` of the time
+compiling is expected to take (``expected_compile_seconds``); the runs
+before use the fallback.  ``backend="loop"`` compiles it at its first run.
+The generated source is written to ``<cache dir>/loops/`` and numba caches
+the machine code beside it, so another process loads a loop it
 has compiled before instead of compiling it (importing and initializing
 numba takes most of that: 0.3-0.5 s here).  numba is imported only then.
 """
@@ -92,14 +92,14 @@ LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not",
 MAX_OPS = 48          # the pairwise leaf writes each instruction 8 times
 HOT_RUNS = 2          # runs of one loop, at least, before "auto" compiles it
 # ... and the share of the expected compile time its NumPy fallback must
-# have taken by then.  A kernel of 100,000 elements (0.3 ms a run) stalled
-# a second at its second run to save 0.1 ms a run: it now compiles once its
-# runs have taken a quarter of that (a rent-or-buy rule: the stall is at
-# most 4x the time the kernel has already taken, and a kernel that keeps
-# running pays for it), or at run 2 where the loop is in the disk cache;
-# W1 (150 ms a run) still compiles at run 2.  Measured here: importing and starting numba 0.23 +
-# 0.12 s once a process, a fresh compile 0.16-1.0 s a loop, a load from
-# numba's cache 4-6 ms.
+# have taken by then.  A kernel of 100,000 elements (0.6 ms a run on its
+# fallback, 0.1 ms compiled) stalled a second at its second run: it now
+# compiles once its runs have taken a quarter of that (a rent-or-buy rule:
+# the stall is at most 4x the time the kernel has already taken, and a
+# kernel that keeps running pays for it), sooner where the loop is in the
+# disk cache; W1 (150 ms a run) still compiles at run 2.  Measured here:
+# importing and starting numba 0.23 + 0.12 s once a process, a fresh
+# compile 0.16-1.0 s a loop, a load from numba's cache 4-6 ms.
 COMPILE_SHARE = 0.25
 START_SECONDS = 0.35
 COMPILE_SECONDS = 0.6

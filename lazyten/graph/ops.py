@@ -756,21 +756,21 @@ def _sort_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, d
     x = inputs[0]
     ax = S.normalize_axis(attrs.get("axis", -1), x.ndim)
     return x.shape, {"axis": ax, "descending": bool(attrs.get("descending", False)),
-                     "stable": attrs.get("stable")}
+                     "kind": attrs.get("kind")}
 
 
-def _sort_impl(x: Any, axis: int, descending: bool, stable: bool | None) -> Any:
+def _sort_impl(x: Any, axis: int, descending: bool, kind: Any) -> Any:
     if not descending:
-        return np.sort(x, axis=axis, stable=stable)
+        return np.sort(x, axis=axis, kind=kind)
     # Descending and stable: the ascending sort of the reversed array,
     # reversed (equal elements keep their order), as array_api_compat does.
-    return np.flip(np.sort(np.flip(x, axis), axis=axis, stable=stable), axis)
+    return np.flip(np.sort(np.flip(x, axis), axis=axis, kind=kind), axis)
 
 
-def _argsort_impl(x: Any, axis: int, descending: bool, stable: bool | None) -> Any:
+def _argsort_impl(x: Any, axis: int, descending: bool, kind: Any) -> Any:
     if not descending:
-        return np.argsort(x, axis=axis, stable=stable)
-    flipped = np.flip(np.argsort(np.flip(x, axis), axis=axis, stable=stable), axis)
+        return np.argsort(x, axis=axis, kind=kind)
+    flipped = np.flip(np.argsort(np.flip(x, axis), axis=axis, kind=kind), axis)
     return x.shape[axis] - 1 - flipped
 
 
