@@ -15,16 +15,9 @@ import lazyten as lt
 from lazyten.exec import loop_backend
 from lazyten.exec.layout import memory_order
 
-from tests.util import assert_eq
+from tests.util import assert_eq, same_bits
 
 needs_numba = pytest.mark.skipif(not loop_backend.available(), reason="numba not installed")
-
-
-def same_bits(got: Any, exp: Any) -> None:
-    got, exp = np.asarray(got), np.asarray(exp)
-    assert got.shape == exp.shape and got.dtype == exp.dtype
-    bits = [np.ascontiguousarray(x).reshape(-1).view(np.uint8) for x in (got, exp)]
-    assert np.array_equal(bits[0], bits[1]), np.max(np.abs(got - exp))
 
 
 def same_layout(got: np.ndarray[Any, Any], exp: np.ndarray[Any, Any]) -> None:

@@ -22,19 +22,9 @@ from hypothesis import strategies as st
 
 import lazyten as lt
 from lazyten.exec import cost, loop_backend
+from tests.util import same_bits
 
 pytestmark = pytest.mark.skipif(not loop_backend.available(), reason="numba not installed")
-
-
-def same_bits(got: np.ndarray[Any, Any], exp: np.ndarray[Any, Any]) -> None:
-    """Equal dtype, shape and bits; NaNs only in the same places (the sign of
-    a NaN from two NaN operands is not a NumPy contract)."""
-    got, exp = np.asarray(got), np.asarray(exp)
-    assert got.dtype == exp.dtype and got.shape == exp.shape
-    nan = np.isnan(exp)
-    np.testing.assert_array_equal(np.isnan(got), nan)
-    u = np.dtype(f"u{exp.dtype.itemsize}")
-    np.testing.assert_array_equal(got[~nan].view(u), exp[~nan].view(u))
 
 
 def backend_of(t: lt.Tensor) -> str:

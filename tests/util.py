@@ -41,6 +41,18 @@ def assert_eq(lazy: Any, expected: Any, *, rtol: float | None = None, atol: floa
     return got
 
 
+def same_bits(got: np.ndarray[Any, Any], exp: np.ndarray[Any, Any]) -> None:
+    """Equal dtype, shape and bits (float arrays, any layout); NaNs only in
+    the same places (the sign of a NaN from two NaN operands is not a NumPy
+    contract)."""
+    got, exp = np.asarray(got), np.asarray(exp)
+    assert got.dtype == exp.dtype and got.shape == exp.shape
+    nan = np.isnan(exp)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    u = np.dtype(f"u{exp.dtype.itemsize}")
+    np.testing.assert_array_equal(got[~nan].view(u), exp[~nan].view(u))
+
+
 def public_type(e: BaseException) -> type[BaseException]:
     """The exception class a user would catch: NumPy's private subclasses
     (``_UFuncNoLoopError``) are reduced to their public base (``TypeError``)."""
