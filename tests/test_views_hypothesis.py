@@ -366,3 +366,39 @@ def test_views_of_computed_values(engine: Any, arrays: Any, data: st.DataObject)
             if data.draw(st.booleans(), label="more work"):
                 ex, lz = ex - 1, lz - 1
         assert_eq(lz, ex)
+
+
+# ------------------------------------------------------------------ slices of slices
+
+@st.composite
+def basic_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
+    items: list[Any] = []
+    for d in shape:
+        if d and draw(st.integers(0, 4)) == 0:
+            items.append(draw(st.integers(-d, d - 1)))
+        else:
+            bound = st.one_of(st.none(), st.integers(-d - 2, d + 2))
+            items.append(slice(draw(bound), draw(bound), draw(st.sampled_from([None, 1, 2, 3,
+                                                                              -1, -2]))))
+    if draw(st.booleans()):
+        items.insert(draw(st.integers(0, len(items))), None)
+    return tuple(items)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_composed_slices_are_numpys(data: st.DataObject) -> None:
+    """``shapes.compose_index``: ``a[i][o]`` as one index, as NumPy reads it
+    (pushdown composes slices so they sink into expressions)."""
+    from lazyten.graph.shapes import compose_index, normalize_index
+    shape = tuple(data.draw(st.lists(st.integers(0, 6), min_size=1, max_size=3)))
+    a = np.arange(math.prod(shape)).reshape(shape)
+    i1 = data.draw(basic_index(shape))
+    v = a[i1]
+    i2 = data.draw(basic_index(v.shape))
+    composed = compose_index(normalize_index(shape, i1)[0], v.shape,
+                             normalize_index(v.shape, i2)[0])
+    if None not in i1:
+        assert composed is not None       # (only the inner view's new axes stop it)
+    if composed is not None:
+        np.testing.assert_array_equal(a[composed], v[i2], strict=True)
