@@ -25,7 +25,7 @@ from hypothesis.extra import numpy as hnp
 
 import lazyten as lt
 from lazyten.exec.executor import evaluate
-from tests.util import assert_eq, check
+from tests.util import assert_eq, basic_index, check
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -369,21 +369,6 @@ def test_views_of_computed_values(engine: Any, arrays: Any, data: st.DataObject)
 
 
 # ------------------------------------------------------------------ slices of slices
-
-@st.composite
-def basic_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
-    items: list[Any] = []
-    for d in shape:
-        if d and draw(st.integers(0, 4)) == 0:
-            items.append(draw(st.integers(-d, d - 1)))
-        else:
-            bound = st.one_of(st.none(), st.integers(-d - 2, d + 2))
-            items.append(slice(draw(bound), draw(bound), draw(st.sampled_from([None, 1, 2, 3,
-                                                                              -1, -2]))))
-    if draw(st.booleans()):
-        items.insert(draw(st.integers(0, len(items))), None)
-    return tuple(items)
-
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import lazyten as lt
-from tests.util import assert_eq
+from tests.util import assert_eq, basic_index
 
 
 def pair(shape: tuple[int, ...] = (3, 4), dtype: Any = np.float64) -> tuple[Any, Any, Any]:
@@ -270,21 +270,6 @@ def test_write_through_a_copying_reshape(engine: Any) -> None:
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-
-
-@st.composite
-def basic_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
-    items: list[Any] = []
-    for d in shape:
-        if d and draw(st.integers(0, 3)) == 0:
-            items.append(draw(st.integers(-d, d - 1)))
-        else:
-            items.append(slice(draw(st.one_of(st.none(), st.integers(-d - 1, d + 1))),
-                               draw(st.one_of(st.none(), st.integers(-d - 1, d + 1))),
-                               draw(st.sampled_from([None, 1, 2, -1, -2]))))
-    if draw(st.booleans()):
-        items.insert(draw(st.integers(0, len(items))), None)
-    return tuple(items) + (Ellipsis,)   # always an ndarray view in NumPy, never a scalar
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=40)

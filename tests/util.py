@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
 import lazyten as lt
 
@@ -82,3 +83,20 @@ def check(np_fn: Callable[[], Any], lt_fn: Callable[[], Any], **kw: Any) -> None
                 assert_eq(g, x, **kw)
         else:
             assert_eq(got, expected, **kw)
+
+
+@st.composite
+def basic_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
+    """A random basic index of ``shape``: ints, slices with any bounds and
+    steps, perhaps a new axis, and a trailing ``...`` (a view, never a scalar)."""
+    items: list[Any] = []
+    for d in shape:
+        if d and draw(st.integers(0, 3)) == 0:
+            items.append(draw(st.integers(-d, d - 1)))
+        else:
+            items.append(slice(draw(st.one_of(st.none(), st.integers(-d - 1, d + 1))),
+                               draw(st.one_of(st.none(), st.integers(-d - 1, d + 1))),
+                               draw(st.sampled_from([None, 1, 2, -1, -2]))))
+    if draw(st.booleans()):
+        items.insert(draw(st.integers(0, len(items))), None)
+    return tuple(items) + (Ellipsis,)   # always an ndarray view in NumPy, never a scalar
