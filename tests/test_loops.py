@@ -117,6 +117,33 @@ def test_sums_over_leading_or_trailing_axes_are_numpys(dtype: Any) -> None:
             same_bits(got, np.sum(np.full((4, 300), -0.0, dtype) * 1.0, axis=axis))
 
 
+def test_counts_of_masks_are_loops_with_an_int64_accumulator() -> None:
+    """``sum(x > r)``, ``count_nonzero`` and a mask's mean: the pairwise, row
+    and column loops on an int64 accumulator, over every axis, leading and
+    trailing axes, with NaN (which compares False)."""
+    rng = np.random.default_rng(7)
+    for shape in [(2 * loop_backend.SPLIT_MIN + 13,), (300, 77), (5, 3, 130), (0, 4)]:
+        X = rng.standard_normal(shape)
+        X.reshape(-1)[::17] = np.nan
+        x = lt.asarray(X)
+        nd = len(shape)
+        axes_list: list[Any] = [None] + [tuple(range(k, nd)) for k in range(1, nd)] + \
+            [tuple(range(k)) for k in range(1, nd)]
+        for axes in axes_list:
+            for threads in (1, 2):
+                with lt.set_options(backend="loop", threads=threads, check=True):
+                    for e, exp in [(lt.sum(x > 0.25, axis=axes), np.sum(X > 0.25, axis=axes)),
+                                   (lt.count_nonzero(x <= x * 0.5, axis=axes),
+                                    np.count_nonzero(X <= X * 0.5, axis=axes))]:
+                        if X.size:
+                            assert backend_of(e) == "loop"
+                        (got,) = lt.compute(e)
+                        assert got.dtype == np.int64
+                        np.testing.assert_array_equal(got, exp)
+                    if axes is None and X.size:
+                        same_bits(lt.compute(lt.mean(x > 0))[0], np.mean(X > 0))
+
+
 def test_elementwise_with_row_and_column_operands(monkeypatch: Any) -> None:
     # W4's last kernel: (A - mean) / std with (n,) rows over (m, n).
     rng = np.random.default_rng(7)

@@ -288,6 +288,52 @@ def test_reduction_options(engine: Any) -> None:
     check(lambda: np.std(f, correction=1), lambda: lt.std(lt.asarray(f), correction=1))
 
 
+# Reductions of an expression, whose dtype is not the expression's: a mask's
+# count, sum and mean, an int8 sum or product (int64), any/all of numbers.
+# The optimizer fuses them into the expression's kernel (a count: int64
+# blocks, ``count_nonzero`` or the loops' int64 accumulator).
+EXPRESSION_REDUCTIONS: list[tuple[str, Callable[[Any, Any, dict[str, Any]], Any]]] = [
+    ("count_nonzero", lambda m, x, kw: m.count_nonzero(x > 0.5, **kw)),
+    ("sum", lambda m, x, kw: m.sum(x > 0.5, **kw)),
+    ("mean", lambda m, x, kw: m.mean(x < 0.5, **kw)),
+    ("var", lambda m, x, kw: m.var(x < 0.5, **kw)),
+    ("std", lambda m, x, kw: m.std((x > 1) | (x < -1), **kw)),
+    ("sum-int8", lambda m, x, kw: m.sum((x * 10).astype(np.int8) * 3, **kw)),
+    ("prod-int8", lambda m, x, kw: m.prod((x * 10).astype(np.int8) % 3 + 1, **kw)),
+    ("any", lambda m, x, kw: m.any(x - 0.25, **kw)),
+    ("all", lambda m, x, kw: m.all(x * 4, **kw)),
+    # an index: the first extreme (or NaN) of the expression, across blocks
+    ("argmax", lambda m, x, kw: m.argmax(x * 2 - 1, **kw)),
+    ("argmin-keepdims", lambda m, x, kw: m.argmin(-x, **kw, keepdims=True)),
+    ("argmax-ties", lambda m, x, kw: m.argmax((x * 3).astype(np.int64) % 4, **kw)),
+    ("argmin-mask", lambda m, x, kw: m.argmin(x < 2, **kw)),
+]
+EXPRESSION_LAYOUTS = ["0d", "empty", "broadcast", "strided", "negstride", "special",
+                      "transposed", "big"]
+
+
+@pytest.mark.parametrize("name,fn", EXPRESSION_REDUCTIONS,
+                         ids=[c[0] for c in EXPRESSION_REDUCTIONS])
+def test_reduction_of_an_expression(any_engine: Any, name: str,
+                                    fn: Callable[[Any, Any, dict[str, Any]], Any]) -> None:
+    rng = np.random.default_rng(11)
+    for layout in EXPRESSION_LAYOUTS:
+        if layout == "big":          # blocks of the blocked loop, and threads
+            a = rng.uniform(-3, 3, (300_001,))
+            a[[5, 150_000, 250_000]] = 3.0 if "arg" in name else np.nan
+            x, t = a[::-1], lt.asarray(a)[::-1]
+        elif layout == "transposed":  # run in memory order (but indices count in C order)
+            a = values(rng, np.dtype(np.float64), (5, 400))
+            x, t = a.T, lt.asarray(a).T
+        else:
+            x, t = operand(layout, np.dtype(np.float64), rng)
+        for axis in (None, 0, -1):
+            if x.ndim == 0 and axis is not None:
+                continue
+            kw = {} if axis is None else {"axis": axis}
+            check(lambda: fn(np, x, kw), lambda: fn(lt, t, kw))
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("name", ["argmin", "argmax"])
 def test_argreduction(engine: Any, name: str, dtype: np.dtype[Any]) -> None:

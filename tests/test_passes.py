@@ -15,6 +15,7 @@ from hypothesis.extra import numpy as hnp
 
 import lazyten as lt
 from lazyten.exec.numpy_backend import default_threads
+from lazyten.exec.optimized import optimize
 from lazyten.graph.passes.canonicalize import cse
 from lazyten.graph.passes.fuse import FUSED, fuse, kernel_count
 from lazyten.graph.passes.matmul_order import matmul_order
@@ -64,6 +65,14 @@ SIMPLIFY = [
      "%0:float64[12] = input name=x\nreturn %0"),
     ("transpose-twice", lambda: x.reshape(3, 4).T.T,
      "%0:float64[12] = input name=x\n%1:float64[3,4] = reshape %0 shape=(3, 4)\nreturn %1"),
+    # a bool's != 0 (count_nonzero's test) is the bool itself
+    ("mask!=0", lambda: (x > y) != 0, "%0:float64[12] = input name=x\n"
+     "%1:float64[12] = input name=y\n%2:bool[12] = greater %0 %1\nreturn %2"),
+    ("0!=mask", lambda: lt.not_equal(False, x > y), "%0:float64[12] = input name=x\n"
+     "%1:float64[12] = input name=y\n%2:bool[12] = greater %0 %1\nreturn %2"),
+    # ... but a number's is a comparison
+    ("x!=0", lambda: x != 0, "%0:float64[12] = input name=x\n%1:int64[] = const 0 (weak)\n"
+                             "%2:bool[12] = not_equal %0 %1\nreturn %2"),
     # int8 ** 2 with a weak 2 stays int8, so x*x is the same op.
     ("fold", lambda: lt.full((), 2.0) * 3 + x, None),
 ]
@@ -240,6 +249,53 @@ def test_reduction_fuses_with_elementwise() -> None:
     g = fuse(graph(lt.sum(x * y + 1)))
     (k,) = [n for n in g.nodes() if n.op is FUSED]
     assert k.attrs["reduce"][0] == "sum"
+
+
+i8 = lt.asarray(np.arange(12, dtype=np.int8), name="i8")
+x2 = lt.asarray(np.linspace(0, 1, 12).reshape(3, 4), name="x2")
+# Reductions whose dtype differs from their input's fuse where the result is
+# exact in any order: integer sums and products, any/all of numbers.
+DTYPE_CHANGING = [
+    ("sum(mask)", lambda: lt.sum(x > y), "sum", "int64"),
+    ("sum(mask, axis)", lambda: lt.sum(x2 > 0.5, axis=1), "sum", "int64"),
+    ("count_nonzero", lambda: lt.count_nonzero(x > y), "sum", "int64"),
+    ("mean(mask)", lambda: lt.mean(x > y), "sum", "int64"),
+    ("sum(int8)", lambda: lt.sum(i8 * 3), "sum", "int64"),
+    ("prod(int8)", lambda: lt.prod(i8 + 1), "prod", "int64"),
+    ("sum(int8, dtype=int16)", lambda: lt.sum(i8 * 3, dtype=np.int16), "sum", "int16"),
+    ("any(float)", lambda: lt.any(x - y), "any", "bool"),
+    ("all(int)", lambda: lt.all(i8 - 1), "all", "bool"),
+    ("argmax", lambda: lt.argmax(x * y), "argmax", "int64"),
+    ("argmin(axis)", lambda: lt.argmin(x2 * 2, axis=1), "argmin", "int64"),
+]
+
+
+@pytest.mark.parametrize("name,build,red,dtype", DTYPE_CHANGING,
+                         ids=[c[0] for c in DTYPE_CHANGING])
+def test_reduction_changing_dtype_fuses_where_exact(name: str, build: Any, red: str,
+                                                    dtype: str) -> None:
+    t = build()
+    g, _removed, _before = optimize(graph(t).outputs, lt.get_options())
+    ks = [n for n in g.nodes() if n.op is FUSED and n.attrs["reduce"] is not None]
+    assert [(k.attrs["reduce"][0], k.dtype) for k in ks] == [(red, np.dtype(dtype))]
+    assert not [n for n in g.nodes() if n.op.kind == "reduction"], text(g)
+    with lt.set_options(optimize=False):
+        expected = t.eval()
+    assert_eq(t, expected)
+
+
+def test_float_sum_into_another_dtype_does_not_fuse() -> None:
+    """NumPy casts float32 to float64 in buffers of its own, whose bounds
+    order the additions: a blockwise sum would not be NumPy's."""
+    x32 = lt.asarray(np.linspace(0, 1, 12, dtype=np.float32))
+    t = lt.sum(x32 * 2, dtype=np.float64)
+    g, _removed, _before = optimize(graph(t).outputs, lt.get_options())
+    assert [n.attrs["reduce"] for n in g.nodes() if n.op is FUSED] == [None]
+    assert "the reduction gives float64, not float32" in lt.explain(t, verbose=True)
+    # nor a complex argmax (NumPy orders complex numbers and NaNs its own way)
+    z = lt.asarray(np.linspace(0, 1, 12) + 1j)
+    g, _removed, _before = optimize(graph(lt.argmax(z * 2)).outputs, lt.get_options())
+    assert [n.op.name for n in g.nodes() if n.op.kind == "reduction"] == ["argmax"]
 
 
 # ----------------------------------------------------------- structure of plans

@@ -174,7 +174,7 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
     rule, it is cheap enough to recompute in each), and it has the kernel's
     element count.
     """
-    from ..graph.passes.fuse import FUSABLE_REDUCTIONS
+    from ..graph.passes.fuse import FUSABLE_REDUCTIONS, reduction_dtype_issue
     n = step.node
     notes: list[str] = []
     if step.kind == "kernel":
@@ -210,11 +210,7 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
             else:
                 notes.append(f"fusion: not fused into step {name.step(r)}")
         elif rn.op.name in FUSABLE_REDUCTIONS:
-            if rn.dtype != n.dtype or rn.dtype.kind not in "biuf":
-                why = f"the reduction gives {rn.dtype}, not {n.dtype}" \
-                    if rn.dtype != n.dtype else f"{rn.dtype} reductions are not fused"
-            else:
-                why = "the reduction's input is needed elsewhere"
+            why = reduction_dtype_issue(rn) or "the reduction's input is needed elsewhere"
             notes.append(f"fusion: {rn.op.name} (step {name.step(r)}) not fused into this "
                          f"kernel: {why}")
         else:

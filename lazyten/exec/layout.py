@@ -100,6 +100,8 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
     there pairwise per row.  Its result keeps its own layout (C order when
     new); ``into`` is a view of it with the kept axes permuted.
     """
+    if reduce is not None and reduce[0] in ("argmax", "argmin"):
+        return None      # (its indices count in C order)
     axes = memory_order(args, shape)
     if axes is None:
         return None

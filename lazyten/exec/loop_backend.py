@@ -26,7 +26,9 @@ Only where the loop gives NumPy's exact result:
   same split, so the bits do not depend on the number of threads.  A sum
   over trailing axes is one such pairwise sum per row; over leading axes,
   rows are added one after the other into the result, from 0.0 (threads
-  take rows or columns: each result element is one thread's).
+  take rows or columns: each result element is one thread's).  A sum of
+  bools (``sum(x > 0.5)``, ``count_nonzero``, a mask's mean) is a count into
+  an int64 accumulator in the same loops: integers add exactly in any order.
 
 Inputs must be full-size (read in C order: contiguous, or 1-d with any
 stride), single elements, or broadcast along the leading or the trailing
@@ -249,8 +251,8 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
     if reduce is not None:
         rattrs = dict(reduce[1])
         if reduce[0] != "sum" or set(rattrs) - {"axis", "keepdims", "dtype"} \
-                or rattrs.get("dtype") is not None \
-                or np.dtype(program[-1][3]) != dtype or dtype not in FLOATS:
+                or not (_counts(program, dtype) or rattrs.get("dtype") is None
+                        and np.dtype(program[-1][3]) == dtype and dtype in FLOATS):
             return None
     in_dtypes = [_input_dtype(node) for node in inputs]
     if any(d is UNUSABLE for d in in_dtypes):
@@ -264,6 +266,20 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
     key = hashlib.sha1(source.encode()).hexdigest()[:20]
     return LoopForm(source, key, kinds, mode, n, math.prod(squeezed[:split]),
                     math.prod(squeezed[split:]))
+
+
+def _counts(program: tuple[Instr, ...], dtype: np.dtype[Any]) -> bool:
+    """The kernel's sum counts bools into int64 (``sum(x > 0.5)``): exact in
+    any order, so the pairwise and the row loops serve as they are, on an
+    int64 accumulator."""
+    return np.dtype(program[-1][3]) == BOOL and dtype == np.int64
+
+
+def _acc(program: tuple[Instr, ...]) -> str:
+    """The type a reduction loop adds up in: the value's float, or int64
+    for a count of bools (``_counts``)."""
+    dt = np.dtype(program[-1][3])
+    return "np.int64" if dt == BOOL else _TNAME[dt]
 
 
 # The dtype a loop cannot take (an input no loop may read is given it).
@@ -499,7 +515,7 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
     elif mode == "cols":
         # NumPy reduces leading axes row after row into the result, which
         # starts at the identity: o[j] = ((0 + x[0, j]) + x[1, j]) + ...
-        acc = _TNAME[np.dtype(program[-1][3])]
+        acc = _acc(program)
         body, last = _element(program, kinds, casts, "k", "", row="j", col="q")
         src = head + [
             jit,
@@ -545,14 +561,17 @@ def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
     ``rows``, one pairwise sum per row into ``o`` ("rows").  A frame is
     (start, length, stage); stage 0: split, 1: left half done, 2: both done.
     In a row, row inputs are read at ``k - base`` and column inputs at ``q``."""
-    acc = _TNAME[np.dtype(program[-1][3])]
+    acc = _acc(program)
+    # (a count adds bools as int64s)
+    as_acc = "np.int64({})" if np.dtype(program[-1][3]) == BOOL else "{}"
     leaf8, lane = [], []
     for j in range(8):
         lines, v = _element(program, kinds, casts, f"k + U{j}", f"_{j}",
                             row=f"k + U{j} - base", col="q")
         leaf8 += lines
-        lane.append(v)
+        lane.append(as_acc.format(v))
     one, v1 = _element(program, kinds, casts, "k", "_x", row="k - base", col="q")
+    v1 = as_acc.format(v1)
     src = [
         jit,
         f"def _pw({params}, lo, n, q, base, slo, sn, sst, sval):",

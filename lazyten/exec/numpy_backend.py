@@ -5,7 +5,9 @@ blocks of rows, so the temporaries of a long expression are a few small
 scratch buffers instead of full-size arrays, and the blocks are spread over a
 thread pool (ufuncs release the GIL).  It runs the very same NumPy loops as
 eager NumPy on the same dtypes, so results are NumPy's.  Reductions of a
-kernel reduce each block and combine the partial results with the same op.
+kernel reduce each block and combine the partial results with the same op
+(argmax and argmin: each block's first extreme with its value, the earliest
+of the best kept).
 """
 
 from __future__ import annotations
@@ -31,6 +33,33 @@ from . import fpflags
 # which combines the partial results of a blockwise reduction.
 COMBINE = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum,
            "any": np.logical_or, "all": np.logical_and}
+# argmax and argmin: a block's candidates are its first extreme (or first
+# NaN) along the axis, with its value; ``_pick`` keeps an earlier block's
+# unless the later one's is strictly better, so ties and NaN go to the first
+# index, as NumPy's do.
+ARG = {"argmax": (np.argmax, np.greater), "argmin": (np.argmin, np.less)}
+
+
+def _pick(better: Any) -> Callable[[Any, Any], Any]:
+    """The fold of (values, indices) candidates of consecutive blocks."""
+    def pick(acc: Any, new: Any) -> Any:
+        (bv, bi), (nv, ni) = acc, new
+        # (x != x: NaN, for bools and integers too; NumPy compares NaN quietly)
+        take = better(nv, bv) | ((nv != nv) & (bv == bv))
+        if np.ndim(take) == 0:
+            return new if take else acc
+        return np.where(take, nv, bv), np.where(take, ni, bi)
+    return pick
+
+
+def _candidates(arg: Any, val: Any, axis: int | None, lo: int) -> Any:
+    """A block's argmax/argmin candidates (``ARG``), their indices counted
+    from the start of the kernel's first axis (the block starts at ``lo``)."""
+    if axis is None or val.ndim == 1:
+        k = int(arg(val))
+        return val.reshape(-1)[k], k + lo * (val.size // max(val.shape[0], 1))
+    k = arg(val, axis=0)
+    return np.take_along_axis(val, k[None], 0)[0], k + lo
 
 _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
@@ -342,11 +371,23 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
 
     reduce_axes: tuple[int, ...] = ()
     keep = False
+    arg: Any = None
     if reduce is not None:
         rattrs = dict(reduce[1])
-        reduce_axes, keep = tuple(rattrs["axis"]), bool(rattrs["keepdims"])
+        ax, keep = rattrs["axis"], bool(rattrs["keepdims"])
+        reduce_axes = tuple(range(nd)) if ax is None else (ax,) if isinstance(ax, int) \
+            else tuple(ax)
+        if reduce[0] in ARG:
+            arg, better = ARG[reduce[0]]
     across = 0 in reduce_axes  # blocks are combined, not placed
-    combine = COMBINE[reduce[0]] if reduce is not None else np.add  # (unused then)
+    combine: Any = _pick(better) if arg is not None else \
+        COMBINE[reduce[0]] if reduce is not None else np.add  # (unused then)
+    # A sum or product adds up in the result's dtype (``sum(x > 0.5)``:
+    # int64, as NumPy's does; integer partials combine exactly), and a
+    # count of a bool block over every axis is ``count_nonzero``: NumPy's
+    # bool-to-int64 add.reduce casts in small buffers, 7x slower.
+    adds = reduce is not None and reduce[0] in ("sum", "prod")
+    counts = adds and reduce[0] == "sum" and len(reduce_axes) == nd
     # Where each block's (keepdims) result goes when blocks are not combined.
     kd_shape = tuple(1 if i in reduce_axes else d for i, d in enumerate(elem_shape))
     out_kd = out.reshape(kd_shape) if reduce is not None and not across else out
@@ -383,7 +424,15 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             val = _run_block(steps, scr, a, None, tail)  # the last value stays in scratch
             # np.sum & co. are these ufuncs' reduce behind a Python wrapper
             # that costs more than a cache-sized block's work
-            part = combine.reduce(val, axis=reduce_axes, keepdims=True)
+            if arg is not None:
+                if across:
+                    fold.put(i, _candidates(arg, val, rattrs["axis"], lo))
+                else:
+                    out_kd[lo:hi] = arg(val, axis=reduce_axes[0], keepdims=True)
+                continue
+            part = np.count_nonzero(val) if counts and val.dtype == np.bool_ else \
+                combine.reduce(val, axis=reduce_axes, keepdims=True, dtype=dtype) if adds \
+                else combine.reduce(val, axis=reduce_axes, keepdims=True)
             if across:
                 fold.put(i, part)
             else:
@@ -391,6 +440,6 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
 
     spread(work, nblocks, threads)
     if reduce is not None and across:
-        res = np.asarray(fold.result(), dtype=dtype)
+        res = np.asarray(fold.result()[1] if arg is not None else fold.result(), dtype=dtype)
         out[...] = res.reshape(out.shape) if keep or res.size == out.size else res
     return out

@@ -11,7 +11,9 @@ match; but as graph nodes the ``(x - mean)**2`` pass fuses with its sum and
 needs no full-size temporary, and ``mean`` is shared with a user's own
 ``x.mean(axis)`` by hash-consing.  Only float64 is decomposed: NumPy divides
 float32 sums by an int64 count in float64 and rounds back, which the graph
-would not reproduce bit for bit.
+would not reproduce bit for bit.  A bool's mean (``mean(x > 0.5)``) is
+decomposed too: its int64 count, converted to float64, is NumPy's float64
+sum of ones exactly (below 2**53 elements).
 """
 
 from __future__ import annotations
@@ -57,7 +59,9 @@ def _rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
         return None
     if name == "sum":
         return _dot(node, x)
-    if x.dtype != F64:
+    if x.dtype != F64 and x.dtype != np.bool_:
+        # (a bool's float64 sum is its count, whatever the order of the
+        # additions: NumPy's mean of a mask is sum(mask) / n exactly)
         return None
     axes, keep = a["axis"], a["keepdims"]
     if name == "mean":

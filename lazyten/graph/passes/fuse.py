@@ -42,7 +42,36 @@ from ..rewrite import Graph, rebuild
 # Reductions that can run blockwise over a fused group: combining per-block
 # partial results with the same op gives NumPy's answer (up to the order of
 # floating-point summation, which NumPy itself does pairwise).
-FUSABLE_REDUCTIONS = frozenset({"sum", "prod", "min", "max", "any", "all"})
+FUSABLE_REDUCTIONS = frozenset({"sum", "prod", "min", "max", "any", "all",
+                                "argmax", "argmin"})
+
+
+def reduction_dtype_issue(red: Node) -> str | None:
+    """Why the reduction ``red`` of a fused group cannot join it, as far as
+    dtypes go (None: it can).
+
+    A reduction keeping its input's dtype (bool, integer or float) fuses.
+    So do those whose result is exact in any order although the dtype
+    changes: a sum or product of bools or integers into an integer (NumPy
+    adds ``x > 0.5`` up as int64: modular integer arithmetic is associative,
+    so block partials combine to NumPy's value), ``any``/``all`` of numbers
+    (a bool), and ``argmax``/``argmin`` of real numbers (an index: each
+    block's first extreme, the earliest of the best kept).  A float sum
+    into another dtype (``sum(x_f32, dtype=f64)``) does not: NumPy casts in
+    buffers of its own, whose boundaries set the order of the additions.
+    """
+    x = red.inputs[0]
+    name, dt, xk = red.op.name, red.dtype, x.dtype.kind
+    if dt == x.dtype and dt.kind in "biuf":
+        return None
+    if name in ("sum", "prod") and dt.kind in "iu" and xk in "biu":
+        return None
+    if name in ("any", "all") and xk in "biuf":
+        return None
+    if name in ("argmax", "argmin") and xk in "biuf":
+        return None      # (an index, int64; complex order and NaNs are not fused)
+    return f"the reduction gives {dt}, not {x.dtype}" if dt != x.dtype \
+        else f"{dt} reductions are not fused"
 
 # An instruction: (op name, argument refs, attrs items, result dtype).
 # A ref >= 0 is kernel input number ref; a ref < 0 is temporary number -1-ref.
@@ -206,9 +235,9 @@ def fuse(graph: Graph) -> Graph:
 
     for n in reversed(order):
         if n.op.name in FUSABLE_REDUCTIONS and n.value is None and _elementwise(n.inputs[0]) \
-                and n.inputs[0].id not in outputs and n.dtype.kind in "biuf" \
-                and n.inputs[0].dtype == n.dtype and n.inputs[0].size > 0:
-            # sum(elementwise...) with the reduction keeping the dtype: fuse.
+                and n.inputs[0].id not in outputs and n.inputs[0].size > 0 \
+                and reduction_dtype_issue(n) is None:
+            # sum(elementwise...), exact blockwise in its dtypes: fuse.
             root_of[n.id] = n.id
             size_of[n.id] = n.inputs[0].size
             continue

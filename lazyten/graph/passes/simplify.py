@@ -7,6 +7,7 @@
     pow(x, 2)                 =>  multiply(x, x)
     negative(negative(x))     =>  x
     astype(x, x.dtype)        =>  x
+    not_equal(x, 0)           =>  x          (x bool: count_nonzero(x > y) is sum(x > y))
     transpose(transpose(x))   =>  transpose(x) with the composed axes (or x)
     reshape(reshape(x))       =>  reshape(x)
     op(small constants)       =>  constant   (folded with NumPy)
@@ -64,6 +65,12 @@ def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
     if name == "pow" and ins[1].weak and _is_scalar_const(ins[1], 2) \
             and ins[0].dtype == node.dtype and ins[0].shape == node.shape:
         return _apply_like(node, "multiply", (ins[0], ins[0]))
+    if name == "not_equal" and node.dtype == np.bool_:
+        for a, b in ((0, 1), (1, 0)):
+            c = ins[b]
+            if ins[a].dtype == np.bool_ and _same(node, ins[a]) and c.op.name == "const" \
+                    and c.shape == () and c.attrs["value"] == 0:
+                return ins[a]
     if name == "negative" and ins[0].op.name == "negative" and ins[0].value is None:
         return ins[0].inputs[0]
     if name == "astype" and ins[0].dtype == node.dtype:
