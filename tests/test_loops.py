@@ -117,6 +117,44 @@ def test_sums_over_leading_or_trailing_axes_are_numpys(dtype: Any) -> None:
             same_bits(got, np.sum(np.full((4, 300), -0.0, dtype) * 1.0, axis=axis))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_products_are_numpys_one_element_after_the_other(dtype: Any) -> None:
+    """NumPy's multiply.reduce has no pairwise form: over every axis, along
+    each row and down each column it multiplies in index order, from 1.
+    The loops do the same (blocked partial products only come close)."""
+    rng = np.random.default_rng(8)
+    for shape in [(2 * loop_backend.SPLIT_MIN + 13,), (300, 77), (7, 1000), (1000, 7),
+                  (5, 3, 130), (0, 4), (1, 300)]:
+        # near 1, so that a long product neither overflows nor underflows,
+        # with specials: any other order of the multiplies shows
+        X = (1 + (rng.random(shape) - 0.5) * 1e-2).astype(dtype)
+        if X.size > 100:
+            X.reshape(-1)[[3, 50]] = [np.inf, -0.0]
+        x = lt.asarray(X)
+        nd = len(shape)
+        axes_list: list[Any] = [None] + [tuple(range(k, nd)) for k in range(1, nd)] + \
+            [tuple(range(k)) for k in range(1, nd)]
+        for axes in axes_list:
+            for threads in (1, 2):
+                with lt.set_options(backend="loop", threads=threads, check=True):
+                    e = lt.prod(x * dtype(0.999) + dtype(0.002), axis=axes)
+                    if X.size and not all(shape[a] == 1 for a in axes or range(nd)):
+                        assert backend_of(e) == "loop"
+                    (got,) = lt.compute(e)
+                with np.errstate(all="ignore"):
+                    same_bits(got, np.prod(X * dtype(0.999) + dtype(0.002), axis=axes))
+    # "auto" takes the exact loop over the blocked loop's partial products,
+    # though these are faster over every axis (the chain of multiplies)
+    big = lt.asarray(rng.random(4 * loop_backend.AUTO_MIN).astype(dtype))
+    assert backend_of(lt.prod(big * dtype(0.5) + dtype(0.75))) == "loop"
+    # transposed: in memory order, as NumPy's temporary is laid out
+    T = rng.random((300, 77)) + 0.5
+    with lt.set_options(backend="loop", check=True):
+        for axes in (None, 0, 1):
+            same_bits(lt.prod(lt.asarray(T).T * 1.0001, axis=axes).eval(),
+                      np.prod(T.T * 1.0001, axis=axes))
+
+
 def test_counts_of_masks_are_loops_with_an_int64_accumulator() -> None:
     """``sum(x > r)``, ``count_nonzero`` and a mask's mean: the pairwise, row
     and column loops on an int64 accumulator, over every axis, leading and
@@ -343,9 +381,10 @@ def test_ops_without_an_exact_loop_do_not_get_one() -> None:
         for e in [lt.sin(a) * 2, lt.exp(a) + 1]:
             (k,) = lt.plan(e).kernels
             assert k.kernel is not None and k.kernel.backend == "mixed"
-        # Reductions other than a plain sum keep NumPy's (the elementwise
-        # part may still be a loop of its own).
-        for e in [lt.max(a * 2), lt.sum(a * 2, dtype=np.float32), lt.prod(a * 2)]:
+        # Reductions other than a plain sum or product keep NumPy's (the
+        # elementwise part may still be a loop of its own).
+        for e in [lt.max(a * 2), lt.sum(a * 2, dtype=np.float32),
+                  lt.prod(a * 2, dtype=np.float32)]:
             for k in lt.plan(e).kernels:
                 assert k.kernel is not None
                 assert k.node.attrs["reduce"] is None or k.kernel.backend != "loop"

@@ -120,17 +120,19 @@ def calibrate(n: int = 2_000_000, repeat: int = 5) -> CostModel:
     loops = _loop_costs(a, repeat)
     if loops is not None:
         (model.loop, model.loop_sum, model.loop_call_us, model.loop_split_us,
-         model.loop_cached) = loops
+         model.loop_cached, model.loop_chain) = loops
     return model
 
 
 def _loop_costs(a: np.ndarray[Any, Any], repeat: int
-                ) -> tuple[dict[str, float], dict[str, float], float, float, float] | None:
+                ) -> tuple[dict[str, float], dict[str, float], float, float, float,
+                           float] | None:
     """Compiled loops (numba), one thread: the cost of one op per element,
     elementwise and inside a pairwise sum (a chain of CHAIN minus a chain of
     one, so memory traffic cancels), of one call, of handing parts of a
-    loop to the threads, and per element of an array read or written in
-    cache (a mixed kernel's tail on a block).  None without numba."""
+    loop to the threads, per element of an array read or written in
+    cache (a mixed kernel's tail on a block), and per element of a
+    product's chain of multiplies.  None without numba."""
     from . import loop_backend
     from .numpy_backend import pool
     if not loop_backend.available():
@@ -172,7 +174,11 @@ def _loop_costs(a: np.ndarray[Any, Any], repeat: int
     b = min(CostModel().block_elems, a.size)     # (the loop checks no bounds)
     per = _best(lambda: [fn(a, 1.0001, out, 0, b) for _ in range(20)], repeat) / 20 / b * 1e9
     cached = max(0.01, (per - ew["cheap"]) / 2)
-    return ew, sm, call_us, split_us, cached
+    with lt.set_options(backend="loop", threads=1):
+        p = lt.prod(x * 1.0001)
+        lt.compute(p)                                 # compiles the loop
+        chain = max(0.01, _best(lambda: lt.compute(p), repeat) / a.size * 1e9)
+    return ew, sm, call_us, split_us, cached, chain
 
 
 def _gil_us(a: np.ndarray[Any, Any], repeat: int) -> float:

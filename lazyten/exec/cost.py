@@ -75,6 +75,9 @@ class CostModel:
         "cheap": 0.01, "heavy": 0.29, "transcendental": 10.0})
     loop_sum: dict[str, float] = field(default_factory=lambda: {
         "cheap": 0.16, "heavy": 1.35, "transcendental": 10.0})
+    # A product of every element multiplies one after the other (NumPy's
+    # order): nanoseconds an element on one thread, the multiply's latency.
+    loop_chain: float = 0.9
     loop_call_us: float = 0.34        # one call of a compiled loop (numba's dispatch)
     loop_split_us: float = 71.0       # handing parts of a loop to the threads and back
     # A compiled loop's cost per element per array it reads or writes in
@@ -118,11 +121,12 @@ class CostModel:
     def estimate(self, names: list[str], n: int, threads: int, float32: bool,
                  arrays: int = 2, block_elems: int | None = None,
                  reduces: bool = False, tail: tuple[str, ...] = (),
-                 tail_operands: int = 0) -> dict[str, float]:
+                 tail_operands: int = 0, sequential: bool = False) -> dict[str, float]:
         """Estimated seconds for each backend on ``n`` elements, ``arrays``
         full-size operands streamed (inputs and output), in blocks of
         ``block_elems`` elements (default: the model's smallest block);
         ``reduces``: the kernel's loop is a pairwise sum (scalar code);
+        ``sequential``: it is one chain of multiplies, on one thread;
         ``tail``: the ops of a mixed kernel's compiled tail (of ``names``),
         which reads ``tail_operands`` arrays (adds a "mixed" estimate)."""
         width = 0.5 if float32 else 1.0          # bytes per element, relative
@@ -138,7 +142,9 @@ class CostModel:
         gil = self.gil_us * 1e3 * len(names) * nblocks if eff > 1 else 0.0
         lp = sum((self.loop_sum if reduces else self.loop)[op_class(k)] for k in names)
         # Threads split a loop into parts of at least loop_backend.SPLIT_MIN.
-        leff = max(1, min(threads, n >> 16))
+        leff = 1 if sequential else max(1, min(threads, n >> 16))
+        if sequential:     # (the chain's latency hides the ops and the reads)
+            lp = max(self.loop_chain, lp * width + stream) - stream
         est = {
             "numpy": (plain * n + calls) * 1e-9,
             "blocked": ((block + stream) * n / eff + calls * nblocks / eff + gil) * 1e-9,

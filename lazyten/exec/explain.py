@@ -314,7 +314,11 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
                 form = s.kernel.loop
                 what = {"ew": "elementwise", "ew2": "elementwise by rows",
                         "sum": "pairwise sum", "rows": "pairwise sum of each row",
-                        "cols": "sum of rows, one after the other"}[form.mode]
+                        "cols": "sum of rows, one after the other"}[form.mode] \
+                    if form.op == "sum" else {
+                        "sum": "product, one element after the other (one thread)",
+                        "rows": "product of each row, one element after the other",
+                        "cols": "product of rows, one after the other"}[form.mode]
                 notes.append(f"loop: {_loop_state(s.kernel, form)}; {what} over {form.n} "
                              f"elements ({form.outer} x {form.inner}), source {form.key}.py")
             if s.kernel.mixed is not None:
