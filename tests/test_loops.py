@@ -155,6 +155,49 @@ def test_products_are_numpys_one_element_after_the_other(dtype: Any) -> None:
                       np.prod(T.T * 1.0001, axis=axes))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_scans_are_numpys_chains_in_loops(dtype: Any) -> None:
+    """cumsum and cumprod of an expression: one chain per lane in index
+    order, as NumPy's accumulate runs it (from the first element, not from
+    the identity: -0.0 stays), over a 1-d kernel, along rows, down
+    columns, with row and column operands; a middle axis or a transposed
+    operand runs on the blocked loop, block after block."""
+    rng = np.random.default_rng(9)
+    for shape in [(2 * loop_backend.SPLIT_MIN + 13,), (300, 77), (7, 1000), (1000, 7),
+                  (5, 3, 130), (1, 300), (300, 1)]:
+        X = (rng.standard_normal(shape) * 0.01).astype(dtype)
+        X.reshape(-1)[[0, 7, 40]] = [-0.0, np.nan, np.inf]
+        nd = len(shape)
+        R = rng.standard_normal(shape[-1:]).astype(dtype)
+        C = rng.standard_normal(shape[:1] + (1,) * (nd - 1)).astype(dtype)
+        x, r, c = lt.asarray(X), lt.asarray(R), lt.asarray(C)
+        for axis in range(nd):
+            loop = nd == 1 or axis in (0, nd - 1) and shape[axis] > 1 \
+                or all(d == 1 for i, d in enumerate(shape) if i != axis)
+            for threads in (1, 2):
+                with lt.set_options(backend="loop", threads=threads, check=True):
+                    e = lt.cumsum(x * dtype(2) + dtype(1), axis=axis)
+                    assert (backend_of(e) == "loop") == loop, (shape, axis)
+                    same_bits(lt.compute(e)[0], np.cumsum(X * dtype(2) + dtype(1), axis=axis))
+                    # (a loop where the operands are rows or columns of the
+                    # scan's split, else blocked or mixed)
+                    for e, exp in [(lt.cumprod(x * r + dtype(1), axis=axis),
+                                    np.cumprod(X * R + dtype(1), axis=axis)),
+                                   (lt.cumsum(x - c, axis=axis), np.cumsum(X - C, axis=axis)),
+                                   # (-0.0 first: kept, as NumPy starts from it)
+                                   (lt.cumsum(x * dtype(2), axis=axis),
+                                    np.cumsum(X * dtype(2), axis=axis))]:
+                        same_bits(lt.compute(e)[0], exp)
+    T = rng.standard_normal((300, 77)).astype(dtype)
+    with lt.set_options(backend="loop", check=True):
+        for axis in (0, 1):
+            same_bits(lt.cumsum(lt.asarray(T).T * dtype(3), axis=axis).eval(),
+                      np.cumsum(T.T * dtype(3), axis=axis))
+    # "auto" takes the loop: NumPy's accumulate is a slower chain
+    big = lt.asarray(rng.random(4 * loop_backend.AUTO_MIN).astype(dtype))
+    assert backend_of(lt.cumsum(big * dtype(2))) == "loop"
+
+
 def test_counts_of_masks_are_loops_with_an_int64_accumulator() -> None:
     """``sum(x > r)``, ``count_nonzero`` and a mask's mean: the pairwise, row
     and column loops on an int64 accumulator, over every axis, leading and

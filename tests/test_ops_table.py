@@ -307,6 +307,12 @@ EXPRESSION_REDUCTIONS: list[tuple[str, Callable[[Any, Any, dict[str, Any]], Any]
     ("argmin-keepdims", lambda m, x, kw: m.argmin(-x, **kw, keepdims=True)),
     ("argmax-ties", lambda m, x, kw: m.argmax((x * 3).astype(np.int64) % 4, **kw)),
     ("argmin-mask", lambda m, x, kw: m.argmin(x < 2, **kw)),
+    # scans: the expression's chain along the axis (flattened without one)
+    ("cumsum", lambda m, x, kw: m.cumsum(x * 2 + 1, **kw)),
+    ("cumprod", lambda m, x, kw: m.cumprod(x * 0.125 + 1, **kw)),
+    ("cumsum-mask", lambda m, x, kw: m.cumsum(x > 0.5, **kw)),
+    ("cumulative_sum-int8", lambda m, x, kw: m.cumulative_sum(
+        (x * 10).astype(np.int8), **({"axis": 0} if x.ndim == 1 else kw))),
 ]
 EXPRESSION_LAYOUTS = ["0d", "empty", "broadcast", "strided", "negstride", "special",
                       "transposed", "big"]

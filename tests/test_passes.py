@@ -267,6 +267,10 @@ DTYPE_CHANGING = [
     ("all(int)", lambda: lt.all(i8 - 1), "all", "bool"),
     ("argmax", lambda: lt.argmax(x * y), "argmax", "int64"),
     ("argmin(axis)", lambda: lt.argmin(x2 * 2, axis=1), "argmin", "int64"),
+    # scans too: their chain runs in order over the kernel's values
+    ("cumsum", lambda: lt.cumsum(x * y), "cumulative_sum", "float64"),
+    ("cumprod(axis)", lambda: lt.cumprod(x2 + 1, axis=0), "cumulative_prod", "float64"),
+    ("cumsum(mask)", lambda: lt.cumsum(x > y), "cumulative_sum", "int64"),
 ]
 
 
@@ -278,7 +282,7 @@ def test_reduction_changing_dtype_fuses_where_exact(name: str, build: Any, red: 
     g, _removed, _before = optimize(graph(t).outputs, lt.get_options())
     ks = [n for n in g.nodes() if n.op is FUSED and n.attrs["reduce"] is not None]
     assert [(k.attrs["reduce"][0], k.dtype) for k in ks] == [(red, np.dtype(dtype))]
-    assert not [n for n in g.nodes() if n.op.kind == "reduction"], text(g)
+    assert not [n for n in g.nodes() if n.op.kind in ("reduction", "scan")], text(g)
     with lt.set_options(optimize=False):
         expected = t.eval()
     assert_eq(t, expected)
@@ -292,6 +296,10 @@ def test_float_sum_into_another_dtype_does_not_fuse() -> None:
     g, _removed, _before = optimize(graph(t).outputs, lt.get_options())
     assert [n.attrs["reduce"] for n in g.nodes() if n.op is FUSED] == [None]
     assert "the reduction gives float64, not float32" in lt.explain(t, verbose=True)
+    # nor a scan with its initial value (a longer result than the kernel's)
+    g, _removed, _before = optimize(graph(lt.cumulative_sum(x * y, include_initial=True)).outputs,
+                                    lt.get_options())
+    assert [n.op.name for n in g.nodes() if n.op.kind == "scan"] == ["cumulative_sum"]
     # nor a complex argmax (NumPy orders complex numbers and NaNs its own way)
     z = lt.asarray(np.linspace(0, 1, 12) + 1j)
     g, _removed, _before = optimize(graph(lt.argmax(z * 2)).outputs, lt.get_options())

@@ -180,7 +180,8 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
     if step.kind == "kernel":
         ops = [ins[0] for ins in n.attrs["program"]]
         red = n.attrs["reduce"]
-        desc = _ops_with_lines(ops, n) + (f", then {red[0]} (reduction fused: no full-size "
+        kind = "scan" if red is not None and red[0].startswith("cumulative") else "reduction"
+        desc = _ops_with_lines(ops, n) + (f", then {red[0]} ({kind} fused: no full-size "
                                           f"temporary)" if red is not None else "")
         notes.append(f"fusion: {_plural(len(ops), 'op')} in one kernel: {desc}")
         again = n.attrs.get("recomputed") or ()
@@ -318,7 +319,11 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
                     if form.op == "sum" else {
                         "sum": "product, one element after the other (one thread)",
                         "rows": "product of each row, one element after the other",
-                        "cols": "product of rows, one after the other"}[form.mode]
+                        "cols": "product of rows, one after the other"}[form.mode] \
+                    if form.op == "prod" else {
+                        "sum": "scan, one element after the other (one thread)",
+                        "rows": "scan along each row",
+                        "cols": "scan down the columns, row after row"}[form.mode]
                 notes.append(f"loop: {_loop_state(s.kernel, form)}; {what} over {form.n} "
                              f"elements ({form.outer} x {form.inner}), source {form.key}.py")
             if s.kernel.mixed is not None:

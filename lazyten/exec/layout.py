@@ -98,7 +98,8 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
     reduces (NumPy's elementwise result, laid out as above): a sum over all
     axes pairwise over that memory, one over the axes that are innermost
     there pairwise per row.  Its result keeps its own layout (C order when
-    new); ``into`` is a view of it with the kept axes permuted.
+    new); ``into`` is a view of it with the kept axes permuted.  A scan's
+    result is laid out as an elementwise one's.
     """
     if reduce is not None and reduce[0] in ("argmax", "argmin"):
         return None      # (its indices count in C order)
@@ -107,7 +108,14 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
         return None
     moved_shape = tuple(shape[a] for a in axes)
     back = tuple(int(i) for i in np.argsort(axes))
-    if reduce is not None:
+    moved_scan = None
+    if reduce is not None and reduce[0] in ("cumulative_sum", "cumulative_prod"):
+        # A scan's result is laid out as an elementwise one; each lane's
+        # chain along the scan's axis (permuted with the others) is the same.
+        attrs = dict(reduce[1])
+        attrs["axis"] = axes.index(attrs["axis"])
+        moved_scan = (reduce[0], tuple(attrs.items()))
+    elif reduce is not None:
         attrs = dict(reduce[1])
         reduced = set(attrs["axis"])
         attrs["axis"] = tuple(sorted(axes.index(a) for a in reduced))
@@ -134,7 +142,7 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
         if not into.flags.c_contiguous:
             return None
         result = out
-    return Moved(_moved(args, axes, len(shape)), into, axes, moved_shape, None, result)
+    return Moved(_moved(args, axes, len(shape)), into, axes, moved_shape, moved_scan, result)
 
 
 def _moved(args: list[Any], axes: tuple[int, ...], nd: int) -> list[Any]:

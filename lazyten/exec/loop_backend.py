@@ -147,7 +147,8 @@ class LoopForm:
     sum over the outer axes (row after row into the result, as NumPy
     reduces a leading axis).  ``op`` "prod": the same modes multiply, in
     NumPy's order for a product: one element after the other (so "sum"
-    runs on one thread).
+    runs on one thread); a scan (``SCANS``): they accumulate into a
+    full-size result, over the flat kernel, the rows or the columns.
     """
     source: str
     key: str                      # hash of the source: the cache's key
@@ -156,7 +157,7 @@ class LoopForm:
     n: int                        # elements of the kernel's element shape
     outer: int
     inner: int
-    op: str = "sum"               # a reduction's: "sum" or "prod"
+    op: str = "sum"               # a reduction's or scan's name ("sum", "prod", ``SCANS``)
 
     @property
     def reduces(self) -> bool:
@@ -196,7 +197,8 @@ def _squeezed(inputs: Sequence[Node], reduce: Any, elem_shape: tuple[int, ...],
     padded: list[tuple[int, ...] | None] = [
         None if node.weak or node.size == 1 else (1,) * (nd - node.ndim) + tuple(node.shape)
         for node in inputs]
-    red = set(dict(reduce[1])["axis"]) if reduce is not None else set()
+    ax = dict(reduce[1])["axis"] if reduce is not None else ()
+    red = {ax} if isinstance(ax, int) else set(ax)     # (a scan's is one axis)
     if axes is not None:
         elem_shape = tuple(elem_shape[a] for a in axes)
         padded = [None if p is None else tuple(p[a] for a in axes) for p in padded]
@@ -254,13 +256,8 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
     if not program or len(program) > MAX_OPS or not elem_shape:
         return None
     n = math.prod(elem_shape)
-    if reduce is not None:
-        rattrs = dict(reduce[1])
-        if reduce[0] not in ("sum", "prod") or set(rattrs) - {"axis", "keepdims", "dtype"} \
-                or not (reduce[0] == "sum" and _counts(program, dtype)
-                        or rattrs.get("dtype") is None
-                        and np.dtype(program[-1][3]) == dtype and dtype in FLOATS):
-            return None
+    if reduce is not None and not _reduction_has_loop(program, reduce, dtype):
+        return None
     in_dtypes = [_input_dtype(node) for node in inputs]
     if any(d is UNUSABLE for d in in_dtypes):
         return None
@@ -274,6 +271,25 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
     key = hashlib.sha1(source.encode()).hexdigest()[:20]
     return LoopForm(source, key, kinds, mode, n, math.prod(squeezed[:split]),
                     math.prod(squeezed[split:]), op)
+
+
+# A scan's op between the running value and the next element.
+SCANS = {"cumulative_sum": "+", "cumulative_prod": "*"}
+
+
+def _reduction_has_loop(program: tuple[Instr, ...], reduce: Any, dtype: np.dtype[Any]
+                        ) -> bool:
+    """A sum or product of floats in their dtype, a count of bools, or a
+    cumulative sum or product of floats in their dtype."""
+    name, rattrs = reduce[0], dict(reduce[1])
+    allowed = {"axis", "keepdims", "dtype"} if name in ("sum", "prod") else \
+        {"axis", "dtype", "include_initial"} if name in SCANS else None
+    if allowed is None or set(rattrs) - allowed or rattrs.get("include_initial"):
+        return False
+    if name == "sum" and _counts(program, dtype):
+        return True
+    return rattrs.get("dtype") in (None, dtype) and np.dtype(program[-1][3]) == dtype \
+        and dtype in FLOATS
 
 
 def _counts(program: tuple[Instr, ...], dtype: np.dtype[Any]) -> bool:
@@ -520,6 +536,8 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
             *_by_rows("numba.uint64(lo)", "numba.uint64(hi)", "U0", "m", body,
                       f"o[k] = {last}"),
         ]
+    elif op in SCANS:
+        src = head + _scan(program, kinds, casts, params, jit, mode, SCANS[op])
     elif mode == "cols":
         # NumPy reduces leading axes row after row into the result, which
         # starts at the identity: o[j] = ((0 + x[0, j]) + x[1, j]) + ...
@@ -561,6 +579,72 @@ def _by_rows(q_from: str, q_to: str, j_from: str, j_to: str, body: list[str],
         f"            {store}",
         "            j += U1",
         "        q += U1",
+    ]
+
+
+def _scan(program: tuple[Instr, ...], kinds: tuple[str, ...],
+          casts: list[list[str | None]], params: str, jit: str, mode: str,
+          sign: str) -> list[str]:
+    """NumPy's accumulate: the first element, then the running value ``sign``
+    each next one, in index order, into the full-size ``o``: over the flat
+    kernel (``pw``: one chain, the one axis longer than 1), along each row
+    (``rows``) or down each column (``cols``: row after row, the running
+    values a row of ``o``)."""
+    acc = _acc(program)
+    if mode == "sum":
+        body, last = _element(program, kinds, casts, "k", "")
+        return [
+            jit,
+            f"def pw({params}, o, lo, hi):",
+            "    k = numba.uint64(lo)",
+            "    e = numba.uint64(hi)",
+            *[f"    {ln}" for ln in body],
+            f"    r = {last}",
+            "    o[k] = r",
+            "    k += U1",
+            "    while k < e:",
+            *[f"        {ln}" for ln in body],
+            f"        r = {acc}(r {sign} {last})",
+            "        o[k] = r",
+            "        k += U1",
+        ]
+    body, last = _element(program, kinds, casts, "k", "", row="j", col="q")
+    if mode == "rows":
+        return [
+            jit,
+            f"def rows({params}, o, lo, hi, inner):",
+            "    m = numba.uint64(inner)",
+            "    q = numba.uint64(lo)",
+            "    while q < numba.uint64(hi):",
+            "        base = q * m",
+            "        j = U0",
+            "        k = base",
+            *[f"        {ln}" for ln in body],
+            f"        r = {last}",
+            "        o[k] = r",
+            "        j = U1",
+            "        while j < m:",
+            "            k = base + j",
+            *[f"            {ln}" for ln in body],
+            f"            r = {acc}(r {sign} {last})",
+            "            o[k] = r",
+            "            j += U1",
+            "        q += U1",
+        ]
+    return [
+        jit,
+        f"def cols({params}, o, lo, hi, outer, inner):",
+        "    m = numba.uint64(inner)",
+        "    e = numba.uint64(hi)",
+        "    q = U0",
+        "    j = numba.uint64(lo)",
+        "    while j < e:",
+        "        k = j",
+        *[f"        {ln}" for ln in body],
+        f"        o[k] = {last}",
+        "        j += U1",
+        *_by_rows("U1", "numba.uint64(outer)", "numba.uint64(lo)", "e", body,
+                  f"o[k] = {acc}(o[k - m] {sign} {last})"),
     ]
 
 
@@ -971,6 +1055,17 @@ def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray
 def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray[Any, Any],
          threads: int) -> int | None:
     n = form.n
+    if form.op in SCANS:
+        o = _flat_view(out, n)
+        if o is None:
+            return None
+        if form.mode == "sum":      # one chain, on this thread
+            return _in_turn(lambda _p: fn(*flat, o, 0, n), 1, 1)
+        if form.mode == "rows":     # whole rows to each thread
+            return _spread(fn, threads, _parts(threads, n, form.outer),
+                           lambda lo, hi: (*flat, o, lo, hi, form.inner))
+        return _spread(fn, threads, _parts(threads, n, form.inner, per_thread=1),
+                       lambda lo, hi: (*flat, o, lo, hi, form.outer, form.inner))
     if form.mode == "sum" and form.op == "prod":
         # one element after the other (NumPy's order): one part, this thread
         def whole(_p: int) -> None:

@@ -38,6 +38,29 @@ COMBINE = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maxi
 # unless the later one's is strictly better, so ties and NaN go to the first
 # index, as NumPy's do.
 ARG = {"argmax": (np.argmax, np.greater), "argmin": (np.argmin, np.less)}
+# Scans: each block's values are accumulated along the axis; along the
+# blocks' axis, in block order, each from the last row of the one before
+# (an accumulate of out[lo-1:hi] in place: NumPy's chain, continued).
+SCAN = {"cumulative_sum": np.add, "cumulative_prod": np.multiply}
+
+
+class _InOrder:
+    """``run(i)`` for blocks ``0..n-1`` in block order, whichever thread
+    finishes the block next in line (``put``)."""
+
+    def __init__(self, run: Callable[[int], None]) -> None:
+        self.run = run
+        self.ready: set[int] = set()
+        self.next = 0
+        self.lock = threading.Lock()
+
+    def put(self, i: int) -> None:
+        with self.lock:
+            self.ready.add(i)
+            while self.next in self.ready:
+                self.ready.discard(self.next)
+                self.run(self.next)
+                self.next += 1
 
 
 def _pick(better: Any) -> Callable[[Any, Any], Any]:
@@ -372,16 +395,18 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     reduce_axes: tuple[int, ...] = ()
     keep = False
     arg: Any = None
+    scan: Any = None
     if reduce is not None:
         rattrs = dict(reduce[1])
-        ax, keep = rattrs["axis"], bool(rattrs["keepdims"])
+        ax, keep = rattrs["axis"], bool(rattrs.get("keepdims"))
         reduce_axes = tuple(range(nd)) if ax is None else (ax,) if isinstance(ax, int) \
             else tuple(ax)
         if reduce[0] in ARG:
             arg, better = ARG[reduce[0]]
+        scan = SCAN.get(reduce[0])
     across = 0 in reduce_axes  # blocks are combined, not placed
     combine: Any = _pick(better) if arg is not None else \
-        COMBINE[reduce[0]] if reduce is not None else np.add  # (unused then)
+        COMBINE.get(reduce[0], np.add) if reduce is not None else np.add  # (unused: np.add)
     # A sum or product adds up in the result's dtype (``sum(x > 0.5)``:
     # int64, as NumPy's does; integer partials combine exactly), and a
     # count of a bool block over every axis is ``count_nonzero``: NumPy's
@@ -390,7 +415,8 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     counts = adds and reduce[0] == "sum" and len(reduce_axes) == nd
     # Where each block's (keepdims) result goes when blocks are not combined.
     kd_shape = tuple(1 if i in reduce_axes else d for i, d in enumerate(elem_shape))
-    out_kd = out.reshape(kd_shape) if reduce is not None and not across else out
+    out_kd = out.reshape(kd_shape) if reduce is not None and not across \
+        and scan is None else out
 
     # np.errstate is per thread: worker threads must use the caller's
     # settings, or errstate(all="raise") would only warn in blocked kernels,
@@ -405,6 +431,14 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     # same for any number of threads and any timing.
     nblocks = len(blocks)
     fold = _Fold(combine, nblocks)
+
+    def chain(i: int) -> None:
+        """Block ``i`` of a scan along the blocks' axis, its values in
+        ``out``: accumulated from the last row of block ``i - 1``."""
+        lo, hi = blocks[i]
+        part = out[max(lo - 1, 0):hi]
+        scan.accumulate(part, axis=0, out=part)
+    in_order = _InOrder(chain)
 
     def work(taken: Iterator[int]) -> None:
         with np.errstate(**err):
@@ -422,6 +456,13 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 _run_block(steps, scr, a, out[lo:hi], tail)
                 continue
             val = _run_block(steps, scr, a, None, tail)  # the last value stays in scratch
+            if scan is not None:
+                if across:
+                    out[lo:hi] = val                     # (cast to the scan's dtype)
+                    in_order.put(i)
+                else:
+                    scan.accumulate(val, axis=reduce_axes[0], dtype=dtype, out=out[lo:hi])
+                continue
             # np.sum & co. are these ufuncs' reduce behind a Python wrapper
             # that costs more than a cache-sized block's work
             if arg is not None:
@@ -439,7 +480,7 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 out_kd[lo:hi] = part
 
     spread(work, nblocks, threads)
-    if reduce is not None and across:
+    if reduce is not None and across and scan is None:
         res = np.asarray(fold.result()[1] if arg is not None else fold.result(), dtype=dtype)
         out[...] = res.reshape(out.shape) if keep or res.size == out.size else res
     return out

@@ -1,5 +1,5 @@
 """Elementwise fusion: maximal convex groups of elementwise ops become one
-``fused`` kernel node; a reduction of such a group fuses with it.
+``fused`` kernel node; a reduction or scan of such a group fuses with it.
 
     %5 = multiply %1 %2
     %6 = add %5 %3             =>   %9 = fused %1 %2 %3 %4  { t0 = multiply i0 i1
@@ -7,6 +7,7 @@
     %8 = subtract %6 %7                                      t2 = sin i0
                                                              t3 = subtract t1 t2 }
     sum(fused{...})            =>   fused{...; reduce sum}   (no full-size temporary)
+    cumsum(fused{...})         =>   fused{...; reduce cumulative_sum}  (no temporary)
 
 Legality (``placement``): a node joins its consumers' group only if *every*
 consumer is in that one group, it is not a graph output, and it has the
@@ -44,6 +45,20 @@ from ..rewrite import Graph, rebuild
 # floating-point summation, which NumPy itself does pairwise).
 FUSABLE_REDUCTIONS = frozenset({"sum", "prod", "min", "max", "any", "all",
                                 "argmax", "argmin"})
+# Scans that fuse the same way (as the kernel's ``reduce``, though their
+# value is full size): NumPy's accumulate is one chain per lane, in index
+# order, so a kernel that runs the chain in that order, block after block
+# or in a compiled loop, gives NumPy's bits whatever else it fuses.
+FUSABLE_SCANS = frozenset({"cumulative_sum", "cumulative_prod"})
+
+
+def fusable_root(n: Node) -> bool:
+    """``n`` is a reduction or scan that may close the group of its input."""
+    name = n.op.name
+    if name in FUSABLE_REDUCTIONS:
+        return True
+    return name in FUSABLE_SCANS and not n.attrs.get("include_initial") \
+        and n.shape == n.inputs[0].shape
 
 
 def reduction_dtype_issue(red: Node) -> str | None:
@@ -64,6 +79,8 @@ def reduction_dtype_issue(red: Node) -> str | None:
     name, dt, xk = red.op.name, red.dtype, x.dtype.kind
     if dt == x.dtype and dt.kind in "biuf":
         return None
+    if name in FUSABLE_SCANS and dt.kind in "biuf" and xk in "biuf":
+        return None      # (accumulate casts each element to dt: in order anyway)
     if name in ("sum", "prod") and dt.kind in "iu" and xk in "biu":
         return None
     if name in ("any", "all") and xk in "biuf":
@@ -234,7 +251,7 @@ def fuse(graph: Graph) -> Graph:
         return sorted(roots)
 
     for n in reversed(order):
-        if n.op.name in FUSABLE_REDUCTIONS and n.value is None and _elementwise(n.inputs[0]) \
+        if fusable_root(n) and n.value is None and _elementwise(n.inputs[0]) \
                 and n.inputs[0].id not in outputs and n.inputs[0].size > 0 \
                 and reduction_dtype_issue(n) is None:
             # sum(elementwise...), exact blockwise in its dtypes: fuse.
@@ -271,7 +288,7 @@ def fuse(graph: Graph) -> Graph:
                 mapping[n.id] = rebuild(n, [mapping[i.id] for i in n.inputs])
             continue
         group = sorted(members[root], key=lambda m: m.id)
-        if len(group) == 1 and n.op.kind == "reduction":
+        if len(group) == 1 and n.op.kind in ("reduction", "scan"):
             mapping[n.id] = rebuild(n, [mapping[i.id] for i in n.inputs])
             continue
         mapping[n.id] = _kernel(n, group, mapping, copies)
@@ -282,7 +299,7 @@ def _kernel(root: Node, group: list[Node], mapping: dict[int, Node],
             copies: dict[int, list[int]]) -> Node:
     """One ``fused`` node for ``group`` (ids ascending, so inputs come first);
     members in ``copies`` are also computed in other kernels (``recompute``)."""
-    reduce_root = root.op.kind == "reduction"
+    reduce_root = root.op.kind in ("reduction", "scan")
     body = [m for m in group if m is not root] if reduce_root else group
     index: dict[int, int] = {}          # member id -> temp number
     ext: dict[int, int] = {}            # external node id -> kernel input number
