@@ -25,7 +25,7 @@ import numexpr as ne
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_workloads import cold_medians  # noqa: E402
+from bench_workloads import side_by_side  # noqa: E402
 
 import lazyten as lt  # noqa: E402
 
@@ -56,19 +56,10 @@ def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
 
 
 def run(n: int, rounds: int) -> None:
-    print(f"N={n:.0e}, rounds={rounds}, interleaved from cold caches; times are medians, "
-          f"ratios to NumPy eager (lower is better)")
-    print(f"{'workload':32} {'numpy':>9} {'numexpr':>8} {'lazyten':>8}   "
-          f"{'peak MB np/ne/lt':>18}  {'result MB':>9}")
-    for name, fns in workloads(n):
-        want = fns["numpy"]()
-        for k, fn in fns.items():
-            np.testing.assert_allclose(fn(), want, rtol=1e-12)
-        med, peaks = cold_medians(fns, rounds)
-        base = med["numpy"]
-        print(f"{name:32} {base * 1e3:7.1f}ms {med['numexpr'] / base:8.2f} "
-              f"{med['lazyten'] / base:8.2f}   "
-              f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}  {want.nbytes / 1e6:9.1f}")
+    side_by_side(f"N={n:.0e}, rounds={rounds}, interleaved from cold caches; times are "
+                 f"medians, ratios to NumPy eager (lower is better)", workloads(n), rounds,
+                 (("result MB", lambda got, want: f"{want.nbytes / 1e6:.1f}"),),
+                 rtol=1e-12, name_width=32)
 
 
 def main() -> None:

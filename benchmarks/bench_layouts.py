@@ -26,7 +26,7 @@ import numexpr as ne
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_workloads import cold_medians  # noqa: E402
+from bench_workloads import same_bits_cell, side_by_side  # noqa: E402
 
 import lazyten as lt  # noqa: E402
 
@@ -71,29 +71,17 @@ def workloads(rows: int, cols: int) -> list[tuple[str, dict[str, Callable[[], An
     ]
 
 
-def _same_strides(got: np.ndarray[Any, Any], want: np.ndarray[Any, Any]) -> bool:
-    return [s for s, d in zip(got.strides, got.shape) if d > 1] == \
+def _layout_cell(got: Any, want: Any) -> str:
+    same = [s for s, d in zip(got.strides, got.shape) if d > 1] == \
         [s for s, d in zip(want.strides, want.shape) if d > 1]
+    return "same" if same else "other"
 
 
 def run(rows: int, cols: int, rounds: int) -> None:
-    print(f"({rows}, {cols}) float64, rounds={rounds}, interleaved from cold caches; times "
-          f"are medians, ratios to NumPy eager (lower is better)")
-    print(f"{'workload':26} {'numpy':>9} {'numexpr':>8} {'lazyten':>8}   "
-          f"{'peak MB np/ne/lt':>18}  layout  bits")
-    for name, fns in workloads(rows, cols):
-        want = fns["numpy"]()
-        for k, fn in fns.items():
-            np.testing.assert_allclose(fn(), want, rtol=1e-9)
-        for _ in range(3):   # the plan cached, loops compiled: the steady state
-            got = fns["lazyten"]()
-        med, peaks = cold_medians(fns, rounds)
-        base = med["numpy"]
-        layout = "same" if _same_strides(np.asarray(got), np.asarray(want)) else "other"
-        bits = "same" if np.array_equal(got, want) else "close"
-        print(f"{name:26} {base * 1e3:7.1f}ms {med['numexpr'] / base:8.2f} "
-              f"{med['lazyten'] / base:8.2f}   "
-              f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}  {layout:>6}  {bits}")
+    side_by_side(f"({rows}, {cols}) float64, rounds={rounds}, interleaved from cold caches; "
+                 f"times are medians, ratios to NumPy eager (lower is better)",
+                 workloads(rows, cols), rounds,
+                 (("layout", _layout_cell), ("bits", same_bits_cell)))
 
 
 def main() -> None:

@@ -137,6 +137,44 @@ def cold_medians(fns: dict[str, Callable[[], Any]], rounds: int
     return med, [peak_mb(fns[k]) for k in ("numpy", "numexpr", "lazyten")]
 
 
+# A column after the side-by-side ones: its header, and its cell for
+# (lazyten's result, NumPy's).
+Column = tuple[str, Callable[[Any, Any], str]]
+
+
+def side_by_side(title: str, workloads: list[tuple[str, dict[str, Callable[[], Any]]]],
+                 rounds: int, columns: tuple[Column, ...] = (), rtol: float = 1e-9,
+                 name_width: int = 26) -> None:
+    """The joins', layouts' and reductions' tables: per workload, NumPy
+    eager's median time, numexpr's and lazyten's as ratios to it, the three
+    engines' peak extra MB (``cold_medians``), then ``columns``.  Each
+    engine's result is checked against NumPy's first, and lazyten is run
+    until its loops are compiled: the steady state is timed."""
+    print(title)
+    print(f"{'workload':{name_width}} {'numpy':>9} {'numexpr':>8} {'lazyten':>8}   "
+          f"{'peak MB np/ne/lt':>18}" + "".join(f"  {h}" for h, _ in columns))
+    for name, fns in workloads:
+        want = fns["numpy"]()
+        for fn in fns.values():
+            np.testing.assert_allclose(fn(), want, rtol=rtol)
+        got = fns["lazyten"]()
+        for _ in range(100):          # (a loop compiles once its fallback paid for it)
+            got = fns["lazyten"]()
+            if not loop_backend.pending():
+                break
+        med, peaks = cold_medians(fns, rounds)
+        base = med["numpy"]
+        cells = "".join(f"  {cell(got, want):>{len(h)}}" for h, cell in columns)
+        print(f"{name:{name_width}} {base * 1e3:7.1f}ms {med['numexpr'] / base:8.2f} "
+              f"{med['lazyten'] / base:8.2f}   "
+              f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}{cells}")
+
+
+def same_bits_cell(got: Any, want: Any) -> str:
+    """A table cell: "same" where lazyten's values are NumPy's to the bit."""
+    return "same" if np.array_equal(got, want) else "close"
+
+
 def w1(x: Any, y: Any, z: Any, m: Any) -> Any:
     """W1 in the array module ``m`` (NumPy, lazyten or jax.numpy)."""
     return 2 * x**2 + 3 * y * z - m.sin(x) * m.exp(-y)

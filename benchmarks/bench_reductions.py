@@ -1,0 +1,96 @@
+"""Reductions and scans of expressions: lazyten vs NumPy eager vs numexpr.
+
+A count of a mask (``sum(a > 0.5)``, ``count_nonzero``, a mask's mean), an
+``argmax`` and a cumulative sum of an expression fuse with it into one
+kernel (``graph/passes/fuse.py``): no full-size temporary, and where a
+compiled loop runs them, one pass over the inputs.  Before, each wrote the
+expression in full and ran NumPy's reduction on it: ``count_nonzero(a > b)``
+took 1.8x NumPy's time (NumPy's bool-to-int64 sum casts in small buffers),
+``cumsum(a*2)`` 0.98x (NumPy's accumulate is a sequential loop, 3.4 ns an
+element).  A product runs in NumPy's order (one element after the other),
+so its bits are NumPy's too.  The "bits" column says whether lazyten's
+result is NumPy's to the bit.  numexpr reduces only sums and products of
+whole expressions; elsewhere its column is numexpr's elementwise part then
+NumPy's reduction.
+
+    OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_reductions.py [--rounds 5]
+
+Rounds are interleaved and every timed call starts from cold caches, as in
+``bench_workloads.py`` (whose table, timer, flush and tracemalloc peak this
+uses); times are medians as a ratio to NumPy eager in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numexpr as ne
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_workloads import same_bits_cell, side_by_side  # noqa: E402
+
+import lazyten as lt  # noqa: E402
+
+
+def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
+    rng = np.random.default_rng(0)
+    a, b = rng.random(n), rng.random(n)
+    A = rng.random((n // 2500, 2500))
+    la, lb, lA = lt.asarray(a), lt.asarray(b), lt.asarray(A)
+    return [
+        ("R1 sum(a > 0.5)", {
+            "numpy": lambda: np.sum(a > 0.5),
+            "numexpr": lambda: ne.evaluate("sum(where(a > 0.5, 1, 0))", {"a": a}),
+            "lazyten": lambda: lt.compute(lt.sum(la > 0.5))[0]}),
+        ("R2 count_nonzero(a > b)", {
+            "numpy": lambda: np.count_nonzero(a > b),
+            "numexpr": lambda: np.count_nonzero(ne.evaluate("a > b", {"a": a, "b": b})),
+            "lazyten": lambda: lt.compute(lt.count_nonzero(la > lb))[0]}),
+        ("R3 mean(a > 0.5)", {
+            "numpy": lambda: np.mean(a > 0.5),
+            "numexpr": lambda: ne.evaluate("sum(where(a > 0.5, 1.0, 0.0))", {"a": a}) / n,
+            "lazyten": lambda: lt.compute(lt.mean(la > 0.5))[0]}),
+        ("R4 (A > 0.5).sum(0)", {
+            "numpy": lambda: (A > 0.5).sum(axis=0),
+            "numexpr": lambda: ne.evaluate("sum(where(A > 0.5, 1, 0), axis=0)", {"A": A}),
+            "lazyten": lambda: lt.compute((lA > 0.5).sum(axis=0))[0]}),
+        ("R5 argmax(a*b)", {
+            "numpy": lambda: np.argmax(a * b),
+            "numexpr": lambda: np.argmax(ne.evaluate("a*b", {"a": a, "b": b})),
+            "lazyten": lambda: lt.compute(lt.argmax(la * lb))[0]}),
+        ("R6 prod(a*1e-7 + 1)", {
+            "numpy": lambda: np.prod(a * 1e-7 + 1),
+            "numexpr": lambda: ne.evaluate("prod(a*1e-7 + 1)", {"a": a}),
+            "lazyten": lambda: lt.compute(lt.prod(la * 1e-7 + 1))[0]}),
+        ("R7 cumsum(a*2)", {
+            "numpy": lambda: np.cumsum(a * 2),
+            "numexpr": lambda: np.cumsum(ne.evaluate("a*2", {"a": a})),
+            "lazyten": lambda: lt.compute(lt.cumsum(la * 2))[0]}),
+        ("R8 cumsum(A*2, axis=1)", {
+            "numpy": lambda: np.cumsum(A * 2, axis=1),
+            "numexpr": lambda: np.cumsum(ne.evaluate("A*2", {"A": A}), axis=1),
+            "lazyten": lambda: lt.compute(lt.cumsum(lA * 2, axis=1))[0]}),
+    ]
+
+
+def run(n: int, rounds: int) -> None:
+    side_by_side(f"N={n:.0e} float64, rounds={rounds}, interleaved from cold caches; times "
+                 f"are medians, ratios to NumPy eager (lower is better)",
+                 workloads(n), rounds, (("bits", same_bits_cell),))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--n", type=int, default=10_000_000)
+    p.add_argument("--rounds", type=int, default=5)
+    args = p.parse_args()
+    run(args.n, args.rounds)
+
+
+if __name__ == "__main__":
+    main()
