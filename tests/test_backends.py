@@ -114,6 +114,7 @@ def test_calibration_writes_and_is_read_back(tmp_path: Path, monkeypatch: Any) -
     if loop_backend.available():
         assert model.loop["cheap"] > 0 and model.loop_sum["heavy"] > 0
         assert model.loop_call_us > 0 and model.loop_split_us > 0 and model.loop_cached > 0
+        assert model.loop_chain > 0
     path = cost.save(model)
     assert path.parent == tmp_path
     monkeypatch.setattr(cost, "_model", None)
@@ -162,6 +163,42 @@ def test_blocked_reductions_do_not_depend_on_the_thread_count() -> None:
     np.testing.assert_allclose(got[0][0], np.sum(A * B + 1.0), rtol=1e-12)
     assert got[0][1] == np.max(A - B)
     np.testing.assert_allclose(got[0][2], np.sum(M * M, axis=0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_any_and_all_stop_at_the_block_that_decides_them(monkeypatch: Any,
+                                                        threads: int) -> None:
+    """``any(x > t)`` is True once one block has a True: the other blocks are
+    not computed, where the kernel's ops cannot warn (comparisons, logic,
+    isnan...: a skipped block loses no warning).  A kernel that can warn
+    (``x * 2 > t`` may overflow) computes every block."""
+    from lazyten.exec import numpy_backend
+    calls = []
+    real = numpy_backend._run_block
+
+    def counting(*args: Any, **kw: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kw)
+    monkeypatch.setattr(numpy_backend, "_run_block", counting)
+    n = 20 * cost.get_model().block_for(8, 1)
+    X = np.linspace(0, 1, n)
+    x = lt.asarray(X)
+    cases = [(lambda v: lt.any(v < 0.01), True, False),      # decided by the first block
+             (lambda v: lt.all(v > 0.01), False, False),
+             (lambda v: lt.any(lt.isnan(v) | (v > 0.999)), True, True),  # by the last
+             (lambda v: lt.all(v <= 1), True, True),          # undecided: every block
+             (lambda v: lt.any(v * 2 < 0.02), True, True)]    # may warn: every block
+    for build, want, every in cases:
+        with lt.set_options(backend="numpy", threads=threads, check=True):
+            (k,) = lt.plan(build(x)).kernels
+            assert k.kernel is not None and k.kernel.backend == "blocked"
+            blocks = -(-n // k.kernel.block_elems)
+            assert blocks > 2
+            calls.clear()
+            (got,) = lt.compute(build(x))
+        assert got == want and got.dtype == np.bool_
+        if threads == 1:        # (other threads may take blocks before one decides)
+            assert len(calls) == (blocks if every else 1)
 
 
 def test_fused_node_kind_is_kernel() -> None:

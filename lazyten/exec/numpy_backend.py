@@ -7,7 +7,8 @@ thread pool (ufuncs release the GIL).  It runs the very same NumPy loops as
 eager NumPy on the same dtypes, so results are NumPy's.  Reductions of a
 kernel reduce each block and combine the partial results with the same op
 (argmax and argmin: each block's first extreme with its value, the earliest
-of the best kept).
+of the best kept; any and all: until a block decides them, where no op can
+warn; scans: each block's chain, continued from the block before).
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ COMBINE = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maxi
 # unless the later one's is strictly better, so ties and NaN go to the first
 # index, as NumPy's do.
 ARG = {"argmax": (np.argmax, np.greater), "argmin": (np.argmin, np.less)}
+# Ops that never set a floating-point flag NumPy reports (its comparisons
+# are quiet): a kernel of these only may skip blocks without losing a
+# warning, as ``any``/``all`` over every axis do once a block decides them.
+QUIET_OPS = frozenset({"less", "less_equal", "greater", "greater_equal", "equal",
+                       "not_equal", "logical_and", "logical_or", "logical_xor",
+                       "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
+                       "bitwise_invert", "isnan", "isinf", "isfinite", "signbit"})
 # Scans: each block's values are accumulated along the axis; along the
 # blocks' axis, in block order, each from the last row of the one before
 # (an accumulate of out[lo-1:hi] in place: NumPy's chain, continued).
@@ -231,6 +239,7 @@ class Prepared:
     steps: list[Ready]
     slot_dtypes: list[Any]
     tail: tuple[tuple[int, ...], int] | None = None
+    quiet: bool = False          # every instruction in ``QUIET_OPS``
 
 
 @dataclass(frozen=True)
@@ -255,7 +264,8 @@ def prepare(program: tuple[Instr, ...], n_args: int, reduces: bool = False) -> P
     for k, s in enumerate(slot_of):
         if s >= 0:
             dtypes[s] = program[k][3]
-    return Prepared(ready(program, slot_of, n_args), dtypes)
+    return Prepared(ready(program, slot_of, n_args), dtypes,
+                    quiet=all(ins[0] in QUIET_OPS for ins in program))
 
 
 def prepare_mixed(head: tuple[Instr, ...], n_args: int, operands: tuple[int, ...],
@@ -405,6 +415,11 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             arg, better = ARG[reduce[0]]
         scan = SCAN.get(reduce[0])
     across = 0 in reduce_axes  # blocks are combined, not placed
+    # any/all over every axis: a block that decides them (a True for any, a
+    # False for all) ends the kernel where skipping blocks loses no warning.
+    decided = reduce[0] == "any" if reduce is not None and reduce[0] in ("any", "all") \
+        and len(reduce_axes) == nd and prep.quiet else None
+    stop = False
     combine: Any = _pick(better) if arg is not None else \
         COMBINE.get(reduce[0], np.add) if reduce is not None else np.add  # (unused: np.add)
     # A sum or product adds up in the result's dtype (``sum(x > 0.5)``:
@@ -445,9 +460,12 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             _work(taken)
 
     def _work(taken: Iterator[int]) -> None:
+        nonlocal stop
         bshape = (rows,) + elem_shape[1:]
         scratch = [np.empty(bshape, d) for d in slot_dtypes]
         for i in taken:
+            if stop:
+                break
             lo, hi = blocks[i]
             n = hi - lo
             scr = scratch if n == rows else [s[:n] for s in scratch]
@@ -475,12 +493,16 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 combine.reduce(val, axis=reduce_axes, keepdims=True, dtype=dtype) if adds \
                 else combine.reduce(val, axis=reduce_axes, keepdims=True)
             if across:
+                if decided is not None and bool(part.reshape(-1)[0]) == decided:
+                    stop = True
                 fold.put(i, part)
             else:
                 out_kd[lo:hi] = part
 
     spread(work, nblocks, threads)
-    if reduce is not None and across and scan is None:
+    if stop:
+        out[...] = decided
+    elif reduce is not None and across and scan is None:
         res = np.asarray(fold.result()[1] if arg is not None else fold.result(), dtype=dtype)
         out[...] = res.reshape(out.shape) if keep or res.size == out.size else res
     return out
