@@ -198,6 +198,25 @@ def test_scans_are_numpys_chains_in_loops(dtype: Any) -> None:
     assert backend_of(lt.cumsum(big * dtype(2))) == "loop"
 
 
+def test_float32_statistics_are_numpys_sums_divided_in_float64() -> None:
+    """mean/var/std of float32 decompose into sums (which fuse and are
+    loops) divided by the count as NumPy's ``_mean``/``_var`` divide: in
+    float64, rounded back to float32; the bits are NumPy's."""
+    rng = np.random.default_rng(10)
+    for shape in [(300_001,), (700, 600), (3, 40, 500)]:
+        X = (rng.standard_normal(shape) * 10 + 3).astype(np.float32)
+        x = lt.asarray(X)
+        for axis in (None, 0, -1):
+            for name, kw in [("mean", {}), ("var", {}), ("std", {"ddof": 1}),
+                             ("var", {"ddof": 1.5})]:
+                e = getattr(lt, name)(x * 2 - 1, axis=axis, **kw)
+                with lt.set_options(backend="loop", check=True):
+                    (got,) = lt.compute(e)
+                    plan = lt.plan(e)
+                assert not [s for s in plan.steps if s.node.op.name == name]
+                same_bits(got, getattr(np, name)(X * 2 - 1, axis=axis, **kw))
+
+
 def test_counts_of_masks_are_loops_with_an_int64_accumulator() -> None:
     """``sum(x > r)``, ``count_nonzero`` and a mask's mean: the pairwise, row
     and column loops on an int64 accumulator, over every axis, leading and

@@ -9,11 +9,15 @@ These are the very operations NumPy's ``_methods._mean``/``_var`` perform
 (sum, true divide by the count, subtract, multiply, sum, divide), so values
 match; but as graph nodes the ``(x - mean)**2`` pass fuses with its sum and
 needs no full-size temporary, and ``mean`` is shared with a user's own
-``x.mean(axis)`` by hash-consing.  Only float64 is decomposed: NumPy divides
-float32 sums by an int64 count in float64 and rounds back, which the graph
-would not reproduce bit for bit.  A bool's mean (``mean(x > 0.5)``) is
-decomposed too: its int64 count, converted to float64, is NumPy's float64
-sum of ones exactly (below 2**53 elements).
+``x.mean(axis)`` by hash-consing.  float64 and float32 are decomposed; NumPy
+divides a float32 sum by its count (an ``intp``) in float64 and rounds back,
+and so does the graph:
+
+    mean(x32, axis)        =>  astype(divide(astype(sum(x32, axis), f64), n), f32)
+
+A bool's mean (``mean(x > 0.5)``) is decomposed too: its int64 count,
+converted to float64, is NumPy's float64 sum of ones exactly (below 2**53
+elements).  float16 is not: NumPy sums it in float32, cast in buffers.
 """
 
 from __future__ import annotations
@@ -27,15 +31,26 @@ from ..ops import build, const
 from ..rewrite import Graph, rewrite
 
 F64 = np.dtype(np.float64)
+F32 = np.dtype(np.float32)
 
 
 def _count(x: Node, axes: tuple[int, ...]) -> int:
     return math.prod(x.shape[a] for a in axes)
 
 
+def _by_count(s: Node, count: float, src: tuple[str, int]) -> Node:
+    """``s`` divided by a count as NumPy's ``_mean``/``_var`` divide: in
+    float64 (a float32 sum cast up, the quotient rounded back)."""
+    if s.dtype == F32:
+        up = build("astype", [s], {"dtype": F64}, src)
+        return build("astype", [build("divide", [up, const(count)], {}, src)],
+                     {"dtype": F32}, src)
+    return build("divide", [s, const(count)], {}, src)
+
+
 def _mean(x: Node, axes: tuple[int, ...], keep: bool, src: tuple[str, int]) -> Node:
     s = build("sum", [x], {"axis": axes, "keepdims": keep, "dtype": None}, src)
-    return build("divide", [s, const(_count(x, axes))], {}, src)
+    return _by_count(s, _count(x, axes), src)
 
 
 def _var(x: Node, axes: tuple[int, ...], keep: bool, ddof: float,
@@ -46,20 +61,20 @@ def _var(x: Node, axes: tuple[int, ...], keep: bool, ddof: float,
     sq = build("multiply", [d, d], {}, src)
     s = build("sum", [sq], {"axis": axes, "keepdims": keep, "dtype": None}, src)
     div = max(_count(x, axes) - ddof, 0)
-    return build("divide", [s, const(float(div) if isinstance(ddof, float) else div)], {}, src)
+    return _by_count(s, float(div) if isinstance(ddof, float) else div, src)
 
 
 def _rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
     name = node.op.name
-    if name not in ("mean", "var", "std", "sum") or node.dtype != F64:
+    if name not in ("mean", "var", "std", "sum") or node.dtype not in (F64, F32):
         return None
     x = ins[0]
     a = node.attrs
     if x.size == 0 or a.get("dtype") is not None:
         return None
     if name == "sum":
-        return _dot(node, x)
-    if x.dtype != F64 and x.dtype != np.bool_:
+        return _dot(node, x) if node.dtype == F64 else None
+    if x.dtype != node.dtype and not (x.dtype == np.bool_ and node.dtype == F64):
         # (a bool's float64 sum is its count, whatever the order of the
         # additions: NumPy's mean of a mask is sum(mask) / n exactly)
         return None
