@@ -57,6 +57,14 @@ SIMPLIFY = [
                            "%2:float64[12] = multiply %0 %1\nreturn %2"),
     ("x**2", lambda: x ** 2, "%0:float64[12] = input name=x\n"
                              "%1:float64[12] = multiply %0 %0\nreturn %1"),
+    # NumPy's power loop computes these so for a scalar exponent
+    ("y**0.5", lambda: y ** 0.5, "%0:float64[12] = input name=y\n"
+                                 "%1:float64[12] = sqrt %0\nreturn %1"),
+    ("x**-1", lambda: x ** -1, "%0:int64[] = const 1 (weak)\n%1:float64[12] = input name=x\n"
+                               "%2:float64[12] = divide %0 %1\nreturn %2"),
+    # (an int64 ** 0.5 is a float64 power of a cast: kept)
+    ("i**0.5", lambda: i ** 0.5, "%0:int64[12] = input name=i\n%1:float64[] = const 0.5 (weak)\n"
+                                 "%2:float64[12] = pow %0 %1\nreturn %2"),
     ("--x", lambda: -(-x), "%0:float64[12] = input name=x\nreturn %0"),
     ("astype-same", lambda: x.astype(np.float64), "%0:float64[12] = input name=x\nreturn %0"),
     ("reshape-reshape", lambda: x.reshape(3, 4).reshape(2, 6),

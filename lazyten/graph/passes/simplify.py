@@ -5,6 +5,8 @@
     subtract(x, 0)            =>  x          (x - 0.0 keeps -0.0; x + 0.0 does not,
     add(x, 0)                 =>  x             so add is only dropped for integers)
     pow(x, 2)                 =>  multiply(x, x)
+    pow(x, 0.5)               =>  sqrt(x)    (float32/64 x, a scalar exponent: NumPy's
+    pow(x, -1)                =>  divide(1, x)  power loop computes these so)
     negative(negative(x))     =>  x
     astype(x, x.dtype)        =>  x
     not_equal(x, 0)           =>  x          (x bool: count_nonzero(x > y) is sum(x > y))
@@ -12,7 +14,11 @@
     reshape(reshape(x))       =>  reshape(x)
     op(small constants)       =>  constant   (folded with NumPy)
 
-``x * 0`` is *not* folded: it is NaN for NaN and inf.  Complex ``x * 1``,
+NumPy's float power loop, given one exponent for every element, computes
+``x ** 0.5`` as ``sqrt(x)`` (``-0.0 ** 0.5`` is ``-0.0``, ``-inf ** 0.5``
+NaN, unlike C's ``pow``), ``x ** -1`` as ``1.0 / x`` and ``x ** 2`` as
+``x * x``: the rewrites are those very computations (and sqrt is an exact
+loop op, where pow is libm's).  ``x * 0`` is *not* folded: it is NaN for NaN and inf.  Complex ``x * 1``,
 ``x / 1`` and ``x ** 1|2`` are not rewritten either: complex multiplication
 by ``1+0j`` turns ``-0.0`` real parts into ``+0.0`` and ``nan+1j`` into
 ``nan+nanj``.  A rule applies only
@@ -27,10 +33,12 @@ from typing import Any
 import numpy as np
 
 from ..node import Node, intern
-from ..ops import REGISTRY
+from ..ops import REGISTRY, const
 from ..rewrite import Graph, rebuild, rewrite
 
 FOLD_LIMIT = 1024  # elements: larger constants stay lazy (memory over speed)
+# The dtypes whose power loop has NumPy's scalar-exponent fast paths.
+_POW_FAST = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 
 
 def _is_scalar_const(n: Node, value: float) -> bool:
@@ -71,6 +79,14 @@ def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
             if ins[a].dtype == np.bool_ and _same(node, ins[a]) and c.op.name == "const" \
                     and c.shape == () and c.attrs["value"] == 0:
                 return ins[a]
+    if name == "pow" and node.dtype in _POW_FAST and _same(node, ins[0]) \
+            and ins[1].op.name == "const" and ins[1].shape == ():
+        e = ins[1].attrs["value"]
+        if not isinstance(e, (bool, np.bool_, complex, np.complexfloating)):
+            if e == 0.5:
+                return _apply_like(node, "sqrt", (ins[0],))
+            if e == -1:
+                return _apply_like(node, "divide", (const(1, node.source), ins[0]))
     if name == "negative" and ins[0].op.name == "negative" and ins[0].value is None:
         return ins[0].inputs[0]
     if name == "astype" and ins[0].dtype == node.dtype:
