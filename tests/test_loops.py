@@ -313,6 +313,13 @@ def test_elementwise_ops_on_special_values_are_numpys(dtype: Any) -> None:
         (lambda p, q: (p > 0).astype(p.dtype) * q, lambda p, q: (p > 0).astype(p.dtype) * q),
         (lambda p, q: lt.sum(lt.where(p == p, p, 0.0) * 1.0),
          lambda p, q: np.sum(np.where(p == p, p, dtype(0.0)) * 1.0)),
+        # rounding: -0.0 kept, halves (q * 0.5: 1.5, 0.5, -0.75...) to even
+        (lambda p, q: lt.floor(p * 2.5) + lt.ceil(q * 0.5),
+         lambda p, q: np.floor(p * 2.5) + np.ceil(q * 0.5)),
+        (lambda p, q: lt.trunc(p * 2.5) - lt.rint(q * 0.5) * 1.0,
+         lambda p, q: np.trunc(p * 2.5) - np.rint(q * 0.5) * 1.0),
+        (lambda p, q: lt.rint(p) * 1.0 + lt.floor(-q) * 1.0,
+         lambda p, q: np.rint(p) * 1.0 + np.floor(-q) * 1.0),
     ]
     for lz, ref in cases:
         with lt.set_options(backend="loop", check=True), np.errstate(all="ignore"):

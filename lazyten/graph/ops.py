@@ -167,6 +167,11 @@ _LOOP: dict[str, str] = {
     "bitwise_and": "({0} & {1})", "bitwise_or": "({0} | {1})",
     "bitwise_xor": "({0} != {1})", "bitwise_invert": "(not {0})",
     "where": "({1} if {0} else {2})",
+    # rounding to an integral value is exact (no libm: LLVM's floor, ceil,
+    # trunc and rint are the CPU's round instructions, as NumPy's SIMD ones;
+    # rint rounds half to even, in the default rounding mode)
+    "floor": "np.floor({0})", "ceil": "np.ceil({0})", "trunc": "np.trunc({0})",
+    "rint": "np.rint({0})",
 }
 
 
