@@ -15,7 +15,6 @@ extra memory of one call.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +24,7 @@ import numexpr as ne
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_workloads import side_by_side  # noqa: E402
+from bench_workloads import main_n_rounds, side_by_side  # noqa: E402
 
 import lazyten as lt  # noqa: E402
 
@@ -62,13 +61,5 @@ def run(n: int, rounds: int) -> None:
                  rtol=1e-12, name_width=32)
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--n", type=int, default=10_000_000)
-    p.add_argument("--rounds", type=int, default=5)
-    args = p.parse_args()
-    run(args.n, args.rounds)
-
-
 if __name__ == "__main__":
-    main()
+    main_n_rounds(run, __doc__)

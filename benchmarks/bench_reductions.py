@@ -22,7 +22,6 @@ uses); times are medians as a ratio to NumPy eager in the same run.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -32,7 +31,7 @@ import numexpr as ne
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_workloads import same_bits_cell, side_by_side  # noqa: E402
+from bench_workloads import main_n_rounds, same_bits_cell, side_by_side  # noqa: E402
 
 import lazyten as lt  # noqa: E402
 
@@ -84,13 +83,5 @@ def run(n: int, rounds: int) -> None:
                  workloads(n), rounds, (("bits", same_bits_cell),))
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--n", type=int, default=10_000_000)
-    p.add_argument("--rounds", type=int, default=5)
-    args = p.parse_args()
-    run(args.n, args.rounds)
-
-
 if __name__ == "__main__":
-    main()
+    main_n_rounds(run, __doc__)

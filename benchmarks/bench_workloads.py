@@ -170,6 +170,16 @@ def side_by_side(title: str, workloads: list[tuple[str, dict[str, Callable[[], A
               f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}{cells}")
 
 
+def main_n_rounds(run: Callable[[int, int], None], doc: str | None) -> None:
+    """The command line of the joins' and reductions' scripts: ``--n`` and
+    ``--rounds``, then ``run(n, rounds)``."""
+    p = argparse.ArgumentParser(description=(doc or "").split("\n")[0])
+    p.add_argument("--n", type=int, default=10_000_000)
+    p.add_argument("--rounds", type=int, default=5)
+    args = p.parse_args()
+    run(args.n, args.rounds)
+
+
 def same_bits_cell(got: Any, want: Any) -> str:
     """A table cell: "same" where lazyten's values are NumPy's to the bit."""
     return "same" if np.array_equal(got, want) else "close"

@@ -117,6 +117,13 @@ def test_sums_over_leading_or_trailing_axes_are_numpys(dtype: Any) -> None:
             same_bits(got, np.sum(np.full((4, 300), -0.0, dtype) * 1.0, axis=axis))
 
 
+def loop_axes(nd: int) -> list[tuple[int, ...] | None]:
+    """The reductions a loop runs over ``nd`` axes: every axis (None), the
+    trailing axes after each split, the leading axes before it."""
+    return [None] + [tuple(range(k, nd)) for k in range(1, nd)] + \
+        [tuple(range(k)) for k in range(1, nd)]
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_products_are_numpys_one_element_after_the_other(dtype: Any) -> None:
     """NumPy's multiply.reduce has no pairwise form: over every axis, along
@@ -132,9 +139,7 @@ def test_products_are_numpys_one_element_after_the_other(dtype: Any) -> None:
             X.reshape(-1)[[3, 50]] = [np.inf, -0.0]
         x = lt.asarray(X)
         nd = len(shape)
-        axes_list: list[Any] = [None] + [tuple(range(k, nd)) for k in range(1, nd)] + \
-            [tuple(range(k)) for k in range(1, nd)]
-        for axes in axes_list:
+        for axes in loop_axes(nd):
             for threads in (1, 2):
                 with lt.set_options(backend="loop", threads=threads, check=True):
                     e = lt.prod(x * dtype(0.999) + dtype(0.002), axis=axes)
@@ -227,9 +232,7 @@ def test_counts_of_masks_are_loops_with_an_int64_accumulator() -> None:
         X.reshape(-1)[::17] = np.nan
         x = lt.asarray(X)
         nd = len(shape)
-        axes_list: list[Any] = [None] + [tuple(range(k, nd)) for k in range(1, nd)] + \
-            [tuple(range(k)) for k in range(1, nd)]
-        for axes in axes_list:
+        for axes in loop_axes(nd):
             for threads in (1, 2):
                 with lt.set_options(backend="loop", threads=threads, check=True):
                     for e, exp in [(lt.sum(x > 0.25, axis=axes), np.sum(X > 0.25, axis=axes)),

@@ -537,7 +537,7 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
                       f"o[k] = {last}"),
         ]
     elif op in SCANS:
-        src = head + _scan(program, kinds, casts, params, jit, mode, SCANS[op])
+        src = head + _chains(program, kinds, casts, params, jit, mode, op)
     elif mode == "cols":
         # NumPy reduces leading axes row after row into the result, which
         # starts at the identity: o[j] = ((0 + x[0, j]) + x[1, j]) + ...
@@ -557,7 +557,7 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
                       f"o[j] = {acc}(o[j] {sign} {last})"),
         ]
     elif op == "prod":
-        src = head + _sequential_product(program, kinds, casts, params, jit, mode)
+        src = head + _chains(program, kinds, casts, params, jit, mode, op)
     else:
         src = head + _pairwise(program, kinds, casts, params, jit, mode)
     return "\n".join(src) + "\n"
@@ -582,94 +582,53 @@ def _by_rows(q_from: str, q_to: str, j_from: str, j_to: str, body: list[str],
     ]
 
 
-def _scan(program: tuple[Instr, ...], kinds: tuple[str, ...],
-          casts: list[list[str | None]], params: str, jit: str, mode: str,
-          sign: str) -> list[str]:
-    """NumPy's accumulate: the first element, then the running value ``sign``
-    each next one, in index order, into the full-size ``o``: over the flat
-    kernel (``pw``: one chain, the one axis longer than 1), along each row
-    (``rows``) or down each column (``cols``: row after row, the running
-    values a row of ``o``)."""
+def _chains(program: tuple[Instr, ...], kinds: tuple[str, ...],
+            casts: list[list[str | None]], params: str, jit: str, mode: str,
+            op: str) -> list[str]:
+    """A product or a scan: one chain per lane in index order, ``r = r * v``
+    (``r = r + v``) from the identity, 1.0 (-0.0, which adds to every value
+    exactly, -0.0 too: NumPy's accumulate starts from the first element).
+    A product has no pairwise form in NumPy, and a scan is one chain by
+    definition.  Over the flat kernel (``pw(lo, hi)``: one chain, the
+    product returned) or along each row (``rows``); a scan writes each
+    running value into the full-size ``o``, a product each row's last.  A
+    scan down the columns (``cols``) adds row after row into ``o``."""
     acc = _acc(program)
-    if mode == "sum":
-        body, last = _element(program, kinds, casts, "k", "")
+    scan = op in SCANS
+    sign = SCANS.get(op, "*")
+    ident = "-0.0" if sign == "+" else "1.0"
+    if mode == "cols":             # (a product's is the sums' form: ``_source``)
+        body, last = _element(program, kinds, casts, "k", "", row="j", col="q")
         return [
             jit,
-            f"def pw({params}, o, lo, hi):",
+            f"def cols({params}, o, lo, hi, outer, inner):",
+            "    m = numba.uint64(inner)",
+            "    e = numba.uint64(hi)",
+            "    q = U0",
+            "    j = numba.uint64(lo)",
+            "    while j < e:",
+            "        k = j",
+            *[f"        {ln}" for ln in body],
+            f"        o[k] = {last}",
+            "        j += U1",
+            *_by_rows("U1", "numba.uint64(outer)", "numba.uint64(lo)", "e", body,
+                      f"o[k] = {acc}(o[k - m] {sign} {last})"),
+        ]
+    flat = mode == "sum"
+    body, last = _element(program, kinds, casts, "k", "", row="j", col="q")
+    step = [*body, f"r = {acc}(r {sign} {last})", *(["o[k] = r"] if scan else [])]
+    if flat:
+        return [
+            jit,
+            f"def pw({params}, {'o, ' if scan else ''}lo, hi):",
+            f"    r = {acc}({ident})",
             "    k = numba.uint64(lo)",
             "    e = numba.uint64(hi)",
-            *[f"    {ln}" for ln in body],
-            f"    r = {last}",
-            "    o[k] = r",
-            "    k += U1",
             "    while k < e:",
-            *[f"        {ln}" for ln in body],
-            f"        r = {acc}(r {sign} {last})",
-            "        o[k] = r",
+            *[f"        {ln}" for ln in step],
             "        k += U1",
+            *([] if scan else ["    return r"]),
         ]
-    body, last = _element(program, kinds, casts, "k", "", row="j", col="q")
-    if mode == "rows":
-        return [
-            jit,
-            f"def rows({params}, o, lo, hi, inner):",
-            "    m = numba.uint64(inner)",
-            "    q = numba.uint64(lo)",
-            "    while q < numba.uint64(hi):",
-            "        base = q * m",
-            "        j = U0",
-            "        k = base",
-            *[f"        {ln}" for ln in body],
-            f"        r = {last}",
-            "        o[k] = r",
-            "        j = U1",
-            "        while j < m:",
-            "            k = base + j",
-            *[f"            {ln}" for ln in body],
-            f"            r = {acc}(r {sign} {last})",
-            "            o[k] = r",
-            "            j += U1",
-            "        q += U1",
-        ]
-    return [
-        jit,
-        f"def cols({params}, o, lo, hi, outer, inner):",
-        "    m = numba.uint64(inner)",
-        "    e = numba.uint64(hi)",
-        "    q = U0",
-        "    j = numba.uint64(lo)",
-        "    while j < e:",
-        "        k = j",
-        *[f"        {ln}" for ln in body],
-        f"        o[k] = {last}",
-        "        j += U1",
-        *_by_rows("U1", "numba.uint64(outer)", "numba.uint64(lo)", "e", body,
-                  f"o[k] = {acc}(o[k - m] {sign} {last})"),
-    ]
-
-
-def _sequential_product(program: tuple[Instr, ...], kinds: tuple[str, ...],
-                        casts: list[list[str | None]], params: str, jit: str,
-                        mode: str) -> list[str]:
-    """NumPy's product: ``multiply.reduce`` has no pairwise form, it
-    multiplies one element after the other from the identity, over the
-    flat kernel (``pw``: "sum", all axes) or along each row (``rows``)."""
-    acc = _acc(program)
-    if mode == "sum":
-        body, last = _element(program, kinds, casts, "k", "")
-        return [
-            jit,
-            f"def pw({params}, lo, n):",
-            f"    r = {acc}(1.0)",
-            "    k = numba.uint64(lo)",
-            "    e = k + numba.uint64(n)",
-            "    while k < e:",
-            *[f"        {ln}" for ln in body],
-            f"        r = {acc}(r * {last})",
-            "        k += U1",
-            "    return r",
-        ]
-    body, last = _element(program, kinds, casts, "k", "", row="j", col="q")
     return [
         jit,
         f"def rows({params}, o, lo, hi, inner):",
@@ -677,14 +636,13 @@ def _sequential_product(program: tuple[Instr, ...], kinds: tuple[str, ...],
         "    q = numba.uint64(lo)",
         "    while q < numba.uint64(hi):",
         "        base = q * m",
-        f"        r = {acc}(1.0)",
+        f"        r = {acc}({ident})",
         "        j = U0",
         "        while j < m:",
         "            k = base + j",
-        *[f"            {ln}" for ln in body],
-        f"            r = {acc}(r * {last})",
+        *[f"            {ln}" for ln in step],
         "            j += U1",
-        "        o[q] = r",
+        *([] if scan else ["        o[q] = r"]),
         "        q += U1",
     ]
 
