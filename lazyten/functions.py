@@ -519,11 +519,18 @@ def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
                             dtype=_opt_dtype(dtype, "trace")))
 
 
-def einsum(subscripts: str, *operands: Any) -> Tensor:
+def einsum(subscripts: str, *operands: Any, optimize: Any = False) -> Tensor:
+    """NumPy's ``einsum``, with its default ``optimize=False`` (NumPy's own
+    sum-of-products loops, so its bits; ``True``, ``"greedy"``, ``"optimal"``:
+    NumPy's contraction order and BLAS, faster for several operands)."""
     if not isinstance(subscripts, str):
         raise TypeError("einsum: subscripts must be a string")
+    if not isinstance(optimize, (bool, str)) or isinstance(optimize, str) \
+            and optimize not in ("greedy", "optimal"):
+        raise TypeError(f"einsum: optimize must be a bool, 'greedy' or 'optimal', "
+                        f"got {optimize!r}")
     nodes = [wrap(o)._node for o in operands]
-    return Tensor(ops.apply("einsum", nodes, subscripts=subscripts))
+    return Tensor(ops.apply("einsum", nodes, subscripts=subscripts, optimize=optimize))
 
 
 # ------------------------------------------------------------------ joining

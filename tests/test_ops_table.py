@@ -590,6 +590,23 @@ def test_contraction_and_join(engine: Any, name: str, fn: Callable[..., Any], sa
         check(lambda: fn(np, a, b), lambda: fn(lt, ta, tb), rtol=rtol)
 
 
+@pytest.mark.parametrize("optimize", [False, True, "greedy", "optimal"])
+def test_einsum_is_numpys_to_the_bit(engine: Any, optimize: Any) -> None:
+    """NumPy's own einsum loops by default (optimize=False), as eager NumPy:
+    with optimize=True the bits were BLAS's, other than NumPy's default."""
+    rng = np.random.default_rng(15)
+    A, B = rng.standard_normal((300, 250)), rng.standard_normal((300, 250))
+    C = rng.standard_normal((250, 7))
+    ta, tb, tc = lt.asarray(A), lt.asarray(B), lt.asarray(C)
+    for sub, arrays, tensors in [("ij,ij->i", (A, B), (ta, tb)), ("ij,jk->ik", (A, C), (ta, tc)),
+                                 ("ij,ij", (A, B), (ta, tb)), ("ij,jk,ij->k", (A, C, B),
+                                                               (ta, tc, tb))]:
+        got = lt.einsum(sub, *tensors, optimize=optimize).eval()
+        np.testing.assert_array_equal(got, np.einsum(sub, *arrays, optimize=optimize))
+    with pytest.raises(TypeError, match="optimize"):
+        lt.einsum("ij->i", ta, optimize="fast")
+
+
 def test_joins_mixed_dtypes(engine: Any) -> None:
     a = np.arange(6, dtype=np.int8).reshape(2, 3)
     b = np.ones((1, 3), np.float32)

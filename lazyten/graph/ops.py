@@ -638,11 +638,12 @@ def _einsum_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape,
     for c in out:
         if c not in sizes:
             raise ValueError(f"output axis {c!r} appears in no operand")
-    return tuple(sizes[c] for c in out), {"subscripts": spec}
+    return tuple(sizes[c] for c in out), {"subscripts": spec,
+                                          "optimize": attrs.get("optimize", False)}
 
 
-def _einsum_impl(*arrays: Any, subscripts: str) -> Any:
-    return np.einsum(subscripts, *arrays, optimize=True)
+def _einsum_impl(*arrays: Any, subscripts: str, optimize: Any = False) -> Any:
+    return np.einsum(subscripts, *arrays, optimize=optimize)
 
 
 register(OpSpec("matmul", "contraction", np.matmul, _matmul_infer, None, 2))
