@@ -308,6 +308,8 @@ def test_float_sum_into_another_dtype_does_not_fuse() -> None:
     g, _removed, _before = optimize(graph(lt.cumulative_sum(x * y, include_initial=True)).outputs,
                                     lt.get_options())
     assert [n.op.name for n in g.nodes() if n.op.kind == "scan"] == ["cumulative_sum"]
+    assert "its result's shape is not this kernel's" in lt.explain(
+        lt.cumulative_sum(x * y, include_initial=True), verbose=True)
     # nor a complex argmax (NumPy orders complex numbers and NaNs its own way)
     z = lt.asarray(np.linspace(0, 1, 12) + 1j)
     g, _removed, _before = optimize(graph(lt.argmax(z * 2)).outputs, lt.get_options())

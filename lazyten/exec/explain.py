@@ -174,13 +174,14 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
     rule, it is cheap enough to recompute in each), and it has the kernel's
     element count.
     """
-    from ..graph.passes.fuse import FUSABLE_REDUCTIONS, reduction_dtype_issue
+    from ..graph.ops import REGISTRY
+    from ..graph.passes.fuse import fusable_root, reduction_dtype_issue
     n = step.node
     notes: list[str] = []
     if step.kind == "kernel":
         ops = [ins[0] for ins in n.attrs["program"]]
         red = n.attrs["reduce"]
-        kind = "scan" if red is not None and red[0].startswith("cumulative") else "reduction"
+        kind = "reduction" if red is None else REGISTRY[red[0]].kind
         desc = _ops_with_lines(ops, n) + (f", then {red[0]} ({kind} fused: no full-size "
                                           f"temporary)" if red is not None else "")
         notes.append(f"fusion: {_plural(len(ops), 'op')} in one kernel: {desc}")
@@ -210,8 +211,11 @@ def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> 
                              f"fusing would recompute it for every element it is broadcast to")
             else:
                 notes.append(f"fusion: not fused into step {name.step(r)}")
-        elif rn.op.name in FUSABLE_REDUCTIONS:
-            why = reduction_dtype_issue(rn) or "the reduction's input is needed elsewhere"
+        elif fusable_root(rn) or rn.op.kind == "scan":
+            why = ("its result's shape is not this kernel's (an initial value, or a 0-d "
+                   "input scanned as 1-d)"
+                   if not fusable_root(rn) else reduction_dtype_issue(rn)
+                   or "the reduction's input is needed elsewhere")
             notes.append(f"fusion: {rn.op.name} (step {name.step(r)}) not fused into this "
                          f"kernel: {why}")
         else:

@@ -18,6 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from ..graph.ops import REGISTRY
+from ..graph.passes.fuse import ARG_REDUCTIONS
+
 
 
 def memory_order(args: list[Any], shape: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -101,7 +104,7 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
     new); ``into`` is a view of it with the kept axes permuted.  A scan's
     result is laid out as an elementwise one's.
     """
-    if reduce is not None and reduce[0] in ("argmax", "argmin"):
+    if reduce is not None and reduce[0] in ARG_REDUCTIONS:
         return None      # (its indices count in C order)
     axes = memory_order(args, shape)
     if axes is None:
@@ -109,7 +112,7 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
     moved_shape = tuple(shape[a] for a in axes)
     back = tuple(int(i) for i in np.argsort(axes))
     moved_scan = None
-    if reduce is not None and reduce[0] in ("cumulative_sum", "cumulative_prod"):
+    if reduce is not None and REGISTRY[reduce[0]].kind == "scan":
         # A scan's result is laid out as an elementwise one; each lane's
         # chain along the scan's axis (permuted with the others) is the same.
         attrs = dict(reduce[1])

@@ -536,7 +536,7 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
             *_by_rows("numba.uint64(lo)", "numba.uint64(hi)", "U0", "m", body,
                       f"o[k] = {last}"),
         ]
-    elif op in SCANS:
+    elif op in SCANS or op == "prod" and mode != "cols":
         src = head + _chains(program, kinds, casts, params, jit, mode, op)
     elif mode == "cols":
         # NumPy reduces leading axes row after row into the result, which
@@ -556,8 +556,6 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
             *_by_rows("U0", "numba.uint64(outer)", "numba.uint64(lo)", "e", body,
                       f"o[j] = {acc}(o[j] {sign} {last})"),
         ]
-    elif op == "prod":
-        src = head + _chains(program, kinds, casts, params, jit, mode, op)
     else:
         src = head + _pairwise(program, kinds, casts, params, jit, mode)
     return "\n".join(src) + "\n"

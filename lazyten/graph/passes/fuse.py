@@ -43,8 +43,10 @@ from ..rewrite import Graph, rebuild
 # Reductions that can run blockwise over a fused group: combining per-block
 # partial results with the same op gives NumPy's answer (up to the order of
 # floating-point summation, which NumPy itself does pairwise).
-FUSABLE_REDUCTIONS = frozenset({"sum", "prod", "min", "max", "any", "all",
-                                "argmax", "argmin"})
+# argmax and argmin: an index, whose blocks' candidates fold in order (and
+# count in C order: they never run in memory order, ``exec/layout.py``).
+ARG_REDUCTIONS = frozenset({"argmax", "argmin"})
+FUSABLE_REDUCTIONS = frozenset({"sum", "prod", "min", "max", "any", "all"}) | ARG_REDUCTIONS
 # Scans that fuse the same way (as the kernel's ``reduce``, though their
 # value is full size): NumPy's accumulate is one chain per lane, in index
 # order, so a kernel that runs the chain in that order, block after block
@@ -62,8 +64,9 @@ def fusable_root(n: Node) -> bool:
 
 
 def reduction_dtype_issue(red: Node) -> str | None:
-    """Why the reduction ``red`` of a fused group cannot join it, as far as
-    dtypes go (None: it can).
+    """Why the reduction (or scan) ``red`` of a fused group cannot join it,
+    as far as dtypes go (None: it can).  A scan joins in any real dtypes:
+    accumulate casts each element to its dtype in index order anyway.
 
     A reduction keeping its input's dtype (bool, integer or float) fuses.
     So do those whose result is exact in any order although the dtype
@@ -85,7 +88,7 @@ def reduction_dtype_issue(red: Node) -> str | None:
         return None
     if name in ("any", "all") and xk in "biuf":
         return None
-    if name in ("argmax", "argmin") and xk in "biuf":
+    if name in ARG_REDUCTIONS and xk in "biuf":
         return None      # (an index, int64; complex order and NaNs are not fused)
     return f"the reduction gives {dt}, not {x.dtype}" if dt != x.dtype \
         else f"{dt} reductions are not fused"
