@@ -8,6 +8,8 @@ fallback (non-contiguous n-d operands or outputs).
 
 from __future__ import annotations
 
+import math
+
 import os
 import subprocess
 import sys
@@ -344,6 +346,43 @@ def test_mixed_dtypes_and_broadcast_scalars() -> None:
         assert backend_of(e) == "loop"
         same_bits(e.eval(), x32 * np.array([s]) + y64)
         same_bits(lt.sum(a * c).eval(), np.sum(x32 * np.array([s])))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_operands_broadcast_along_any_axes_are_one_nested_loop(dtype: Any) -> None:
+    """``P[:, None, :] - Q[None, :, :]``, ``B * r`` with ``r`` of shape
+    (n, 1, m): no split into leading and trailing axes serves, so the loop
+    nests an axis a loop ("ewn", up to MAX_EWN_AXES axes), each broadcast
+    operand read from its own data; NumPy's bits, on special values too."""
+    rng = np.random.default_rng(12)
+    with np.errstate(all="ignore"):
+        S = np.resize(SPECIALS, 4000).astype(dtype)
+    cases = [((40, 1, 60), (1, 30, 60)), ((40, 30, 60), (40, 1, 60)),
+             ((40, 30, 60), (1, 30, 1)), ((6, 1, 7, 50), (1, 5, 7, 1)),
+             ((6, 5, 1, 50), (6, 1, 7, 50))]
+    for sa, sb in cases:
+        A = rng.permutation(np.resize(S, math.prod(sa))).reshape(sa)
+        B = rng.permutation(np.resize(S, math.prod(sb))).reshape(sb)
+        a, b = lt.asarray(A), lt.asarray(B)
+        for threads in (1, 2):
+            with lt.set_options(backend="loop", threads=threads, check=True), \
+                    np.errstate(all="ignore"):
+                d = a - b               # (every op full-size: one kernel)
+                e = d * d * dtype(0.5) + d / dtype(3)
+                (k,) = lt.plan(e).kernels
+                assert k.kernel is not None and k.kernel.loop is not None
+                assert k.kernel.loop.mode == "ewn"
+                assert "an axis a loop" in lt.explain(e, verbose=True)
+                (got,) = lt.compute(e)
+                exp = (A - B) * (A - B) * dtype(0.5) + (A - B) / dtype(3)
+            same_bits(got, exp)
+    # five axes: beyond MAX_EWN_AXES, the blocked loop runs it
+    F = rng.random((3, 1, 4, 1, 50)).astype(dtype)
+    G = rng.random((1, 2, 1, 5, 50)).astype(dtype)
+    with lt.set_options(backend="loop", check=True):
+        e = lt.asarray(F) * lt.asarray(G) + 1
+        assert backend_of(e) != "loop"
+        same_bits(e.eval(), F * G + 1)
 
 
 def test_layouts_the_loop_takes_and_those_it_hands_to_numpy(monkeypatch: Any) -> None:

@@ -318,6 +318,7 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
             if s.kernel.loop is not None:
                 form = s.kernel.loop
                 what = {"ew": "elementwise", "ew2": "elementwise by rows",
+                        "ewn": "elementwise, an axis a loop, over broadcast operands",
                         "sum": "pairwise sum", "rows": "pairwise sum of each row",
                         "cols": "sum of rows, one after the other"}[form.mode] \
                     if form.op == "sum" else {
@@ -328,8 +329,9 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
                         "sum": "scan, one element after the other (one thread)",
                         "rows": "scan along each row",
                         "cols": "scan down the columns, row after row"}[form.mode]
+                shape = " x ".join(map(str, form.dims or (form.outer, form.inner)))
                 notes.append(f"loop: {_loop_state(s.kernel, form)}; {what} over {form.n} "
-                             f"elements ({form.outer} x {form.inner}), source {form.key}.py")
+                             f"elements ({shape}), source {form.key}.py")
             if s.kernel.mixed is not None:
                 m = s.kernel.mixed
                 notes.append(f"mixed: {len(m.head)} ops as NumPy ufuncs "

@@ -35,7 +35,8 @@ Only where the loop gives NumPy's exact result:
 
 Inputs must be full-size (read in C order: contiguous, or 1-d with any
 stride), single elements, or broadcast along the leading or the trailing
-axes (see ``LoopForm``); anything else runs on the kernel's NumPy fallback.
+axes, or, elementwise over 3 or 4 axes, along any of them ("ewn", see
+``LoopForm``); anything else runs on the kernel's NumPy fallback.
 A loop warns and raises nothing itself, but it raises the CPU's
 floating-point flags, which ``_in_turn`` reads on each thread (``fpflags``):
 ``Kernel.run`` runs NumPy again where ``np.errstate`` heeds one, for NumPy's
@@ -141,7 +142,8 @@ class LoopForm:
     An input is "full" (every element), "scalar" (one element), "row" (the
     inner axes only: broadcast over the outer ones) or "col" (the outer axes
     only).  Modes: "ew" elementwise over the flat kernel, "ew2" elementwise
-    by rows (with row or column inputs), "sum" a sum of everything (NumPy's
+    by rows (with row or column inputs), "ewn" elementwise with a loop an
+    axis over ``dims`` (inputs broadcast along any axes, "b" kinds), "sum" a sum of everything (NumPy's
     pairwise order over the flat kernel), "rows" a sum over the inner axes
     (pairwise per row, as NumPy reduces a contiguous last axis) and "cols" a
     sum over the outer axes (row after row into the result, as NumPy
@@ -158,6 +160,7 @@ class LoopForm:
     outer: int
     inner: int
     op: str = "sum"               # a reduction's or scan's name ("sum", "prod", ``SCANS``)
+    dims: tuple[int, ...] = ()    # "ewn": the element shape its nested loops run over
 
     @property
     def reduces(self) -> bool:
@@ -182,6 +185,32 @@ def _kinds(shapes: Sequence[tuple[int, ...] | None], elem_shape: tuple[int, ...]
         else:
             return None
     return tuple(kinds)
+
+
+# Axes, at most, of an elementwise loop over operands broadcast along any
+# of them ("ewn": one nested loop an axis).
+MAX_EWN_AXES = 4
+
+
+def _broadcasts(inputs: list[tuple[int, ...] | None], elem_shape: tuple[int, ...]
+                ) -> tuple[str, int, tuple[str, ...]] | None:
+    """The "ewn" layout: operands full-size, single elements, or broadcast
+    along any axes (kind ``b`` and a digit per axis, 1 where the operand
+    spans it: ``b101`` for ``x[:, None, :]`` over three axes), as in
+    ``P[:, None, :] - Q[None, :, :]``, where no single split of the axes
+    into leading and trailing ones serves."""
+    nd = len(elem_shape)
+    if not 2 < nd <= MAX_EWN_AXES:
+        return None
+    kinds = []
+    for shape in inputs:
+        if shape is None:
+            kinds.append("scalar")
+        elif shape == elem_shape:
+            kinds.append("full")
+        else:
+            kinds.append("b" + "".join("1" if d != 1 else "0" for d in shape))
+    return "ewn", 0, tuple(kinds)
 
 
 def _squeezed(inputs: Sequence[Node], reduce: Any, elem_shape: tuple[int, ...],
@@ -232,7 +261,7 @@ def _choose(inputs: list[tuple[int, ...] | None], reduces: bool, axes: tuple[int
             kinds = _kinds(inputs, elem_shape, split)
             if kinds is not None:
                 return "ew2", split, kinds
-        return None
+        return _broadcasts(inputs, elem_shape)
     if axes == tuple(range(nd)):
         flat = _kinds(inputs, elem_shape, 0)
         if flat is None or "row" in flat or "col" in flat:
@@ -270,7 +299,7 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
     source = _source(program, kinds, casts, mode, op)
     key = hashlib.sha1(source.encode()).hexdigest()[:20]
     return LoopForm(source, key, kinds, mode, n, math.prod(squeezed[:split]),
-                    math.prod(squeezed[split:]), op)
+                    math.prod(squeezed[split:]), op, squeezed if mode == "ewn" else ())
 
 
 # A scan's op between the running value and the next element.
@@ -465,9 +494,13 @@ def _cast(name: str, attrs: Any, dt: np.dtype[Any], ops: list[np.dtype[Any] | No
 
 def _operand(kind: str, r: int, flat: str, row: str, col: str) -> str:
     """Input ``r`` at the flat index ``flat`` (row index ``row`` within the
-    inner axes, ``col`` over the outer ones)."""
+    inner axes, ``col`` over the outer ones; a broadcast operand of "ewn"
+    at its own index, ``b{r}`` in its row plus the column ``j`` if it
+    spans the last axis)."""
     if kind == "scalar":
         return f"s{r}"
+    if kind.startswith("b"):
+        return f"i{r}[b{r} + j]" if kind[-1] == "1" else f"i{r}[b{r}]"
     index = flat if kind == "full" else row if kind == "row" else col
     return f"i{r}[{index}]"
 
@@ -536,6 +569,8 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
             *_by_rows("numba.uint64(lo)", "numba.uint64(hi)", "U0", "m", body,
                       f"o[k] = {last}"),
         ]
+    elif mode == "ewn":
+        src = head + _nested(program, kinds, casts, params, jit)
     elif op in SCANS or op == "prod" and mode != "cols":
         src = head + _chains(program, kinds, casts, params, jit, mode, op)
     elif mode == "cols":
@@ -578,6 +613,47 @@ def _by_rows(q_from: str, q_to: str, j_from: str, j_to: str, body: list[str],
         "            j += U1",
         "        q += U1",
     ]
+
+
+def _nested(program: tuple[Instr, ...], kinds: tuple[str, ...],
+            casts: list[list[str | None]], params: str, jit: str) -> list[str]:
+    """The "ewn" loop: one nested loop an axis (the first's range ``lo..hi``
+    split among threads), the last one innermost over ``j``; a broadcast
+    operand's row starts at ``b{r}``, its index over the axes it spans in
+    its own C-ordered data (so the inner loop reads it contiguously or as
+    one element, and LLVM vectorizes it)."""
+    nd = len(next(k for k in kinds if k.startswith("b"))) - 1
+    body, last = _element(program, kinds, casts, "k", "")
+    dims = [f"n{a}" for a in range(nd)]
+    lines = [jit, f"def ewn({params}, o, lo, hi, {', '.join(dims[1:])}):"]
+    lines += [f"    {d} = numba.uint64({d})" for d in dims[1:]]
+    pad = "    "
+    for a in range(nd - 1):
+        start = "numba.uint64(lo)" if a == 0 else "U0"
+        stop = "numba.uint64(hi)" if a == 0 else dims[a]
+        lines += [f"{pad}q{a} = {start}", f"{pad}while q{a} < {stop}:"]
+        pad += "    "
+    # the output row, and each broadcast operand's, at (q0, ..., q[nd-2], 0)
+    row = "q0"
+    for a in range(1, nd - 1):
+        row = f"({row} * {dims[a]} + q{a})"
+    lines.append(f"{pad}ob = {row} * {dims[-1]}")
+    for r, kind in enumerate(kinds):
+        if kind.startswith("b"):
+            span = kind[1:]
+            terms = []
+            for a in range(nd - 1):
+                if span[a] == "1":
+                    stride = " * ".join(dims[c] for c in range(a + 1, nd) if span[c] == "1")
+                    terms.append(f"q{a} * {stride}" if stride else f"q{a}")
+            lines.append(f"{pad}b{r} = {' + '.join(terms) if terms else 'U0'}")
+    lines += [f"{pad}j = U0", f"{pad}while j < {dims[-1]}:", f"{pad}    k = ob + j",
+              *[f"{pad}    {ln}" for ln in body], f"{pad}    o[k] = {last}",
+              f"{pad}    j += U1"]
+    for a in range(nd - 2, -1, -1):
+        pad = pad[:-4]
+        lines.append(f"{pad}    q{a} += U1")
+    return lines
 
 
 def _chains(program: tuple[Instr, ...], kinds: tuple[str, ...],
@@ -925,7 +1001,8 @@ def flat_args(form: LoopForm, args: list[Any]) -> list[Any] | None:
                 return None
             flat.append(a)
             continue
-        v = _flat_view(a, sizes[kind])
+        v = _flat_view(a, sizes[kind] if kind[0] != "b" else
+                       math.prod(d for d, s in zip(form.dims, kind[1:]) if s == "1"))
         if v is None:
             return None
         flat.append(v)
@@ -1050,6 +1127,9 @@ def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarra
         return None
     if form.mode == "ew":
         return _spread(fn, threads, _parts(threads, n, n), lambda lo, hi: (*flat, o, lo, hi))
+    if form.mode == "ewn":          # ranges of the first axis to each thread
+        return _spread(fn, threads, _parts(threads, n, form.dims[0]),
+                       lambda lo, hi: (*flat, o, lo, hi, *form.dims[1:]))
     if form.mode in ("ew2", "rows"):
         # whole rows to each thread: a row's sum is one pairwise tree
         return _spread(fn, threads, _parts(threads, n, form.outer),
