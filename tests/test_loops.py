@@ -264,10 +264,15 @@ def test_elementwise_with_row_and_column_operands(monkeypatch: Any) -> None:
             assert k.kernel is not None and k.kernel.loop is not None
             assert k.kernel.loop.mode == "ew2"
             same_bits(lt.compute(e)[0], exp)
-        # a broadcast the loop has no kind for: a middle axis
-        b = lt.asarray(rng.standard_normal((4, 1, 6)))
-        t = lt.asarray(rng.standard_normal((4, 5, 6)))
+        # a broadcast along a middle axis: no rows or columns, but a loop an
+        # axis when elementwise ("ewn"); a reduction over it has no loop
+        B, T = rng.standard_normal((4, 1, 6)), rng.standard_normal((4, 5, 6))
+        b, t = lt.asarray(B), lt.asarray(T)
         (k,) = lt.plan(t * b + 1.0).kernels
+        assert k.kernel is not None and k.kernel.loop is not None
+        assert k.kernel.loop.mode == "ewn"
+        same_bits(lt.compute(t * b + 1.0)[0], T * B + 1.0)
+        (k,) = lt.plan(lt.sum(t * b + 1.0, axis=-1)).kernels
         assert k.kernel is not None and k.kernel.backend != "loop"
 
 

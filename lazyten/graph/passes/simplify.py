@@ -18,7 +18,9 @@ NumPy's float power loop, given one exponent for every element, computes
 ``x ** 0.5`` as ``sqrt(x)`` (``-0.0 ** 0.5`` is ``-0.0``, ``-inf ** 0.5``
 NaN, unlike C's ``pow``), ``x ** -1`` as ``1.0 / x`` and ``x ** 2`` as
 ``x * x``: the rewrites are those very computations (and sqrt is an exact
-loop op, where pow is libm's).  ``x * 0`` is *not* folded: it is NaN for NaN and inf.  Complex ``x * 1``,
+loop op, where pow is libm's).
+
+``x * 0`` is *not* folded: it is NaN for NaN and inf.  Complex ``x * 1``,
 ``x / 1`` and ``x ** 1|2`` are not rewritten either: complex multiplication
 by ``1+0j`` turns ``-0.0`` real parts into ``+0.0`` and ``nan+1j`` into
 ``nan+nanj``.  A rule applies only
@@ -79,14 +81,11 @@ def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
             if ins[a].dtype == np.bool_ and _same(node, ins[a]) and c.op.name == "const" \
                     and c.shape == () and c.attrs["value"] == 0:
                 return ins[a]
-    if name == "pow" and node.dtype in _POW_FAST and _same(node, ins[0]) \
-            and ins[1].op.name == "const" and ins[1].shape == ():
-        e = ins[1].attrs["value"]
-        if not isinstance(e, (bool, np.bool_, complex, np.complexfloating)):
-            if e == 0.5:
-                return _apply_like(node, "sqrt", (ins[0],))
-            if e == -1:
-                return _apply_like(node, "divide", (const(1, node.source), ins[0]))
+    if name == "pow" and node.dtype in _POW_FAST and _same(node, ins[0]):
+        if _is_scalar_const(ins[1], 0.5):
+            return _apply_like(node, "sqrt", (ins[0],))
+        if _is_scalar_const(ins[1], -1):
+            return _apply_like(node, "divide", (const(1, node.source), ins[0]))
     if name == "negative" and ins[0].op.name == "negative" and ins[0].value is None:
         return ins[0].inputs[0]
     if name == "astype" and ins[0].dtype == node.dtype:
