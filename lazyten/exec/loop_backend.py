@@ -168,16 +168,20 @@ class LoopForm:
 
 
 def _kinds(shapes: Sequence[tuple[int, ...] | None], elem_shape: tuple[int, ...],
-           split: int) -> tuple[str, ...] | None:
+           split: int | None) -> tuple[str, ...] | None:
     """Each input's kind for the split of ``elem_shape`` after ``split``
     axes (``shapes``: the inputs' broadcast shapes, None for one element),
-    or None where one is none of them."""
+    or None where one is none of them.  ``split`` None: the "ewn" kinds,
+    where an operand broadcast along any axes is ``b`` and a digit per axis,
+    1 where it spans it (``b101`` for ``x[:, None, :]`` over three axes)."""
     kinds = []
     for shape in shapes:
         if shape is None:
             kinds.append("scalar")
         elif shape == elem_shape:
             kinds.append("full")
+        elif split is None:
+            kinds.append("b" + "".join("1" if d != 1 else "0" for d in shape))
         elif all(d == 1 for d in shape[:split]) and shape[split:] == elem_shape[split:]:
             kinds.append("row")
         elif shape[:split] == elem_shape[:split] and all(d == 1 for d in shape[split:]):
@@ -194,23 +198,14 @@ MAX_EWN_AXES = 4
 
 def _broadcasts(inputs: list[tuple[int, ...] | None], elem_shape: tuple[int, ...]
                 ) -> tuple[str, int, tuple[str, ...]] | None:
-    """The "ewn" layout: operands full-size, single elements, or broadcast
-    along any axes (kind ``b`` and a digit per axis, 1 where the operand
-    spans it: ``b101`` for ``x[:, None, :]`` over three axes), as in
-    ``P[:, None, :] - Q[None, :, :]``, where no single split of the axes
-    into leading and trailing ones serves."""
-    nd = len(elem_shape)
-    if not 2 < nd <= MAX_EWN_AXES:
+    """The "ewn" layout, of operands full-size, single elements, or
+    broadcast along any axes, as in ``P[:, None, :] - Q[None, :, :]``,
+    where no single split of the axes into leading and trailing ones
+    serves."""
+    if not 2 < len(elem_shape) <= MAX_EWN_AXES:
         return None
-    kinds = []
-    for shape in inputs:
-        if shape is None:
-            kinds.append("scalar")
-        elif shape == elem_shape:
-            kinds.append("full")
-        else:
-            kinds.append("b" + "".join("1" if d != 1 else "0" for d in shape))
-    return "ewn", 0, tuple(kinds)
+    kinds = _kinds(inputs, elem_shape, None)
+    return None if kinds is None else ("ewn", 0, kinds)
 
 
 def _squeezed(inputs: Sequence[Node], reduce: Any, elem_shape: tuple[int, ...],
