@@ -39,6 +39,10 @@ def workloads(rows: int, cols: int) -> list[tuple[str, dict[str, Callable[[], An
     at = a.T
     row = rng.random(rows)
     lrow = lt.asarray(row)
+    # as many elements as the others: (rows // 10, 1, cols) over (1, 10, cols)
+    p, q = rng.random((rows // 10, 1, cols)), rng.random((1, 10, cols))
+    w = rng.random(cols)
+    lp, lq, lw = lt.asarray(p), lt.asarray(q), lt.asarray(w)
     return [
         ("L1 a.T*2 + 1", {
             "numpy": lambda: a.T * 2 + 1,
@@ -68,6 +72,11 @@ def workloads(rows: int, cols: int) -> list[tuple[str, dict[str, Callable[[], An
             "numpy": lambda: (f * 2 + 1).sum(),
             "numexpr": lambda: ne.evaluate("sum(f*2 + 1)", {"f": f}),
             "lazyten": lambda: lt.compute((lf * 2 + 1).sum())[0]}),
+        # operands broadcast along a middle axis: a loop an axis ("ewn")
+        ("L8 ((p-q)**2*w + 1)*0.5", {
+            "numpy": lambda: ((p - q) ** 2 * w + 1) * 0.5,
+            "numexpr": lambda: ne.evaluate("((p-q)**2*w + 1)*0.5", {"p": p, "q": q, "w": w}),
+            "lazyten": lambda: lt.compute(((lp - lq) ** 2 * lw + 1) * 0.5)[0]}),
     ]
 
 

@@ -7,7 +7,7 @@ compiled loop runs them, one pass over the inputs.  Before, each wrote the
 expression in full and ran NumPy's reduction on it: ``count_nonzero(a > b)``
 took 1.8x NumPy's time (NumPy's bool-to-int64 sum casts in small buffers),
 ``cumsum(a*2)`` 0.98x (NumPy's accumulate is a sequential loop, 3.4 ns an
-element).  A product runs in NumPy's order (one element after the other),
+element).  ``any`` of comparisons stops at the block that decides it.  A product runs in NumPy's order (one element after the other),
 so its bits are NumPy's too.  The "bits" column says whether lazyten's
 result is NumPy's to the bit.  numexpr reduces only sums and products of
 whole expressions; elsewhere its column is numexpr's elementwise part then
@@ -74,6 +74,11 @@ def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
             "numpy": lambda: np.cumsum(A * 2, axis=1),
             "numexpr": lambda: np.cumsum(ne.evaluate("A*2", {"A": A}), axis=1),
             "lazyten": lambda: lt.compute(lt.cumsum(lA * 2, axis=1))[0]}),
+        # decided by its first block: the other blocks are not computed
+        ("R9 any(a > 0.5)", {
+            "numpy": lambda: np.any(a > 0.5),
+            "numexpr": lambda: np.any(ne.evaluate("a > 0.5", {"a": a})),
+            "lazyten": lambda: lt.compute(lt.any(la > 0.5))[0]}),
     ]
 
 
