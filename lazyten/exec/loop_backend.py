@@ -164,7 +164,7 @@ class LoopForm:
 
     @property
     def reduces(self) -> bool:
-        return self.mode in ("sum", "rows", "cols")
+        return self.mode in ("sum", "rows", "cols") and self.op not in SCANS
 
 
 def _kinds(shapes: Sequence[tuple[int, ...] | None], elem_shape: tuple[int, ...],
@@ -1083,19 +1083,15 @@ def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray
 def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray[Any, Any],
          threads: int) -> int | None:
     n = form.n
-    if form.op in SCANS:
-        o = _flat_view(out, n)
-        if o is None:
-            return None
-        if form.mode == "sum":      # one chain, on this thread
+    scan = form.op in SCANS
+    if form.mode == "sum" and form.op != "sum":
+        # one chain, one element after the other (NumPy's order): one part,
+        # on this thread; a scan's into the full-size output
+        if scan:
+            if (o := _flat_view(out, n)) is None:
+                return None
             return _in_turn(lambda _p: fn(*flat, o, 0, n), 1, 1)
-        if form.mode == "rows":     # whole rows to each thread
-            return _spread(fn, threads, _parts(threads, n, form.outer),
-                           lambda lo, hi: (*flat, o, lo, hi, form.inner))
-        return _spread(fn, threads, _parts(threads, n, form.inner, per_thread=1),
-                       lambda lo, hi: (*flat, o, lo, hi, form.outer, form.inner))
-    if form.mode == "sum" and form.op == "prod":
-        # one element after the other (NumPy's order): one part, this thread
+
         def whole(_p: int) -> None:
             out[...] = out.dtype.type(fn(*flat, 0, n))
         return _in_turn(whole, 1, 1)
@@ -1116,7 +1112,8 @@ def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarra
         # np.add.reduce starts from the identity: 0.0 + (-0.0) is 0.0.
         out[...] = dt(0) + _combine(sums)
         return flags
-    size = {"rows": form.outer, "cols": form.inner}.get(form.mode, n)
+    # (a scan's rows and columns run as a reduction's, into a full-size output)
+    size = n if scan else {"rows": form.outer, "cols": form.inner}.get(form.mode, n)
     o = _flat_view(out, size)      # (None: a chunk of a chunked plan, a strided slice)
     if o is None:
         return None
