@@ -70,6 +70,9 @@ ELEMENTWISE = {
     "3-d permuted": (lambda m, a, p: m.sqrt(m.abs(p)) + p * 2),
     "a.T < 0.5 where": (lambda m, a, p: m.where(a.T < 0.5, a.T, -a.T)),
     "float32": (lambda m, a, p: a.T.astype(np.float32) * np.float32(3)),
+    # no operand has the result's shape: the broadcast ones lay it out
+    "a.T[:, None] - a.T[None]": (lambda m, a, p: a[:30, :40].T[:, None, :] -
+                                 a[30:60, :40].T[None, :, :] * 2),
 }
 
 
@@ -159,6 +162,22 @@ def test_reductions_add_in_numpys_order(case: str, layout: str, backend: str) ->
                 same_bits(got, exp)
             else:
                 assert_eq(got, exp)
+
+
+@pytest.mark.parametrize("backend", ["auto", "numpy", "loop"])
+def test_a_reduction_of_broadcast_operands_adds_in_their_layouts_order(backend: str) -> None:
+    """Pairwise squared distances of transposed points: no operand has the
+    kernel's shape, yet their layouts make the last axis outermost in
+    NumPy's temporary, which NumPy's sum then adds row after row (not
+    pairwise): so does the kernel."""
+    rng = np.random.default_rng(4)
+    Pt, Qt = rng.standard_normal((16, 30)), rng.standard_normal((16, 20))
+    for pn, qn in [(Pt.T, Qt.T), (np.asfortranarray(Pt.T), Qt.T), (Pt.T, Qt.T.copy())]:
+        exp = ((pn[:, None, :] - qn[None, :, :])**2).sum(-1)
+        with lt.set_options(backend=backend, check=True):
+            for _ in range(3):
+                p, q = lt.asarray(pn), lt.asarray(qn)
+                same_bits(lt.compute(((p[:, None, :] - q[None, :, :])**2).sum(-1))[0], exp)
 
 
 def test_a_small_plain_reduction_is_numpys_on_any_axis() -> None:

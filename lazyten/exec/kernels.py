@@ -40,7 +40,9 @@ class Kernel:
     mixed_prep: numpy_backend.Prepared | None = None
     # A kernel of two or more axes: its first full-size input, whose layout
     # says whether it runs in C order (the common case, told by one flag) or
-    # in the operands' memory order (``layout``); else -1.
+    # in the operands' memory order (``layout``); ``BROADCASTS`` where every
+    # input is broadcast (``P[:, None] - Q[None]``: each one's flag is
+    # read); else -1.
     probe: int = -1
     # The loop of the kernel over its axes permuted (by the permutation),
     # made when first needed: rows and columns are other axes there.
@@ -98,7 +100,7 @@ class Kernel:
         ``fresh``: ``out`` is a dead buffer whose memory may take it), and a
         reduction adds up in NumPy's order over that layout.
         """
-        if self.probe >= 0 and not args[self.probe].flags.c_contiguous and \
+        if self.probe != -1 and self._not_c_ordered(args) and \
                 (moved := layout.in_memory_order(
                     args, out, self.elem_shape, self.reduce, self.node.shape,
                     self.node.dtype, fresh, self.probe)) is not None:
@@ -109,6 +111,12 @@ class Kernel:
             self._run(args, out, threads)
             return out
         return self._run(args, out, threads)
+
+    def _not_c_ordered(self, args: list[Any]) -> bool:
+        """Some operand may lay the kernel out in another order than C's."""
+        if self.probe >= 0:
+            return not args[self.probe].flags.c_contiguous
+        return any(isinstance(a, np.ndarray) and not a.flags.c_contiguous for a in args)
 
     def _run(self, args: list[Any], out: np.ndarray[Any, Any], threads: int,
              moved: layout.Moved | None = None) -> Any:
@@ -250,6 +258,10 @@ class Kernel:
                                        elem_shape, tail)
 
 
+# ``Kernel.probe`` of a kernel of two or more axes without a full-size input.
+BROADCASTS = -2
+
+
 def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     """Choose the backend for a ``fused`` node (``opts.backend`` or the cost model).
 
@@ -296,7 +308,7 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
         while lead < len(elem_shape) - 1 and elem_shape[lead] == 1:
             lead += 1
     blockable = len(elem_shape) > lead and elem_shape[lead] > 1
-    probe = next((k for k, x in enumerate(node.inputs) if x.shape == elem_shape), -1) \
+    probe = next((k for k, x in enumerate(node.inputs) if x.shape == elem_shape), BROADCASTS) \
         if len(elem_shape) > 1 else -1
 
     def kernel(backend: str, why: str, ne: NumexprKernel | None = None,

@@ -93,7 +93,7 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
 
     ``out`` None: a new result, which owns its memory as NumPy's does
     (``np.empty_like`` of the operand ``probe`` where that one is laid out
-    so).  ``fresh``: ``out`` is a dead C-contiguous buffer no operand reads,
+    so; a negative ``probe``: no operand has the result's shape).  ``fresh``: ``out`` is a dead C-contiguous buffer no operand reads,
     whose memory may take any layout; otherwise (an operand's buffer, the
     caller's ``out``) only an ``out`` already in that order is taken.
 
@@ -132,7 +132,9 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
         return Moved(_moved(args, axes, len(shape)), into, axes, moved_shape, moved_reduce,
                      result)
     if out is None:
-        result = np.empty_like(args[probe], dtype=dtype, order="K")
+        # (no probe, -2: every operand broadcast, none has the result's shape)
+        result = np.empty_like(args[probe], dtype=dtype, order="K") if probe >= 0 \
+            else np.empty(shape, dtype)
         into = result.transpose(axes)
         if not into.flags.c_contiguous:           # the probe is not laid out so
             into = np.empty(moved_shape, dtype)
