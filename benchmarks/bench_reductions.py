@@ -7,8 +7,11 @@ compiled loop runs them, one pass over the inputs.  Before, each wrote the
 expression in full and ran NumPy's reduction on it: ``count_nonzero(a > b)``
 took 1.8x NumPy's time (NumPy's bool-to-int64 sum casts in small buffers),
 ``cumsum(a*2)`` 0.98x (NumPy's accumulate is a sequential loop, 3.4 ns an
-element).  ``any`` of comparisons stops at the block that decides it.  A product runs in NumPy's order (one element after the other),
-so its bits are NumPy's too.  The "bits" column says whether lazyten's
+element).  ``any`` of comparisons stops at the block that decides it.  A
+product runs in NumPy's order (one element after the other), so its bits
+are NumPy's too.  Pairwise squared distances (R10: operands broadcast along
+a middle axis) reduce each row of the last axis in a compiled loop whose
+nested loops find each operand's row; before, the blocked loop ran them.  The "bits" column says whether lazyten's
 result is NumPy's to the bit.  numexpr reduces only sums and products of
 whole expressions; elsewhere its column is numexpr's elementwise part then
 NumPy's reduction.
@@ -41,6 +44,10 @@ def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
     a, b = rng.random(n), rng.random(n)
     A = rng.random((n // 2500, 2500))
     la, lb, lA = lt.asarray(a), lt.asarray(b), lt.asarray(A)
+    # points for pairwise squared distances: (1000, 1000, 10) at n = 1e7
+    m = max(1, int((n / 10) ** 0.5))
+    P, Q = rng.random((m, 10)), rng.random((m, 10))
+    lP, lQ = lt.asarray(P), lt.asarray(Q)
     return [
         ("R1 sum(a > 0.5)", {
             "numpy": lambda: np.sum(a > 0.5),
@@ -79,13 +86,19 @@ def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
             "numpy": lambda: np.any(a > 0.5),
             "numexpr": lambda: np.any(ne.evaluate("a > 0.5", {"a": a})),
             "lazyten": lambda: lt.compute(lt.any(la > 0.5))[0]}),
+        # operands broadcast along a middle axis: nested loops reach the rows
+        ("R10 ((P[:,None]-Q[None])**2).sum(-1)", {
+            "numpy": lambda: ((P[:, None, :] - Q[None, :, :]) ** 2).sum(-1),
+            "numexpr": lambda: ne.evaluate("(p - q)**2", {"p": P[:, None, :],
+                                                        "q": Q[None, :, :]}).sum(-1),
+            "lazyten": lambda: lt.compute(((lP[:, None, :] - lQ[None, :, :]) ** 2).sum(-1))[0]}),
     ]
 
 
 def run(n: int, rounds: int) -> None:
     side_by_side(f"N={n:.0e} float64, rounds={rounds}, interleaved from cold caches; times "
                  f"are medians, ratios to NumPy eager (lower is better)",
-                 workloads(n), rounds, (("bits", same_bits_cell),))
+                 workloads(n), rounds, (("bits", same_bits_cell),), name_width=36)
 
 
 if __name__ == "__main__":

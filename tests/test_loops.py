@@ -13,6 +13,7 @@ import math
 import os
 import subprocess
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -265,7 +266,8 @@ def test_elementwise_with_row_and_column_operands(monkeypatch: Any) -> None:
             assert k.kernel.loop.mode == "ew2"
             same_bits(lt.compute(e)[0], exp)
         # a broadcast along a middle axis: no rows or columns, but a loop an
-        # axis when elementwise ("ewn"); a reduction over it has no loop
+        # axis when elementwise ("ewn") or reducing the last axis; a
+        # reduction over the middle axis has no loop
         B, T = rng.standard_normal((4, 1, 6)), rng.standard_normal((4, 5, 6))
         b, t = lt.asarray(B), lt.asarray(T)
         (k,) = lt.plan(t * b + 1.0).kernels
@@ -273,6 +275,9 @@ def test_elementwise_with_row_and_column_operands(monkeypatch: Any) -> None:
         assert k.kernel.loop.mode == "ewn"
         same_bits(lt.compute(t * b + 1.0)[0], T * B + 1.0)
         (k,) = lt.plan(lt.sum(t * b + 1.0, axis=-1)).kernels
+        assert k.kernel is not None and k.kernel.backend == "loop"
+        same_bits(lt.compute(lt.sum(t * b + 1.0, axis=-1))[0], np.sum(T * B + 1.0, axis=-1))
+        (k,) = lt.plan(lt.sum(t * b + 1.0, axis=1)).kernels
         assert k.kernel is not None and k.kernel.backend != "loop"
 
 
@@ -388,6 +393,75 @@ def test_operands_broadcast_along_any_axes_are_one_nested_loop(dtype: Any) -> No
         e = lt.asarray(F) * lt.asarray(G) + 1
         assert backend_of(e) != "loop"
         same_bits(e.eval(), F * G + 1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_reductions_along_the_last_axis_of_broadcasts_are_nested_loops(dtype: Any) -> None:
+    """``((P[:, None, :] - Q[None, :, :])**2).sum(-1)`` (pairwise squared
+    distances) and the like: the rows of the last axis are reached by
+    nested loops, as "ewn"'s are, and each row is reduced as NumPy reduces
+    a contiguous last axis (pairwise sums and counts, products and scans
+    one element after the other); NumPy's bits, on special values too."""
+    rng = np.random.default_rng(13)
+    with np.errstate(all="ignore"):
+        S = np.resize(SPECIALS, 6000).astype(dtype)
+    # rows shorter than 8, of one pairwise leaf, of several (129, 300)
+    cases = [((40, 1, 3), (1, 30, 3)), ((20, 1, 129), (1, 10, 129)),
+             ((7, 9, 300), (7, 1, 300)), ((6, 1, 7, 50), (1, 5, 7, 1)),
+             ((3, 4, 1, 20), (1, 4, 5, 20)), ((40, 30, 10), (1, 30, 1))]
+    for sa, sb in cases:
+        A = rng.permutation(np.resize(S, math.prod(sa))).reshape(sa)
+        B = rng.permutation(np.resize(S, math.prod(sb))).reshape(sb)
+        # near 1 for products, so that long rows neither overflow nor vanish
+        C, D = ((1 + (rng.random(sh) - 0.5) * 1e-2).astype(dtype) for sh in (sa, sb))
+        a, b, c, dd = lt.asarray(A), lt.asarray(B), lt.asarray(C), lt.asarray(D)
+        for threads in (1, 2):
+            with lt.set_options(backend="loop", threads=threads, check=True), \
+                    np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("error")       # (a loop that fails warns)
+                d = a - b
+                cases_ = [
+                    (lt.sum(d * d, axis=-1), np.sum((A - B) * (A - B), axis=-1)),
+                    (lt.sum(a * dtype(0.5) + b, axis=-1, keepdims=True),
+                     np.sum(A * dtype(0.5) + B, axis=-1, keepdims=True)),
+                    (lt.sum(a > b, axis=-1), np.sum(A > B, axis=-1)),
+                    (lt.count_nonzero(a < b, axis=-1), np.count_nonzero(A < B, axis=-1)),
+                    (lt.prod(c * dd, axis=-1), np.prod(C * D, axis=-1)),
+                    (lt.cumsum(a + b, axis=-1), np.cumsum(A + B, axis=-1)),
+                    (lt.cumprod(c / dd, axis=-1), np.cumprod(C / D, axis=-1)),
+                ]
+                got = []
+                for e, _ in cases_:
+                    # (``a * 0.5`` is its own kernel, over ``a``'s elements)
+                    k = lt.plan(e).kernels[-1]
+                    assert k.kernel is not None and k.kernel.loop is not None, (sa, sb, e)
+                    assert k.kernel.loop.mode == "rows" and k.kernel.loop.dims
+                    got.append(lt.compute(e)[0])
+            for g, (_, exp) in zip(got, cases_):
+                same_bits(g, exp)
+    # a wrong row start is caught: an operand's row read as another's
+    A, B = rng.random((5, 1, 16)).astype(dtype), rng.random((1, 4, 16)).astype(dtype)
+    with lt.set_options(backend="loop", check=True):
+        e = lt.sum(lt.asarray(A) * lt.asarray(B), axis=-1)
+        assert "pairwise sum of each row over 320 elements (5 x 4 x 16)" in \
+            lt.explain(e, verbose=True)
+        same_bits(e.eval(), np.sum(A * B, axis=-1))
+        # a middle axis is no row: the blocked loop reduces it
+        e = lt.sum(lt.asarray(A) * lt.asarray(B), axis=1)
+        assert backend_of(e) != "loop"
+        same_bits(e.eval(), np.sum(A * B, axis=1))
+    # transposed and Fortran-ordered operands: NumPy's fallback or a loop
+    # in memory order, NumPy's bits either way
+    P, Q = rng.random((16, 30)).astype(dtype), rng.random((16, 20)).astype(dtype)
+    with lt.set_options(backend="loop", check=True):
+        for p, q, pn, qn in [(lt.asarray(P).T, lt.asarray(Q).T, P.T, Q.T),
+                             (lt.asarray(np.asfortranarray(P.T)), lt.asarray(Q.T), P.T, Q.T)]:
+            e = lt.sum((p[:, None, :] - q[None, :, :])**2, axis=-1)
+            same_bits(e.eval(), np.sum((pn[:, None, :] - qn[None, :, :])**2, axis=-1))
+    # "auto" takes the loop for a large pairwise-distance kernel
+    P, Q = rng.random((300, 40)).astype(dtype), rng.random((200, 40)).astype(dtype)
+    e = lt.sum((lt.asarray(P)[:, None, :] - lt.asarray(Q)[None, :, :])**2, axis=-1)
+    assert backend_of(e) == "loop"
 
 
 def test_layouts_the_loop_takes_and_those_it_hands_to_numpy(monkeypatch: Any) -> None:

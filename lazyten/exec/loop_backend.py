@@ -145,7 +145,9 @@ class LoopForm:
     by rows (with row or column inputs), "ewn" elementwise with a loop an
     axis over ``dims`` (inputs broadcast along any axes, "b" kinds), "sum" a sum of everything (NumPy's
     pairwise order over the flat kernel), "rows" a sum over the inner axes
-    (pairwise per row, as NumPy reduces a contiguous last axis) and "cols" a
+    (pairwise per row, as NumPy reduces a contiguous last axis; over "b"
+    kinds, the last axis only, its rows reached by nested loops as "ewn"'s
+    are: ``((P[:, None] - Q[None])**2).sum(-1)``) and "cols" a
     sum over the outer axes (row after row into the result, as NumPy
     reduces a leading axis).  ``op`` "prod": the same modes multiply, in
     NumPy's order for a product: one element after the other (so "sum"
@@ -160,7 +162,7 @@ class LoopForm:
     outer: int
     inner: int
     op: str = "sum"               # a reduction's or scan's name ("sum", "prod", ``SCANS``)
-    dims: tuple[int, ...] = ()    # "ewn": the element shape its nested loops run over
+    dims: tuple[int, ...] = ()    # with "b" kinds: the element shape its nested loops run over
 
     @property
     def reduces(self) -> bool:
@@ -266,6 +268,11 @@ def _choose(inputs: list[tuple[int, ...] | None], reduces: bool, axes: tuple[int
         for mode, want in (("rows", tuple(range(split, nd))), ("cols", tuple(range(split)))):
             if axes == want:
                 kinds = _kinds(inputs, elem_shape, split)
+                if kinds is None and mode == "rows" and split == nd - 1:
+                    # (a middle-axis broadcast: each row's operands found by
+                    # nested loops, as "ewn" finds them)
+                    nested = _broadcasts(inputs, elem_shape)
+                    return None if nested is None else ("rows", split, nested[2])
                 return (mode, split, kinds) if kinds is not None else None
     return None
 
@@ -294,7 +301,13 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
     source = _source(program, kinds, casts, mode, op)
     key = hashlib.sha1(source.encode()).hexdigest()[:20]
     return LoopForm(source, key, kinds, mode, n, math.prod(squeezed[:split]),
-                    math.prod(squeezed[split:]), op, squeezed if mode == "ewn" else ())
+                    math.prod(squeezed[split:]), op, squeezed if _nests(kinds) else ())
+
+
+def _nests(kinds: tuple[str, ...]) -> bool:
+    """Some operand is broadcast along a middle axis ("b" kinds): the loop
+    nests a loop an axis (``_nested``)."""
+    return any(kind[0] == "b" for kind in kinds)
 
 
 # A scan's op between the running value and the next element.
@@ -489,13 +502,13 @@ def _cast(name: str, attrs: Any, dt: np.dtype[Any], ops: list[np.dtype[Any] | No
 
 def _operand(kind: str, r: int, flat: str, row: str, col: str) -> str:
     """Input ``r`` at the flat index ``flat`` (row index ``row`` within the
-    inner axes, ``col`` over the outer ones; a broadcast operand of "ewn"
-    at its own index, ``b{r}`` in its row plus the column ``j`` if it
+    inner axes, ``col`` over the outer ones; a broadcast operand ("b"
+    kinds) at its own index, its row's start ``b{r}`` plus ``row`` if it
     spans the last axis)."""
     if kind == "scalar":
         return f"s{r}"
-    if kind.startswith("b"):
-        return f"i{r}[b{r} + j]" if kind[-1] == "1" else f"i{r}[b{r}]"
+    if kind[0] == "b":
+        return f"i{r}[b{r} + {row}]" if kind[-1] == "1" else f"i{r}[b{r}]"
     index = flat if kind == "full" else row if kind == "row" else col
     return f"i{r}[{index}]"
 
@@ -565,7 +578,8 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
                       f"o[k] = {last}"),
         ]
     elif mode == "ewn":
-        src = head + _nested(program, kinds, casts, params, jit)
+        body, last = _element(program, kinds, casts, "k", "", row="j")
+        src = head + _nested(kinds, params, jit, "ewn", _along(kinds, body, [f"o[k] = {last}"]))
     elif op in SCANS or op == "prod" and mode != "cols":
         src = head + _chains(program, kinds, casts, params, jit, mode, op)
     elif mode == "cols":
@@ -610,31 +624,33 @@ def _by_rows(q_from: str, q_to: str, j_from: str, j_to: str, body: list[str],
     ]
 
 
-def _nested(program: tuple[Instr, ...], kinds: tuple[str, ...],
-            casts: list[list[str | None]], params: str, jit: str) -> list[str]:
-    """The "ewn" loop: one nested loop an axis (the first's range ``lo..hi``
-    split among threads), the last one innermost over ``j``; a broadcast
-    operand's row starts at ``b{r}``, its index over the axes it spans in
-    its own C-ordered data (so the inner loop reads it contiguously or as
-    one element, and LLVM vectorizes it)."""
-    nd = len(next(k for k in kinds if k.startswith("b"))) - 1
-    body, last = _element(program, kinds, casts, "k", "")
+def _nested(kinds: tuple[str, ...], params: str, jit: str, name: str, row: list[str],
+            setup: Sequence[str] = ()) -> list[str]:
+    """A loop over operands broadcast along any axes ("b" kinds): one nested
+    loop an axis but the last (the first's range ``lo..hi`` split among
+    threads), ``row`` the statements for each row of the last axis (its
+    length ``n{nd-1}``), with ``orow`` the row's index, ``ob`` its first
+    element's flat index and ``b{r}`` where each broadcast operand's row
+    starts in its own C-ordered data (so a loop along the row reads it
+    contiguously or as one element, and LLVM vectorizes it).  ``setup``:
+    statements before the loops."""
+    nd = len(next(k for k in kinds if k[0] == "b")) - 1
     dims = [f"n{a}" for a in range(nd)]
-    lines = [jit, f"def ewn({params}, o, lo, hi, {', '.join(dims[1:])}):"]
-    lines += [f"    {d} = numba.uint64({d})" for d in dims[1:]]
+    lines = [jit, f"def {name}({params}, o, lo, hi, {', '.join(dims[1:])}):"]
+    lines += [f"    {d} = numba.uint64({d})" for d in dims[1:]] + [f"    {ln}" for ln in setup]
     pad = "    "
     for a in range(nd - 1):
         start = "numba.uint64(lo)" if a == 0 else "U0"
         stop = "numba.uint64(hi)" if a == 0 else dims[a]
         lines += [f"{pad}q{a} = {start}", f"{pad}while q{a} < {stop}:"]
         pad += "    "
-    # the output row, and each broadcast operand's, at (q0, ..., q[nd-2], 0)
-    row = "q0"
+    # the row (q0, ..., q[nd-2]), its first element, each broadcast operand's
+    orow = "q0"
     for a in range(1, nd - 1):
-        row = f"({row} * {dims[a]} + q{a})"
-    lines.append(f"{pad}ob = {row} * {dims[-1]}")
+        orow = f"({orow} * {dims[a]} + q{a})"
+    lines += [f"{pad}orow = {orow}", f"{pad}ob = orow * {dims[-1]}"]
     for r, kind in enumerate(kinds):
-        if kind.startswith("b"):
+        if kind[0] == "b":
             span = kind[1:]
             terms = []
             for a in range(nd - 1):
@@ -642,13 +658,23 @@ def _nested(program: tuple[Instr, ...], kinds: tuple[str, ...],
                     stride = " * ".join(dims[c] for c in range(a + 1, nd) if span[c] == "1")
                     terms.append(f"q{a} * {stride}" if stride else f"q{a}")
             lines.append(f"{pad}b{r} = {' + '.join(terms) if terms else 'U0'}")
-    lines += [f"{pad}j = U0", f"{pad}while j < {dims[-1]}:", f"{pad}    k = ob + j",
-              *[f"{pad}    {ln}" for ln in body], f"{pad}    o[k] = {last}",
-              f"{pad}    j += U1"]
+    lines += [f"{pad}{ln}" for ln in row]
     for a in range(nd - 2, -1, -1):
         pad = pad[:-4]
         lines.append(f"{pad}    q{a} += U1")
     return lines
+
+
+def _row_length(kinds: tuple[str, ...]) -> str:
+    """The name of a nested loop's last axis length (``_nested``)."""
+    return f"n{len(next(k for k in kinds if k[0] == 'b')) - 2}"
+
+
+def _along(kinds: tuple[str, ...], body: list[str], step: list[str]) -> list[str]:
+    """A nested loop's row (``_nested``): ``body`` computes the element at
+    ``k`` (``j`` along the row), ``step`` uses it."""
+    return ["j = U0", f"while j < {_row_length(kinds)}:", "    k = ob + j",
+            *[f"    {ln}" for ln in body + step], "    j += U1"]
 
 
 def _chains(program: tuple[Instr, ...], kinds: tuple[str, ...],
@@ -686,6 +712,9 @@ def _chains(program: tuple[Instr, ...], kinds: tuple[str, ...],
     flat = mode == "sum"
     body, last = _element(program, kinds, casts, "k", "", row="j", col="q")
     step = [*body, f"r = {acc}(r {sign} {last})", *(["o[k] = r"] if scan else [])]
+    if _nests(kinds):          # each row's chain, its operands by nested loops
+        return _nested(kinds, params, jit, "rows", [
+            f"r = {acc}({ident})", *_along(kinds, [], step), *([] if scan else ["o[orow] = r"])])
     if flat:
         return [
             jit,
@@ -725,6 +754,8 @@ def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
     (start, length, stage); stage 0: split, 1: left half done, 2: both done.
     In a row, row inputs are read at ``k - base`` and column inputs at ``q``."""
     acc = _acc(program)
+    # where broadcast operands' rows start ("b" kinds: ``_nested``)
+    bx = "".join(f", b{r}" for r, kind in enumerate(kinds) if kind[0] == "b")
     # (a count adds bools as int64s)
     as_acc = "np.int64({})" if np.dtype(program[-1][3]) == BOOL else "{}"
     leaf8, lane = [], []
@@ -736,8 +767,36 @@ def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
     one, v1 = _element(program, kinds, casts, "k", "_x", row="k - base", col="q")
     v1 = as_acc.format(v1)
     src = [
+        # one leaf of NumPy's recursion: at most PW_BLOCKSIZE elements
         jit,
-        f"def _pw({params}, lo, n, q, base, slo, sn, sst, sval):",
+        f"def _leaf({params}, L, N, q, base{bx}):",
+        "    u = numba.uint64(L)",
+        "    e = u + numba.uint64(N)",
+        "    if N < 8:",
+        f"        res = {acc}(-0.0)",
+        "        k = u",
+        "    else:",
+        "        k = u",
+        *[f"        {ln}" for ln in leaf8],
+        *[f"        r{j} = {lane[j]}" for j in range(8)],
+        "        m = u + numba.uint64(N - N % 8)",
+        "        k = u + U8",
+        "        while k < m:",
+        *[f"            {ln}" for ln in leaf8],
+        *[f"            r{j} += {lane[j]}" for j in range(8)],
+        "            k += U8",
+        "        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))",
+        # what is left past the last multiple of 8 (below 8: everything),
+        # added in order, as NumPy does in both cases
+        "    while k < e:",
+        *[f"        {ln}" for ln in one],
+        f"        res += {v1}",
+        "        k += U1",
+        "    return res",
+        "",
+        "",
+        jit,
+        f"def _pw({params}, lo, n, q, base{bx}, slo, sn, sst, sval):",
         "    top = 0",
         "    slo[0] = lo",
         "    sn[0] = n",
@@ -747,29 +806,7 @@ def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
         "        L = slo[top]",
         "        N = sn[top]",
         f"        if N <= {PW_BLOCKSIZE}:",
-        "            u = numba.uint64(L)",
-        "            e = u + numba.uint64(N)",
-        "            if N < 8:",
-        f"                res = {acc}(-0.0)",
-        "                k = u",
-        "            else:",
-        "                k = u",
-        *[f"                {ln}" for ln in leaf8],
-        *[f"                r{j} = {lane[j]}" for j in range(8)],
-        "                m = u + numba.uint64(N - N % 8)",
-        "                k = u + U8",
-        "                while k < m:",
-        *[f"                    {ln}" for ln in leaf8],
-        *[f"                    r{j} += {lane[j]}" for j in range(8)],
-        "                    k += U8",
-        "                res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))",
-        # what is left past the last multiple of 8 (below 8: everything),
-        # added in order, as NumPy does in both cases
-        "            while k < e:",
-        *[f"                {ln}" for ln in one],
-        f"                res += {v1}",
-        "                k += U1",
-        "            ret = res",
+        f"            ret = _leaf({params}, L, N, q, base{bx})",
         "            top -= 1",
         "            continue",
         "        n2 = N // 2",
@@ -805,6 +842,12 @@ def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
             f"    return _pw({params}, lo, n, U0, U0, slo, sn, sst, sval)",
         ]
     # NumPy reduces a contiguous last axis row by row, each from the identity.
+    if bx:
+        m = _row_length(kinds)
+        return src[:-1] + _nested(kinds, params, jit, "rows", [
+            f"o[orow] = {acc}(0.0) + (_leaf({params}, ob, {m}, U0, ob{bx}) if {m} <= "
+            f"{PW_BLOCKSIZE} else _pw({params}, ob, {m}, U0, ob{bx}, slo, sn, sst, sval))"],
+            setup=[ln.strip() for ln in stack])
     return src + [
         f"def rows({params}, o, lo, hi, inner):",
         *stack,
@@ -812,7 +855,8 @@ def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
         "    m = numba.uint64(inner)",
         "    while q < numba.uint64(hi):",
         "        base = q * m",
-        f"        o[q] = {acc}(0.0) + _pw({params}, base, inner, q, base, slo, sn, sst, sval)",
+        f"        o[q] = {acc}(0.0) + (_leaf({params}, base, inner, q, base) if inner <= "
+        f"{PW_BLOCKSIZE} else _pw({params}, base, inner, q, base, slo, sn, sst, sval))",
         "        q += U1",
     ]
 
@@ -1119,7 +1163,7 @@ def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarra
         return None
     if form.mode == "ew":
         return _spread(fn, threads, _parts(threads, n, n), lambda lo, hi: (*flat, o, lo, hi))
-    if form.mode == "ewn":          # ranges of the first axis to each thread
+    if form.dims:                   # ranges of the first axis to each thread
         return _spread(fn, threads, _parts(threads, n, form.dims[0]),
                        lambda lo, hi: (*flat, o, lo, hi, *form.dims[1:]))
     if form.mode in ("ew2", "rows"):
