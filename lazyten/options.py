@@ -29,6 +29,9 @@ class Options:
     memory_limit: int | None = None   # bytes; plans estimated above it raise MemoryError
     threads: int | None = None        # worker threads for blocked kernels (None: all cores)
     check: bool = False               # verify graphs and plans after every pass (tests)
+    # sum(a*b) of float64 operands as a BLAS dot: BLAS's order of the
+    # additions, not NumPy's, so not NumPy's bits (faster on data in cache).
+    blas_dot: bool = False
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -39,6 +42,8 @@ class Options:
                                               or self.memory_limit <= 0):
             raise ValueError(f"memory_limit must be a positive int (bytes) or None, "
                              f"got {self.memory_limit!r}")
+        if not isinstance(self.blas_dot, bool):
+            raise TypeError(f"blas_dot must be a bool, got {self.blas_dot!r}")
         if self.threads is not None and (not isinstance(self.threads, int) or self.threads < 1):
             raise ValueError(f"threads must be a positive int or None, got {self.threads!r}")
         # Hashed once: options are part of the plan cache's key, looked up on

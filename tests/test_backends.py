@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import lazyten as lt
-from lazyten.exec import cost, loop_backend
+from lazyten.exec import cost, loop_backend, numpy_backend
 from lazyten.exec.numexpr_backend import compile_numexpr
 from lazyten.graph.passes.fuse import FUSED
 
-from util import assert_eq
+from util import assert_eq, same_bits
 
 
 def kernel_node(t: lt.Tensor) -> Any:
@@ -160,9 +160,62 @@ def test_blocked_reductions_do_not_depend_on_the_thread_count() -> None:
     for g in got[1:]:
         for x, y in zip(got[0], g):
             np.testing.assert_array_equal(x, y)
-    np.testing.assert_allclose(got[0][0], np.sum(A * B + 1.0), rtol=1e-12)
+    # (a 1-d float sum is NumPy's to the bit: ``test_blocked_float_sums...``)
+    assert got[0][0] == np.sum(A * B + 1.0)
     assert got[0][1] == np.max(A - B)
     np.testing.assert_allclose(got[0][2], np.sum(M * M, axis=0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_blocked_float_sums_of_1d_kernels_are_numpys_pairwise_sums(dtype: Any) -> None:
+    """The blocked loop's blocks of a 1-d float sum are subtrees of NumPy's
+    pairwise split, added back in the tree's shape: NumPy's bits on any
+    number of threads (blocks folded left to right were only close), for
+    sums, means and variances, with special values; an all -0.0 sum is
+    +0.0 as NumPy's."""
+    rng = np.random.default_rng(11)
+    block = cost.get_model().block_for(np.dtype(dtype).itemsize, 1)
+    for n in [block - 1, block + 1, 3 * block + 5, 7 * block + 129, 300_001]:
+        X = (rng.standard_normal(n) * 1e3).astype(dtype)
+        Y = rng.standard_normal(n).astype(dtype)
+        X[[0, n // 3, n - 1]] = [-0.0, np.inf if n % 2 else 1e30, 5e-40]
+        x, y = lt.asarray(X), lt.asarray(Y)
+        Z = np.full(n, -0.0, dtype)
+        for threads in (1, 2):
+            with lt.set_options(backend="numpy", threads=threads, check=True):
+                for e, exp in [(lt.sum(x * y + dtype(1)), np.sum(X * Y + dtype(1))),
+                               (lt.sum(x * y), np.sum(X * Y)),
+                               (lt.mean(y * y), np.mean(Y * Y)),
+                               (lt.std(y + dtype(2)), np.std(Y + dtype(2))),
+                               (lt.sum(lt.asarray(Z) * dtype(2)), np.sum(Z * dtype(2)))]:
+                    if n > block:
+                        assert lt.plan(e).kernels[0].kernel.backend == "blocked"
+                    same_bits(lt.compute(e)[0], exp)
+    # NumPy's split into 4 ranges, the last two empty after an unsplit one
+    assert numpy_backend.splits(0, 100, 4) == [(0, 100), (100, 0), (100, 0), (100, 0)]
+    assert numpy_backend.splits(0, 1000, 4) == [(0, 248), (248, 248), (496, 248), (744, 256)]
+
+
+def test_sum_of_products_is_a_blas_dot_only_when_asked() -> None:
+    """``sum(a*b)`` of float64 vectors fuses by default (NumPy's pairwise
+    bits); ``blas_dot=True`` sends it to BLAS's dot instead (its own order
+    of the additions: close)."""
+    rng = np.random.default_rng(12)
+    A, B = rng.standard_normal(200_001), rng.standard_normal(200_001)
+    a, b = lt.asarray(A), lt.asarray(B)
+    e = lt.sum(a * b)
+    assert "dot" not in lt.explain(e) and len(lt.plan(e).kernels) == 1
+    same_bits(lt.compute(e)[0], np.sum(A * B))
+    with lt.set_options(blas_dot=True):
+        text = lt.explain(e)
+        assert "= dot " in text and "kernel" not in text, text
+        np.testing.assert_allclose(lt.compute(e)[0], np.dot(A, B), rtol=1e-13)
+        # not for float32, a partial sum, or another reduction
+        for other in (lt.sum(a * b, axis=0, keepdims=True), lt.sum(a.astype(np.float32) * 2),
+                      lt.prod(a * b)):
+            assert "= dot " not in lt.explain(other)
+    with pytest.raises(TypeError, match="blas_dot must be a bool"):
+        lt.set_options(blas_dot=1)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

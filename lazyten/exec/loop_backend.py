@@ -79,7 +79,7 @@ from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import Instr
 from . import fpflags
 from .cost import cache_dir
-from .numpy_backend import Prepared, TailCall, spread
+from .numpy_backend import PW_BLOCKSIZE, Prepared, TailCall, combine_splits, splits, spread
 
 FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 BOOL = np.dtype(np.bool_)
@@ -110,7 +110,6 @@ COMPILE_SHARE = 0.25
 START_SECONDS = 0.35
 COMPILE_SECONDS = 0.6
 LOAD_SECONDS = 0.01
-PW_BLOCKSIZE = 128    # NumPy's pairwise-summation leaf size
 SPLIT_MIN = 1 << 16   # elements per part, at least, when splitting a loop
 # Parts per thread, at most, that a split loop's threads take in turn
 # (``numpy_backend.spread``): with one part each, a thread that started late
@@ -1048,29 +1047,6 @@ def flat_args(form: LoopForm, args: list[Any]) -> list[Any] | None:
     return flat
 
 
-def splits(lo: int, n: int, parts: int) -> list[tuple[int, int]]:
-    """NumPy's pairwise split of ``[lo, lo+n)`` into up to ``parts`` ranges
-    (a power of two), left to right: the subtrees that threads can sum
-    independently and combine as NumPy's recursion does.
-
-    >>> splits(0, 1000, 2), splits(0, 100, 2)
-    ([(0, 496), (496, 504)], [(0, 100)])
-    """
-    if parts < 2 or n <= PW_BLOCKSIZE:
-        return [(lo, n)]
-    n2 = n // 2
-    n2 -= n2 % 8
-    return splits(lo, n2, parts // 2) + splits(lo + n2, n - n2, parts // 2)
-
-
-def _combine(parts: list[Any]) -> Any:
-    """Add the subtree sums back in the tree's shape (``splits`` halves)."""
-    if len(parts) == 1:
-        return parts[0]
-    half = len(parts) // 2
-    return _combine(parts[:half]) + _combine(parts[half:])
-
-
 def _parts(threads: int, work: int, items: int, per_thread: int = PARTS_PER_THREAD
            ) -> list[int]:
     """Bounds splitting ``items`` (rows, columns, elements) into parts for the
@@ -1154,7 +1130,7 @@ def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarra
 
         flags = _in_turn(part, len(ranges), threads)
         # np.add.reduce starts from the identity: 0.0 + (-0.0) is 0.0.
-        out[...] = dt(0) + _combine(sums)
+        out[...] = dt(0) + combine_splits(sums)
         return flags
     # (a scan's rows and columns run as a reduction's, into a full-size output)
     size = n if scan else {"rows": form.outer, "cols": form.inner}.get(form.mode, n)

@@ -365,6 +365,43 @@ def block_rows(elem_shape: tuple[int, ...], block_elems: int) -> int:
     return max(1, block_elems // max(math.prod(elem_shape[1:]), 1))
 
 
+PW_BLOCKSIZE = 128    # NumPy's pairwise-summation leaf size
+# The dtypes NumPy sums pairwise in their own type (float16 adds in float32;
+# complex splits its interleaved parts at other bounds).
+PAIRWISE = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+
+
+def splits(lo: int, n: int, parts: int) -> list[tuple[int, int]]:
+    """NumPy's pairwise split of ``[lo, lo+n)`` into ``parts`` ranges (a
+    power of two), left to right: the subtrees that threads or blocks can
+    sum independently and add back as NumPy's recursion does
+    (``combine_splits``).  A range NumPy sums without splitting it
+    (``PW_BLOCKSIZE`` elements or fewer) is followed by empty ones, so the
+    ranges are always the leaves of a complete tree.
+
+    >>> splits(0, 1000, 2), splits(0, 100, 2)
+    ([(0, 496), (496, 504)], [(0, 100), (100, 0)])
+    """
+    if parts < 2:
+        return [(lo, n)]
+    if n <= PW_BLOCKSIZE:
+        return [(lo, n)] + [(lo + n, 0)] * (parts - 1)
+    n2 = n // 2
+    n2 -= n2 % 8
+    return splits(lo, n2, parts // 2) + splits(lo + n2, n - n2, parts // 2)
+
+
+def combine_splits(sums: list[Any]) -> Any:
+    """Add the ranges' sums (``splits``) back in the tree's shape.  (Each
+    may be ``0.0 +`` its range's pairwise sum, as ``np.add.reduce`` gives
+    it: that changes only a -0.0 to 0.0, which the final ``0.0 +`` that
+    NumPy's reduction adds does too.)"""
+    if len(sums) == 1:
+        return sums[0]
+    half = len(sums) // 2
+    return combine_splits(sums[:half]) + combine_splits(sums[half:])
+
+
 class _Fold:
     """Partial results of blocks ``0..n-1``, put in any order from any thread,
     combined in block order as soon as they are next in line (so few wait)."""
@@ -399,6 +436,19 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     blocks = [(lo, min(lo + rows, n0)) for lo in range(0, n0, rows)]
     steps, slot_dtypes = prep.steps, prep.slot_dtypes
     nd = len(elem_shape)
+    # A float sum of a 1-d kernel: its blocks are subtrees of NumPy's
+    # pairwise split, their sums added back in the tree's shape, which is
+    # NumPy's sum to the bit (blocks folded left to right came only close).
+    tree: list[Any] | None = None
+    # (A float result is the value's own dtype: fusion keeps a sum into
+    # another dtype, which NumPy casts in buffers, out of the kernel.)
+    if reduce is not None and reduce[0] == "sum" and nd == 1 and dtype in PAIRWISE:
+        parts = 1
+        while max(m for _, m in splits(0, n0, parts)) > rows:
+            parts *= 2
+        blocks = [(lo, lo + m) for lo, m in splits(0, n0, parts)]
+        rows = max(hi - lo for lo, hi in blocks)
+        tree = [None] * len(blocks)
     sliced = [isinstance(a, np.ndarray) and a.ndim == nd and a.shape[0] == n0 and n0 > 1
               for a in args]
 
@@ -492,7 +542,9 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             part = np.count_nonzero(val) if counts and val.dtype == np.bool_ else \
                 combine.reduce(val, axis=reduce_axes, keepdims=True, dtype=dtype) if adds \
                 else combine.reduce(val, axis=reduce_axes, keepdims=True)
-            if across:
+            if tree is not None:
+                tree[i] = part
+            elif across:
                 if decided is not None and bool(part.reshape(-1)[0]) == decided:
                     stop = True
                 fold.put(i, part)
@@ -503,6 +555,7 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     if stop:
         out[...] = decided
     elif reduce is not None and across and scan is None:
-        res = np.asarray(fold.result()[1] if arg is not None else fold.result(), dtype=dtype)
+        res = np.asarray(dtype.type(0) + combine_splits(tree) if tree is not None else
+                         fold.result()[1] if arg is not None else fold.result(), dtype=dtype)
         out[...] = res.reshape(out.shape) if keep or res.size == out.size else res
     return out

@@ -1,6 +1,6 @@
 """Optimized evaluation: rewrite passes, then a plan, then the plan's steps.
 
-    optimize: simplify -> decompose -> cse -> pushdown -> simplify -> matmul_order -> cse
+    optimize: simplify -> decompose [-> blas_dots] -> cse -> pushdown -> simplify -> matmul_order -> cse
               -> fuse
     plan:     liveness, in-place and reused buffers, a backend per kernel
     execute:  steps in order, each dead buffer returned to a pool at once
@@ -20,7 +20,7 @@ import numpy as np
 from ..graph.node import Node, _hashable, entered, graph_summary, intern, toposort
 from ..graph.ops import REGISTRY
 from ..graph.passes.canonicalize import cse
-from ..graph.passes.decompose import decompose
+from ..graph.passes.decompose import blas_dots, decompose
 from ..graph.passes.fuse import fuse
 from ..graph.passes.matmul_order import matmul_order
 from ..graph.passes.pushdown import pushdown
@@ -46,6 +46,8 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("cse", cse),
     ("fuse", fuse),
 )
+# After decompose, with ``lt.set_options(blas_dot=True)``.
+BLAS_DOTS: tuple[str, Pass] = ("blas_dots", blas_dots)
 
 
 def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, int], int]:
@@ -56,7 +58,7 @@ def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, i
     removed: dict[str, int] = {}
     count = before
     ran: dict[Pass, Graph] = {}         # pass -> the graph it last returned
-    for name, p in PASSES:
+    for name, p in PASSES if not opts.blas_dot else PASSES[:2] + (BLAS_DOTS,) + PASSES[2:]:
         if ran.get(p) is g:
             # Nothing changed since this pass last ran, and every pass is
             # idempotent: skip it (the second simplify and cse, mostly).
