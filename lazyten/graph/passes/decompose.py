@@ -93,10 +93,10 @@ def _rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
 
 def _dot(node: Node, ins: tuple[Node, ...]) -> Node | None:
     """``sum(a*b)`` over every axis of equal-shape float64 operands -> BLAS dot."""
-    x, a = ins[0], node.attrs
-    if node.dtype != F64 or a.get("dtype") is not None or x.op.name != "multiply" \
+    x, attrs = ins[0], node.attrs
+    if node.dtype != F64 or attrs.get("dtype") is not None or x.op.name != "multiply" \
             or x.value is not None or x.size == 0 or x.ndim == 0 \
-            or len(a["axis"]) != x.ndim or a["keepdims"]:
+            or len(attrs["axis"]) != x.ndim or attrs["keepdims"]:
         return None
     a, b = x.inputs
     if a.shape != x.shape or b.shape != x.shape or a.dtype != F64 or b.dtype != F64:
