@@ -439,7 +439,7 @@ def test_reductions_along_the_last_axis_of_broadcasts_are_nested_loops(dtype: An
                     got.append(lt.compute(e)[0])
             for g, (_, exp) in zip(got, cases_):
                 same_bits(g, exp)
-    # a wrong row start is caught: an operand's row read as another's
+    # rows of two operands broadcast along different axes, and the explain
     A, B = rng.random((5, 1, 16)).astype(dtype), rng.random((1, 4, 16)).astype(dtype)
     with lt.set_options(backend="loop", check=True):
         e = lt.sum(lt.asarray(A) * lt.asarray(B), axis=-1)

@@ -93,9 +93,10 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
 
     ``out`` None: a new result, which owns its memory as NumPy's does
     (``np.empty_like`` of the operand ``probe`` where that one is laid out
-    so; a negative ``probe``: no operand has the result's shape).  ``fresh``: ``out`` is a dead C-contiguous buffer no operand reads,
-    whose memory may take any layout; otherwise (an operand's buffer, the
-    caller's ``out``) only an ``out`` already in that order is taken.
+    so; a negative ``probe``: no operand has the result's shape).
+    ``fresh``: ``out`` is a dead C-contiguous buffer no operand reads, whose
+    memory may take any layout; otherwise (an operand's buffer, the caller's
+    ``out``) only an ``out`` already in that order is taken.
 
     A reduction adds up, as NumPy does, in the memory order of the value it
     reduces (NumPy's elementwise result, laid out as above): a sum over all
@@ -132,7 +133,7 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
         return Moved(_moved(args, axes, len(shape)), into, axes, moved_shape, moved_reduce,
                      result)
     if out is None:
-        # (no probe, -2: every operand broadcast, none has the result's shape)
+        # (a negative probe: every operand broadcast, none of the result's shape)
         result = np.empty_like(args[probe], dtype=dtype, order="K") if probe >= 0 \
             else np.empty(shape, dtype)
         into = result.transpose(axes)

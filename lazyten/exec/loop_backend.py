@@ -633,7 +633,7 @@ def _nested(kinds: tuple[str, ...], params: str, jit: str, name: str, row: list[
     starts in its own C-ordered data (so a loop along the row reads it
     contiguously or as one element, and LLVM vectorizes it).  ``setup``:
     statements before the loops."""
-    nd = len(next(k for k in kinds if k[0] == "b")) - 1
+    nd = _nest_axes(kinds)
     dims = [f"n{a}" for a in range(nd)]
     lines = [jit, f"def {name}({params}, o, lo, hi, {', '.join(dims[1:])}):"]
     lines += [f"    {d} = numba.uint64({d})" for d in dims[1:]] + [f"    {ln}" for ln in setup]
@@ -664,9 +664,14 @@ def _nested(kinds: tuple[str, ...], params: str, jit: str, name: str, row: list[
     return lines
 
 
+def _nest_axes(kinds: tuple[str, ...]) -> int:
+    """The axes of a nested loop (``_nested``): a "b" kind has a digit each."""
+    return len(next(k for k in kinds if k[0] == "b")) - 1
+
+
 def _row_length(kinds: tuple[str, ...]) -> str:
     """The name of a nested loop's last axis length (``_nested``)."""
-    return f"n{len(next(k for k in kinds if k[0] == 'b')) - 2}"
+    return f"n{_nest_axes(kinds) - 1}"
 
 
 def _along(kinds: tuple[str, ...], body: list[str], step: list[str]) -> list[str]:
@@ -751,7 +756,11 @@ def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
     leaf's work), and its driver: ``pw`` over the whole kernel ("sum"), or
     ``rows``, one pairwise sum per row into ``o`` ("rows").  A frame is
     (start, length, stage); stage 0: split, 1: left half done, 2: both done.
-    In a row, row inputs are read at ``k - base`` and column inputs at ``q``."""
+    A leaf (``_leaf``) is a function of its own: a row of ``PW_BLOCKSIZE``
+    elements or fewer calls it directly (the stack machine's setup had cost
+    18 ns a row of 3 elements, 4x the leaf's work).  In a row, row inputs
+    are read at ``k - base``, column inputs at ``q``, and broadcast ones
+    ("b" kinds, the rows reached by ``_nested``) at ``b{r} + k - base``."""
     acc = _acc(program)
     # where broadcast operands' rows start ("b" kinds: ``_nested``)
     bx = "".join(f", b{r}" for r, kind in enumerate(kinds) if kind[0] == "b")

@@ -442,7 +442,9 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     tree: list[Any] | None = None
     # (A float result is the value's own dtype: fusion keeps a sum into
     # another dtype, which NumPy casts in buffers, out of the kernel.)
-    if reduce is not None and reduce[0] == "sum" and nd == 1 and dtype in PAIRWISE:
+    # (Blocks of PW_BLOCKSIZE elements or more: NumPy splits no smaller range.)
+    if reduce is not None and reduce[0] == "sum" and nd == 1 and dtype in PAIRWISE \
+            and rows >= PW_BLOCKSIZE:
         parts = 1
         while max(m for _, m in splits(0, n0, parts)) > rows:
             parts *= 2
