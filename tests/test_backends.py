@@ -160,18 +160,18 @@ def test_blocked_reductions_do_not_depend_on_the_thread_count() -> None:
     for g in got[1:]:
         for x, y in zip(got[0], g):
             np.testing.assert_array_equal(x, y)
-    # (a 1-d float sum is NumPy's to the bit: ``test_blocked_float_sums...``)
+    # (a 1-d float sum is NumPy's to the bit: ``test_blocked_float_sums_are_numpys_pairwise_sums``)
     assert got[0][0] == np.sum(A * B + 1.0)
     assert got[0][1] == np.max(A - B)
     np.testing.assert_allclose(got[0][2], np.sum(M * M, axis=0), rtol=1e-12)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_blocked_float_sums_of_1d_kernels_are_numpys_pairwise_sums(dtype: Any) -> None:
-    """The blocked loop's blocks of a 1-d float sum are subtrees of NumPy's
-    pairwise split, added back in the tree's shape: NumPy's bits on any
-    number of threads (blocks folded left to right were only close), for
-    sums, means and variances, with special values; an all -0.0 sum is
+def test_blocked_float_sums_are_numpys_pairwise_sums(dtype: Any) -> None:
+    """The blocked loop's blocks of a float sum over every axis are subtrees
+    of NumPy's pairwise split, added back in the tree's shape: NumPy's bits
+    on any number of threads (blocks folded left to right were only close),
+    for sums, means and variances, with special values; an all -0.0 sum is
     +0.0 as NumPy's."""
     rng = np.random.default_rng(11)
     block = cost.get_model().block_for(np.dtype(dtype).itemsize, 1)
@@ -191,6 +191,17 @@ def test_blocked_float_sums_of_1d_kernels_are_numpys_pairwise_sums(dtype: Any) -
                     if n > block:
                         assert lt.plan(e).kernels[0].kernel.backend == "blocked"
                     same_bits(lt.compute(e)[0], exp)
+    # n-d kernels: NumPy sums its C-ordered temporary pairwise over the
+    # flat array; a block computes the rows its range of the split covers
+    M, R = rng.standard_normal((3 * block // 500 + 7, 500)), rng.standard_normal(500)
+    m, r = lt.asarray(M), lt.asarray(R)
+    for threads in (1, 2):
+        with lt.set_options(backend="numpy", threads=threads, check=True):
+            for e, exp in [(lt.sum(m * r), np.sum(M * R)), (lt.std(m), np.std(M)),
+                           (lt.sum(m.T * 2.0), np.sum(M.T * 2.0)),
+                           (lt.sum(m * r - 1.0, keepdims=True), np.sum(M * R - 1.0, keepdims=True)),
+                           (lt.mean(m[:, :1] * 3.0), np.mean(M[:, :1] * 3.0))]:
+                same_bits(lt.compute(e)[0], exp)
     # NumPy's split into 4 ranges, the last two empty after an unsplit one
     assert numpy_backend.splits(0, 100, 4) == [(0, 100), (100, 0), (100, 0), (100, 0)]
     assert numpy_backend.splits(0, 1000, 4) == [(0, 248), (248, 248), (496, 248), (744, 256)]
