@@ -406,17 +406,17 @@ def _pairwise_blocks(elem_shape: tuple[int, ...], rows: int
                      ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
     """Blocks for a sum of the flat kernel in NumPy's pairwise order: the
     ranges of ``splits``, as the rows each block computes and the range's
-    (offset, length) in those rows' elements.  A range is at most 1.5
-    blocks of ``rows`` less a row (the rows it covers, from mid-row to
-    mid-row, fit 1.5 blocks): the split halves them, so they are 0.75-1.5
-    blocks, and the kernel runs about as many blocks as it would with
-    fixed ones (at most one block of ``rows``: a third more blocks, 10-20%
-    slower on W3).  None
+    (offset, length) in those rows' elements.  A range is at most a block
+    of ``rows`` less a row (the rows it covers, from mid-row to mid-row, fit
+    a block, so the scratch is the planner's estimate): the split halves
+    ranges, so they are 0.5-1 blocks, a third more blocks than fixed ones
+    (W3 on the blocked loop 10-15% slower; ranges of up to 1.5 blocks ran
+    as fast but took more scratch).  None
     where blocks have too few rows (a range would compute mostly rows it
     does not sum) or too few elements (NumPy splits no range of
     ``PW_BLOCKSIZE`` or fewer)."""
     inner = math.prod(elem_shape[1:])
-    most = (rows * 3 // 2 - 1) * inner
+    most = (rows - 1) * inner
     if len(elem_shape) > 1 and rows < 4 or most < PW_BLOCKSIZE:
         return None
     n = elem_shape[0] * inner
