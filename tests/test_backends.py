@@ -163,16 +163,18 @@ def test_blocked_reductions_do_not_depend_on_the_thread_count() -> None:
     # (a 1-d float sum is NumPy's to the bit: ``test_blocked_float_sums_are_numpys_pairwise_sums``)
     assert got[0][0] == np.sum(A * B + 1.0)
     assert got[0][1] == np.max(A - B)
-    np.testing.assert_allclose(got[0][2], np.sum(M * M, axis=0), rtol=1e-12)
+    same_bits(got[0][2], np.sum(M * M, axis=0))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_blocked_float_sums_are_numpys_pairwise_sums(dtype: Any) -> None:
     """The blocked loop's blocks of a float sum over every axis are subtrees
-    of NumPy's pairwise split, added back in the tree's shape: NumPy's bits
-    on any number of threads (blocks folded left to right were only close),
-    for sums, means and variances, with special values; an all -0.0 sum is
-    +0.0 as NumPy's."""
+    of NumPy's pairwise split, added back in the tree's shape, and those of
+    a sum over leading axes or a product take turns, each going on from the
+    result of the blocks before it: NumPy's bits on any number of threads
+    (blocks folded left to right were only close), for sums, means,
+    variances and products, with special values; an all -0.0 sum is +0.0
+    as NumPy's."""
     rng = np.random.default_rng(11)
     block = cost.get_model().block_for(np.dtype(dtype).itemsize, 1)
     for n in [block - 1, block + 1, 3 * block + 5, 7 * block + 129, 300_001]:
@@ -193,7 +195,7 @@ def test_blocked_float_sums_are_numpys_pairwise_sums(dtype: Any) -> None:
                     same_bits(lt.compute(e)[0], exp)
     # n-d kernels: NumPy sums its C-ordered temporary pairwise over the
     # flat array; a block computes the rows its range of the split covers
-    M, R = rng.standard_normal((3 * block // 500 + 7, 500)), rng.standard_normal(500)
+    M, R = rng.standard_normal((9 * block // 500 + 7, 500)), rng.standard_normal(500)
     m, r = lt.asarray(M), lt.asarray(R)
     for threads in (1, 2):
         with lt.set_options(backend="numpy", threads=threads, check=True):
@@ -201,6 +203,27 @@ def test_blocked_float_sums_are_numpys_pairwise_sums(dtype: Any) -> None:
                            (lt.sum(m.T * 2.0), np.sum(M.T * 2.0)),
                            (lt.sum(m * r - 1.0, keepdims=True), np.sum(M * R - 1.0, keepdims=True)),
                            (lt.mean(m[:, :1] * 3.0), np.mean(M[:, :1] * 3.0))]:
+                same_bits(lt.compute(e)[0], exp)
+    # sums over the leading axes and products: each block goes on from the
+    # rows (elements) before it, one after the other, as NumPy's reduce runs
+    T = rng.standard_normal((4, 9 * block // 400 + 3, 100))
+    T[0, 0, :3] = [-0.0, np.nan, np.inf]
+    t = lt.asarray(T)
+    V = 1 + (rng.random(5 * block + 11) - 0.5) * 1e-3
+    V[7] = -0.0 if V.size % 2 else 1.0
+    v = lt.asarray(V)
+    for threads in (1, 2, 3):
+        with lt.set_options(backend="numpy", threads=threads, check=True):
+            for e, exp in [(lt.sum(m * r, axis=0), np.sum(M * R, axis=0)),
+                           (lt.var(m, axis=0), np.var(M, axis=0)),
+                           (lt.sum(t * 2.0, axis=(0, 1)), np.sum(T * 2.0, axis=(0, 1))),
+                           (lt.sum(t * 2.0, axis=(0, 1), keepdims=True),
+                            np.sum(T * 2.0, axis=(0, 1), keepdims=True)),
+                           (lt.prod(v * 1.0001), np.prod(V * 1.0001)),
+                           (lt.prod(m * 1e-3 + 1.0, axis=0), np.prod(M * 1e-3 + 1.0, axis=0)),
+                           (lt.prod(m * 1e-3 + 1.0), np.prod(M * 1e-3 + 1.0))]:
+                # (var's last kernel divides its 500 sums: plain NumPy)
+                assert "blocked" in [k.kernel.backend for k in lt.plan(e).kernels]
                 same_bits(lt.compute(e)[0], exp)
     # NumPy's split into 4 ranges, the last two empty after an unsplit one
     assert numpy_backend.splits(0, 100, 4) == [(0, 100), (100, 0), (100, 0), (100, 0)]

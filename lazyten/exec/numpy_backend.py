@@ -71,6 +71,25 @@ class _InOrder:
                 self.next += 1
 
 
+class _Turns:
+    """Blocks ``0..n-1`` taking turns: ``wait(i)`` returns once every block
+    before ``i`` is ``done``.  (Threads take blocks in increasing order, so
+    the blocks a thread waits for are taken, and none of them waits on it.)"""
+
+    def __init__(self) -> None:
+        self.next = 0
+        self.cond = threading.Condition()
+
+    def wait(self, i: int) -> None:
+        with self.cond:
+            self.cond.wait_for(lambda: self.next == i)
+
+    def done(self, i: int) -> None:
+        with self.cond:
+            self.next = i + 1
+            self.cond.notify_all()
+
+
 def _pick(better: Any) -> Callable[[Any, Any], Any]:
     """The fold of (values, indices) candidates of consecutive blocks."""
     def pick(acc: Any, new: Any) -> Any:
@@ -494,6 +513,18 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
         blocks, flat = got
         rows = max(hi - lo for lo, hi in blocks)
         tree = [None] * len(blocks)
+    # A float sum over the leading axes, or a product over them or every
+    # axis: NumPy adds (multiplies) one row (element) after the other into
+    # the result.  So does the kernel: each block, in turn, goes on from
+    # the rows before it (``carry``: the running result, a row), where
+    # folding block results came only close.
+    carry: np.ndarray[Any, Any] | None = None
+    turns = _Turns()
+    if reduce is not None and tree is None and dtype in PAIRWISE and \
+            (reduce[0] == "sum" and len(reduce_axes) < nd or reduce[0] == "prod") and \
+            reduce_axes == tuple(range(len(reduce_axes))):
+        carry = np.full(math.prod(elem_shape[len(reduce_axes):]),
+                        0 if reduce[0] == "sum" else 1, dtype)
     # any/all over every axis: a block that decides them (a True for any, a
     # False for all) ends the kernel where skipping blocks loses no warning.
     decided = reduce[0] == "any" if reduce is not None and reduce[0] in ("any", "all") \
@@ -575,6 +606,20 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 off, m = flat[i]
                 tree[i] = combine.reduce(val.reshape(-1)[off:off + m], dtype=dtype)
                 continue
+            if carry is not None:
+                # The block's first row goes on from the running result, then
+                # its rows are reduced one after the other into it: ``0 +``
+                # (``1 *``) that first row changes nothing, as the running
+                # result, from the identity on, is never -0.0.  (``val`` is
+                # this thread's scratch.)
+                part = val.reshape(-1, carry.size)
+                turns.wait(i)
+                try:
+                    combine(carry, part[0], out=part[0])
+                    combine.reduce(part, axis=0, out=carry)
+                finally:
+                    turns.done(i)
+                continue
             part = np.count_nonzero(val) if counts and val.dtype == np.bool_ else \
                 combine.reduce(val, axis=reduce_axes, keepdims=True, dtype=dtype) if adds \
                 else combine.reduce(val, axis=reduce_axes, keepdims=True)
@@ -590,6 +635,7 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
         out[...] = decided
     elif reduce is not None and across and scan is None:
         res = np.asarray(dtype.type(0) + combine_splits(tree) if tree is not None else
+                         carry if carry is not None else
                          fold.result()[1] if arg is not None else fold.result(), dtype=dtype)
         out[...] = res.reshape(out.shape) if keep or res.size == out.size else res
     return out
