@@ -230,6 +230,16 @@ def test_blocked_float_sums_are_numpys_pairwise_sums(dtype: Any) -> None:
     assert numpy_backend.splits(0, 1000, 4) == [(0, 248), (248, 248), (496, 248), (744, 256)]
 
 
+def test_explain_says_how_blocked_reductions_are_put_together() -> None:
+    A, x = lt.asarray(np.ones((2000, 600))), lt.asarray(np.ones(10**6))
+    with lt.set_options(backend="numpy"):
+        for e, says in [((A * 2).sum(), "ranges of NumPy's pairwise split"),
+                        ((A * 2).sum(0), "blocks take turns"), (lt.prod(x * 2), "blocks take turns"),
+                        ((A * 2).sum(1), "each block reduced on its own"),
+                        (lt.max(x * 2), "block results folded left to right")]:
+            assert says in lt.explain(e, verbose=True)
+
+
 def test_sum_of_products_is_a_blas_dot_only_when_asked() -> None:
     """``sum(a*b)`` of float64 vectors fuses by default (NumPy's pairwise
     bits); ``blas_dot=True`` sends it to BLAS's dot instead (its own order

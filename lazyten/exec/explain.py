@@ -42,6 +42,16 @@ if TYPE_CHECKING:
 _ID = re.compile(r"%(\d+)")
 
 
+# How the blocked loop puts a reduction together (``numpy_backend.reduction_order``).
+_ORDERS = {
+    "": "",
+    "pairwise": "the sum adds ranges of NumPy's pairwise split in its tree (NumPy's bits)",
+    "in turn": "blocks take turns, each going on from the result before it (NumPy's order)",
+    "folded": "block results folded left to right",
+    "per block": "each block reduced on its own",
+}
+
+
 def _bytes(n: int) -> str:
     for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
         if n >= size:
@@ -308,13 +318,16 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
             notes.append(f"backend: {s.kernel.backend}: {name.text(s.kernel.why)}")
             if s.kernel.backend == "blocked" or (s.kernel.backend == "mixed"
                                                  and s.kernel.fallback == "blocked"):
-                from .numpy_backend import block_rows, blocked_scratch_bytes
+                from .numpy_backend import block_rows, blocked_scratch_bytes, reduction_order
                 k = s.kernel
-                elems = block_rows(k.block_shape, k.block_elems) * math.prod(k.block_shape[1:])
+                rows = block_rows(k.block_shape, k.block_elems)
+                elems = rows * math.prod(k.block_shape[1:])
                 slots = len(k.prepared.slot_dtypes)
                 scratch = blocked_scratch_bytes(k.prepared, k.block_shape, k.block_elems, 1)
+                order = _ORDERS[reduction_order(k.reduce, k.block_shape, k.node.dtype, rows)]
                 notes.append(f"blocks: {elems} elements, {slots} scratch "
-                             f"slot{'' if slots == 1 else 's'} ({scratch // 1024} KiB a thread)")
+                             f"slot{'' if slots == 1 else 's'} ({scratch // 1024} KiB a thread)"
+                             f"{'; ' + order if order else ''}")
             if s.kernel.loop is not None:
                 form = s.kernel.loop
                 what = {"ew": "elementwise", "ew2": "elementwise by rows",

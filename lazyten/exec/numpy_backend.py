@@ -421,6 +421,7 @@ def combine_splits(sums: list[Any]) -> Any:
     return combine_splits(sums[:half]) + combine_splits(sums[half:])
 
 
+@functools.lru_cache(maxsize=256)
 def _pairwise_blocks(elem_shape: tuple[int, ...], rows: int
                      ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
     """Blocks for a sum of the flat kernel in NumPy's pairwise order: the
@@ -433,7 +434,8 @@ def _pairwise_blocks(elem_shape: tuple[int, ...], rows: int
     as fast but took more scratch).  None
     where blocks have too few rows (a range would compute mostly rows it
     does not sum) or too few elements (NumPy splits no range of
-    ``PW_BLOCKSIZE`` or fewer)."""
+    ``PW_BLOCKSIZE`` or fewer).  (Cached: a kernel asks at every run; the
+    lists are only read.)"""
     inner = math.prod(elem_shape[1:])
     most = (rows - 1) * inner
     if len(elem_shape) > 1 and rows < 4 or most < PW_BLOCKSIZE:
@@ -474,6 +476,39 @@ class _Fold:
         return self.acc
 
 
+def _reduce_axes(reduce: Any, nd: int) -> tuple[int, ...]:
+    """The axes a kernel's reduction (or scan) runs over; () for none."""
+    if reduce is None:
+        return ()
+    ax = dict(reduce[1])["axis"]
+    return tuple(range(nd)) if ax is None else (ax,) if isinstance(ax, int) else tuple(ax)
+
+
+def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
+                    rows: int) -> str:
+    """How the blocked loop, on blocks of ``rows`` rows, puts together a
+    reduction over blocks: "pairwise" (a float sum over every axis: blocks
+    are ranges of NumPy's pairwise split, their sums added in the tree's
+    shape), "in turn" (a float sum over the leading axes or a product over
+    them or every axis: each block goes on from the result of the blocks
+    before it), "folded" (block results combined left to right: exact for
+    integers, bools, min/max, any/all; close for other float sums),
+    "per block" (the reduction keeps the blocks' axis), or "" (none)."""
+    nd = len(elem_shape)
+    axes = _reduce_axes(reduce, nd)
+    if not axes or REGISTRY[reduce[0]].kind == "scan":
+        return ""
+    if 0 not in axes:
+        return "per block"
+    if dtype in PAIRWISE:
+        if reduce[0] == "sum" and len(axes) == nd and _pairwise_blocks(elem_shape, rows):
+            return "pairwise"
+        if (reduce[0] == "sum" and len(axes) < nd or reduce[0] == "prod") \
+                and axes == tuple(range(len(axes))):
+            return "in turn"
+    return "folded"
+
+
 def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 elem_shape: tuple[int, ...], dtype: np.dtype[Any],
                 out: np.ndarray[Any, Any], block_elems: int, threads: int,
@@ -487,15 +522,13 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     sliced = [isinstance(a, np.ndarray) and a.ndim == nd and a.shape[0] == n0 and n0 > 1
               for a in args]
 
-    reduce_axes: tuple[int, ...] = ()
+    reduce_axes = _reduce_axes(reduce, nd)
     keep = False
     arg: Any = None
     scan: Any = None
     if reduce is not None:
         rattrs = dict(reduce[1])
-        ax, keep = rattrs["axis"], bool(rattrs.get("keepdims"))
-        reduce_axes = tuple(range(nd)) if ax is None else (ax,) if isinstance(ax, int) \
-            else tuple(ax)
+        keep = bool(rattrs.get("keepdims"))
         if reduce[0] in ARG:
             arg, better = ARG[reduce[0]]
         scan = SCAN.get(reduce[0])
@@ -508,8 +541,8 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     # the kernel.)
     tree: list[Any] | None = None
     flat: list[tuple[int, int]] = []
-    if reduce is not None and reduce[0] == "sum" and len(reduce_axes) == nd \
-            and dtype in PAIRWISE and (got := _pairwise_blocks(elem_shape, rows)) is not None:
+    order = reduction_order(reduce, elem_shape, dtype, rows)
+    if order == "pairwise" and (got := _pairwise_blocks(elem_shape, rows)) is not None:
         blocks, flat = got
         rows = max(hi - lo for lo, hi in blocks)
         tree = [None] * len(blocks)
@@ -520,9 +553,7 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     # folding block results came only close.
     carry: np.ndarray[Any, Any] | None = None
     turns = _Turns()
-    if reduce is not None and tree is None and dtype in PAIRWISE and \
-            (reduce[0] == "sum" and len(reduce_axes) < nd or reduce[0] == "prod") and \
-            reduce_axes == tuple(range(len(reduce_axes))):
+    if order == "in turn":
         carry = np.full(math.prod(elem_shape[len(reduce_axes):]),
                         0 if reduce[0] == "sum" else 1, dtype)
     # any/all over every axis: a block that decides them (a True for any, a
