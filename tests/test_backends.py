@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +229,31 @@ def test_blocked_float_sums_are_numpys_pairwise_sums(dtype: Any) -> None:
     # NumPy's split into 4 ranges, the last two empty after an unsplit one
     assert numpy_backend.splits(0, 100, 4) == [(0, 100), (100, 0), (100, 0), (100, 0)]
     assert numpy_backend.splits(0, 1000, 4) == [(0, 248), (248, 248), (496, 248), (744, 256)]
+
+
+def test_an_error_in_a_block_that_takes_turns_raises_and_frees_the_others() -> None:
+    """Under errstate "raise", the first block of a product overflows: the
+    thread that took the next block waits for its turn, which never comes;
+    the failing thread abandons the turns, so the error surfaces (a thread
+    left waiting would hang the call for ever)."""
+    x = np.ones(2_000_000)
+    x[5] = 1e308
+    A = np.ones((4000, 600))
+    A[2, 5] = 1e308
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        for e in (lt.prod(lt.asarray(x) * 10.0), lt.sum(lt.asarray(A) * 10.0, axis=0)):
+            with lt.set_options(backend="numpy", threads=2), np.errstate(all="raise"):
+                try:
+                    lt.compute(e)
+                except FloatingPointError as err:
+                    raised.append(err)
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(timeout=60)
+    assert not t.is_alive(), "a block waits for a turn that never comes"
+    assert len(raised) == 2 and all("overflow" in str(e) for e in raised)
 
 
 def test_explain_says_how_blocked_reductions_are_put_together() -> None:

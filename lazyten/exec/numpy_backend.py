@@ -72,21 +72,31 @@ class _InOrder:
 
 
 class _Turns:
-    """Blocks ``0..n-1`` taking turns: ``wait(i)`` returns once every block
-    before ``i`` is ``done``.  (Threads take blocks in increasing order, so
-    the blocks a thread waits for are taken, and none of them waits on it.)"""
+    """Blocks ``0..n-1`` taking turns: ``wait(i)`` returns True once every
+    block before ``i`` is ``done``.  (Threads take blocks in increasing
+    order, so the blocks a thread waits for are taken, and none of them
+    waits on it.)  A thread that fails ``abandon``s the turns: every wait
+    returns False then, so no thread waits for a turn that will not come
+    (``spread`` re-raises the error once every thread has returned)."""
 
     def __init__(self) -> None:
         self.next = 0
+        self.abandoned = False
         self.cond = threading.Condition()
 
-    def wait(self, i: int) -> None:
+    def wait(self, i: int) -> bool:
         with self.cond:
-            self.cond.wait_for(lambda: self.next == i)
+            self.cond.wait_for(lambda: self.next == i or self.abandoned)
+            return not self.abandoned
 
     def done(self, i: int) -> None:
         with self.cond:
             self.next = i + 1
+            self.cond.notify_all()
+
+    def abandon(self) -> None:
+        with self.cond:
+            self.abandoned = True
             self.cond.notify_all()
 
 
@@ -598,7 +608,11 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
 
     def work(taken: Iterator[int]) -> None:
         with np.errstate(**err):
-            _work(taken)
+            try:
+                _work(taken)
+            except BaseException:
+                turns.abandon()
+                raise
 
     def _work(taken: Iterator[int]) -> None:
         nonlocal stop
@@ -644,7 +658,8 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 # result, from the identity on, is never -0.0.  (``val`` is
                 # this thread's scratch.)
                 part = val.reshape(-1, carry.size)
-                turns.wait(i)
+                if not turns.wait(i):
+                    return                               # (another block failed)
                 try:
                     combine(carry, part[0], out=part[0])
                     combine.reduce(part, axis=0, out=carry)
