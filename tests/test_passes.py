@@ -17,6 +17,7 @@ import lazyten as lt
 from lazyten.exec.numpy_backend import default_threads
 from lazyten.exec.optimized import optimize
 from lazyten.graph.passes.canonicalize import cse
+from lazyten.graph.passes.decompose import blas_dots, decompose
 from lazyten.graph.passes.fuse import FUSED, fuse, kernel_count
 from lazyten.graph.passes.matmul_order import matmul_order
 from lazyten.graph.passes.pushdown import pushdown
@@ -158,6 +159,22 @@ def test_pushdown_through_broadcasting_and_transpose(engine: Any) -> None:
         g = pushdown(graph(e))
         verify_graph(g.outputs)
         assert_eq(e, ref)
+
+
+def test_decompose_and_blas_dots_golden() -> None:
+    """mean as NumPy's sum over the count; ``sum(a*b)`` stays a sum (NumPy's
+    pairwise bits) unless ``blas_dots`` runs (``blas_dot=True``)."""
+    a = lt.asarray(np.ones(8), name="a")
+    b = lt.asarray(np.ones(8), name="b")
+    assert text(decompose(graph(lt.mean(a)))) == (
+        "%0:float64[8] = input name=a\n%1:float64[] = sum %0 axis=(0,) keepdims=False\n"
+        "%2:int64[] = const 8 (weak)\n%3:float64[] = divide %1 %2\nreturn %3")
+    g = graph(lt.sum(a * b))
+    assert decompose(g) is g or text(decompose(g)) == text(g)
+    assert text(blas_dots(g)) == (
+        "%0:float64[8] = input name=a\n%1:float64[8] = reshape %0 shape=(8,)\n"
+        "%2:float64[8] = input name=b\n%3:float64[8] = reshape %2 shape=(8,)\n"
+        "%4:float64[] = dot %1 %3\nreturn %4")
 
 
 def test_matmul_order_golden() -> None:

@@ -46,8 +46,9 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("cse", cse),
     ("fuse", fuse),
 )
-# After decompose, with ``lt.set_options(blas_dot=True)``.
-BLAS_DOTS: tuple[str, Pass] = ("blas_dots", blas_dots)
+# With ``lt.set_options(blas_dot=True)``: ``blas_dots`` right after decompose.
+_AT = [name for name, _ in PASSES].index("decompose") + 1
+PASSES_BLAS_DOT = PASSES[:_AT] + (("blas_dots", blas_dots),) + PASSES[_AT:]
 
 
 def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, int], int]:
@@ -58,7 +59,7 @@ def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, i
     removed: dict[str, int] = {}
     count = before
     ran: dict[Pass, Graph] = {}         # pass -> the graph it last returned
-    for name, p in PASSES if not opts.blas_dot else PASSES[:2] + (BLAS_DOTS,) + PASSES[2:]:
+    for name, p in PASSES_BLAS_DOT if opts.blas_dot else PASSES:
         if ran.get(p) is g:
             # Nothing changed since this pass last ran, and every pass is
             # idempotent: skip it (the second simplify and cse, mostly).
