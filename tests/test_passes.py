@@ -331,6 +331,25 @@ def test_float_sum_into_another_dtype_does_not_fuse() -> None:
     z = lt.asarray(np.linspace(0, 1, 12) + 1j)
     g, _removed, _before = optimize(graph(lt.argmax(z * 2)).outputs, lt.get_options())
     assert [n.op.name for n in g.nodes() if n.op.kind == "reduction"] == ["argmax"]
+    # nor a float16 sum or product: NumPy's float16 loop works in float32
+    # and rounds once, where blocks would round every partial result
+    # (500.0 against NumPy's 500.2 on a sum of 1e6 elements)
+    X16 = np.random.default_rng(3).random(1_000_000).astype(np.float16)
+    h = lt.asarray(X16)
+    h4 = lt.asarray(X16[:4000])           # (a product of 4,000 stays finite)
+    for red, exp in [(lt.sum(h * np.float16(0.001)), np.sum(X16 * np.float16(0.001))),
+                     (lt.prod(h4 * np.float16(1e-3) + np.float16(1)),
+                      np.prod(X16[:4000] * np.float16(1e-3) + np.float16(1)))]:
+        g, _removed, _before = optimize(graph(red).outputs, lt.get_options())
+        assert [n.attrs["reduce"] for n in g.nodes() if n.op is FUSED] == [None]
+        assert "NumPy sums float16 in float32, rounding once" in lt.explain(red, verbose=True)
+        for backend in ("numpy", "auto"):
+            with lt.set_options(backend=backend):
+                got = lt.compute(red)[0]
+                assert got.dtype == exp.dtype and got == exp
+    # a float16 max still fuses: exact in any order
+    g, _removed, _before = optimize(graph(lt.max(h * np.float16(2))).outputs, lt.get_options())
+    assert [n.attrs["reduce"][0] for n in g.nodes() if n.op is FUSED] == ["max"]
 
 
 # ----------------------------------------------------------- structure of plans

@@ -63,12 +63,16 @@ def fusable_root(n: Node) -> bool:
         and n.shape == n.inputs[0].shape
 
 
+F16 = np.dtype(np.float16)
+
+
 def reduction_dtype_issue(red: Node) -> str | None:
     """Why the reduction (or scan) ``red`` of a fused group cannot join it,
     as far as dtypes go (None: it can).  A scan joins in any real dtypes:
     accumulate casts each element to its dtype in index order anyway.
 
-    A reduction keeping its input's dtype (bool, integer or float) fuses.
+    A reduction keeping its input's dtype (bool, integer or float) fuses,
+    but for a float16 sum or product (NumPy computes it in float32).
     So do those whose result is exact in any order although the dtype
     changes: a sum or product of bools or integers into an integer (NumPy
     adds ``x > 0.5`` up as int64: modular integer arithmetic is associative,
@@ -80,6 +84,10 @@ def reduction_dtype_issue(red: Node) -> str | None:
     """
     x = red.inputs[0]
     name, dt, xk = red.op.name, red.dtype, x.dtype.kind
+    if name in ("sum", "prod") and dt == F16:
+        # NumPy's float16 loop adds (multiplies) a whole reduction in
+        # float32 and rounds once; blocks would round each partial result.
+        return "NumPy sums float16 in float32, rounding once"
     if dt == x.dtype and dt.kind in "biuf":
         return None
     if name in FUSABLE_SCANS and dt.kind in "biuf" and xk in "biuf":
