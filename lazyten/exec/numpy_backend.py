@@ -440,8 +440,8 @@ def _pairwise_blocks(elem_shape: tuple[int, ...], rows: int
     of ``rows`` less a row (the rows it covers, from mid-row to mid-row, fit
     a block, so the scratch is the planner's estimate): the split halves
     ranges, so they are 0.5-1 blocks, a third more blocks than fixed ones
-    (W3 on the blocked loop 10-15% slower; ranges of up to 1.5 blocks ran
-    as fast but took more scratch).  None
+    (W3 on the blocked loop 10-15% slower; ranges of up to 1.5 blocks were
+    within 5% but took more scratch).  None
     where blocks have too few rows (a range would compute mostly rows it
     does not sum) or too few elements (NumPy splits no range of
     ``PW_BLOCKSIZE`` or fewer).  (Cached: a kernel asks at every run; the
