@@ -226,6 +226,40 @@ def test_blocked_float_sums_are_numpys_pairwise_sums(dtype: Any) -> None:
                 # (var's last kernel divides its 500 sums: plain NumPy)
                 assert "blocked" in [k.kernel.backend for k in lt.plan(e).kernels]
                 same_bits(lt.compute(e)[0], exp)
+    # other sets of axes with the first: NumPy's iterator drops length-1
+    # axes, sums each row of the trailing reduced axes pairwise and adds
+    # those sums (a product: its elements) one after the other in C order
+    # into the result: ``sum(U, axis=(0, 2))`` is ``U.sum(2).sum(0)``
+    U = rng.standard_normal((9 * block // 600 + 5, 6, 100)).astype(dtype)
+    U[0, 0, :2] = [-0.0, np.inf]
+    Q = rng.standard_normal((9 * block // 1200 + 3, 4, 10, 30)).astype(dtype)
+    u, q = lt.asarray(U), lt.asarray(Q)
+    UF = np.asfortranarray(U)                  # (NumPy reduces it in memory order)
+    uf = lt.asarray(UF)
+    S = rng.standard_normal((9 * block // 300 + 1, 300, 1)).astype(dtype)  # (0, 1): flat
+    s = lt.asarray(S)
+    for threads in (1, 2, 3):
+        with lt.set_options(backend="numpy", threads=threads, check=True):
+            for e, exp in [(lt.sum(u * 2.0, axis=(0, 2)), np.sum(U * 2.0, axis=(0, 2))),
+                           (lt.sum(u - 1.0, axis=(0, 2), keepdims=True),
+                            np.sum(U - 1.0, axis=(0, 2), keepdims=True)),
+                           (lt.mean(u * u, axis=(0, 2)), np.mean(U * U, axis=(0, 2))),
+                           (lt.var(u + 1.0, axis=(2, 0)), np.var(U + 1.0, axis=(2, 0))),
+                           (lt.prod(u * 1e-3 + 1.0, axis=(0, 2)),
+                            np.prod(U * 1e-3 + 1.0, axis=(0, 2))),
+                           (lt.sum(uf * 2.0, axis=(0, 2)), np.sum(UF * 2.0, axis=(0, 2))),
+                           (lt.sum(q * 3.0, axis=(0, 2)), np.sum(Q * 3.0, axis=(0, 2))),
+                           (lt.sum(q * 3.0, axis=(0, 1, 3)), np.sum(Q * 3.0, axis=(0, 1, 3))),
+                           (lt.sum(q * 3.0, axis=(0, 2, 3)), np.sum(Q * 3.0, axis=(0, 2, 3))),
+                           (lt.sum(q[:, :1] * 3.0, axis=(0, 2)),
+                            np.sum(Q[:, :1] * 3.0, axis=(0, 2))),
+                           (lt.sum(s * 2.0, axis=(0, 1)), np.sum(S * 2.0, axis=(0, 1)))]:
+                assert "blocked" in [k.kernel.backend for k in lt.plan(e).kernels]
+                same_bits(lt.compute(e)[0], exp)
+    assert numpy_backend.turn_axes(("sum", (("axis", (0, 2)),)), (5, 6, 7)) == ((2,), (0,))
+    assert numpy_backend.turn_axes(("sum", (("axis", (0, 2)),)), (5, 6, 7, 1)) == ((2,), (0,))
+    assert numpy_backend.turn_axes(("sum", (("axis", (0, 1)),)), (5, 1, 7)) == ((), (0, 1))
+    assert numpy_backend.turn_axes(("prod", (("axis", (0, 2)),)), (5, 6, 7)) == ((), (0, 2))
     # NumPy's split into 4 ranges, the last two empty after an unsplit one
     assert numpy_backend.splits(0, 100, 4) == [(0, 100), (100, 0), (100, 0), (100, 0)]
     assert numpy_backend.splits(0, 1000, 4) == [(0, 248), (248, 248), (496, 248), (744, 256)]

@@ -497,26 +497,46 @@ def _reduce_axes(reduce: Any, nd: int) -> tuple[int, ...]:
 def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
                     rows: int) -> str:
     """How the blocked loop, on blocks of ``rows`` rows, puts together a
-    reduction over blocks: "pairwise" (a float sum over every axis: blocks
-    are ranges of NumPy's pairwise split, their sums added in the tree's
-    shape), "in turn" (a float sum over the leading axes or a product over
-    them or every axis: each block goes on from the result of the blocks
-    before it), "folded" (block results combined left to right: exact for
-    integers, bools, min/max, any/all; close for other float sums),
-    "per block" (the reduction keeps the blocks' axis), or "" (none)."""
+    reduction over blocks: "pairwise" (a float sum over every axis longer
+    than 1: blocks are ranges of NumPy's pairwise split, their sums added in
+    the tree's shape), "in turn" (another float sum over the blocks' axis, or
+    a float product over it: each block goes on from the result of the
+    blocks before it), "folded" (block results combined left to right:
+    exact for integers, bools, min/max, any/all; close for the float sums
+    that have too few rows a block for the split), "per block" (the
+    reduction keeps the blocks' axis), or "" (none)."""
     nd = len(elem_shape)
     axes = _reduce_axes(reduce, nd)
     if not axes or REGISTRY[reduce[0]].kind == "scan":
         return ""
     if 0 not in axes:
         return "per block"
-    if dtype in PAIRWISE:
-        if reduce[0] == "sum" and len(axes) == nd and _pairwise_blocks(elem_shape, rows):
-            return "pairwise"
-        if (reduce[0] == "sum" and len(axes) < nd or reduce[0] == "prod") \
-                and axes == tuple(range(len(axes))):
-            return "in turn"
+    if dtype in PAIRWISE and reduce[0] in ("sum", "prod"):
+        # NumPy's iterator drops length-1 axes: a sum over the others is
+        # one pairwise sum of the flat array
+        if reduce[0] == "sum" and all(i in axes or d == 1 for i, d in enumerate(elem_shape)):
+            return "pairwise" if _pairwise_blocks(elem_shape, rows) else "folded"
+        return "in turn"
     return "folded"
+
+
+def turn_axes(reduce: Any, elem_shape: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A reduction "in turn" as NumPy's reduce runs it on a C-ordered array:
+    (``rows``, ``rest``).  ``rows``: a sum's reduced axes longer than 1 that
+    only reduced or length-1 axes follow, which NumPy's iterator joins into
+    its inner loop, one pairwise sum a row; ``rest``: the other reduced axes,
+    over which NumPy adds those sums (a product: the elements), one after
+    the other in C order, into the result.  ``sum(T, axis=(0, 2))`` of a
+    (A, B, C) ``T`` is ``T.sum(2).sum(0)``: ((2,), (0,))."""
+    axes = _reduce_axes(reduce, len(elem_shape))
+    rows: list[int] = []
+    if reduce[0] == "sum":
+        for i in range(len(elem_shape) - 1, -1, -1):
+            if i not in axes and elem_shape[i] != 1:
+                break
+            if i in axes and elem_shape[i] != 1:
+                rows.insert(0, i)
+    return tuple(rows), tuple(a for a in axes if a not in rows)
 
 
 def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
@@ -563,9 +583,14 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     # folding block results came only close.
     carry: np.ndarray[Any, Any] | None = None
     turns = _Turns()
+    in_rows: tuple[int, ...] = ()
+    first: tuple[Any, ...] = ()
     if order == "in turn":
-        carry = np.full(math.prod(elem_shape[len(reduce_axes):]),
+        in_rows, rest = turn_axes(reduce, elem_shape)
+        carry = np.full(tuple(d for i, d in enumerate(elem_shape) if i not in reduce_axes),
                         0 if reduce[0] == "sum" else 1, dtype)
+        # the block's first term: the first row (sum) or element of ``rest``
+        first = tuple(0 if i in rest else slice(None) for i in range(nd - len(in_rows)))
     # any/all over every axis: a block that decides them (a True for any, a
     # False for all) ends the kernel where skipping blocks loses no warning.
     decided = reduce[0] == "any" if reduce is not None and reduce[0] in ("any", "all") \
@@ -652,17 +677,20 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 tree[i] = combine.reduce(val.reshape(-1)[off:off + m], dtype=dtype)
                 continue
             if carry is not None:
-                # The block's first row goes on from the running result, then
-                # its rows are reduced one after the other into it: ``0 +``
-                # (``1 *``) that first row changes nothing, as the running
-                # result, from the identity on, is never -0.0.  (``val`` is
-                # this thread's scratch.)
-                part = val.reshape(-1, carry.size)
+                # The block's rows are summed pairwise as NumPy's inner loop
+                # sums them (``in_rows``); then its first term goes on from
+                # the running result, and its terms are reduced one after the
+                # other into it: ``0 +`` (``1 *``) that first term changes
+                # nothing, as the running result, from the identity on, is
+                # never -0.0.  (``val`` is this thread's scratch; ``part``
+                # is that or a block's row sums.)
+                part = combine.reduce(val, axis=in_rows) if in_rows else val
                 if not turns.wait(i):
                     return                               # (another block failed)
                 try:
-                    combine(carry, part[0], out=part[0])
-                    combine.reduce(part, axis=0, out=carry)
+                    term = part[first + (...,)]          # (a view, 0-d too)
+                    combine(carry, term, out=term)
+                    combine.reduce(part, axis=rest, out=carry)
                 finally:
                     turns.done(i)
                 continue
