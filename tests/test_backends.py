@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import lazyten as lt
-from lazyten.exec import cost, loop_backend, numpy_backend
+from lazyten.exec import cost, loop_backend, numpy_backend, optimized
 from lazyten.exec.numexpr_backend import compile_numexpr
 from lazyten.graph.passes.fuse import FUSED
 
@@ -290,6 +295,86 @@ def test_an_error_in_a_block_that_takes_turns_raises_and_frees_the_others() -> N
     assert len(raised) == 2 and all("overflow" in str(e) for e in raised)
 
 
+def _traced_peak(fn: Any) -> tuple[Any, int]:
+    """``fn()`` and the peak of memory it allocated (bytes above the start)."""
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        res = fn()
+        return res, tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+def test_kernels_of_few_long_rows_are_blocked_within_a_block() -> None:
+    """An elementwise kernel or a reduction over every axis whose rows hold
+    more than a quarter of a block is blocked over its first axes seen as
+    one (``block_frame``), each block computed in segments: its scratch is a
+    block, where it was one or two whole rows (a (2, 5e6) kernel took 40 MB
+    a thread), and a float sum's blocks are ranges of NumPy's pairwise split
+    again: NumPy's bits.  Operands broadcast along any of those axes, and
+    strided ones, are sliced per segment."""
+    rng = np.random.default_rng(2)
+    block = cost.get_model().block_for(8, 1)
+    n = 2 * block + 1001                               # rows of 2-3 blocks
+    X = rng.standard_normal((3, n))
+    X[0, 5] = -0.0
+    C = np.array([[1.5], [-2.0], [0.5]])               # broadcast along axis 1
+    R = rng.standard_normal(n)                         # broadcast along axis 0
+    T = rng.standard_normal((2, 3, n // 3))            # level 1: (6, n // 3)
+    W = rng.standard_normal((3, 2 * n))[:, ::2]        # strided
+    x, c, r, t, w = (lt.asarray(v) for v in (X, C, R, T, W))
+    I = rng.integers(-9, 9, (3, n))
+    i = lt.asarray(I)
+    cases = [(lambda m: m.sin(X * C + R), lambda: lt.sin(x * c + r)),
+             (lambda m: X * C - W, lambda: x * c - w),
+             (lambda m: m.sum(X * C + R), lambda: lt.sum(x * c + r)),
+             (lambda m: m.sum(T * 2.0 + R[: n // 3], keepdims=True),
+              lambda: lt.sum(t * 2.0 + r[: n // 3], keepdims=True)),
+             (lambda m: m.mean(W * W), lambda: lt.mean(w * w)),
+             (lambda m: m.std(X + 1.0), lambda: lt.std(x + 1.0)),
+             (lambda m: m.prod(X * 1e-6 + 1.0), lambda: lt.prod(x * 1e-6 + 1.0)),
+             (lambda m: m.max(X * C), lambda: lt.max(x * c)),
+             (lambda m: m.sum(I * 3 + 1), lambda: lt.sum(i * 3 + 1)),
+             (lambda m: m.count_nonzero(X > R), lambda: lt.count_nonzero(x > r)),
+             (lambda m: m.any(X * C > 4.0), lambda: lt.any(x * c > 4.0))]
+    for threads in (1, 2):
+        with lt.set_options(backend="numpy", threads=threads, check=True):
+            for want, got in cases:
+                e = got()
+                k = next(s.kernel for s in lt.plan(e).kernels if s.kernel.backend == "blocked")
+                level, frame = numpy_backend.block_frame(k.reduce, k.block_shape, k.block_elems)
+                assert level >= 1 and frame[0] >= 6
+                assert k.scratch_bytes(threads) <= threads * len(k.prepared.slot_dtypes) \
+                    * k.block_elems * 8
+                same_bits(lt.compute(e)[0], np.asarray(want(np)))
+    # a mixed kernel's compiled tail runs on each segment (W1 keeps NumPy's
+    # sin and exp in its head)
+    Y = rng.standard_normal((3, n))
+    y = lt.asarray(Y)
+    want = 2 * X**2 + 3 * X * Y - np.sin(X) * np.exp(-Y)
+    with lt.set_options(backend="loop", threads=2, check=True):
+        for e, exp in [(2 * x**2 + 3 * x * y - lt.sin(x) * lt.exp(-y), want),
+                       (lt.sum(2 * x**2 + 3 * x * y - lt.sin(x) * lt.exp(-y)), np.sum(want))]:
+            (k,) = lt.plan(e).kernels
+            assert k.kernel.backend == "mixed"
+            same_bits(lt.compute(e)[0], exp)
+            assert loop_backend.is_compiled(k.kernel.mixed.loop)
+    # the peak: the result (and a block of scratch), not the rows
+    with lt.set_options(backend="numpy", threads=1):
+        _, peak = _traced_peak(lambda: lt.compute(lt.sum(x * c + r)))
+        assert peak < 2 * block * 8
+        _, peak = _traced_peak(lambda: lt.compute(x * c + r))
+        assert peak < X.nbytes + 2 * block * 8
+    assert numpy_backend.block_frame(None, (3, 1000, 1000), 98304) == (1, (3000, 1000))
+    assert numpy_backend.block_frame(None, (3, 10, 10**6), 98304) == (2, (3 * 10**7,))
+    assert numpy_backend.block_frame(None, (300, 1000), 98304) == (0, (300, 1000))
+    # a reduction that keeps an axis keeps its rows
+    assert numpy_backend.block_frame(("sum", (("axis", (0,)),)), (3, 10**6), 98304) \
+        == (0, (3, 10**6))
+
+
 def test_explain_says_how_blocked_reductions_are_put_together() -> None:
     A, x = lt.asarray(np.ones((2000, 600))), lt.asarray(np.ones(10**6))
     with lt.set_options(backend="numpy"):
@@ -460,3 +545,58 @@ def test_transcendentals_stay_numpy_under_numexpr(dt: Any) -> None:
     # arithmetic still goes to numexpr
     with lt.set_options(backend="numexpr"):
         assert lt.plan(x * 2 + 1).kernels[0].kernel.backend == "numexpr"
+
+
+@contextlib.contextmanager
+def _small_blocks(elems: int) -> Iterator[None]:
+    """Plans made meanwhile block kernels by ``elems`` elements (a cost
+    model of that block), so small arrays take many blocks."""
+    saved = cost._model
+    cost._model = cost.CostModel(block_elems=elems, scratch_bytes=elems * 8)
+    optimized.clear_plan_cache()
+    try:
+        yield
+    finally:
+        cost._model = saved
+        optimized.clear_plan_cache()
+
+
+@given(shape=st.lists(st.sampled_from([1, 2, 3, 5, 8, 13, 40]), min_size=1, max_size=4),
+       data=st.data())
+def test_blocked_reductions_give_numpys_bits_on_random_shapes(shape: list[int],
+                                                              data: st.DataObject) -> None:
+    """The blocked loop, on blocks of 256 elements: elementwise kernels and
+    reductions over any set of axes, on C, Fortran, transposed and strided
+    operands and ones broadcast along random axes, give NumPy's values to
+    the bit for float sums, means and products (NumPy's pairwise split, its
+    turns, and deeper frames where rows are long) and max, on 1-3 threads."""
+    nd = len(shape)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    X = rng.standard_normal(shape) * 100
+    how = data.draw(st.sampled_from(["C", "F", "T", "strided"]), label="layout")
+    if how == "F":
+        X = np.asfortranarray(X)
+    elif how == "T":
+        X = np.ascontiguousarray(X.T).T
+    elif how == "strided":
+        X = (rng.standard_normal([d * 2 for d in shape]) * 100)[(slice(None, None, 2),) * nd]
+    # an operand broadcast along some axes (length 1 there), or of fewer axes
+    bshape = [1 if data.draw(st.booleans(), label=f"broadcast axis {ax}") else d
+              for ax, d in enumerate(shape)][data.draw(st.integers(0, nd - 1), label="drop"):]
+    Y = rng.standard_normal(bshape)
+    dtype = data.draw(st.sampled_from([np.float64, np.float32]), label="dtype")
+    X, Y = X.astype(dtype, order="K"), Y.astype(dtype)
+    op = data.draw(st.sampled_from(["sum", "mean", "prod", "max", None]), label="op")
+    axes = tuple(sorted(data.draw(st.sets(st.integers(0, nd - 1), min_size=1), label="axes")))
+    keep = data.draw(st.booleans(), label="keepdims")
+    threads = data.draw(st.integers(1, 3), label="threads")
+    x, y = lt.asarray(X), lt.asarray(Y)
+
+    def f(m: Any, a: Any, b: Any) -> Any:
+        v = a * b * dtype(1e-3) + dtype(1) if op == "prod" else a * b + dtype(1.5)
+        return v if op is None else getattr(m, op)(v, axis=axes, keepdims=keep)
+    with _small_blocks(256), lt.set_options(backend="numpy", threads=threads, check=True):
+        with np.errstate(all="ignore"):
+            want = np.asarray(f(np, X, Y))
+            got = lt.compute(f(lt, x, y))[0]
+        same_bits(got, want)

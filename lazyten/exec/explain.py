@@ -318,13 +318,16 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
             notes.append(f"backend: {s.kernel.backend}: {name.text(s.kernel.why)}")
             if s.kernel.backend == "blocked" or (s.kernel.backend == "mixed"
                                                  and s.kernel.fallback == "blocked"):
-                from .numpy_backend import block_rows, blocked_scratch_bytes, reduction_order
+                from .numpy_backend import (block_frame, block_rows, blocked_scratch_bytes,
+                                            reduction_order)
                 k = s.kernel
-                rows = block_rows(k.block_shape, k.block_elems)
-                elems = rows * math.prod(k.block_shape[1:])
+                frame = block_frame(k.reduce, k.block_shape, k.block_elems)[1]
+                elems = block_rows(frame, k.block_elems) * math.prod(frame[1:])
                 slots = len(k.prepared.slot_dtypes)
-                scratch = blocked_scratch_bytes(k.prepared, k.block_shape, k.block_elems, 1)
-                order = _ORDERS[reduction_order(k.reduce, k.block_shape, k.node.dtype, rows)]
+                scratch = blocked_scratch_bytes(k.prepared, k.reduce, k.block_shape,
+                                                k.block_elems, 1)
+                order = _ORDERS[reduction_order(k.reduce, k.block_shape, k.node.dtype,
+                                                k.block_elems)]
                 notes.append(f"blocks: {elems} elements, {slots} scratch "
                              f"slot{'' if slots == 1 else 's'} ({scratch // 1024} KiB a thread)"
                              f"{'; ' + order if order else ''}")

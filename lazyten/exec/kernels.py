@@ -77,8 +77,9 @@ class Kernel:
         if not shape or (backend == "numexpr" and self.numexpr is not None):
             return 0
         if backend == "blocked" or backend == "numexpr":
-            return numpy_backend.blocked_scratch_bytes(self.prepared, self.block_shape,
-                                                       self.block_elems, threads)
+            return numpy_backend.blocked_scratch_bytes(self.prepared, self.reduce,
+                                                       self.block_shape, self.block_elems,
+                                                       threads)
         return numpy_backend.plain_scratch_bytes(self.prepared, shape)
 
     def _tail(self, args: list[Any], out: np.ndarray[Any, Any]) -> numpy_backend.TailCall | None:

@@ -379,12 +379,13 @@ def plain_scratch_bytes(prep: Prepared, elem_shape: tuple[int, ...]) -> int:
     return sum(n * np.dtype(d).itemsize for d in prep.slot_dtypes)
 
 
-def blocked_scratch_bytes(prep: Prepared, elem_shape: tuple[int, ...], block_elems: int,
-                          threads: int) -> int:
+def blocked_scratch_bytes(prep: Prepared, reduce: Any, elem_shape: tuple[int, ...],
+                          block_elems: int, threads: int) -> int:
     """The scratch ``run_blocked`` allocates: one block per slot and thread."""
-    rows = block_rows(elem_shape, block_elems)
-    nthreads = max(1, min(threads, -(-elem_shape[0] // rows)))
-    per = rows * math.prod(elem_shape[1:])
+    frame = block_frame(reduce, elem_shape, block_elems)[1]
+    rows = block_rows(frame, block_elems)
+    nthreads = max(1, min(threads, -(-frame[0] // rows)))
+    per = rows * math.prod(frame[1:])
     return nthreads * sum(per * np.dtype(d).itemsize for d in prep.slot_dtypes)
 
 
@@ -392,6 +393,74 @@ def block_rows(elem_shape: tuple[int, ...], block_elems: int) -> int:
     """Rows of ``elem_shape`` in one block: blocks are whole rows, as many as
     fit in ``block_elems`` elements, at least one."""
     return max(1, block_elems // max(math.prod(elem_shape[1:]), 1))
+
+
+# Blocks have at least this many rows where the kernel allows (``block_frame``).
+MIN_ROWS = 4
+
+
+def block_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
+                ) -> tuple[int, tuple[int, ...]]:
+    """(``level``, ``frame``): the blocked loop's blocks are rows of
+    ``frame``, the element shape with its first ``level + 1`` axes seen as
+    one.  ``level`` is 0 (``frame`` the element shape) unless a row holds
+    more than a ``MIN_ROWS``-th of a block and the kernel is elementwise or
+    reduces every axis: then blocks would be one or two rows, each one far
+    more scratch than a block (a (2, 5e6) kernel took 40 MB of it a
+    thread), and a float sum's blocks could not be ranges of NumPy's
+    pairwise split.  A row of the deeper frame is computed in segments, one
+    for each index of the axes before ``level`` it spans (``_Segments``).
+
+        (3, 1000, 1000), 98304 elements a block => (1, (3000, 1000))"""
+    nd = len(elem_shape)
+    if nd < 2 or reduce is not None and (
+            reduce[0] in ARG or REGISTRY[reduce[0]].kind == "scan"
+            or len(_reduce_axes(reduce, nd)) < nd):
+        return 0, elem_shape
+    level = 0
+    while level < nd - 1 and math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems:
+        level += 1
+    if not level:
+        return 0, elem_shape
+    return level, (math.prod(elem_shape[:level + 1]),) + elem_shape[level + 1:]
+
+
+class _Segments:
+    """Rows ``lo..hi`` of a kernel's deeper frame (``block_frame``) as
+    segments of the kernel: an index of its first ``level`` axes and a range
+    of axis ``level``; each segment's operands are views of the kernel's."""
+
+    def __init__(self, args: list[Any], elem_shape: tuple[int, ...], level: int) -> None:
+        self.args, self.level = args, level
+        self.lead, self.n = elem_shape[:level], elem_shape[level]
+        nd = len(elem_shape)
+        # Per operand: None (used whole: a scalar, or an array broadcast
+        # over the axes up to ``level``), or the kernel axis of its first
+        # axis and whether it is broadcast (length 1) along each axis up to
+        # ``level``.
+        self.how: list[tuple[int, tuple[bool, ...]] | None] = [
+            None if not isinstance(a, np.ndarray) or a.ndim < nd - level else
+            (nd - a.ndim, tuple(a.shape[ax - nd + a.ndim] == 1
+                                for ax in range(nd - a.ndim, level + 1)))
+            for a in args]
+
+    def run(self, steps: list[Ready], scratch: list[Any], lo: int, hi: int,
+            out: np.ndarray[Any, Any] | None, tail: TailCall | None) -> None:
+        """Rows ``lo..hi`` into ``scratch`` (a block of ``hi - lo`` rows)
+        and, with ``out`` (the kernel's), into it."""
+        off, r = 0, lo
+        while r < hi:
+            p, s0 = divmod(r, self.n)
+            s1 = min(self.n, s0 + hi - r)
+            prefix = np.unravel_index(p, self.lead)
+            a = [x if how is None else x[tuple(
+                0 if one else prefix[ax] for ax, one in zip(range(how[0], self.level), how[1]))
+                + (slice(0, 1) if how[1][-1] else slice(s0, s1),)]
+                for x, how in zip(self.args, self.how)]
+            m = s1 - s0
+            _run_block(steps, [s[off:off + m] for s in scratch], a,
+                       None if out is None else out[tuple(prefix) + (slice(s0, s1),)], tail)
+            off, r = off + m, r + m
 
 
 PW_BLOCKSIZE = 128    # NumPy's pairwise-summation leaf size
@@ -495,8 +564,8 @@ def _reduce_axes(reduce: Any, nd: int) -> tuple[int, ...]:
 
 
 def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
-                    rows: int) -> str:
-    """How the blocked loop, on blocks of ``rows`` rows, puts together a
+                    block_elems: int) -> str:
+    """How the blocked loop, on blocks of ``block_elems``, puts together a
     reduction over blocks: "pairwise" (a float sum over every axis longer
     than 1: blocks are ranges of NumPy's pairwise split, their sums added in
     the tree's shape), "in turn" (another float sum over the blocks' axis, or
@@ -509,6 +578,10 @@ def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[An
     axes = _reduce_axes(reduce, nd)
     if not axes or REGISTRY[reduce[0]].kind == "scan":
         return ""
+    level, frame = block_frame(reduce, elem_shape, block_elems)
+    rows = block_rows(frame, block_elems)
+    if level:
+        elem_shape, axes = frame, tuple(range(len(frame)))
     if 0 not in axes:
         return "per block"
     if dtype in PAIRWISE and reduce[0] in ("sum", "prod"):
@@ -543,7 +616,17 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 elem_shape: tuple[int, ...], dtype: np.dtype[Any],
                 out: np.ndarray[Any, Any], block_elems: int, threads: int,
                 tail: TailCall | None = None) -> Any:
-    """Blocks of rows of ``elem_shape``; ``out`` has the kernel's final shape."""
+    """Blocks of rows of ``elem_shape`` (or of its deeper frame:
+    ``block_frame``); ``out`` has the kernel's final shape."""
+    order = reduction_order(reduce, elem_shape, dtype, block_elems)
+    level, frame = block_frame(reduce, elem_shape, block_elems)
+    segments = _Segments(args, elem_shape, level) if level else None
+    if level:
+        # a reduction over every axis of the kernel is one over the frame's
+        elem_shape = frame
+        if reduce is not None:
+            reduce = (reduce[0], tuple({**dict(reduce[1]),
+                                        "axis": tuple(range(len(frame)))}.items()))
     n0 = elem_shape[0]
     rows = block_rows(elem_shape, block_elems)
     blocks = [(lo, min(lo + rows, n0)) for lo in range(0, n0, rows)]
@@ -551,6 +634,8 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     nd = len(elem_shape)
     sliced = [isinstance(a, np.ndarray) and a.ndim == nd and a.shape[0] == n0 and n0 > 1
               for a in args]
+    # (a reduction's value: the last instruction's, or the tail's, scratch slot)
+    last = tail.slot if tail is not None else steps[-1][3] if reduce is not None else -1
 
     reduce_axes = _reduce_axes(reduce, nd)
     keep = False
@@ -571,7 +656,6 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     # the kernel.)
     tree: list[Any] | None = None
     flat: list[tuple[int, int]] = []
-    order = reduction_order(reduce, elem_shape, dtype, rows)
     if order == "pairwise" and (got := _pairwise_blocks(elem_shape, rows)) is not None:
         blocks, flat = got
         rows = max(hi - lo for lo, hi in blocks)
@@ -649,14 +733,23 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             lo, hi = blocks[i]
             n = hi - lo
             scr = scratch if n == rows else [s[:n] for s in scratch]
-            a = [x[lo:hi] if s else x for x, s in zip(args, sliced)]
             if reduce is None:
-                _run_block(steps, scr, a, out[lo:hi], tail)
+                if segments is None:
+                    _run_block(steps, scr, [x[lo:hi] if s else x for x, s in zip(args, sliced)],
+                               out[lo:hi], tail)
+                else:
+                    segments.run(steps, scr, lo, hi, out, tail)
                 continue
             if tree is not None and not flat[i][1]:
                 tree[i] = dtype.type(0)                  # (an empty range of the tree)
                 continue
-            val = _run_block(steps, scr, a, None, tail)  # the last value stays in scratch
+            # the last value stays in scratch
+            if segments is None:
+                val = _run_block(steps, scr, [x[lo:hi] if s else x for x, s in zip(args, sliced)],
+                                 None, tail)
+            else:
+                segments.run(steps, scr, lo, hi, None, tail)
+                val = scr[last]
             if scan is not None:
                 if across:
                     out[lo:hi] = val                     # (cast to the scan's dtype)
