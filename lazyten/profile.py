@@ -194,7 +194,7 @@ def profile(*tensors: Any) -> tuple[tuple[np.ndarray[Any, Any], ...], Profile]:
     """
     from .exec.executor import caller_owned
     from .exec.numpy_backend import threads_for
-    from .exec.optimized import StepTiming, execute
+    from .exec.optimized import execute
     from .tensor import wrap
     nodes = [wrap(t)._node for t in tensors]
     opts = get_options()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 import tracemalloc
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lazyten as lt
@@ -375,6 +376,71 @@ def test_kernels_of_few_long_rows_are_blocked_within_a_block() -> None:
         == (0, (3, 10**6))
 
 
+def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
+    """A reduction over the first axes of few long rows runs in blocks of
+    columns (``column_frame``): each block reduces every row of its columns
+    into its part of the result, in NumPy's order (one row after the
+    other), with a block of scratch and no running result: the peak is the
+    result, where it was the result, a running result of its size and a row
+    a thread.  A mixed kernel's compiled tail, which reads blocks flat,
+    takes row blocks in turns instead: the same bits."""
+    rng = np.random.default_rng(4)
+    block = cost.get_model().block_for(8, 1)
+    n = 2 * block + 1001
+    X = rng.standard_normal((3, n))
+    X[1, 7] = np.nan
+    X[0, 8] = -0.0
+    C = np.array([[1.5], [-2.0], [0.5]])
+    R = rng.standard_normal(n)
+    W = rng.standard_normal((3, 2 * n))[:, ::2]
+    T = rng.standard_normal((2, 3, n // 3))
+    Ti = rng.integers(-9, 9, (3, 5, n // 5))
+    x, c, r, w, t, ti = (lt.asarray(v) for v in (X, C, R, W, T, Ti))
+    cases = [(lambda m: m.sum(X * C + R, axis=0), lambda: lt.sum(x * c + r, axis=0)),
+             (lambda m: m.sum(X * C - W, axis=0, keepdims=True),
+              lambda: lt.sum(x * c - w, axis=0, keepdims=True)),
+             (lambda m: m.mean(m.sin(W) * 2.0, axis=0), lambda: lt.mean(lt.sin(w) * 2.0, axis=0)),
+             (lambda m: m.prod(X * 1e-3 + 1.0, axis=0), lambda: lt.prod(x * 1e-3 + 1.0, axis=0)),
+             (lambda m: m.max(X * C, axis=0), lambda: lt.max(x * c, axis=0)),
+             (lambda m: m.min(X - R, axis=0), lambda: lt.min(x - r, axis=0)),
+             (lambda m: m.sum(X > R, axis=0), lambda: lt.sum(x > r, axis=0)),
+             (lambda m: m.any(X * C > 2.0, axis=0), lambda: lt.any(x * c > 2.0, axis=0)),
+             (lambda m: m.sum(T * 2.0, axis=(0, 1)), lambda: lt.sum(t * 2.0, axis=(0, 1))),
+             (lambda m: m.sum(T * 2.0, axis=0), lambda: lt.sum(t * 2.0, axis=0)),
+             (lambda m: m.sum(Ti * 3 - 1, axis=0), lambda: lt.sum(ti * 3 - 1, axis=0))]
+    for threads in (1, 2, 3):
+        with lt.set_options(backend="numpy", threads=threads, check=True), \
+                np.errstate(invalid="ignore"):
+            for want, got in cases:
+                e = got()
+                k = next(s.kernel for s in lt.plan(e).kernels if s.kernel.backend == "blocked")
+                assert numpy_backend.column_frame(k.reduce, k.block_shape, k.block_elems)
+                assert k.scratch_bytes(threads) <= threads * len(k.prepared.slot_dtypes) \
+                    * k.block_elems * 8
+                same_bits(lt.compute(e)[0], np.asarray(want(np)))
+    with lt.set_options(backend="numpy", threads=2):
+        e = lt.sum(x * c + r, axis=0)
+        assert "blocks of columns" in lt.explain(e, verbose=True)
+        _, peak = _traced_peak(lambda: lt.compute(e))
+        assert peak < n * 8 + 3 * block * 8
+        with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
+            lt.compute(lt.sum(x * 1e308 * 10.0, axis=0))
+    # a mixed kernel with its tail: rows in turns
+    Y = rng.standard_normal((3, n))
+    y = lt.asarray(Y)
+    with lt.set_options(backend="loop", threads=2, check=True):
+        e = lt.sum(2 * y**2 + 3 * y * r - lt.sin(y) * lt.exp(-y), axis=0)
+        (k,) = lt.plan(e).kernels
+        assert k.kernel.backend == "mixed"
+        same_bits(lt.compute(e)[0], np.sum(2 * Y**2 + 3 * Y * R - np.sin(Y) * np.exp(-Y), axis=0))
+        assert "blocks take turns" in lt.explain(e, verbose=True)
+    assert numpy_backend.column_frame(("sum", (("axis", (0,)),)), (3, 10**6), 98304) == (1, 1)
+    assert numpy_backend.column_frame(("sum", (("axis", (0,)),)), (3, 10, 10**5), 98304) \
+        == (1, 2)
+    assert numpy_backend.column_frame(("sum", (("axis", (0,)),)), (300, 1000), 98304) is None
+    assert numpy_backend.column_frame(("sum", (("axis", (1,)),)), (3, 10**6), 98304) is None
+
+
 def test_explain_says_how_blocked_reductions_are_put_together() -> None:
     A, x = lt.asarray(np.ones((2000, 600))), lt.asarray(np.ones(10**6))
     with lt.set_options(backend="numpy"):
@@ -561,6 +627,7 @@ def _small_blocks(elems: int) -> Iterator[None]:
         optimized.clear_plan_cache()
 
 
+@settings(max_examples=150)      # (1 s a 60: many kinds of blocks to reach)
 @given(shape=st.lists(st.sampled_from([1, 2, 3, 5, 8, 13, 40]), min_size=1, max_size=4),
        data=st.data())
 def test_blocked_reductions_give_numpys_bits_on_random_shapes(shape: list[int],
@@ -569,8 +636,13 @@ def test_blocked_reductions_give_numpys_bits_on_random_shapes(shape: list[int],
     reductions over any set of axes, on C, Fortran, transposed and strided
     operands and ones broadcast along random axes, give NumPy's values to
     the bit for float sums, means and products (NumPy's pairwise split, its
-    turns, and deeper frames where rows are long) and max, on 1-3 threads."""
+    turns, and deeper frames or blocks of columns where rows are long) and
+    max, on 1-3 threads."""
     nd = len(shape)
+    # at least 8 blocks: one axis grown, which makes few long rows or many short ones
+    grow = data.draw(st.integers(0, nd - 1), label="grown axis")
+    while math.prod(shape) < 2048:
+        shape[grow] *= 2
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
     X = rng.standard_normal(shape) * 100
     how = data.draw(st.sampled_from(["C", "F", "T", "strided"]), label="layout")
@@ -587,7 +659,9 @@ def test_blocked_reductions_give_numpys_bits_on_random_shapes(shape: list[int],
     dtype = data.draw(st.sampled_from([np.float64, np.float32]), label="dtype")
     X, Y = X.astype(dtype, order="K"), Y.astype(dtype)
     op = data.draw(st.sampled_from(["sum", "mean", "prod", "max", None]), label="op")
-    axes = tuple(sorted(data.draw(st.sets(st.integers(0, nd - 1), min_size=1), label="axes")))
+    # (leading axes half the time: the turns, and blocks of columns where rows are long)
+    axes = tuple(sorted(data.draw(st.sets(st.integers(0, nd - 1), min_size=1) | st.integers(
+        1, nd).map(lambda m: set(range(m))), label="axes")))
     keep = data.draw(st.booleans(), label="keepdims")
     threads = data.draw(st.integers(1, 3), label="threads")
     x, y = lt.asarray(X), lt.asarray(Y)

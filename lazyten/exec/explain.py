@@ -28,7 +28,6 @@ with inputs and constants listed first in the order they are first read
 
 from __future__ import annotations
 
-import math
 import re
 from typing import TYPE_CHECKING
 
@@ -49,6 +48,7 @@ _ORDERS = {
     "in turn": "blocks take turns, each going on from the result before it (NumPy's order)",
     "folded": "block results folded left to right",
     "per block": "each block reduced on its own",
+    "by columns": "blocks of columns, each reducing every row of its columns (NumPy's order)",
 }
 
 
@@ -318,16 +318,16 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
             notes.append(f"backend: {s.kernel.backend}: {name.text(s.kernel.why)}")
             if s.kernel.backend == "blocked" or (s.kernel.backend == "mixed"
                                                  and s.kernel.fallback == "blocked"):
-                from .numpy_backend import (block_frame, block_rows, blocked_scratch_bytes,
-                                            reduction_order)
+                from . import loop_backend
+                from .numpy_backend import block_layout, blocked_scratch_bytes, reduction_order
                 k = s.kernel
-                frame = block_frame(k.reduce, k.block_shape, k.block_elems)[1]
-                elems = block_rows(frame, k.block_elems) * math.prod(frame[1:])
+                tail = k.mixed is not None and loop_backend.is_compiled(k.mixed.loop)
+                elems = block_layout(k.reduce, k.block_shape, k.block_elems, tail)[0]
                 slots = len(k.prepared.slot_dtypes)
                 scratch = blocked_scratch_bytes(k.prepared, k.reduce, k.block_shape,
-                                                k.block_elems, 1)
+                                                k.block_elems, 1, tail)
                 order = _ORDERS[reduction_order(k.reduce, k.block_shape, k.node.dtype,
-                                                k.block_elems)]
+                                                k.block_elems, tail)]
                 notes.append(f"blocks: {elems} elements, {slots} scratch "
                              f"slot{'' if slots == 1 else 's'} ({scratch // 1024} KiB a thread)"
                              f"{'; ' + order if order else ''}")

@@ -380,13 +380,27 @@ def plain_scratch_bytes(prep: Prepared, elem_shape: tuple[int, ...]) -> int:
 
 
 def blocked_scratch_bytes(prep: Prepared, reduce: Any, elem_shape: tuple[int, ...],
-                          block_elems: int, threads: int) -> int:
-    """The scratch ``run_blocked`` allocates: one block per slot and thread."""
+                          block_elems: int, threads: int, tail: bool = False) -> int:
+    """The scratch ``run_blocked`` allocates: one block per slot and thread
+    (``tail``: a mixed kernel's compiled tail runs)."""
+    per, blocks = block_layout(reduce, elem_shape, block_elems, tail)
+    nthreads = max(1, min(threads, blocks))
+    return nthreads * sum(per * np.dtype(d).itemsize for d in prep.slot_dtypes)
+
+
+def block_layout(reduce: Any, elem_shape: tuple[int, ...], block_elems: int,
+                 tail: bool = False) -> tuple[int, int]:
+    """(elements a block, number of blocks) of the blocked loop: blocks of
+    columns (``column_frame``), else rows of ``block_frame``'s frame (a
+    float sum's ranges of NumPy's pairwise split are at most such a block)."""
+    if not tail and (cols := column_frame(reduce, elem_shape, block_elems)) is not None:
+        m, level = cols
+        width = _column_width(elem_shape, block_elems, m, level)
+        return (math.prod(elem_shape[:m]) * width * math.prod(elem_shape[level + 1:]),
+                math.prod(elem_shape[m:level]) * -(-elem_shape[level] // width))
     frame = block_frame(reduce, elem_shape, block_elems)[1]
     rows = block_rows(frame, block_elems)
-    nthreads = max(1, min(threads, -(-frame[0] // rows)))
-    per = rows * math.prod(frame[1:])
-    return nthreads * sum(per * np.dtype(d).itemsize for d in prep.slot_dtypes)
+    return rows * math.prod(frame[1:]), -(-frame[0] // rows)
 
 
 def block_rows(elem_shape: tuple[int, ...], block_elems: int) -> int:
@@ -415,7 +429,7 @@ def block_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
     nd = len(elem_shape)
     if nd < 2 or reduce is not None and (
             reduce[0] in ARG or REGISTRY[reduce[0]].kind == "scan"
-            or len(_reduce_axes(reduce, nd)) < nd):
+            or not _every_axis(_reduce_axes(reduce, nd), elem_shape)):
         return 0, elem_shape
     level = 0
     while level < nd - 1 and math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems:
@@ -423,6 +437,125 @@ def block_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
     if not level:
         return 0, elem_shape
     return level, (math.prod(elem_shape[:level + 1]),) + elem_shape[level + 1:]
+
+
+def _every_axis(axes: tuple[int, ...], elem_shape: tuple[int, ...]) -> bool:
+    """A reduction over ``axes`` reduces every axis longer than 1: it is one
+    over every axis (NumPy's iterator drops length-1 axes)."""
+    return all(i in axes or d == 1 for i, d in enumerate(elem_shape))
+
+
+def column_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
+                 ) -> tuple[int, int] | None:
+    """(``m``, ``level``) where the blocked loop runs a reduction over the
+    first ``m`` axes, whose rows hold more than a ``MIN_ROWS``-th of a
+    block, in blocks of columns: each block is every reduced row of a range
+    of axis ``level`` (at an index of the kept axes before it), reduced
+    into its part of the result.  NumPy reduces each result element over
+    those rows one after the other: so does a column, with no turns; and
+    its scratch is a block where a row block's was a row or two, beside a
+    running result of the result's size (a (2, 5e6) sum over axis 0 took
+    160 MB, NumPy 120).  None otherwise: rows are short, the reduction is
+    another one, or the reduced rows are too many (a block holds fewer
+    than ``MIN_COLUMN`` elements, or a ``MIN_ROWS``-th of a block, of each:
+    short runs of memory).
+
+        sum over (0,) of (3, 10**6), 98304 elements a block => (1, 1)"""
+    if reduce is None or reduce[0] not in COMBINE:
+        return None
+    nd = len(elem_shape)
+    axes = _reduce_axes(reduce, nd)
+    m = len(axes)
+    if axes != tuple(range(m)) or _every_axis(axes, elem_shape) \
+            or math.prod(elem_shape[1:]) * MIN_ROWS <= block_elems:
+        return None
+    reduced = math.prod(elem_shape[:m])
+    level = m
+    while level < nd - 1 and reduced * math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems:
+        level += 1
+    if reduced * math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems or \
+            _column_width(elem_shape, block_elems, m, level) \
+            * math.prod(elem_shape[level + 1:]) < min(MIN_COLUMN, block_elems // MIN_ROWS):
+        return None
+    return m, level
+
+
+def _column_width(elem_shape: tuple[int, ...], block_elems: int, m: int, level: int) -> int:
+    """The length along axis ``level`` of a block of columns (``column_frame``)."""
+    return max(1, block_elems // (math.prod(elem_shape[:m]) * math.prod(elem_shape[level + 1:])))
+
+
+# The fewest elements of each reduced row a column block holds.
+MIN_COLUMN = 1024
+
+
+def _run_columns(prep: Prepared, reduce: Any, args: list[Any],
+                 elem_shape: tuple[int, ...], dtype: np.dtype[Any],
+                 out: np.ndarray[Any, Any], block_elems: int, threads: int,
+                 m: int, level: int) -> Any:
+    """``run_blocked`` of a reduction in blocks of columns (``column_frame``)."""
+    nd = len(elem_shape)
+    kept = elem_shape[m:]
+    into = out.reshape(kept)                 # (keepdims: length-1 axes only)
+    lead, n = elem_shape[m:level], elem_shape[level]
+    width = _column_width(elem_shape, block_elems, m, level)
+    blocks = [(p, lo, min(lo + width, n)) for p in range(math.prod(lead))
+              for lo in range(0, n, width)]
+    combine = COMBINE[reduce[0]]
+    adds = reduce[0] in ("sum", "prod")
+    axes = tuple(range(m))
+    steps, err = prep.steps, _errstate()
+    # per operand: used whole (a scalar), or its kernel axis of its first
+    # axis and which of its axes are length 1
+    how = [None if not isinstance(a, np.ndarray) else
+           (nd - a.ndim, tuple(d == 1 for d in a.shape)) for a in args]
+
+    def view(a: Any, h: tuple[int, tuple[bool, ...]] | None, prefix: tuple[Any, ...],
+             lo: int, hi: int) -> Any:
+        if h is None:
+            return a
+        first, ones = h
+        idx: list[Any] = []
+        for ax in range(first, nd):
+            one = ones[ax - first]
+            if ax < m or ax > level:
+                idx.append(slice(None))
+            elif ax < level:
+                idx.append(0 if one else prefix[ax - m])
+            else:
+                idx.append(slice(0, 1) if one else slice(lo, hi))
+        return a[tuple(idx)]
+
+    def work(taken: Iterator[int]) -> None:
+        with np.errstate(**err):
+            bshape = elem_shape[:m] + (width,) + elem_shape[level + 1:]
+            scratch = [np.empty(bshape, d) for d in prep.slot_dtypes]
+            for i in taken:
+                p, lo, hi = blocks[i]
+                prefix = tuple(int(j) for j in np.unravel_index(p, lead))
+                cut = (slice(None),) * m + (slice(0, hi - lo),)
+                scr = scratch if hi - lo == width else [s[cut] for s in scratch]
+                val = _run_block(steps, scr, [view(a, h, prefix, lo, hi)
+                                              for a, h in zip(args, how)], None)
+                dst = into[prefix + (slice(lo, hi),)]
+                if adds:
+                    combine.reduce(val, axis=axes, dtype=dtype, out=dst)
+                else:
+                    combine.reduce(val, axis=axes, out=dst)
+
+    spread(work, len(blocks), threads)
+    return out
+
+
+def _errstate() -> dict[str, Any]:
+    """The caller's ``np.errstate``, for worker threads: it is per thread,
+    and without it errstate(all="raise") would only warn in blocked
+    kernels, and its callback, or errstate(divide="call") would find none
+    there."""
+    err: dict[str, Any] = dict(np.geterr())
+    if (call := np.geterrcall()) is not None:
+        err["call"] = call
+    return err
 
 
 class _Segments:
@@ -564,7 +697,7 @@ def _reduce_axes(reduce: Any, nd: int) -> tuple[int, ...]:
 
 
 def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
-                    block_elems: int) -> str:
+                    block_elems: int, tail: bool = False) -> str:
     """How the blocked loop, on blocks of ``block_elems``, puts together a
     reduction over blocks: "pairwise" (a float sum over every axis longer
     than 1: blocks are ranges of NumPy's pairwise split, their sums added in
@@ -573,11 +706,15 @@ def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[An
     blocks before it), "folded" (block results combined left to right:
     exact for integers, bools, min/max, any/all; close for the float sums
     that have too few rows a block for the split), "per block" (the
-    reduction keeps the blocks' axis), or "" (none)."""
+    reduction keeps the blocks' axis), "by columns" (``column_frame``; not
+    with a mixed kernel's compiled ``tail``, which reads blocks flat), or
+    "" (none)."""
     nd = len(elem_shape)
     axes = _reduce_axes(reduce, nd)
     if not axes or REGISTRY[reduce[0]].kind == "scan":
         return ""
+    if not tail and column_frame(reduce, elem_shape, block_elems) is not None:
+        return "by columns"
     level, frame = block_frame(reduce, elem_shape, block_elems)
     rows = block_rows(frame, block_elems)
     if level:
@@ -618,7 +755,10 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 tail: TailCall | None = None) -> Any:
     """Blocks of rows of ``elem_shape`` (or of its deeper frame:
     ``block_frame``); ``out`` has the kernel's final shape."""
-    order = reduction_order(reduce, elem_shape, dtype, block_elems)
+    if tail is None and (cols := column_frame(reduce, elem_shape, block_elems)) is not None:
+        return _run_columns(prep, reduce, args, elem_shape, dtype, out, block_elems, threads,
+                            *cols)
+    order = reduction_order(reduce, elem_shape, dtype, block_elems, tail is not None)
     level, frame = block_frame(reduce, elem_shape, block_elems)
     segments = _Segments(args, elem_shape, level) if level else None
     if level:
@@ -693,12 +833,7 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     out_kd = out.reshape(kd_shape) if reduce is not None and not across \
         and scan is None else out
 
-    # np.errstate is per thread: worker threads must use the caller's
-    # settings, or errstate(all="raise") would only warn in blocked kernels,
-    # and its callback, or errstate(divide="call") would find none there.
-    err: dict[str, Any] = dict(np.geterr())
-    if (call := np.geterrcall()) is not None:
-        err["call"] = call
+    err = _errstate()                       # (np.errstate is per thread)
     # Each thread takes the next block when it is done with one (``spread``):
     # a fixed half each made the whole kernel wait for a half slowed by
     # another process or by BLAS threads still spinning after a call.

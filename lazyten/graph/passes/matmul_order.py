@@ -67,7 +67,7 @@ def matmul_order(graph: Graph) -> Graph:
         if any(o.ndim == 1 for o in ops_[1:-1]):
             return None
         # A vector at either end is a 1-wide matrix for the cost model.
-        first, last = ops_[0], ops_[-1]
+        first = ops_[0]
         dims = [1 if first.ndim == 1 else first.shape[0]]
         dims += [o.shape[1] if o.ndim == 2 else (o.shape[0] if o is first else 1)
                  for o in ops_]
