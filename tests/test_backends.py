@@ -239,7 +239,8 @@ def test_blocked_float_sums_are_numpys_pairwise_sums(dtype: Any) -> None:
     U = rng.standard_normal((9 * block // 600 + 5, 6, 100)).astype(dtype)
     U[0, 0, :2] = [-0.0, np.inf]
     Q = rng.standard_normal((9 * block // 1200 + 3, 4, 10, 30)).astype(dtype)
-    u, q = lt.asarray(U), lt.asarray(Q)
+    Q1 = rng.standard_normal((9 * block // 40 + 3, 4, 10, 1)).astype(dtype)
+    u, q, q1 = lt.asarray(U), lt.asarray(Q), lt.asarray(Q1)
     UF = np.asfortranarray(U)                  # (NumPy reduces it in memory order)
     uf = lt.asarray(UF)
     S = rng.standard_normal((9 * block // 300 + 1, 300, 1)).astype(dtype)  # (0, 1): flat
@@ -259,6 +260,8 @@ def test_blocked_float_sums_are_numpys_pairwise_sums(dtype: Any) -> None:
                            (lt.sum(q * 3.0, axis=(0, 2, 3)), np.sum(Q * 3.0, axis=(0, 2, 3))),
                            (lt.sum(q[:, :1] * 3.0, axis=(0, 2)),
                             np.sum(Q[:, :1] * 3.0, axis=(0, 2))),
+                           # (a length-1 reduced axis after the summed rows)
+                           (lt.sum(q1 * 3.0, axis=(0, 2, 3)), np.sum(Q1 * 3.0, axis=(0, 2, 3))),
                            (lt.sum(s * 2.0, axis=(0, 1)), np.sum(S * 2.0, axis=(0, 1)))]:
                 assert "blocked" in [k.kernel.backend for k in lt.plan(e).kernels]
                 same_bits(lt.compute(e)[0], exp)
@@ -439,6 +442,70 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
         == (1, 2)
     assert numpy_backend.column_frame(("sum", (("axis", (0,)),)), (300, 1000), 98304) is None
     assert numpy_backend.column_frame(("sum", (("axis", (1,)),)), (3, 10**6), 98304) is None
+
+
+def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> None:
+    """A reduction over the last axes of few long rows (a sum of each of an
+    image's channels) runs each row in blocks of its own (``row_frame``):
+    a float sum's blocks are ranges of NumPy's pairwise split of the row,
+    added in its tree (NumPy's bits), others are combined in order; the
+    scratch is a block, where it was a row a thread, and two threads share
+    three rows evenly."""
+    rng = np.random.default_rng(6)
+    block = cost.get_model().block_for(8, 1)
+    n = 2 * block + 1001
+    X = rng.standard_normal((3, n))
+    X[1, 7] = np.nan
+    X[0, 8] = -0.0
+    C = np.array([[1.5], [-2.0], [0.5]])
+    R = rng.standard_normal(n)
+    W = rng.standard_normal((3, 2 * n))[:, ::2]
+    T = rng.standard_normal((2, 3, n // 3))
+    Ti = rng.integers(-9, 9, (3, n))
+    x, c, r, w, t, ti = (lt.asarray(v) for v in (X, C, R, W, T, Ti))
+    cases = [(lambda m: m.sum(X * C + R, axis=1), lambda: lt.sum(x * c + r, axis=1)),
+             (lambda m: m.sum(W * C - 1.0, axis=-1, keepdims=True),
+              lambda: lt.sum(w * c - 1.0, axis=-1, keepdims=True)),
+             (lambda m: m.mean(W * W, axis=1), lambda: lt.mean(w * w, axis=1)),
+             (lambda m: m.max(X * C, axis=1), lambda: lt.max(x * c, axis=1)),
+             (lambda m: m.min(X - R, axis=1), lambda: lt.min(x - r, axis=1)),
+             (lambda m: m.sum(X > R, axis=1), lambda: lt.sum(x > r, axis=1)),
+             (lambda m: m.all(X * C < 4.0, axis=1), lambda: lt.all(x * c < 4.0, axis=1)),
+             (lambda m: m.sum(Ti * 3 - 1, axis=1), lambda: lt.sum(ti * 3 - 1, axis=1)),
+             (lambda m: m.sum(T * 2.0, axis=(1, 2)), lambda: lt.sum(t * 2.0, axis=(1, 2))),
+             (lambda m: m.sum(T * 2.0, axis=2), lambda: lt.sum(t * 2.0, axis=2))]
+    for threads in (1, 2, 3):
+        with lt.set_options(backend="numpy", threads=threads, check=True), \
+                np.errstate(invalid="ignore"):
+            for want, got in cases:
+                e = got()
+                k = next(s.kernel for s in lt.plan(e).kernels if s.kernel.backend == "blocked")
+                assert numpy_backend.row_frame(k.reduce, k.block_shape, k.node.dtype,
+                                               k.block_elems)
+                assert k.scratch_bytes(threads) <= threads * len(k.prepared.slot_dtypes) \
+                    * k.block_elems * 8
+                same_bits(lt.compute(e)[0], np.asarray(want(np)))
+    with lt.set_options(backend="numpy", threads=2):
+        e = lt.sum(x * c + r, axis=1)
+        assert "each row in ranges of NumPy's pairwise split" in lt.explain(e, verbose=True)
+        assert "each row in blocks of its own" in lt.explain(lt.max(x * c, axis=1), verbose=True)
+        _, peak = _traced_peak(lambda: lt.compute(e))
+        assert peak < 3 * block * 8
+    # a mixed kernel's compiled tail runs on each row's blocks
+    Y = rng.standard_normal((3, n))
+    y = lt.asarray(Y)
+    with lt.set_options(backend="loop", threads=2, check=True):
+        e = lt.sum(2 * y**2 + 3 * y * r - lt.sin(y) * lt.exp(-y), axis=1)
+        (k,) = lt.plan(e).kernels
+        assert k.kernel.backend == "mixed"
+        same_bits(lt.compute(e)[0], np.sum(2 * Y**2 + 3 * Y * R - np.sin(Y) * np.exp(-Y), axis=1))
+    f64 = np.dtype(np.float64)
+    assert numpy_backend.row_frame(("sum", (("axis", (1, 2)),)), (3, 1000, 1000), f64,
+                                   98304) == (1, 1)
+    assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (300, 1000), f64, 98304) is None
+    assert numpy_backend.row_frame(("prod", (("axis", (1,)),)), (3, 10**6), f64, 98304) is None
+    assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (3, 10**6, 2), f64, 98304) \
+        is None
 
 
 def test_explain_says_how_blocked_reductions_are_put_together() -> None:

@@ -49,6 +49,9 @@ _ORDERS = {
     "folded": "block results folded left to right",
     "per block": "each block reduced on its own",
     "by columns": "blocks of columns, each reducing every row of its columns (NumPy's order)",
+    "pairwise by row": "each row in ranges of NumPy's pairwise split, added in its tree "
+                       "(NumPy's bits)",
+    "by row": "each row in blocks of its own, their results combined in order",
 }
 
 
@@ -322,10 +325,11 @@ def format_plan(plan: Plan, verbose: bool = False, renumber: bool = False) -> st
                 from .numpy_backend import block_layout, blocked_scratch_bytes, reduction_order
                 k = s.kernel
                 tail = k.mixed is not None and loop_backend.is_compiled(k.mixed.loop)
-                elems = block_layout(k.reduce, k.block_shape, k.block_elems, tail)[0]
+                elems = block_layout(k.reduce, k.block_shape, k.node.dtype, k.block_elems,
+                                     tail)[0]
                 slots = len(k.prepared.slot_dtypes)
                 scratch = blocked_scratch_bytes(k.prepared, k.reduce, k.block_shape,
-                                                k.block_elems, 1, tail)
+                                                k.node.dtype, k.block_elems, 1, tail)
                 order = _ORDERS[reduction_order(k.reduce, k.block_shape, k.node.dtype,
                                                 k.block_elems, tail)]
                 notes.append(f"blocks: {elems} elements, {slots} scratch "

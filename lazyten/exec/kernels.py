@@ -79,8 +79,9 @@ class Kernel:
         if backend == "blocked" or backend == "numexpr":
             # (a mixed kernel's compiled tail takes row blocks: an upper bound)
             return numpy_backend.blocked_scratch_bytes(self.prepared, self.reduce,
-                                                       self.block_shape, self.block_elems,
-                                                       threads, self.mixed is not None)
+                                                       self.block_shape, self.node.dtype,
+                                                       self.block_elems, threads,
+                                                       self.mixed is not None)
         return numpy_backend.plain_scratch_bytes(self.prepared, shape)
 
     def _tail(self, args: list[Any], out: np.ndarray[Any, Any]) -> numpy_backend.TailCall | None:

@@ -380,24 +380,30 @@ def plain_scratch_bytes(prep: Prepared, elem_shape: tuple[int, ...]) -> int:
 
 
 def blocked_scratch_bytes(prep: Prepared, reduce: Any, elem_shape: tuple[int, ...],
-                          block_elems: int, threads: int, tail: bool = False) -> int:
+                          dtype: np.dtype[Any], block_elems: int, threads: int,
+                          tail: bool = False) -> int:
     """The scratch ``run_blocked`` allocates: one block per slot and thread
     (``tail``: a mixed kernel's compiled tail runs)."""
-    per, blocks = block_layout(reduce, elem_shape, block_elems, tail)
+    per, blocks = block_layout(reduce, elem_shape, dtype, block_elems, tail)
     nthreads = max(1, min(threads, blocks))
     return nthreads * sum(per * np.dtype(d).itemsize for d in prep.slot_dtypes)
 
 
-def block_layout(reduce: Any, elem_shape: tuple[int, ...], block_elems: int,
-                 tail: bool = False) -> tuple[int, int]:
+def block_layout(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
+                 block_elems: int, tail: bool = False) -> tuple[int, int]:
     """(elements a block, number of blocks) of the blocked loop: blocks of
-    columns (``column_frame``), else rows of ``block_frame``'s frame (a
-    float sum's ranges of NumPy's pairwise split are at most such a block)."""
+    columns (``column_frame``), of each row (``row_frame``), else rows of
+    ``block_frame``'s frame (a float sum's ranges of NumPy's pairwise split
+    are at most such a block)."""
     if not tail and (cols := column_frame(reduce, elem_shape, block_elems)) is not None:
         m, level = cols
         width = _column_width(elem_shape, block_elems, m, level)
         return (math.prod(elem_shape[:m]) * width * math.prod(elem_shape[level + 1:]),
                 math.prod(elem_shape[m:level]) * -(-elem_shape[level] // width))
+    if (by_row := row_frame(reduce, elem_shape, dtype, block_elems)) is not None:
+        j, level = by_row
+        frame, rows = _row_split_frame(elem_shape, block_elems, j, level)
+        return rows * math.prod(frame[1:]), math.prod(elem_shape[:j]) * -(-frame[0] // rows)
     frame = block_frame(reduce, elem_shape, block_elems)[1]
     rows = block_rows(frame, block_elems)
     return rows * math.prod(frame[1:]), -(-frame[0] // rows)
@@ -487,6 +493,97 @@ def _column_width(elem_shape: tuple[int, ...], block_elems: int, m: int, level: 
 
 # The fewest elements of each reduced row a column block holds.
 MIN_COLUMN = 1024
+
+
+def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
+              block_elems: int) -> tuple[int, int] | None:
+    """(``j``, ``level``) where the blocked loop runs a reduction over the
+    last axes ``j..`` of rows that hold more than a ``MIN_ROWS``-th of a
+    block, each row in blocks of its own: rows of the frame at ``level``
+    (``block_frame``, from axis ``j``), whose results are combined per row:
+    a float sum's blocks are ranges of NumPy's pairwise split of the row,
+    added in the tree's shape (NumPy sums each row pairwise); integer and
+    bool sums, min/max and any/all in block order.  A row block's scratch was
+    a whole row, or two (a (3, 1000, 1000) sum over (1, 2): 8 MB a thread,
+    and three blocks for two threads).  None otherwise (products: a row
+    multiplies one element after the other, and keeps row blocks).
+
+        sum over (1, 2) of (3, 1000, 1000), 98304 elements a block => (1, 1)"""
+    if reduce is None or reduce[0] not in COMBINE or reduce[0] == "prod":
+        return None
+    nd = len(elem_shape)
+    axes = _reduce_axes(reduce, nd)
+    j = nd - len(axes)
+    if not 1 <= j < nd or axes != tuple(range(j, nd)) \
+            or math.prod(elem_shape[1:]) * MIN_ROWS <= block_elems \
+            or reduce[0] == "sum" and dtype.kind in "fc" and dtype not in PAIRWISE:
+        return None
+    level = j
+    while level < nd - 1 and math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems:
+        level += 1
+    if reduce[0] == "sum" and dtype in PAIRWISE and _pairwise_blocks(
+            *_row_split_frame(elem_shape, block_elems, j, level)) is None:
+        return None
+    return j, level
+
+
+def _row_split_frame(elem_shape: tuple[int, ...], block_elems: int, j: int, level: int
+                     ) -> tuple[tuple[int, ...], int]:
+    """A row of ``row_frame`` as a frame (its axes ``j..level`` as one) and
+    that frame's rows a block."""
+    frame = (math.prod(elem_shape[j:level + 1]),) + elem_shape[level + 1:]
+    return frame, block_rows(frame, block_elems)
+
+
+def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
+                    elem_shape: tuple[int, ...], dtype: np.dtype[Any],
+                    out: np.ndarray[Any, Any], block_elems: int, threads: int,
+                    tail: TailCall | None, j: int, level: int) -> Any:
+    """``run_blocked`` of a reduction over long rows, each in blocks of its
+    own (``row_frame``)."""
+    nd = len(elem_shape)
+    frame, rows = _row_split_frame(elem_shape, block_elems, j, level)
+    per_row = frame[0]                       # frame rows a row of the kernel has
+    pairwise = reduce[0] == "sum" and dtype in PAIRWISE
+    if pairwise and (got := _pairwise_blocks(frame, rows)) is not None:
+        ranges, flat = got
+        rows = max(hi - lo for lo, hi in ranges)
+    else:
+        ranges = [(lo, min(lo + rows, per_row)) for lo in range(0, per_row, rows)]
+        flat = [(0, (hi - lo) * math.prod(frame[1:])) for lo, hi in ranges]
+    nrows = math.prod(elem_shape[:j])
+    blocks = [(p, i) for p in range(nrows) for i in range(len(ranges))]
+    parts: list[list[Any]] = [[None] * len(ranges) for _ in range(nrows)]
+    combine = COMBINE[reduce[0]]
+    adds = reduce[0] == "sum"
+    counts = adds and dtype.kind in "iu"     # (a bool block: count_nonzero)
+    segments = _Segments(args, elem_shape, level)
+    steps, err = prep.steps, _errstate()
+    last = tail.slot if tail is not None else steps[-1][3]
+
+    def work(taken: Iterator[int]) -> None:
+        with np.errstate(**err):
+            scratch = [np.empty((rows,) + frame[1:], d) for d in prep.slot_dtypes]
+            for b in taken:
+                p, i = blocks[b]
+                lo, hi = ranges[i]
+                off, m = flat[i]
+                if not m:
+                    parts[p][i] = dtype.type(0)  # (an empty range of the tree)
+                    continue
+                scr = scratch if hi - lo == rows else [s[:hi - lo] for s in scratch]
+                segments.run(steps, scr, p * per_row + lo, p * per_row + hi, None, tail)
+                val = scr[last].reshape(-1)[off:off + m]
+                parts[p][i] = np.count_nonzero(val) if counts and val.dtype == np.bool_ else \
+                    combine.reduce(val, dtype=dtype) if adds else combine.reduce(val)
+
+    spread(work, len(blocks), threads)
+    kd = out.reshape(elem_shape[:j] + (1,) * (nd - j))   # (length-1 axes only)
+    for p, row in enumerate(parts):
+        kd[np.unravel_index(p, elem_shape[:j]) + (0,) * (nd - j)] = \
+            dtype.type(0) + combine_splits(row) if pairwise else combine.reduce(
+                np.asarray(row, dtype=dtype))
+    return out
 
 
 def _run_columns(prep: Prepared, reduce: Any, args: list[Any],
@@ -715,6 +812,8 @@ def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[An
         return ""
     if not tail and column_frame(reduce, elem_shape, block_elems) is not None:
         return "by columns"
+    if (by_row := row_frame(reduce, elem_shape, dtype, block_elems)) is not None:
+        return "pairwise by row" if reduce[0] == "sum" and dtype in PAIRWISE else "by row"
     level, frame = block_frame(reduce, elem_shape, block_elems)
     rows = block_rows(frame, block_elems)
     if level:
@@ -758,6 +857,9 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     if tail is None and (cols := column_frame(reduce, elem_shape, block_elems)) is not None:
         return _run_columns(prep, reduce, args, elem_shape, dtype, out, block_elems, threads,
                             *cols)
+    if (by_row := row_frame(reduce, elem_shape, dtype, block_elems)) is not None:
+        return _run_row_blocks(prep, reduce, args, elem_shape, dtype, out, block_elems,
+                               threads, tail, *by_row)
     order = reduction_order(reduce, elem_shape, dtype, block_elems, tail is not None)
     level, frame = block_frame(reduce, elem_shape, block_elems)
     segments = _Segments(args, elem_shape, level) if level else None
@@ -810,11 +912,12 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     in_rows: tuple[int, ...] = ()
     first: tuple[Any, ...] = ()
     if order == "in turn":
-        in_rows, rest = turn_axes(reduce, elem_shape)
+        in_rows = turn_axes(reduce, elem_shape)[0]
         carry = np.full(tuple(d for i, d in enumerate(elem_shape) if i not in reduce_axes),
                         0 if reduce[0] == "sum" else 1, dtype)
-        # the block's first term: the first row (sum) or element of ``rest``
-        first = tuple(0 if i in rest else slice(None) for i in range(nd - len(in_rows)))
+        # the block's first term: its first row sum (a sum; ``in_rows`` are
+        # kept as length 1) or element
+        first = tuple(0 if i in reduce_axes else slice(None) for i in range(nd))
     # any/all over every axis: a block that decides them (a True for any, a
     # False for all) ends the kernel where skipping blocks loses no warning.
     decided = reduce[0] == "any" if reduce is not None and reduce[0] in ("any", "all") \
@@ -911,14 +1014,16 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
                 # other into it: ``0 +`` (``1 *``) that first term changes
                 # nothing, as the running result, from the identity on, is
                 # never -0.0.  (``val`` is this thread's scratch; ``part``
-                # is that or a block's row sums.)
-                part = combine.reduce(val, axis=in_rows) if in_rows else val
+                # is that or a block's row sums.  Reducing ``in_rows`` again,
+                # each of length 1 now, adds nothing: NumPy's iterator drops
+                # length-1 axes.)
+                part = combine.reduce(val, axis=in_rows, keepdims=True) if in_rows else val
                 if not turns.wait(i):
                     return                               # (another block failed)
                 try:
                     term = part[first + (...,)]          # (a view, 0-d too)
                     combine(carry, term, out=term)
-                    combine.reduce(part, axis=rest, out=carry)
+                    combine.reduce(part, axis=reduce_axes, out=carry)
                 finally:
                     turns.done(i)
                 continue
