@@ -379,6 +379,36 @@ def test_kernels_of_few_long_rows_are_blocked_within_a_block() -> None:
         == (0, (3, 10**6))
 
 
+def _long_rows(seed: int) -> tuple[int, dict[str, np.ndarray[Any, Any]]]:
+    """Rows of 2-3 blocks: (rows' length, arrays): ``X`` (3 rows, a NaN and
+    a -0.0), ``C`` broadcast along the rows, ``R`` along the first axis,
+    ``W`` strided, ``T`` (2, 3, n // 3), ``Y`` (3 rows)."""
+    rng = np.random.default_rng(seed)
+    n = 2 * cost.get_model().block_for(8, 1) + 1001
+    X = rng.standard_normal((3, n))
+    X[1, 7] = np.nan
+    X[0, 8] = -0.0
+    return n, {"X": X, "C": np.array([[1.5], [-2.0], [0.5]]), "R": rng.standard_normal(n),
+               "W": rng.standard_normal((3, 2 * n))[:, ::2],
+               "T": rng.standard_normal((2, 3, n // 3)), "Y": rng.standard_normal((3, n))}
+
+
+def _check_blocked(cases: list[tuple[Any, Any]], takes: Any) -> None:
+    """Each case (NumPy's expression of a module, lazyten's) on 1-3 threads:
+    its blocked kernel ``takes`` (a frame of ``numpy_backend``), its scratch
+    is at most a block a slot and thread, and its bits are NumPy's."""
+    for threads in (1, 2, 3):
+        with lt.set_options(backend="numpy", threads=threads, check=True), \
+                np.errstate(invalid="ignore"):
+            for want, got in cases:
+                e = got()
+                k = next(s.kernel for s in lt.plan(e).kernels if s.kernel.backend == "blocked")
+                assert takes(k)
+                assert k.scratch_bytes(threads) <= threads * len(k.prepared.slot_dtypes) \
+                    * k.block_elems * 8
+                same_bits(lt.compute(e)[0], np.asarray(want(np)))
+
+
 def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
     """A reduction over the first axes of few long rows runs in blocks of
     columns (``column_frame``): each block reduces every row of its columns
@@ -387,17 +417,10 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
     result, where it was the result, a running result of its size and a row
     a thread.  A mixed kernel's compiled tail, which reads blocks flat,
     takes row blocks in turns instead: the same bits."""
-    rng = np.random.default_rng(4)
+    n, arrays = _long_rows(4)
     block = cost.get_model().block_for(8, 1)
-    n = 2 * block + 1001
-    X = rng.standard_normal((3, n))
-    X[1, 7] = np.nan
-    X[0, 8] = -0.0
-    C = np.array([[1.5], [-2.0], [0.5]])
-    R = rng.standard_normal(n)
-    W = rng.standard_normal((3, 2 * n))[:, ::2]
-    T = rng.standard_normal((2, 3, n // 3))
-    Ti = rng.integers(-9, 9, (3, 5, n // 5))
+    X, C, R, W, T, Y = (arrays[k] for k in "XCRWTY")
+    Ti = np.random.default_rng(4).integers(-9, 9, (3, 5, n // 5))
     x, c, r, w, t, ti = (lt.asarray(v) for v in (X, C, R, W, T, Ti))
     cases = [(lambda m: m.sum(X * C + R, axis=0), lambda: lt.sum(x * c + r, axis=0)),
              (lambda m: m.sum(X * C - W, axis=0, keepdims=True),
@@ -411,16 +434,7 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
              (lambda m: m.sum(T * 2.0, axis=(0, 1)), lambda: lt.sum(t * 2.0, axis=(0, 1))),
              (lambda m: m.sum(T * 2.0, axis=0), lambda: lt.sum(t * 2.0, axis=0)),
              (lambda m: m.sum(Ti * 3 - 1, axis=0), lambda: lt.sum(ti * 3 - 1, axis=0))]
-    for threads in (1, 2, 3):
-        with lt.set_options(backend="numpy", threads=threads, check=True), \
-                np.errstate(invalid="ignore"):
-            for want, got in cases:
-                e = got()
-                k = next(s.kernel for s in lt.plan(e).kernels if s.kernel.backend == "blocked")
-                assert numpy_backend.column_frame(k.reduce, k.block_shape, k.block_elems)
-                assert k.scratch_bytes(threads) <= threads * len(k.prepared.slot_dtypes) \
-                    * k.block_elems * 8
-                same_bits(lt.compute(e)[0], np.asarray(want(np)))
+    _check_blocked(cases, lambda k: numpy_backend.column_frame(k.reduce, k.block_shape, k.block_elems))
     with lt.set_options(backend="numpy", threads=2):
         e = lt.sum(x * c + r, axis=0)
         assert "blocks of columns" in lt.explain(e, verbose=True)
@@ -429,7 +443,6 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
         with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
             lt.compute(lt.sum(x * 1e308 * 10.0, axis=0))
     # a mixed kernel with its tail: rows in turns
-    Y = rng.standard_normal((3, n))
     y = lt.asarray(Y)
     with lt.set_options(backend="loop", threads=2, check=True):
         e = lt.sum(2 * y**2 + 3 * y * r - lt.sin(y) * lt.exp(-y), axis=0)
@@ -451,17 +464,10 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
     added in its tree (NumPy's bits), others are combined in order; the
     scratch is a block, where it was a row a thread, and two threads share
     three rows evenly."""
-    rng = np.random.default_rng(6)
+    n, arrays = _long_rows(6)
     block = cost.get_model().block_for(8, 1)
-    n = 2 * block + 1001
-    X = rng.standard_normal((3, n))
-    X[1, 7] = np.nan
-    X[0, 8] = -0.0
-    C = np.array([[1.5], [-2.0], [0.5]])
-    R = rng.standard_normal(n)
-    W = rng.standard_normal((3, 2 * n))[:, ::2]
-    T = rng.standard_normal((2, 3, n // 3))
-    Ti = rng.integers(-9, 9, (3, n))
+    X, C, R, W, T, Y = (arrays[k] for k in "XCRWTY")
+    Ti = np.random.default_rng(6).integers(-9, 9, (3, n))
     x, c, r, w, t, ti = (lt.asarray(v) for v in (X, C, R, W, T, Ti))
     cases = [(lambda m: m.sum(X * C + R, axis=1), lambda: lt.sum(x * c + r, axis=1)),
              (lambda m: m.sum(W * C - 1.0, axis=-1, keepdims=True),
@@ -474,17 +480,8 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
              (lambda m: m.sum(Ti * 3 - 1, axis=1), lambda: lt.sum(ti * 3 - 1, axis=1)),
              (lambda m: m.sum(T * 2.0, axis=(1, 2)), lambda: lt.sum(t * 2.0, axis=(1, 2))),
              (lambda m: m.sum(T * 2.0, axis=2), lambda: lt.sum(t * 2.0, axis=2))]
-    for threads in (1, 2, 3):
-        with lt.set_options(backend="numpy", threads=threads, check=True), \
-                np.errstate(invalid="ignore"):
-            for want, got in cases:
-                e = got()
-                k = next(s.kernel for s in lt.plan(e).kernels if s.kernel.backend == "blocked")
-                assert numpy_backend.row_frame(k.reduce, k.block_shape, k.node.dtype,
-                                               k.block_elems)
-                assert k.scratch_bytes(threads) <= threads * len(k.prepared.slot_dtypes) \
-                    * k.block_elems * 8
-                same_bits(lt.compute(e)[0], np.asarray(want(np)))
+    _check_blocked(cases, lambda k: numpy_backend.row_frame(k.reduce, k.block_shape, k.node.dtype,
+                                               k.block_elems))
     with lt.set_options(backend="numpy", threads=2):
         e = lt.sum(x * c + r, axis=1)
         assert "each row in ranges of NumPy's pairwise split" in lt.explain(e, verbose=True)
@@ -492,7 +489,6 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
         _, peak = _traced_peak(lambda: lt.compute(e))
         assert peak < 3 * block * 8
     # a mixed kernel's compiled tail runs on each row's blocks
-    Y = rng.standard_normal((3, n))
     y = lt.asarray(Y)
     with lt.set_options(backend="loop", threads=2, check=True):
         e = lt.sum(2 * y**2 + 3 * y * r - lt.sin(y) * lt.exp(-y), axis=1)
