@@ -409,6 +409,20 @@ def _check_blocked(cases: list[tuple[Any, Any]], takes: Any) -> None:
                 same_bits(lt.compute(e)[0], np.asarray(want(np)))
 
 
+def _mixed_w1_sum(Y: np.ndarray[Any, Any], R: np.ndarray[Any, Any], axis: int) -> str:
+    """W1's sum over ``axis`` of 2-d ``Y`` (``R`` broadcast), a mixed kernel
+    with its tail compiled (NumPy's sin and exp in its head): NumPy's bits;
+    its explain text."""
+    y, r = lt.asarray(Y), lt.asarray(R)
+    with lt.set_options(backend="loop", threads=2, check=True):
+        e = lt.sum(2 * y**2 + 3 * y * r - lt.sin(y) * lt.exp(-y), axis=axis)
+        (k,) = lt.plan(e).kernels
+        assert k.kernel.backend == "mixed"
+        same_bits(lt.compute(e)[0],
+                  np.sum(2 * Y**2 + 3 * Y * R - np.sin(Y) * np.exp(-Y), axis=axis))
+        return lt.explain(e, verbose=True)
+
+
 def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
     """A reduction over the first axes of few long rows runs in blocks of
     columns (``column_frame``): each block reduces every row of its columns
@@ -443,13 +457,7 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
         with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
             lt.compute(lt.sum(x * 1e308 * 10.0, axis=0))
     # a mixed kernel with its tail: rows in turns
-    y = lt.asarray(Y)
-    with lt.set_options(backend="loop", threads=2, check=True):
-        e = lt.sum(2 * y**2 + 3 * y * r - lt.sin(y) * lt.exp(-y), axis=0)
-        (k,) = lt.plan(e).kernels
-        assert k.kernel.backend == "mixed"
-        same_bits(lt.compute(e)[0], np.sum(2 * Y**2 + 3 * Y * R - np.sin(Y) * np.exp(-Y), axis=0))
-        assert "blocks take turns" in lt.explain(e, verbose=True)
+    assert "blocks take turns" in _mixed_w1_sum(Y, R, 0)
     assert numpy_backend.column_frame(("sum", (("axis", (0,)),)), (3, 10**6), 98304) == (1, 1)
     assert numpy_backend.column_frame(("sum", (("axis", (0,)),)), (3, 10, 10**5), 98304) \
         == (1, 2)
@@ -489,12 +497,7 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
         _, peak = _traced_peak(lambda: lt.compute(e))
         assert peak < 3 * block * 8
     # a mixed kernel's compiled tail runs on each row's blocks
-    y = lt.asarray(Y)
-    with lt.set_options(backend="loop", threads=2, check=True):
-        e = lt.sum(2 * y**2 + 3 * y * r - lt.sin(y) * lt.exp(-y), axis=1)
-        (k,) = lt.plan(e).kernels
-        assert k.kernel.backend == "mixed"
-        same_bits(lt.compute(e)[0], np.sum(2 * Y**2 + 3 * Y * R - np.sin(Y) * np.exp(-Y), axis=1))
+    assert "each row in ranges" in _mixed_w1_sum(Y, R, 1)
     f64 = np.dtype(np.float64)
     assert numpy_backend.row_frame(("sum", (("axis", (1, 2)),)), (3, 1000, 1000), f64,
                                    98304) == (1, 1)
