@@ -812,7 +812,7 @@ def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[An
         return ""
     if not tail and column_frame(reduce, elem_shape, block_elems) is not None:
         return "by columns"
-    if (by_row := row_frame(reduce, elem_shape, dtype, block_elems)) is not None:
+    if row_frame(reduce, elem_shape, dtype, block_elems) is not None:
         return "pairwise by row" if reduce[0] == "sum" and dtype in PAIRWISE else "by row"
     level, frame = block_frame(reduce, elem_shape, block_elems)
     rows = block_rows(frame, block_elems)
