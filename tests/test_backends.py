@@ -342,7 +342,12 @@ def test_kernels_of_few_long_rows_are_blocked_within_a_block() -> None:
              (lambda m: m.max(X * C), lambda: lt.max(x * c)),
              (lambda m: m.sum(I * 3 + 1), lambda: lt.sum(i * 3 + 1)),
              (lambda m: m.count_nonzero(X > R), lambda: lt.count_nonzero(x > r)),
-             (lambda m: m.any(X * C > 4.0), lambda: lt.any(x * c > 4.0))]
+             (lambda m: m.any(X * C > 4.0), lambda: lt.any(x * c > 4.0)),
+             # a flat index over every axis: the first NaN, the first extreme
+             (lambda m: m.argmax(X * C + R), lambda: lt.argmax(x * c + r)),
+             (lambda m: m.argmax(W * C), lambda: lt.argmax(w * c)),
+             (lambda m: m.argmin(T * 2.0 + R[: n // 3]),
+              lambda: lt.argmin(t * 2.0 + r[: n // 3]))]
     for threads in (1, 2):
         with lt.set_options(backend="numpy", threads=threads, check=True):
             for want, got in cases:
@@ -476,7 +481,8 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
     block = cost.get_model().block_for(8, 1)
     X, C, R, W, T, Y = (arrays[k] for k in "XCRWTY")
     Ti = np.random.default_rng(6).integers(-9, 9, (3, n))
-    x, c, r, w, t, ti = (lt.asarray(v) for v in (X, C, R, W, T, Ti))
+    T32 = T.astype(np.float32)
+    x, c, r, w, t, ti, t32 = (lt.asarray(v) for v in (X, C, R, W, T, Ti, T32))
     cases = [(lambda m: m.sum(X * C + R, axis=1), lambda: lt.sum(x * c + r, axis=1)),
              (lambda m: m.sum(W * C - 1.0, axis=-1, keepdims=True),
               lambda: lt.sum(w * c - 1.0, axis=-1, keepdims=True)),
@@ -487,22 +493,56 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
              (lambda m: m.all(X * C < 4.0, axis=1), lambda: lt.all(x * c < 4.0, axis=1)),
              (lambda m: m.sum(Ti * 3 - 1, axis=1), lambda: lt.sum(ti * 3 - 1, axis=1)),
              (lambda m: m.sum(T * 2.0, axis=(1, 2)), lambda: lt.sum(t * 2.0, axis=(1, 2))),
-             (lambda m: m.sum(T * 2.0, axis=2), lambda: lt.sum(t * 2.0, axis=2))]
+             (lambda m: m.sum(T * 2.0, axis=2), lambda: lt.sum(t * 2.0, axis=2)),
+             # products in turns (and integer ones folded), argmax/argmin (a
+             # NaN in row 1, ties of the clipped maxima: the first index),
+             # scans going on from the block before
+             (lambda m: m.prod(X * 1e-3 + 1.0, axis=1),
+              lambda: lt.prod(x * 1e-3 + 1.0, axis=1)),
+             (lambda m: m.prod(W * 1e-3 + 1.0, axis=-1, keepdims=True),
+              lambda: lt.prod(w * 1e-3 + 1.0, axis=-1, keepdims=True)),
+             (lambda m: m.prod(T32 * np.float32(1e-3) + np.float32(1), axis=(1, 2)),
+              lambda: lt.prod(t32 * np.float32(1e-3) + np.float32(1), axis=(1, 2))),
+             (lambda m: m.prod(Ti % 3 - 1, axis=1), lambda: lt.prod(ti % 3 - 1, axis=1)),
+             (lambda m: m.argmax(X * C + R, axis=1), lambda: lt.argmax(x * c + r, axis=1)),
+             (lambda m: m.argmin(m.minimum(W * C, 1.0), axis=1, keepdims=True),
+              lambda: lt.argmin(lt.minimum(w * c, 1.0), axis=1, keepdims=True)),
+             (lambda m: m.argmax(m.minimum(W * C, 1.0), axis=-1),
+              lambda: lt.argmax(lt.minimum(w * c, 1.0), axis=-1)),
+             (lambda m: m.cumsum(X * C + R, axis=1), lambda: lt.cumsum(x * c + r, axis=1)),
+             (lambda m: m.cumprod(W * 1e-3 + 1.0, axis=-1),
+              lambda: lt.cumprod(w * 1e-3 + 1.0, axis=-1)),
+             (lambda m: m.cumsum(X > R, axis=1), lambda: lt.cumsum(x > r, axis=1)),
+             (lambda m: m.cumsum(T * 2.0, axis=2), lambda: lt.cumsum(t * 2.0, axis=2))]
     _check_blocked(cases, lambda k: numpy_backend.row_frame(k.reduce, k.block_shape, k.node.dtype,
                                                k.block_elems))
     with lt.set_options(backend="numpy", threads=2):
         e = lt.sum(x * c + r, axis=1)
         assert "each row in ranges of NumPy's pairwise split" in lt.explain(e, verbose=True)
         assert "each row in blocks of its own" in lt.explain(lt.max(x * c, axis=1), verbose=True)
-        _, peak = _traced_peak(lambda: lt.compute(e))
-        assert peak < 3 * block * 8
+        assert "each row in blocks of its own, taking turns" in \
+            lt.explain(lt.prod(x * c, axis=1), verbose=True)
+        # the peak: a block a thread, not a row (a scan's: its result too)
+        for e in (e, lt.argmax(x * c + r, axis=1), lt.prod(x * c, axis=1)):
+            _, peak = _traced_peak(lambda: lt.compute(e))
+            assert peak < 3 * block * 8
+        _, peak = _traced_peak(lambda: lt.compute(lt.cumsum(x * c, axis=1)))
+        assert peak < X.nbytes + 3 * block * 8
+        # a block that overflows raises, and no turn is left waiting
+        with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
+            lt.compute(lt.prod(x * 1e308 * 10.0, axis=1))
     # a mixed kernel's compiled tail runs on each row's blocks
     assert "each row in ranges" in _mixed_w1_sum(Y, R, 1)
     f64 = np.dtype(np.float64)
     assert numpy_backend.row_frame(("sum", (("axis", (1, 2)),)), (3, 1000, 1000), f64,
                                    98304) == (1, 1)
     assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (300, 1000), f64, 98304) is None
-    assert numpy_backend.row_frame(("prod", (("axis", (1,)),)), (3, 10**6), f64, 98304) is None
+    assert numpy_backend.row_frame(("prod", (("axis", (1,)),)), (3, 10**6), f64, 98304) \
+        == (1, 1)
+    assert numpy_backend.row_frame(("argmax", (("axis", 1),)), (3, 10**6), f64, 98304) == (1, 1)
+    # float16 products keep whole rows (NumPy multiplies them in float32)
+    assert numpy_backend.row_frame(("prod", (("axis", (1,)),)), (3, 10**6),
+                                   np.dtype(np.float16), 98304) is None
     assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (3, 10**6, 2), f64, 98304) \
         is None
 
@@ -702,8 +742,8 @@ def test_blocked_reductions_give_numpys_bits_on_random_shapes(shape: list[int],
     reductions over any set of axes, on C, Fortran, transposed and strided
     operands and ones broadcast along random axes, give NumPy's values to
     the bit for float sums, means and products (NumPy's pairwise split, its
-    turns, and deeper frames or blocks of columns where rows are long) and
-    max, on 1-3 threads."""
+    turns, and deeper frames, blocks of columns or of each row where rows
+    are long), max, argmax and cumsum, on 1-3 threads."""
     nd = len(shape)
     # at least 8 blocks: one axis grown, which makes few long rows or many short ones
     grow = data.draw(st.integers(0, nd - 1), label="grown axis")
@@ -724,7 +764,8 @@ def test_blocked_reductions_give_numpys_bits_on_random_shapes(shape: list[int],
     Y = rng.standard_normal(bshape)
     dtype = data.draw(st.sampled_from([np.float64, np.float32]), label="dtype")
     X, Y = X.astype(dtype, order="K"), Y.astype(dtype)
-    op = data.draw(st.sampled_from(["sum", "mean", "prod", "max", None]), label="op")
+    op = data.draw(st.sampled_from(["sum", "mean", "prod", "max", "argmax", "cumsum", None]),
+                   label="op")
     # (leading axes half the time: the turns, and blocks of columns where rows are long)
     axes = tuple(sorted(data.draw(st.sets(st.integers(0, nd - 1), min_size=1) | st.integers(
         1, nd).map(lambda m: set(range(m))), label="axes")))
@@ -732,9 +773,14 @@ def test_blocked_reductions_give_numpys_bits_on_random_shapes(shape: list[int],
     threads = data.draw(st.integers(1, 3), label="threads")
     x, y = lt.asarray(X), lt.asarray(Y)
 
+    # (argmax: over the last axis drawn, or over every one, flat; cumsum: the last)
+    axis: Any = axes if op not in ("argmax", "cumsum") else \
+        None if op == "argmax" and len(axes) == nd else axes[-1]
+
     def f(m: Any, a: Any, b: Any) -> Any:
         v = a * b * dtype(1e-3) + dtype(1) if op == "prod" else a * b + dtype(1.5)
-        return v if op is None else getattr(m, op)(v, axis=axes, keepdims=keep)
+        return v if op is None else m.cumsum(v, axis=axis) if op == "cumsum" else \
+            getattr(m, op)(v, axis=axis, keepdims=keep)
     with _small_blocks(256), lt.set_options(backend="numpy", threads=threads, check=True):
         with np.errstate(all="ignore"):
             want = np.asarray(f(np, X, Y))

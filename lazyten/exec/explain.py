@@ -51,6 +51,8 @@ _ORDERS = {
     "by columns": "blocks of columns, each reducing every row of its columns (NumPy's order)",
     "pairwise by row": "each row in ranges of NumPy's pairwise split, added in its tree "
                        "(NumPy's bits)",
+    "in turn by row": "each row in blocks of its own, taking turns, each going on from the "
+                      "product before it (NumPy's order)",
     "by row": "each row in blocks of its own, their results combined in order",
 }
 

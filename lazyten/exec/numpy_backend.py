@@ -434,7 +434,8 @@ def block_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
         (3, 1000, 1000), 98304 elements a block => (1, (3000, 1000))"""
     nd = len(elem_shape)
     if nd < 2 or reduce is not None and (
-            reduce[0] in ARG or REGISTRY[reduce[0]].kind == "scan"
+            reduce[0] in ARG and dict(reduce[1])["axis"] is not None
+            or REGISTRY[reduce[0]].kind == "scan"
             or not _every_axis(_reduce_axes(reduce, nd), elem_shape)):
         return 0, elem_shape
     level = 0
@@ -499,29 +500,39 @@ def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
               block_elems: int) -> tuple[int, int] | None:
     """(``j``, ``level``) where the blocked loop runs a reduction over the
     last axes ``j..`` of rows that hold more than a ``MIN_ROWS``-th of a
-    block, each row in blocks of its own: rows of the frame at ``level``
-    (``block_frame``, from axis ``j``), whose results are combined per row:
-    a float sum's blocks are ranges of NumPy's pairwise split of the row,
-    added in the tree's shape (NumPy sums each row pairwise); integer and
-    bool sums, min/max and any/all in block order.  A row block's scratch was
-    a whole row, or two (a (3, 1000, 1000) sum over (1, 2): 8 MB a thread,
-    and three blocks for two threads).  None otherwise (products: a row
-    multiplies one element after the other, and keeps row blocks).
+    block (or an argmax/argmin or a scan over the last axis), each row in
+    blocks of its own: rows of the frame at ``level`` (``block_frame``, from
+    axis ``j``), whose results are combined per row: a float sum's blocks
+    are ranges of NumPy's pairwise split of the row, added in the tree's
+    shape (NumPy sums each row pairwise); a float product's take turns, each
+    going on from the product of the row before it (NumPy multiplies one
+    element after the other; so it does complex ones, which are not fused
+    today); integer and bool sums and products, min/max,
+    any/all and argmax/argmin in block order; a scan's go on from the last
+    value of the block before.  A row block's scratch was a whole row, or
+    two (a (3, 1000, 1000) sum over (1, 2): 8 MB a thread, and three blocks
+    for two threads; a (2, 5e6) argmax over axis 1: 80 MB, where NumPy's
+    temporary is 40).  None otherwise (and for float16 products, which
+    NumPy multiplies in float32).
 
         sum over (1, 2) of (3, 1000, 1000), 98304 elements a block => (1, 1)"""
-    if reduce is None or reduce[0] not in COMBINE or reduce[0] == "prod":
+    if reduce is None:
+        return None
+    name = reduce[0]
+    if name not in COMBINE and name not in ARG and name not in SCAN \
+            or name == "prod" and dtype.kind == "f" and dtype not in PAIRWISE:
         return None
     nd = len(elem_shape)
     axes = _reduce_axes(reduce, nd)
     j = nd - len(axes)
     if not 1 <= j < nd or axes != tuple(range(j, nd)) \
             or math.prod(elem_shape[1:]) * MIN_ROWS <= block_elems \
-            or reduce[0] == "sum" and dtype.kind in "fc" and dtype not in PAIRWISE:
+            or name == "sum" and dtype.kind in "fc" and dtype not in PAIRWISE:
         return None
     level = j
     while level < nd - 1 and math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems:
         level += 1
-    if reduce[0] == "sum" and dtype in PAIRWISE and _pairwise_blocks(
+    if name == "sum" and dtype in PAIRWISE and _pairwise_blocks(
             *_row_split_frame(elem_shape, block_elems, j, level)) is None:
         return None
     return j, level
@@ -539,50 +550,96 @@ def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
                     elem_shape: tuple[int, ...], dtype: np.dtype[Any],
                     out: np.ndarray[Any, Any], block_elems: int, threads: int,
                     tail: TailCall | None, j: int, level: int) -> Any:
-    """``run_blocked`` of a reduction over long rows, each in blocks of its
-    own (``row_frame``)."""
+    """``run_blocked`` of a reduction or scan over long rows, each in blocks
+    of its own (``row_frame``)."""
     nd = len(elem_shape)
     frame, rows = _row_split_frame(elem_shape, block_elems, j, level)
     per_row = frame[0]                       # frame rows a row of the kernel has
-    pairwise = reduce[0] == "sum" and dtype in PAIRWISE
+    inner = math.prod(frame[1:])
+    name = reduce[0]
+    pairwise = name == "sum" and dtype in PAIRWISE
     if pairwise and (got := _pairwise_blocks(frame, rows)) is not None:
         ranges, flat = got
         rows = max(hi - lo for lo, hi in ranges)
     else:
         ranges = [(lo, min(lo + rows, per_row)) for lo in range(0, per_row, rows)]
-        flat = [(0, (hi - lo) * math.prod(frame[1:])) for lo, hi in ranges]
-    nrows = math.prod(elem_shape[:j])
+        flat = [(0, (hi - lo) * inner) for lo, hi in ranges]
+    lead = elem_shape[:j]
+    nrows = math.prod(lead)
     blocks = [(p, i) for p in range(nrows) for i in range(len(ranges))]
     parts: list[list[Any]] = [[None] * len(ranges) for _ in range(nrows)]
-    combine = COMBINE[reduce[0]]
-    adds = reduce[0] == "sum"
-    counts = adds and dtype.kind in "iu"     # (a bool block: count_nonzero)
+    arg, better = ARG.get(name, (None, None))
+    scan: Any = SCAN.get(name)
+    combine = COMBINE.get(name, np.add)
+    adds = name in ("sum", "prod")
+    counts = name == "sum" and dtype.kind in "iu"   # (a bool block: count_nonzero)
+    # a float product: each block in turn goes on from the row's product so
+    # far (``carry``), as NumPy's one element after the other (``1 *`` the
+    # row's first element changes nothing)
+    carry = np.ones(nrows, dtype) if name == "prod" and dtype.kind in "fc" else None
+    turns = _Turns()
     segments = _Segments(args, elem_shape, level)
     steps, err = prep.steps, _errstate()
     last = tail.slot if tail is not None else steps[-1][3]
 
+    def chain(b: int) -> None:
+        """Block ``b`` of a scan, its values in ``out``: accumulated from
+        the last value of the block before it in its row."""
+        p, i = blocks[b]
+        lo, hi = ranges[i]
+        part = out[np.unravel_index(p, lead) + (slice(max(lo - 1, 0), hi),)]
+        scan.accumulate(part, axis=0, out=part)
+    in_order = _InOrder(chain)
+
     def work(taken: Iterator[int]) -> None:
         with np.errstate(**err):
-            scratch = [np.empty((rows,) + frame[1:], d) for d in prep.slot_dtypes]
-            for b in taken:
-                p, i = blocks[b]
-                lo, hi = ranges[i]
-                off, m = flat[i]
-                if not m:
-                    parts[p][i] = dtype.type(0)  # (an empty range of the tree)
-                    continue
-                scr = scratch if hi - lo == rows else [s[:hi - lo] for s in scratch]
-                segments.run(steps, scr, p * per_row + lo, p * per_row + hi, None, tail)
-                val = scr[last].reshape(-1)[off:off + m]
+            try:
+                _work(taken)
+            except BaseException:
+                turns.abandon()
+                raise
+
+    def _work(taken: Iterator[int]) -> None:
+        scratch = [np.empty((rows,) + frame[1:], d) for d in prep.slot_dtypes]
+        for b in taken:
+            p, i = blocks[b]
+            lo, hi = ranges[i]
+            off, m = flat[i]
+            if not m:
+                parts[p][i] = dtype.type(0)      # (an empty range of the tree)
+                continue
+            scr = scratch if hi - lo == rows else [s[:hi - lo] for s in scratch]
+            segments.run(steps, scr, p * per_row + lo, p * per_row + hi, None, tail)
+            val = scr[last].reshape(-1)[off:off + m]
+            if scan is not None:                 # (a scan's rows are 1-d: j = nd - 1)
+                out[np.unravel_index(p, lead) + (slice(lo, hi),)] = val  # (cast to its dtype)
+                in_order.put(b)
+            elif arg is not None:
+                k = int(arg(val))
+                parts[p][i] = val[k], k + lo * inner
+            elif carry is not None:
+                if not turns.wait(b):
+                    return                       # (another block failed)
+                try:
+                    term = val[:1]
+                    np.multiply(carry[p:p + 1], term, out=term)
+                    carry[p] = np.multiply.reduce(val)
+                finally:
+                    turns.done(b)
+            else:
                 parts[p][i] = np.count_nonzero(val) if counts and val.dtype == np.bool_ else \
                     combine.reduce(val, dtype=dtype) if adds else combine.reduce(val)
 
     spread(work, len(blocks), threads)
-    kd = out.reshape(elem_shape[:j] + (1,) * (nd - j))   # (length-1 axes only)
+    if scan is not None:
+        return out
+    kd = out.reshape(lead + (1,) * (nd - j))   # (length-1 axes only)
     for p, row in enumerate(parts):
-        kd[np.unravel_index(p, elem_shape[:j]) + (0,) * (nd - j)] = \
-            dtype.type(0) + combine_splits(row) if pairwise else combine.reduce(
-                np.asarray(row, dtype=dtype))
+        kd[np.unravel_index(p, lead) + (0,) * (nd - j)] = \
+            carry[p] if carry is not None else \
+            functools.reduce(_pick(better), row)[1] if arg is not None else \
+            dtype.type(0) + combine_splits(row) if pairwise else \
+            combine.reduce(np.asarray(row, dtype=dtype))
     return out
 
 
@@ -804,8 +861,9 @@ def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[An
     exact for integers, bools, min/max, any/all; close for the float sums
     that have too few rows a block for the split), "per block" (the
     reduction keeps the blocks' axis), "by columns" (``column_frame``; not
-    with a mixed kernel's compiled ``tail``, which reads blocks flat), or
-    "" (none)."""
+    with a mixed kernel's compiled ``tail``, which reads blocks flat),
+    "pairwise by row", "in turn by row" or "by row" (``row_frame``: a float
+    sum, a float product, others), or "" (none, or a scan)."""
     nd = len(elem_shape)
     axes = _reduce_axes(reduce, nd)
     if not axes or REGISTRY[reduce[0]].kind == "scan":
@@ -813,7 +871,8 @@ def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[An
     if not tail and column_frame(reduce, elem_shape, block_elems) is not None:
         return "by columns"
     if row_frame(reduce, elem_shape, dtype, block_elems) is not None:
-        return "pairwise by row" if reduce[0] == "sum" and dtype in PAIRWISE else "by row"
+        return "pairwise by row" if reduce[0] == "sum" and dtype in PAIRWISE else \
+            "in turn by row" if reduce[0] == "prod" and dtype.kind in "fc" else "by row"
     level, frame = block_frame(reduce, elem_shape, block_elems)
     rows = block_rows(frame, block_elems)
     if level:
@@ -866,7 +925,7 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     if level:
         # a reduction over every axis of the kernel is one over the frame's
         elem_shape = frame
-        if reduce is not None:
+        if reduce is not None and reduce[0] not in ARG:   # (an arg's axis stays None: flat)
             reduce = (reduce[0], tuple({**dict(reduce[1]),
                                         "axis": tuple(range(len(frame)))}.items()))
     n0 = elem_shape[0]
