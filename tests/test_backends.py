@@ -452,13 +452,30 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
              (lambda m: m.any(X * C > 2.0, axis=0), lambda: lt.any(x * c > 2.0, axis=0)),
              (lambda m: m.sum(T * 2.0, axis=(0, 1)), lambda: lt.sum(t * 2.0, axis=(0, 1))),
              (lambda m: m.sum(T * 2.0, axis=0), lambda: lt.sum(t * 2.0, axis=0)),
-             (lambda m: m.sum(Ti * 3 - 1, axis=0), lambda: lt.sum(ti * 3 - 1, axis=0))]
+             (lambda m: m.sum(Ti * 3 - 1, axis=0), lambda: lt.sum(ti * 3 - 1, axis=0)),
+             # argmax/argmin (a NaN in row 1; ties of the clipped values: the
+             # first index) and scans, each column whole along axis 0
+             (lambda m: m.argmax(X * C + R, axis=0), lambda: lt.argmax(x * c + r, axis=0)),
+             (lambda m: m.argmin(m.maximum(W * C, -0.5), axis=0, keepdims=True),
+              lambda: lt.argmin(lt.maximum(w * c, -0.5), axis=0, keepdims=True)),
+             (lambda m: m.argmax(T * 2.0, axis=0), lambda: lt.argmax(t * 2.0, axis=0)),
+             (lambda m: m.cumsum(X * C + R, axis=0), lambda: lt.cumsum(x * c + r, axis=0)),
+             (lambda m: m.cumprod(W * 1e-3 + 1.0, axis=0),
+              lambda: lt.cumprod(w * 1e-3 + 1.0, axis=0)),
+             (lambda m: m.cumsum(X > R, axis=0), lambda: lt.cumsum(x > r, axis=0)),
+             (lambda m: m.cumsum(T * 2.0, axis=0), lambda: lt.cumsum(t * 2.0, axis=0))]
     _check_blocked(cases, lambda k: numpy_backend.column_frame(k.reduce, k.block_shape, k.block_elems))
     with lt.set_options(backend="numpy", threads=2):
         e = lt.sum(x * c + r, axis=0)
         assert "blocks of columns" in lt.explain(e, verbose=True)
+        assert "blocks of columns, each scanning" in \
+            lt.explain(lt.cumsum(x * c, axis=0), verbose=True)
         _, peak = _traced_peak(lambda: lt.compute(e))
         assert peak < n * 8 + 3 * block * 8
+        _, peak = _traced_peak(lambda: lt.compute(lt.argmax(x * c + r, axis=0)))
+        assert peak < n * 8 + 3 * block * 8
+        _, peak = _traced_peak(lambda: lt.compute(lt.cumsum(x * c + r, axis=0)))
+        assert peak < X.nbytes + 3 * block * 8
         with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
             lt.compute(lt.sum(x * 1e308 * 10.0, axis=0))
     # a mixed kernel with its tail: rows in turns
@@ -468,6 +485,9 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
         == (1, 2)
     assert numpy_backend.column_frame(("sum", (("axis", (0,)),)), (300, 1000), 98304) is None
     assert numpy_backend.column_frame(("sum", (("axis", (1,)),)), (3, 10**6), 98304) is None
+    assert numpy_backend.column_frame(("argmax", (("axis", 0),)), (3, 10**6), 98304) == (1, 1)
+    assert numpy_backend.column_frame(("cumulative_sum", (("axis", 0),)), (3, 10**6), 98304) \
+        == (1, 1)
 
 
 def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> None:
@@ -522,6 +542,8 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
         assert "each row in blocks of its own" in lt.explain(lt.max(x * c, axis=1), verbose=True)
         assert "each row in blocks of its own, taking turns" in \
             lt.explain(lt.prod(x * c, axis=1), verbose=True)
+        assert "each going on from the last value of the block before" in \
+            lt.explain(lt.cumsum(x * c, axis=1), verbose=True)
         # the peak: a block a thread, not a row (a scan's: its result too)
         for e in (e, lt.argmax(x * c + r, axis=1), lt.prod(x * c, axis=1)):
             _, peak = _traced_peak(lambda: lt.compute(e))
@@ -553,7 +575,10 @@ def test_explain_says_how_blocked_reductions_are_put_together() -> None:
         for e, says in [((A * 2).sum(), "ranges of NumPy's pairwise split"),
                         ((A * 2).sum(0), "blocks take turns"), (lt.prod(x * 2), "blocks take turns"),
                         ((A * 2).sum(1), "each block reduced on its own"),
-                        (lt.max(x * 2), "block results folded left to right")]:
+                        (lt.max(x * 2), "block results folded left to right"),
+                        (lt.cumsum(A * 2, axis=0), "chain goes on from the last row"),
+                        (lt.cumsum(A * 2, axis=1), "each block scanned on its own"),
+                        (lt.argmax(A * 2, axis=1), "each block reduced on its own")]:
             assert says in lt.explain(e, verbose=True)
 
 

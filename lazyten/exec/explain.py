@@ -54,6 +54,13 @@ _ORDERS = {
     "in turn by row": "each row in blocks of its own, taking turns, each going on from the "
                       "product before it (NumPy's order)",
     "by row": "each row in blocks of its own, their results combined in order",
+    "scan by columns": "blocks of columns, each scanning every row of its columns "
+                       "(NumPy's order)",
+    "scan by row": "each row in blocks of its own, each going on from the last value of "
+                   "the block before (NumPy's order)",
+    "scan in turn": "each block's chain goes on from the last row of the block before "
+                    "(NumPy's order)",
+    "scan per block": "each block scanned on its own",
 }
 
 

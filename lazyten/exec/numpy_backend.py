@@ -397,7 +397,7 @@ def block_layout(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
     are at most such a block)."""
     if not tail and (cols := column_frame(reduce, elem_shape, block_elems)) is not None:
         m, level = cols
-        width = _column_width(elem_shape, block_elems, m, level)
+        width = _column_width(reduce, elem_shape, block_elems, m, level)
         return (math.prod(elem_shape[:m]) * width * math.prod(elem_shape[level + 1:]),
                 math.prod(elem_shape[m:level]) * -(-elem_shape[level] // width))
     if (by_row := row_frame(reduce, elem_shape, dtype, block_elems)) is not None:
@@ -465,10 +465,13 @@ def column_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
     160 MB, NumPy 120).  None otherwise: rows are short, the reduction is
     another one, or the reduced rows are too many (a block holds fewer
     than ``MIN_COLUMN`` elements, or a ``MIN_ROWS``-th of a block, of each:
-    short runs of memory).
+    short runs of memory).  An argmax/argmin or a scan over the first axis
+    runs so too: each block's columns are whole along it (a (2, 5e6) one
+    took a row of scratch a thread).
 
         sum over (0,) of (3, 10**6), 98304 elements a block => (1, 1)"""
-    if reduce is None or reduce[0] not in COMBINE:
+    if reduce is None or reduce[0] not in COMBINE and reduce[0] not in ARG \
+            and reduce[0] not in SCAN:
         return None
     nd = len(elem_shape)
     axes = _reduce_axes(reduce, nd)
@@ -481,14 +484,19 @@ def column_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
     while level < nd - 1 and reduced * math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems:
         level += 1
     if reduced * math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems or \
-            _column_width(elem_shape, block_elems, m, level) \
+            _column_width(reduce, elem_shape, block_elems, m, level) \
             * math.prod(elem_shape[level + 1:]) < min(MIN_COLUMN, block_elems // MIN_ROWS):
         return None
     return m, level
 
 
-def _column_width(elem_shape: tuple[int, ...], block_elems: int, m: int, level: int) -> int:
-    """The length along axis ``level`` of a block of columns (``column_frame``)."""
+def _column_width(reduce: Any, elem_shape: tuple[int, ...], block_elems: int, m: int,
+                  level: int) -> int:
+    """The length along axis ``level`` of a block of columns (``column_frame``):
+    half a block's for argmax/argmin, whose NumPy call copies its block to
+    move axis 0 last."""
+    if reduce[0] in ARG:
+        block_elems //= 2
     return max(1, block_elems // (math.prod(elem_shape[:m]) * math.prod(elem_shape[level + 1:])))
 
 
@@ -647,15 +655,20 @@ def _run_columns(prep: Prepared, reduce: Any, args: list[Any],
                  elem_shape: tuple[int, ...], dtype: np.dtype[Any],
                  out: np.ndarray[Any, Any], block_elems: int, threads: int,
                  m: int, level: int) -> Any:
-    """``run_blocked`` of a reduction in blocks of columns (``column_frame``)."""
+    """``run_blocked`` of a reduction or scan in blocks of columns
+    (``column_frame``)."""
     nd = len(elem_shape)
     kept = elem_shape[m:]
-    into = out.reshape(kept)                 # (keepdims: length-1 axes only)
+    scan: Any = SCAN.get(reduce[0])
+    arg = ARG[reduce[0]][0] if reduce[0] in ARG else None
+    # (keepdims: length-1 axes only; a scan's columns keep the reduced axes)
+    into = out if scan is not None else out.reshape(kept)
+    whole = (slice(None),) * m if scan is not None else ()
     lead, n = elem_shape[m:level], elem_shape[level]
-    width = _column_width(elem_shape, block_elems, m, level)
+    width = _column_width(reduce, elem_shape, block_elems, m, level)
     blocks = [(p, lo, min(lo + width, n)) for p in range(math.prod(lead))
               for lo in range(0, n, width)]
-    combine = COMBINE[reduce[0]]
+    combine = COMBINE.get(reduce[0], np.add)
     adds = reduce[0] in ("sum", "prod")
     axes = tuple(range(m))
     steps, err = prep.steps, _errstate()
@@ -691,8 +704,12 @@ def _run_columns(prep: Prepared, reduce: Any, args: list[Any],
                 scr = scratch if hi - lo == width else [s[cut] for s in scratch]
                 val = _run_block(steps, scr, [view(a, h, prefix, lo, hi)
                                               for a, h in zip(args, how)], None)
-                dst = into[prefix + (slice(lo, hi),)]
-                if adds:
+                dst = into[whole + prefix + (slice(lo, hi),)]
+                if scan is not None:                 # (over axis 0: m = 1)
+                    scan.accumulate(val, axis=0, dtype=dtype, out=dst)
+                elif arg is not None:
+                    arg(val, axis=0, out=dst)
+                elif adds:
                     combine.reduce(val, axis=axes, dtype=dtype, out=dst)
                 else:
                     combine.reduce(val, axis=axes, out=dst)
@@ -863,16 +880,23 @@ def reduction_order(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[An
     reduction keeps the blocks' axis), "by columns" (``column_frame``; not
     with a mixed kernel's compiled ``tail``, which reads blocks flat),
     "pairwise by row", "in turn by row" or "by row" (``row_frame``: a float
-    sum, a float product, others), or "" (none, or a scan)."""
+    sum, a float product, others), "" (none); a scan's: "scan by columns",
+    "scan by row", "scan in turn" (along the blocks' axis: each block's
+    chain goes on from the last row of the block before it) or "scan per
+    block"."""
     nd = len(elem_shape)
     axes = _reduce_axes(reduce, nd)
-    if not axes or REGISTRY[reduce[0]].kind == "scan":
+    if not axes:
         return ""
+    scan = REGISTRY[reduce[0]].kind == "scan"
     if not tail and column_frame(reduce, elem_shape, block_elems) is not None:
-        return "by columns"
+        return "scan by columns" if scan else "by columns"
     if row_frame(reduce, elem_shape, dtype, block_elems) is not None:
-        return "pairwise by row" if reduce[0] == "sum" and dtype in PAIRWISE else \
+        return "scan by row" if scan else \
+            "pairwise by row" if reduce[0] == "sum" and dtype in PAIRWISE else \
             "in turn by row" if reduce[0] == "prod" and dtype.kind in "fc" else "by row"
+    if scan:
+        return "scan in turn" if 0 in axes else "scan per block"
     level, frame = block_frame(reduce, elem_shape, block_elems)
     rows = block_rows(frame, block_elems)
     if level:
