@@ -396,10 +396,11 @@ def block_layout(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
     ``block_frame``'s frame (a float sum's ranges of NumPy's pairwise split
     are at most such a block)."""
     if not tail and (cols := column_frame(reduce, elem_shape, block_elems)) is not None:
-        m, level = cols
-        width = _column_width(reduce, elem_shape, block_elems, m, level)
-        return (math.prod(elem_shape[:m]) * width * math.prod(elem_shape[level + 1:]),
-                math.prod(elem_shape[m:level]) * -(-elem_shape[level] // width))
+        i, m, level = cols
+        width = _column_width(reduce, elem_shape, block_elems, i, m, level)
+        return (math.prod(elem_shape[i:i + m]) * width * math.prod(elem_shape[level + 1:]),
+                math.prod(elem_shape[:i]) * math.prod(elem_shape[i + m:level])
+                * -(-elem_shape[level] // width))
     if (by_row := row_frame(reduce, elem_shape, dtype, block_elems)) is not None:
         j, level = by_row
         frame, rows = _row_split_frame(elem_shape, block_elems, j, level)
@@ -453,11 +454,12 @@ def _every_axis(axes: tuple[int, ...], elem_shape: tuple[int, ...]) -> bool:
 
 
 def column_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
-                 ) -> tuple[int, int] | None:
-    """(``m``, ``level``) where the blocked loop runs a reduction over the
-    first ``m`` axes, whose rows hold more than a ``MIN_ROWS``-th of a
-    block, in blocks of columns: each block is every reduced row of a range
-    of axis ``level`` (at an index of the kept axes before it), reduced
+                 ) -> tuple[int, int, int] | None:
+    """(``i``, ``m``, ``level``) where the blocked loop runs a reduction
+    over the ``m`` axes from ``i`` (the first ones, or a middle run), whose
+    rows hold more than a ``MIN_ROWS``-th of a block, in blocks of columns:
+    each block is every reduced row of a range of axis ``level`` (at an
+    index of the kept axes before it, those before axis ``i`` too), reduced
     into its part of the result.  NumPy reduces each result element over
     those rows one after the other: so does a column, with no turns; and
     its scratch is a block where a row block's was a row or two, beside a
@@ -465,39 +467,43 @@ def column_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
     160 MB, NumPy 120).  None otherwise: rows are short, the reduction is
     another one, or the reduced rows are too many (a block holds fewer
     than ``MIN_COLUMN`` elements, or a ``MIN_ROWS``-th of a block, of each:
-    short runs of memory).  An argmax/argmin or a scan over the first axis
+    short runs of memory).  An argmax/argmin or a scan over one such axis
     runs so too: each block's columns are whole along it (a (2, 5e6) one
-    took a row of scratch a thread).
+    took a row of scratch a thread; a mean over the channels of a (2, 3,
+    1e6) batch, a row of 24 MB).
 
-        sum over (0,) of (3, 10**6), 98304 elements a block => (1, 1)"""
+        sum over (0,) of (3, 10**6), 98304 elements a block => (0, 1, 1)
+        sum over (1,) of (2, 3, 10**6), 98304 elements a block => (1, 1, 2)"""
     if reduce is None or reduce[0] not in COMBINE and reduce[0] not in ARG \
             and reduce[0] not in SCAN:
         return None
     nd = len(elem_shape)
     axes = _reduce_axes(reduce, nd)
     m = len(axes)
-    if axes != tuple(range(m)) or _every_axis(axes, elem_shape) \
+    i = axes[0]
+    if axes != tuple(range(i, i + m)) or i + m == nd or _every_axis(axes, elem_shape) \
             or math.prod(elem_shape[1:]) * MIN_ROWS <= block_elems:
         return None
-    reduced = math.prod(elem_shape[:m])
-    level = m
+    reduced = math.prod(elem_shape[i:i + m])
+    level = i + m
     while level < nd - 1 and reduced * math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems:
         level += 1
     if reduced * math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems or \
-            _column_width(reduce, elem_shape, block_elems, m, level) \
+            _column_width(reduce, elem_shape, block_elems, i, m, level) \
             * math.prod(elem_shape[level + 1:]) < min(MIN_COLUMN, block_elems // MIN_ROWS):
         return None
-    return m, level
+    return i, m, level
 
 
-def _column_width(reduce: Any, elem_shape: tuple[int, ...], block_elems: int, m: int,
+def _column_width(reduce: Any, elem_shape: tuple[int, ...], block_elems: int, i: int, m: int,
                   level: int) -> int:
     """The length along axis ``level`` of a block of columns (``column_frame``):
     half a block's for argmax/argmin, whose NumPy call copies its block to
     move axis 0 last."""
     if reduce[0] in ARG:
         block_elems //= 2
-    return max(1, block_elems // (math.prod(elem_shape[:m]) * math.prod(elem_shape[level + 1:])))
+    return max(1, block_elems // (math.prod(elem_shape[i:i + m])
+                                  * math.prod(elem_shape[level + 1:])))
 
 
 # The fewest elements of each reduced row a column block holds.
@@ -654,18 +660,20 @@ def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
 def _run_columns(prep: Prepared, reduce: Any, args: list[Any],
                  elem_shape: tuple[int, ...], dtype: np.dtype[Any],
                  out: np.ndarray[Any, Any], block_elems: int, threads: int,
-                 m: int, level: int) -> Any:
+                 i: int, m: int, level: int) -> Any:
     """``run_blocked`` of a reduction or scan in blocks of columns
     (``column_frame``)."""
     nd = len(elem_shape)
-    kept = elem_shape[m:]
     scan: Any = SCAN.get(reduce[0])
     arg = ARG[reduce[0]][0] if reduce[0] in ARG else None
     # (keepdims: length-1 axes only; a scan's columns keep the reduced axes)
-    into = out if scan is not None else out.reshape(kept)
+    into = out if scan is not None else out.reshape(elem_shape[:i] + elem_shape[i + m:])
     whole = (slice(None),) * m if scan is not None else ()
-    lead, n = elem_shape[m:level], elem_shape[level]
-    width = _column_width(reduce, elem_shape, block_elems, m, level)
+    # a block's place: an index of the kept axes before ``level`` (those
+    # before axis ``i``, then those after the reduced ones) and a range of
+    # axis ``level``
+    lead, n = elem_shape[:i] + elem_shape[i + m:level], elem_shape[level]
+    width = _column_width(reduce, elem_shape, block_elems, i, m, level)
     blocks = [(p, lo, min(lo + width, n)) for p in range(math.prod(lead))
               for lo in range(0, n, width)]
     combine = COMBINE.get(reduce[0], np.add)
@@ -685,27 +693,27 @@ def _run_columns(prep: Prepared, reduce: Any, args: list[Any],
         idx: list[Any] = []
         for ax in range(first, nd):
             one = ones[ax - first]
-            if ax < m or ax > level:
+            if i <= ax < i + m or ax > level:
                 idx.append(slice(None))
             elif ax < level:
-                idx.append(0 if one else prefix[ax - m])
+                idx.append(0 if one else prefix[ax if ax < i else ax - m])
             else:
                 idx.append(slice(0, 1) if one else slice(lo, hi))
         return a[tuple(idx)]
 
     def work(taken: Iterator[int]) -> None:
         with np.errstate(**err):
-            bshape = elem_shape[:m] + (width,) + elem_shape[level + 1:]
+            bshape = elem_shape[i:i + m] + (width,) + elem_shape[level + 1:]
             scratch = [np.empty(bshape, d) for d in prep.slot_dtypes]
-            for i in taken:
-                p, lo, hi = blocks[i]
+            for b in taken:
+                p, lo, hi = blocks[b]
                 prefix = tuple(int(j) for j in np.unravel_index(p, lead))
                 cut = (slice(None),) * m + (slice(0, hi - lo),)
                 scr = scratch if hi - lo == width else [s[cut] for s in scratch]
                 val = _run_block(steps, scr, [view(a, h, prefix, lo, hi)
                                               for a, h in zip(args, how)], None)
-                dst = into[whole + prefix + (slice(lo, hi),)]
-                if scan is not None:                 # (over axis 0: m = 1)
+                dst = into[prefix[:i] + whole + prefix[i:] + (slice(lo, hi),)]
+                if scan is not None:                 # (over one axis: m = 1)
                     scan.accumulate(val, axis=0, dtype=dtype, out=dst)
                 elif arg is not None:
                     arg(val, axis=0, out=dst)
