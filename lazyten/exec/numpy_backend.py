@@ -100,6 +100,21 @@ class _Turns:
             self.cond.notify_all()
 
 
+def _taking_turns(work: Callable[[Iterator[int]], None], err: dict[str, Any], turns: _Turns
+                  ) -> Callable[[Iterator[int]], None]:
+    """``work`` for ``spread`` under the caller's errstate (``_errstate``):
+    if it fails it abandons ``turns``, so that no thread waits for a turn
+    that will not come."""
+    def run(taken: Iterator[int]) -> None:
+        with np.errstate(**err):
+            try:
+                work(taken)
+            except BaseException:
+                turns.abandon()
+                raise
+    return run
+
+
 def _pick(better: Any) -> Callable[[Any, Any], Any]:
     """The fold of (values, indices) candidates of consecutive blocks."""
     def pick(acc: Any, new: Any) -> Any:
@@ -606,14 +621,6 @@ def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
     in_order = _InOrder(chain)
 
     def work(taken: Iterator[int]) -> None:
-        with np.errstate(**err):
-            try:
-                _work(taken)
-            except BaseException:
-                turns.abandon()
-                raise
-
-    def _work(taken: Iterator[int]) -> None:
         scratch = [np.empty((rows,) + frame[1:], d) for d in prep.slot_dtypes]
         for b in taken:
             p, i = blocks[b]
@@ -644,7 +651,7 @@ def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
                 parts[p][i] = np.count_nonzero(val) if counts and val.dtype == np.bool_ else \
                     combine.reduce(val, dtype=dtype) if adds else combine.reduce(val)
 
-    spread(work, len(blocks), threads)
+    spread(_taking_turns(work, err, turns), len(blocks), threads)
     if scan is not None:
         return out
     kd = out.reshape(lead + (1,) * (nd - j))   # (length-1 axes only)
@@ -1045,14 +1052,6 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
     in_order = _InOrder(chain)
 
     def work(taken: Iterator[int]) -> None:
-        with np.errstate(**err):
-            try:
-                _work(taken)
-            except BaseException:
-                turns.abandon()
-                raise
-
-    def _work(taken: Iterator[int]) -> None:
         nonlocal stop
         bshape = (rows,) + elem_shape[1:]
         scratch = [np.empty(bshape, d) for d in slot_dtypes]
@@ -1128,7 +1127,7 @@ def run_blocked(prep: Prepared, reduce: Any, args: list[Any],
             else:
                 out_kd[lo:hi] = part
 
-    spread(work, nblocks, threads)
+    spread(_taking_turns(work, err, turns), nblocks, threads)
     if stop:
         out[...] = decided
     elif reduce is not None and across and scan is None:
