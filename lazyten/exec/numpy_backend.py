@@ -528,22 +528,23 @@ MIN_COLUMN = 1024
 def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
               block_elems: int) -> tuple[int, int] | None:
     """(``j``, ``level``) where the blocked loop runs a reduction over the
-    last axes ``j..`` of rows that hold more than a ``MIN_ROWS``-th of a
-    block (or an argmax/argmin or a scan over the last axis), each row in
-    blocks of its own: rows of the frame at ``level`` (``block_frame``, from
-    axis ``j``), whose results are combined per row: a float sum's blocks
-    are ranges of NumPy's pairwise split of the row, added in the tree's
-    shape (NumPy sums each row pairwise); a float product's take turns, each
-    going on from the product of the row before it (NumPy multiplies one
+    last axes ``j..`` (and maybe some before them) of rows that hold more
+    than a ``MIN_ROWS``-th of a block, or an argmax/argmin or a scan over
+    the last axis, each row in blocks of its own: rows of the frame at
+    ``level`` (``block_frame``, from axis ``j``).  Per row, a float sum's
+    blocks are ranges of NumPy's pairwise split of the row, added in the
+    tree's shape (NumPy sums each row pairwise); a float product's take
+    turns, each going on from the product so far (NumPy multiplies one
     element after the other; so it does complex ones, which are not fused
-    today); integer and bool sums and products, min/max,
-    any/all and argmax/argmin in block order; a scan's go on from the last
-    value of the block before.  A row block's scratch was a whole row, or
-    two (a (3, 1000, 1000) sum over (1, 2): 8 MB a thread, and three blocks
-    for two threads; a (2, 5e6) argmax over axis 1: 80 MB, where NumPy's
-    temporary is 40).  Reduced axes before the last ones (``axis=(0,
-    2)``) combine the rows' results in C order.  None otherwise (and for
-    float16 products, which NumPy multiplies in float32).
+    today); integer and bool sums and products, min/max, any/all and
+    argmax/argmin combine in block order; a scan's go on from the last
+    value of the block before.  Reduced axes before the last ones
+    (``axis=(0, 2)``) combine the rows' results into their result elements
+    in C order.  A row block's scratch was a whole row, or two (a (3, 1000,
+    1000) sum over (1, 2): 8 MB a thread, and three blocks for two threads;
+    a (2, 5e6) argmax over axis 1: 80 MB, where NumPy's temporary is 40).
+    None otherwise (and for float16 products, which NumPy multiplies in
+    float32).
 
         sum over (1, 2) of (3, 1000, 1000), 98304 elements a block => (1, 1)"""
     if reduce is None:
