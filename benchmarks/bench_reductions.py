@@ -11,7 +11,10 @@ element).  ``any`` of comparisons stops at the block that decides it.  A
 product runs in NumPy's order (one element after the other), so its bits
 are NumPy's too.  Pairwise squared distances (R10: operands broadcast along
 a middle axis) reduce each row of the last axis in a compiled loop whose
-nested loops find each operand's row; before, the blocked loop ran them.  The "bits" column says whether lazyten's
+nested loops find each operand's row; before, the blocked loop ran them.
+R11-R16 have few long rows: the blocked loop runs each row in blocks of
+its own, or blocks of columns, with a block of scratch a thread where it
+took a whole row (R12: 360 MB).  The "bits" column says whether lazyten's
 result is NumPy's to the bit.  numexpr reduces only sums and products of
 whole expressions; elsewhere its column is numexpr's elementwise part then
 NumPy's reduction.
@@ -48,6 +51,12 @@ def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
     m = max(1, int((n / 10) ** 0.5))
     P, Q = rng.random((m, 10)), rng.random((m, 10))
     lP, lQ = lt.asarray(P), lt.asarray(Q)
+    # few long rows: two rows (X), a batch of 2 three-channel images (Z), a
+    # (4, 3, n/12) stack summed over axes (0, 2) (W)
+    X, y = rng.random((2, n // 2)), rng.random(n // 2)
+    Z, g = rng.random((2, 3, n // 6)), np.array([[[2.0]], [[-1.0]]])
+    W = rng.random((4, 3, n // 12))
+    lX, ly, lZ, lg, lW = (lt.asarray(v) for v in (X, y, Z, g, W))
     return [
         ("R1 sum(a > 0.5)", {
             "numpy": lambda: np.sum(a > 0.5),
@@ -92,6 +101,32 @@ def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
             "numexpr": lambda: ne.evaluate("(p - q)**2", {"p": P[:, None, :],
                                                         "q": Q[None, :, :]}).sum(-1),
             "lazyten": lambda: lt.compute(((lP[:, None, :] - lQ[None, :, :]) ** 2).sum(-1))[0]}),
+        # few long rows, blocked within a row (``numpy_backend.row_frame``)
+        # or in blocks of columns (``column_frame``): a block of scratch
+        ("R11 argmax(X*y+1, axis=1) X (2,n/2)", {
+            "numpy": lambda: np.argmax(X * y + 1, axis=1),
+            "numexpr": lambda: np.argmax(ne.evaluate("X*y+1", {"X": X, "y": y}), axis=1),
+            "lazyten": lambda: lt.compute(lt.argmax(lX * ly + 1, axis=1))[0]}),
+        ("R12 argmax(X*y+1, axis=0)", {
+            "numpy": lambda: np.argmax(X * y + 1, axis=0),
+            "numexpr": lambda: np.argmax(ne.evaluate("X*y+1", {"X": X, "y": y}), axis=0),
+            "lazyten": lambda: lt.compute(lt.argmax(lX * ly + 1, axis=0))[0]}),
+        ("R13 prod(X*1e-7+1, axis=1)", {
+            "numpy": lambda: np.prod(X * 1e-7 + 1, axis=1),
+            "numexpr": lambda: ne.evaluate("prod(X*1e-7+1, axis=1)", {"X": X}),
+            "lazyten": lambda: lt.compute(lt.prod(lX * 1e-7 + 1, axis=1))[0]}),
+        ("R14 cumsum(X*y, axis=0)", {
+            "numpy": lambda: np.cumsum(X * y, axis=0),
+            "numexpr": lambda: np.cumsum(ne.evaluate("X*y", {"X": X, "y": y}), axis=0),
+            "lazyten": lambda: lt.compute(lt.cumsum(lX * ly, axis=0))[0]}),
+        ("R15 mean(Z*g+1, axis=1) Z (2,3,n/6)", {
+            "numpy": lambda: np.mean(Z * g + 1, axis=1),
+            "numexpr": lambda: np.mean(ne.evaluate("Z*g+1", {"Z": Z, "g": g}), axis=1),
+            "lazyten": lambda: lt.compute(lt.mean(lZ * lg + 1, axis=1))[0]}),
+        ("R16 sum(W*2+1,axis=(0,2)) (4,3,n/12)", {
+            "numpy": lambda: np.sum(W * 2 + 1, axis=(0, 2)),
+            "numexpr": lambda: np.sum(ne.evaluate("W*2+1", {"W": W}), axis=(0, 2)),
+            "lazyten": lambda: lt.compute(lt.sum(lW * 2 + 1, axis=(0, 2)))[0]}),
     ]
 
 
