@@ -546,9 +546,7 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
     X, C, R, W, T, Y = (arrays[k] for k in "XCRWTY")
     Ti = np.random.default_rng(6).integers(-9, 9, (3, n))
     T32 = T.astype(np.float32)
-    Q = np.random.default_rng(7).standard_normal((2, 3, 4, n // 8))
-    Q32 = Q.astype(np.float32)
-    x, c, r, w, t, ti, t32, q, q32 = (lt.asarray(v) for v in (X, C, R, W, T, Ti, T32, Q, Q32))
+    x, c, r, w, t, ti, t32 = (lt.asarray(v) for v in (X, C, R, W, T, Ti, T32))
     cases = [(lambda m: m.sum(X * C + R, axis=1), lambda: lt.sum(x * c + r, axis=1)),
              (lambda m: m.sum(W * C - 1.0, axis=-1, keepdims=True),
               lambda: lt.sum(w * c - 1.0, axis=-1, keepdims=True)),
@@ -579,21 +577,7 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
              (lambda m: m.cumprod(W * 1e-3 + 1.0, axis=-1),
               lambda: lt.cumprod(w * 1e-3 + 1.0, axis=-1)),
              (lambda m: m.cumsum(X > R, axis=1), lambda: lt.cumsum(x > r, axis=1)),
-             (lambda m: m.cumsum(T * 2.0, axis=2), lambda: lt.cumsum(t * 2.0, axis=2)),
-             # reduced axes before the last ones: each row's result goes
-             # into its result element in C order
-             (lambda m: m.sum(T * 2.0 - 1.0, axis=(0, 2)),
-              lambda: lt.sum(t * 2.0 - 1.0, axis=(0, 2))),
-             (lambda m: m.mean(Q * 1.5, axis=(0, 2, 3), keepdims=True),
-              lambda: lt.mean(q * 1.5, axis=(0, 2, 3), keepdims=True)),
-             (lambda m: m.sum(Q32 * np.float32(3), axis=(1, 3)),
-              lambda: lt.sum(q32 * np.float32(3), axis=(1, 3))),
-             (lambda m: m.prod(Q * 1e-3 + 1.0, axis=(0, 1, 3)),
-              lambda: lt.prod(q * 1e-3 + 1.0, axis=(0, 1, 3))),
-             (lambda m: m.max(T * 2.0, axis=(0, 2)), lambda: lt.max(t * 2.0, axis=(0, 2))),
-             (lambda m: m.sum(Q > 0.5, axis=(0, 3)), lambda: lt.sum(q > 0.5, axis=(0, 3))),
-             (lambda m: m.any(T * 2.0 > 6.0, axis=(0, 2)),
-              lambda: lt.any(t * 2.0 > 6.0, axis=(0, 2)))]
+             (lambda m: m.cumsum(T * 2.0, axis=2), lambda: lt.cumsum(t * 2.0, axis=2))]
     _check_blocked(cases, lambda k: numpy_backend.row_frame(k.reduce, k.block_shape, k.node.dtype,
                                                k.block_elems))
     with lt.set_options(backend="numpy", threads=2):
@@ -627,13 +611,6 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
                                    np.dtype(np.float16), 98304) is None
     assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (3, 10**6, 2), f64, 98304) \
         is None
-    assert numpy_backend.row_frame(("sum", (("axis", (0, 2)),)), (2, 3, 10**6), f64, 98304) \
-        == (2, 2)
-    # NumPy's rows join axes 2 and 4 across the length-1 axis 3: not the run's
-    assert numpy_backend.row_frame(("sum", (("axis", (0, 2, 4)),)), (2, 3, 4, 1, 10**6), f64,
-                                   98304) is None
-    assert numpy_backend.row_frame(("max", (("axis", (0, 2, 4)),)), (2, 3, 4, 1, 10**6), f64,
-                                   98304) == (4, 4)
 
 
 def test_explain_says_how_blocked_reductions_are_put_together() -> None:

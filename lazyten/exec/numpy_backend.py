@@ -528,7 +528,7 @@ MIN_COLUMN = 1024
 def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
               block_elems: int) -> tuple[int, int] | None:
     """(``j``, ``level``) where the blocked loop runs a reduction over the
-    last axes ``j..`` (and maybe some before them) of rows that hold more
+    last axes ``j..`` of rows that hold more
     than a ``MIN_ROWS``-th of a block, or an argmax/argmin or a scan over
     the last axis, each row in blocks of its own: rows of the frame at
     ``level`` (``block_frame``, from axis ``j``).  Per row, a float sum's
@@ -538,13 +538,13 @@ def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
     element after the other; so it does complex ones, which are not fused
     today); integer and bool sums and products, min/max, any/all and
     argmax/argmin combine in block order; a scan's go on from the last
-    value of the block before.  Reduced axes before the last ones
-    (``axis=(0, 2)``) combine the rows' results into their result elements
-    in C order.  A row block's scratch was a whole row, or two (a (3, 1000,
-    1000) sum over (1, 2): 8 MB a thread, and three blocks for two threads;
-    a (2, 5e6) argmax over axis 1: 80 MB, where NumPy's temporary is 40).
-    None otherwise (and for float16 products, which NumPy multiplies in
-    float32).
+    value of the block before.  A row block's scratch was a whole row, or
+    two (a (3, 1000, 1000) sum over (1, 2): 8 MB a thread, and three blocks
+    for two threads; a (2, 5e6) argmax over axis 1: 80 MB, where NumPy's
+    temporary is 40).  None otherwise (and for float16 products, which
+    NumPy multiplies in float32; and for reduced axes before the last ones,
+    ``axis=(0, 2)``, whose whole-row blocks in turns were 1.4-1.8x faster on
+    two threads than row blocks, for a row of scratch a thread).
 
         sum over (1, 2) of (3, 1000, 1000), 98304 elements a block => (1, 1)"""
     if reduce is None:
@@ -555,20 +555,10 @@ def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
         return None
     nd = len(elem_shape)
     axes = _reduce_axes(reduce, nd)
-    j = nd
-    while j > 0 and j - 1 in axes:           # (the trailing run of reduced axes)
-        j -= 1
-    if not 1 <= j < nd or _every_axis(axes, elem_shape) \
+    j = nd - len(axes)
+    if not 1 <= j < nd or axes != tuple(range(j, nd)) \
             or math.prod(elem_shape[1:]) * MIN_ROWS <= block_elems \
             or name == "sum" and dtype.kind in "fc" and dtype not in PAIRWISE:
-        return None
-    # Reduced axes before the run (``axis=(0, 2)``): each row's result is
-    # combined into its result element in C order, as NumPy adds each row's
-    # pairwise sum into it; NumPy's rows must be the run's (no reduced axis
-    # joins them across a length-1 kept one).
-    if len(axes) > nd - j and name == "sum" and dtype.kind in "fc" and \
-            turn_axes(reduce, elem_shape)[0] != tuple(a for a in range(j, nd)
-                                                      if elem_shape[a] != 1):
         return None
     level = j
     while level < nd - 1 and math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems:
@@ -607,12 +597,6 @@ def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
         flat = [(0, (hi - lo) * inner) for lo, hi in ranges]
     lead = elem_shape[:j]
     nrows = math.prod(lead)
-    # each row's result element (flat, in the result's kept axes), where
-    # reduced axes come before the run
-    axes = _reduce_axes(reduce, nd)
-    kept = tuple(d for a, d in enumerate(lead) if a not in axes)
-    dest = np.ravel_multi_index(tuple(c for a, c in enumerate(np.unravel_index(
-        np.arange(nrows), lead)) if a not in axes), kept).tolist() if kept else [0] * nrows
     blocks = [(p, i) for p in range(nrows) for i in range(len(ranges))]
     parts: list[list[Any]] = [[None] * len(ranges) for _ in range(nrows)]
     arg, better = ARG.get(name, (None, None))
@@ -623,7 +607,7 @@ def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
     # a float product: each block in turn goes on from the row's product so
     # far (``carry``), as NumPy's one element after the other (``1 *`` the
     # row's first element changes nothing)
-    carry = np.ones(math.prod(kept), dtype) if name == "prod" and dtype.kind in "fc" else None
+    carry = np.ones(nrows, dtype) if name == "prod" and dtype.kind in "fc" else None
     turns = _Turns()
     segments = _Segments(args, elem_shape, level)
     steps, err = prep.steps, _errstate()
@@ -661,9 +645,8 @@ def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
                     return                       # (another block failed)
                 try:
                     term = val[:1]
-                    q = dest[p]
-                    np.multiply(carry[q:q + 1], term, out=term)
-                    carry[q] = np.multiply.reduce(val)
+                    np.multiply(carry[p:p + 1], term, out=term)
+                    carry[p] = np.multiply.reduce(val)
                 finally:
                     turns.done(b)
             else:
@@ -673,22 +656,13 @@ def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
     spread(_taking_turns(work, err, turns), len(blocks), threads)
     if scan is not None:
         return out
-    # The rows' results into their result elements, in C order: a float
-    # sum goes on from 0, adding each row's pairwise sum as NumPy does;
-    # others reduce the blocks' results of all their rows at once.
-    res: list[Any] = [dtype.type(0) if pairwise else [] for _ in range(math.prod(kept))]
+    kd = out.reshape(lead + (1,) * (nd - j))   # (length-1 axes only)
     for p, row in enumerate(parts):
-        q = dest[p]
-        if pairwise:
-            res[q] = res[q] + combine_splits(row)
-        elif carry is None:
-            res[q].extend(row)
-    kd = out.reshape(kept)                   # (length-1 axes only)
-    for q in range(len(res)):
-        kd[np.unravel_index(q, kept)] = \
-            carry[q] if carry is not None else \
-            functools.reduce(_pick(better), res[q])[1] if arg is not None else \
-            res[q] if pairwise else combine.reduce(np.asarray(res[q], dtype=dtype))
+        kd[np.unravel_index(p, lead) + (0,) * (nd - j)] = \
+            carry[p] if carry is not None else \
+            functools.reduce(_pick(better), row)[1] if arg is not None else \
+            dtype.type(0) + combine_splits(row) if pairwise else \
+            combine.reduce(np.asarray(row, dtype=dtype))
     return out
 
 
