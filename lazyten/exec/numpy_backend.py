@@ -528,9 +528,9 @@ MIN_COLUMN = 1024
 def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
               block_elems: int) -> tuple[int, int] | None:
     """(``j``, ``level``) where the blocked loop runs a reduction over the
-    last axes ``j..`` of rows that hold more
-    than a ``MIN_ROWS``-th of a block, or an argmax/argmin or a scan over
-    the last axis, each row in blocks of its own: rows of the frame at
+    last axes ``j..`` of rows that hold more than a ``MIN_ROWS``-th of a
+    block, or an argmax/argmin or a scan over the last axis, each row in
+    blocks of its own: rows of the frame at
     ``level`` (``block_frame``, from axis ``j``).  Per row, a float sum's
     blocks are ranges of NumPy's pairwise split of the row, added in the
     tree's shape (NumPy sums each row pairwise); a float product's take
