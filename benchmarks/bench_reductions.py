@@ -14,7 +14,8 @@ a middle axis) reduce each row of the last axis in a compiled loop whose
 nested loops find each operand's row; before, the blocked loop ran them.
 R11-R16 have few long rows: the blocked loop runs each row in blocks of
 its own, or blocks of columns, with a block of scratch a thread where it
-took a whole row (R12: 360 MB).  The "bits" column says whether lazyten's
+took a whole row (R12: 360 MB); R16's reduced axes before the last one
+keep whole rows in turns (row blocks were slower there).  The "bits" column says whether lazyten's
 result is NumPy's to the bit.  numexpr reduces only sums and products of
 whole expressions; elsewhere its column is numexpr's elementwise part then
 NumPy's reduction.
