@@ -12,9 +12,9 @@ product runs in NumPy's order (one element after the other), so its bits
 are NumPy's too.  Pairwise squared distances (R10: operands broadcast along
 a middle axis) reduce each row of the last axis in a compiled loop whose
 nested loops find each operand's row; before, the blocked loop ran them.
-R11-R16 have few long rows: the blocked loop runs each row in blocks of
-its own, or blocks of columns, with a block of scratch a thread where it
-took a whole row (R12: 360 MB); R16's reduced axes before the last one
+R11-R16 have few long rows: the blocked loop runs each row in ranges of
+its own (of up to four blocks), or blocks of columns, with a few blocks of
+scratch a thread where it took a whole row (R12: 360 MB); R16's reduced axes before the last one
 keep whole rows in turns (row blocks were slower there).  The "bits" column says whether lazyten's
 result is NumPy's to the bit.  numexpr reduces only sums and products of
 whole expressions; elsewhere its column is numexpr's elementwise part then

@@ -384,12 +384,12 @@ def test_kernels_of_few_long_rows_are_blocked_within_a_block() -> None:
         == (0, (3, 10**6))
 
 
-def _long_rows(seed: int) -> tuple[int, dict[str, np.ndarray[Any, Any]]]:
-    """Rows of 2-3 blocks: (rows' length, arrays): ``X`` (3 rows, a NaN and
-    a -0.0), ``C`` broadcast along the rows, ``R`` along the first axis,
-    ``W`` strided, ``T`` (2, 3, n // 3), ``Y`` (3 rows)."""
+def _long_rows(seed: int, blocks: int = 2) -> tuple[int, dict[str, np.ndarray[Any, Any]]]:
+    """Rows of ``blocks`` blocks and a bit: (rows' length, arrays): ``X`` (3
+    rows, a NaN and a -0.0), ``C`` broadcast along the rows, ``R`` along the
+    first axis, ``W`` strided, ``T`` (2, 3, n // 3), ``Y`` (3 rows)."""
     rng = np.random.default_rng(seed)
-    n = 2 * cost.get_model().block_for(8, 1) + 1001
+    n = blocks * cost.get_model().block_for(8, 1) + 1001
     X = rng.standard_normal((3, n))
     X[1, 7] = np.nan
     X[0, 8] = -0.0
@@ -398,10 +398,10 @@ def _long_rows(seed: int) -> tuple[int, dict[str, np.ndarray[Any, Any]]]:
                "T": rng.standard_normal((2, 3, n // 3)), "Y": rng.standard_normal((3, n))}
 
 
-def _check_blocked(cases: list[tuple[Any, Any]], takes: Any) -> None:
+def _check_blocked(cases: list[tuple[Any, Any]], takes: Any, blocks: int = 1) -> None:
     """Each case (NumPy's expression of a module, lazyten's) on 1-3 threads:
     its blocked kernel ``takes`` (a frame of ``numpy_backend``), its scratch
-    is at most a block a slot and thread, and its bits are NumPy's."""
+    is at most ``blocks`` blocks a slot and thread, and its bits are NumPy's."""
     for threads in (1, 2, 3):
         with lt.set_options(backend="numpy", threads=threads, check=True), \
                 np.errstate(invalid="ignore"):
@@ -410,7 +410,7 @@ def _check_blocked(cases: list[tuple[Any, Any]], takes: Any) -> None:
                 k = next(s.kernel for s in lt.plan(e).kernels if s.kernel.backend == "blocked")
                 assert takes(k)
                 assert k.scratch_bytes(threads) <= threads * len(k.prepared.slot_dtypes) \
-                    * k.block_elems * 8
+                    * blocks * k.block_elems * 8
                 same_bits(lt.compute(e)[0], np.asarray(want(np)))
 
 
@@ -535,13 +535,14 @@ def test_reductions_over_middle_axes_of_long_rows_run_by_columns() -> None:
 
 
 def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> None:
-    """A reduction over the last axes of few long rows (a sum of each of an
-    image's channels) runs each row in blocks of its own (``row_frame``):
-    a float sum's blocks are ranges of NumPy's pairwise split of the row,
-    added in its tree (NumPy's bits), others are combined in order; the
-    scratch is a block, where it was a row a thread, and two threads share
-    three rows evenly."""
-    n, arrays = _long_rows(6)
+    """A reduction over the last axes of few rows longer than ``ROW_BLOCKS``
+    blocks (a sum of each of an image's channels) runs each row in ranges
+    of its own (``row_frame``): a float sum's are ranges of NumPy's pairwise
+    split of the row, added in its tree (NumPy's bits), others are combined
+    in order; the scratch is at most ``ROW_BLOCKS`` blocks, where it was a
+    row a thread, and two threads share three rows evenly.  Rows of up to
+    ``ROW_BLOCKS`` blocks run whole, a block each."""
+    n, arrays = _long_rows(6, 2 * numpy_backend.ROW_BLOCKS)
     block = cost.get_model().block_for(8, 1)
     X, C, R, W, T, Y = (arrays[k] for k in "XCRWTY")
     Ti = np.random.default_rng(6).integers(-9, 9, (3, n))
@@ -579,7 +580,7 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
              (lambda m: m.cumsum(X > R, axis=1), lambda: lt.cumsum(x > r, axis=1)),
              (lambda m: m.cumsum(T * 2.0, axis=2), lambda: lt.cumsum(t * 2.0, axis=2))]
     _check_blocked(cases, lambda k: numpy_backend.row_frame(k.reduce, k.block_shape, k.node.dtype,
-                                               k.block_elems))
+                                               k.block_elems), numpy_backend.ROW_BLOCKS)
     with lt.set_options(backend="numpy", threads=2):
         e = lt.sum(x * c + r, axis=1)
         assert "each row in ranges of NumPy's pairwise split" in lt.explain(e, verbose=True)
@@ -588,12 +589,14 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
             lt.explain(lt.prod(x * c, axis=1), verbose=True)
         assert "each going on from the last value of the block before" in \
             lt.explain(lt.cumsum(x * c, axis=1), verbose=True)
-        # the peak: a block a thread, not a row (a scan's: its result too)
+        # the peak: a range a thread, not a row (a scan's: its result too)
+        most = (2 * numpy_backend.ROW_BLOCKS + 1) * block * 8
+        assert most < 2 * n * 8                           # (two threads' rows)
         for e in (e, lt.argmax(x * c + r, axis=1), lt.prod(x * c, axis=1)):
             _, peak = _traced_peak(lambda: lt.compute(e))
-            assert peak < 3 * block * 8
+            assert peak < most
         _, peak = _traced_peak(lambda: lt.compute(lt.cumsum(x * c, axis=1)))
-        assert peak < X.nbytes + 3 * block * 8
+        assert peak < X.nbytes + most
         # a block that overflows raises, and no turn is left waiting
         with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
             lt.compute(lt.prod(x * 1e308 * 10.0, axis=1))
@@ -603,6 +606,14 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
     assert numpy_backend.row_frame(("sum", (("axis", (1, 2)),)), (3, 1000, 1000), f64,
                                    98304) == (1, 1)
     assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (300, 1000), f64, 98304) is None
+    # rows of up to ROW_BLOCKS blocks run whole, a block each
+    span = numpy_backend.ROW_BLOCKS * 98304
+    assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (3, span), f64, 98304) is None
+    assert numpy_backend.row_frame(("argmax", (("axis", 1),)), (3, span), f64, 98304) is None
+    assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (3, span + 8), f64, 98304) \
+        == (1, 1)
+    assert numpy_backend.block_layout(("sum", (("axis", (1,)),)), (3, span), f64, 98304) \
+        == (span, 3)
     assert numpy_backend.row_frame(("prod", (("axis", (1,)),)), (3, 10**6), f64, 98304) \
         == (1, 1)
     assert numpy_backend.row_frame(("argmax", (("axis", 1),)), (3, 10**6), f64, 98304) == (1, 1)
@@ -817,9 +828,10 @@ def test_blocked_reductions_give_numpys_bits_on_random_shapes(shape: list[int],
     turns, and deeper frames, blocks of columns or of each row where rows
     are long), max, argmax and cumsum, on 1-3 threads."""
     nd = len(shape)
-    # at least 8 blocks: one axis grown, which makes few long rows or many short ones
+    # at least 16 blocks: one axis grown, which makes few long rows (of more than
+    # ROW_BLOCKS blocks: row_frame) or many short ones
     grow = data.draw(st.integers(0, nd - 1), label="grown axis")
-    while math.prod(shape) < 2048:
+    while math.prod(shape) < 4096:
         shape[grow] *= 2
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
     X = rng.standard_normal(shape) * 100

@@ -528,23 +528,23 @@ MIN_COLUMN = 1024
 def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
               block_elems: int) -> tuple[int, int] | None:
     """(``j``, ``level``) where the blocked loop runs a reduction over the
-    last axes ``j..`` of rows that hold more than a ``MIN_ROWS``-th of a
-    block, or an argmax/argmin or a scan over the last axis, each row in
-    blocks of its own: rows of the frame at
-    ``level`` (``block_frame``, from axis ``j``).  Per row, a float sum's
-    blocks are ranges of NumPy's pairwise split of the row, added in the
-    tree's shape (NumPy sums each row pairwise); a float product's take
-    turns, each going on from the product so far (NumPy multiplies one
-    element after the other; so it does complex ones, which are not fused
-    today); integer and bool sums and products, min/max, any/all and
-    argmax/argmin combine in block order; a scan's go on from the last
-    value of the block before.  A row block's scratch was a whole row, or
-    two (a (3, 1000, 1000) sum over (1, 2): 8 MB a thread, and three blocks
-    for two threads; a (2, 5e6) argmax over axis 1: 80 MB, where NumPy's
-    temporary is 40).  None otherwise (and for float16 products, which
-    NumPy multiplies in float32; and for reduced axes before the last ones,
-    ``axis=(0, 2)``, whose whole-row blocks in turns were 1.4-1.8x faster on
-    two threads than row blocks, for a row of scratch a thread).
+    last axes ``j..`` of rows longer than ``ROW_BLOCKS`` blocks, or an
+    argmax/argmin or a scan over the last axis, each row in ranges of its
+    own of up to ``ROW_BLOCKS`` blocks: rows of the frame at ``level``
+    (``block_frame``, from axis ``j``).  Per row, a float sum's ranges are
+    those of NumPy's pairwise split of the row, added in the tree's shape
+    (NumPy sums each row pairwise); a float product's take turns, each
+    going on from the product so far (NumPy multiplies one element after
+    the other; so it does complex ones, which are not fused today); integer
+    and bool sums and products, min/max, any/all and argmax/argmin combine
+    in range order; a scan's go on from the last value of the range before.
+    A whole-row block's scratch is a row, or two (a (2, 5e6) argmax over
+    axis 1: 80 MB a thread, where NumPy's temporary is 40).  None otherwise:
+    rows of up to ``ROW_BLOCKS`` blocks run whole, a block each (as fast
+    as in ranges, or faster); float16 products, which NumPy multiplies in
+    float32; reduced axes before the last ones, ``axis=(0, 2)``, whose
+    whole-row blocks in turns were 1.4-1.8x faster on two threads than
+    ranges of a block, for a row of scratch a thread.
 
         sum over (1, 2) of (3, 1000, 1000), 98304 elements a block => (1, 1)"""
     if reduce is None:
@@ -556,12 +556,13 @@ def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
     nd = len(elem_shape)
     axes = _reduce_axes(reduce, nd)
     j = nd - len(axes)
+    span = ROW_BLOCKS * block_elems
     if not 1 <= j < nd or axes != tuple(range(j, nd)) \
-            or math.prod(elem_shape[1:]) * MIN_ROWS <= block_elems \
+            or math.prod(elem_shape[1:]) <= span \
             or name == "sum" and dtype.kind in "fc" and dtype not in PAIRWISE:
         return None
     level = j
-    while level < nd - 1 and math.prod(elem_shape[level + 1:]) * MIN_ROWS > block_elems:
+    while level < nd - 1 and math.prod(elem_shape[level + 1:]) * MIN_ROWS > span:
         level += 1
     if name == "sum" and dtype in PAIRWISE and _pairwise_blocks(
             *_row_split_frame(elem_shape, block_elems, j, level)) is None:
@@ -569,12 +570,22 @@ def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
     return j, level
 
 
+# The blocks of scratch a row of ``row_frame`` may take, whole or a range of
+# it.  Each range costs 15-25 us of Python (its ufunc calls, its compiled
+# tail's, its reduction), a range of a block 0.5-1 blocks under NumPy's
+# pairwise split: on two threads, where the Python of one waits for the
+# other's, ranges of a block ran sums over rows of 1-16 blocks 1.1-2.9x
+# slower than whole rows, ranges of four blocks as fast or faster (whole
+# rows of 16 blocks were 1.5x slower again: out of the caches).
+ROW_BLOCKS = 4
+
+
 def _row_split_frame(elem_shape: tuple[int, ...], block_elems: int, j: int, level: int
                      ) -> tuple[tuple[int, ...], int]:
     """A row of ``row_frame`` as a frame (its axes ``j..level`` as one) and
-    that frame's rows a block."""
+    that frame's rows a range (``ROW_BLOCKS`` blocks at most)."""
     frame = (math.prod(elem_shape[j:level + 1]),) + elem_shape[level + 1:]
-    return frame, block_rows(frame, block_elems)
+    return frame, block_rows(frame, ROW_BLOCKS * block_elems)
 
 
 def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
