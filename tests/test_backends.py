@@ -432,12 +432,15 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
     """A reduction over the first axes of few long rows runs in blocks of
     columns (``column_frame``): each block reduces every row of its columns
     into its part of the result, in NumPy's order (one row after the
-    other), with a block of scratch and no running result: the peak is the
-    result, where it was the result, a running result of its size and a row
-    a thread.  A mixed kernel's compiled tail, which reads blocks flat,
-    takes row blocks in turns instead: the same bits."""
-    n, arrays = _long_rows(4)
+    other), with up to ``FRAME_BLOCKS`` blocks of scratch and no running
+    result: the peak is the result and that scratch, where it was the
+    result, a running result of its size and a row a thread.  A mixed
+    kernel's compiled tail, which reads blocks flat, takes row blocks in
+    turns instead: the same bits."""
+    n, arrays = _long_rows(4, 2 * numpy_backend.FRAME_BLOCKS)
     block = cost.get_model().block_for(8, 1)
+    most = (2 * numpy_backend.FRAME_BLOCKS + 1) * block * 8   # two threads' scratch
+    assert most < 2 * n * 8                                   # (two threads' rows)
     X, C, R, W, T, Y = (arrays[k] for k in "XCRWTY")
     Ti = np.random.default_rng(4).integers(-9, 9, (3, 5, n // 5))
     x, c, r, w, t, ti = (lt.asarray(v) for v in (X, C, R, W, T, Ti))
@@ -464,18 +467,19 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
               lambda: lt.cumprod(w * 1e-3 + 1.0, axis=0)),
              (lambda m: m.cumsum(X > R, axis=0), lambda: lt.cumsum(x > r, axis=0)),
              (lambda m: m.cumsum(T * 2.0, axis=0), lambda: lt.cumsum(t * 2.0, axis=0))]
-    _check_blocked(cases, lambda k: numpy_backend.column_frame(k.reduce, k.block_shape, k.block_elems))
+    _check_blocked(cases, lambda k: numpy_backend.column_frame(k.reduce, k.block_shape, k.block_elems),
+                   numpy_backend.FRAME_BLOCKS)
     with lt.set_options(backend="numpy", threads=2):
         e = lt.sum(x * c + r, axis=0)
         assert "blocks of columns" in lt.explain(e, verbose=True)
         assert "blocks of columns, each scanning" in \
             lt.explain(lt.cumsum(x * c, axis=0), verbose=True)
         _, peak = _traced_peak(lambda: lt.compute(e))
-        assert peak < n * 8 + 3 * block * 8
+        assert peak < n * 8 + most
         _, peak = _traced_peak(lambda: lt.compute(lt.argmax(x * c + r, axis=0)))
-        assert peak < n * 8 + 3 * block * 8
+        assert peak < n * 8 + most
         _, peak = _traced_peak(lambda: lt.compute(lt.cumsum(x * c + r, axis=0)))
-        assert peak < X.nbytes + 3 * block * 8
+        assert peak < X.nbytes + most
         with np.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
             lt.compute(lt.sum(x * 1e308 * 10.0, axis=0))
     # a mixed kernel with its tail: rows in turns
@@ -484,6 +488,12 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
     assert numpy_backend.column_frame(("sum", (("axis", (0,)),)), (3, 10, 10**5), 98304) \
         == (0, 1, 2)
     assert numpy_backend.column_frame(("sum", (("axis", (0,)),)), (300, 1000), 98304) is None
+    # blocks FRAME_BLOCKS blocks wide (an argmax's half that: NumPy copies them)
+    f64, wide = np.dtype(np.float64), numpy_backend.FRAME_BLOCKS * 98304 // 3
+    assert numpy_backend.block_layout(("sum", (("axis", (0,)),)), (3, 10**6), f64, 98304) \
+        == (3 * wide, -(-10**6 // wide))
+    assert numpy_backend.block_layout(("argmax", (("axis", 0),)), (3, 10**6), f64, 98304) \
+        == (3 * (wide // 2), -(-10**6 // (wide // 2)))
     assert numpy_backend.column_frame(("sum", (("axis", (1,)),)), (3, 10**6), 98304) is None
     assert numpy_backend.column_frame(("argmax", (("axis", 0),)), (3, 10**6), 98304) \
         == (0, 1, 1)
@@ -500,10 +510,12 @@ def test_reductions_over_the_leading_axes_of_long_rows_run_by_columns() -> None:
 def test_reductions_over_middle_axes_of_long_rows_run_by_columns() -> None:
     """A reduction over a middle run of axes of few long rows (a mean over
     the channels of a batch of images) runs in blocks of columns too, the
-    kept axes before the run indexing the blocks: NumPy's bits, and a block
-    of scratch where it was a whole row a thread."""
-    n, arrays = _long_rows(8)
+    kept axes before the run indexing the blocks: NumPy's bits, and up to
+    ``FRAME_BLOCKS`` blocks of scratch where it was a whole row a thread."""
+    n, arrays = _long_rows(8, 2 * numpy_backend.FRAME_BLOCKS)
     block = cost.get_model().block_for(8, 1)
+    most = (2 * numpy_backend.FRAME_BLOCKS + 1) * block * 8   # two threads' scratch
+    assert most < 2 * n * 8                                   # (two threads' rows)
     T, R = arrays["T"], arrays["R"]
     rng = np.random.default_rng(8)
     Q = rng.standard_normal((2, 3, 4, n // 8))
@@ -526,23 +538,24 @@ def test_reductions_over_middle_axes_of_long_rows_run_by_columns() -> None:
              (lambda m: m.cumprod(Q * 1e-3 + 1.0, axis=2),
               lambda: lt.cumprod(q * 1e-3 + 1.0, axis=2))]
     _check_blocked(cases, lambda k: (f := numpy_backend.column_frame(
-        k.reduce, k.block_shape, k.block_elems)) is not None and f[0] > 0)
+        k.reduce, k.block_shape, k.block_elems)) is not None and f[0] > 0,
+        numpy_backend.FRAME_BLOCKS)
     with lt.set_options(backend="numpy", threads=2):
         e = lt.mean(t * b, axis=1)
         assert "blocks of columns" in lt.explain(e, verbose=True)
         _, peak = _traced_peak(lambda: lt.compute(e))
-        assert peak < 2 * k3 * 8 + 3 * block * 8
+        assert peak < 2 * k3 * 8 + most
 
 
 def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> None:
-    """A reduction over the last axes of few rows longer than ``ROW_BLOCKS``
+    """A reduction over the last axes of few rows longer than ``FRAME_BLOCKS``
     blocks (a sum of each of an image's channels) runs each row in ranges
     of its own (``row_frame``): a float sum's are ranges of NumPy's pairwise
     split of the row, added in its tree (NumPy's bits), others are combined
-    in order; the scratch is at most ``ROW_BLOCKS`` blocks, where it was a
+    in order; the scratch is at most ``FRAME_BLOCKS`` blocks, where it was a
     row a thread, and two threads share three rows evenly.  Rows of up to
-    ``ROW_BLOCKS`` blocks run whole, a block each."""
-    n, arrays = _long_rows(6, 2 * numpy_backend.ROW_BLOCKS)
+    ``FRAME_BLOCKS`` blocks run whole, a block each."""
+    n, arrays = _long_rows(6, 2 * numpy_backend.FRAME_BLOCKS)
     block = cost.get_model().block_for(8, 1)
     X, C, R, W, T, Y = (arrays[k] for k in "XCRWTY")
     Ti = np.random.default_rng(6).integers(-9, 9, (3, n))
@@ -580,7 +593,7 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
              (lambda m: m.cumsum(X > R, axis=1), lambda: lt.cumsum(x > r, axis=1)),
              (lambda m: m.cumsum(T * 2.0, axis=2), lambda: lt.cumsum(t * 2.0, axis=2))]
     _check_blocked(cases, lambda k: numpy_backend.row_frame(k.reduce, k.block_shape, k.node.dtype,
-                                               k.block_elems), numpy_backend.ROW_BLOCKS)
+                                               k.block_elems), numpy_backend.FRAME_BLOCKS)
     with lt.set_options(backend="numpy", threads=2):
         e = lt.sum(x * c + r, axis=1)
         assert "each row in ranges of NumPy's pairwise split" in lt.explain(e, verbose=True)
@@ -590,7 +603,7 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
         assert "each going on from the last value of the block before" in \
             lt.explain(lt.cumsum(x * c, axis=1), verbose=True)
         # the peak: a range a thread, not a row (a scan's: its result too)
-        most = (2 * numpy_backend.ROW_BLOCKS + 1) * block * 8
+        most = (2 * numpy_backend.FRAME_BLOCKS + 1) * block * 8
         assert most < 2 * n * 8                           # (two threads' rows)
         for e in (e, lt.argmax(x * c + r, axis=1), lt.prod(x * c, axis=1)):
             _, peak = _traced_peak(lambda: lt.compute(e))
@@ -606,8 +619,8 @@ def test_reductions_over_the_last_axes_of_long_rows_run_each_row_in_blocks() -> 
     assert numpy_backend.row_frame(("sum", (("axis", (1, 2)),)), (3, 1000, 1000), f64,
                                    98304) == (1, 1)
     assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (300, 1000), f64, 98304) is None
-    # rows of up to ROW_BLOCKS blocks run whole, a block each
-    span = numpy_backend.ROW_BLOCKS * 98304
+    # rows of up to FRAME_BLOCKS blocks run whole, a block each
+    span = numpy_backend.FRAME_BLOCKS * 98304
     assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (3, span), f64, 98304) is None
     assert numpy_backend.row_frame(("argmax", (("axis", 1),)), (3, span), f64, 98304) is None
     assert numpy_backend.row_frame(("sum", (("axis", (1,)),)), (3, span + 8), f64, 98304) \
@@ -829,7 +842,7 @@ def test_blocked_reductions_give_numpys_bits_on_random_shapes(shape: list[int],
     are long), max, argmax and cumsum, on 1-3 threads."""
     nd = len(shape)
     # at least 16 blocks: one axis grown, which makes few long rows (of more than
-    # ROW_BLOCKS blocks: row_frame) or many short ones
+    # FRAME_BLOCKS blocks: row_frame) or many short ones
     grow = data.draw(st.integers(0, nd - 1), label="grown axis")
     while math.prod(shape) < 4096:
         shape[grow] *= 2

@@ -412,7 +412,7 @@ def block_layout(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
     are at most such a block)."""
     if not tail and (cols := column_frame(reduce, elem_shape, block_elems)) is not None:
         i, m, level = cols
-        width = _column_width(reduce, elem_shape, block_elems, i, m, level)
+        width = _column_width(reduce, elem_shape, FRAME_BLOCKS * block_elems, i, m, level)
         return (math.prod(elem_shape[i:i + m]) * width * math.prod(elem_shape[level + 1:]),
                 math.prod(elem_shape[:i]) * math.prod(elem_shape[i + m:level])
                 * -(-elem_shape[level] // width))
@@ -433,6 +433,17 @@ def block_rows(elem_shape: tuple[int, ...], block_elems: int) -> int:
 
 # Blocks have at least this many rows where the kernel allows (``block_frame``).
 MIN_ROWS = 4
+
+# The blocks of scratch a block of the long-row frames may take: a row of
+# ``row_frame``, whole or a range of it, and a block of ``column_frame``'s
+# columns.  Each such block costs 15-25 us of Python (its ufunc calls, its
+# compiled tail's, its reduction), and a row's range of a block was 0.5-1
+# blocks under NumPy's pairwise split: on two threads, where the Python of
+# one waits for the other's, ranges of a block ran sums over rows of 1-16
+# blocks 1.1-2.9x slower than whole rows, ranges of four blocks as fast or
+# faster (whole rows of 16 blocks were 1.5x slower again: out of the
+# caches); columns four blocks wide ran 1.0-1.4x faster than one wide.
+FRAME_BLOCKS = 4
 
 
 def block_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
@@ -477,7 +488,8 @@ def column_frame(reduce: Any, elem_shape: tuple[int, ...], block_elems: int
     index of the kept axes before it, those before axis ``i`` too), reduced
     into its part of the result.  NumPy reduces each result element over
     those rows one after the other: so does a column, with no turns; and
-    its scratch is a block where a row block's was a row or two, beside a
+    its scratch is up to ``FRAME_BLOCKS`` blocks (``_column_width`` of that
+    many) where a row block's was a row or two, beside a
     running result of the result's size (a (2, 5e6) sum over axis 0 took
     160 MB, NumPy 120).  None otherwise: rows are short, the reduction is
     another one, or the reduced rows are too many (a block holds fewer
@@ -528,9 +540,9 @@ MIN_COLUMN = 1024
 def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
               block_elems: int) -> tuple[int, int] | None:
     """(``j``, ``level``) where the blocked loop runs a reduction over the
-    last axes ``j..`` of rows longer than ``ROW_BLOCKS`` blocks, or an
+    last axes ``j..`` of rows longer than ``FRAME_BLOCKS`` blocks, or an
     argmax/argmin or a scan over the last axis, each row in ranges of its
-    own of up to ``ROW_BLOCKS`` blocks: rows of the frame at ``level``
+    own of up to ``FRAME_BLOCKS`` blocks: rows of the frame at ``level``
     (``block_frame``, from axis ``j``).  Per row, a float sum's ranges are
     those of NumPy's pairwise split of the row, added in the tree's shape
     (NumPy sums each row pairwise); a float product's take turns, each
@@ -540,7 +552,7 @@ def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
     in range order; a scan's go on from the last value of the range before.
     A whole-row block's scratch is a row, or two (a (2, 5e6) argmax over
     axis 1: 80 MB a thread, where NumPy's temporary is 40).  None otherwise:
-    rows of up to ``ROW_BLOCKS`` blocks run whole, a block each (as fast
+    rows of up to ``FRAME_BLOCKS`` blocks run whole, a block each (as fast
     as in ranges, or faster); float16 products, which NumPy multiplies in
     float32; reduced axes before the last ones, ``axis=(0, 2)``, whose
     whole-row blocks in turns were 1.4-1.8x faster on two threads than
@@ -556,7 +568,7 @@ def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
     nd = len(elem_shape)
     axes = _reduce_axes(reduce, nd)
     j = nd - len(axes)
-    span = ROW_BLOCKS * block_elems
+    span = FRAME_BLOCKS * block_elems
     if not 1 <= j < nd or axes != tuple(range(j, nd)) \
             or math.prod(elem_shape[1:]) <= span \
             or name == "sum" and dtype.kind in "fc" and dtype not in PAIRWISE:
@@ -570,22 +582,12 @@ def row_frame(reduce: Any, elem_shape: tuple[int, ...], dtype: np.dtype[Any],
     return j, level
 
 
-# The blocks of scratch a row of ``row_frame`` may take, whole or a range of
-# it.  Each range costs 15-25 us of Python (its ufunc calls, its compiled
-# tail's, its reduction), a range of a block 0.5-1 blocks under NumPy's
-# pairwise split: on two threads, where the Python of one waits for the
-# other's, ranges of a block ran sums over rows of 1-16 blocks 1.1-2.9x
-# slower than whole rows, ranges of four blocks as fast or faster (whole
-# rows of 16 blocks were 1.5x slower again: out of the caches).
-ROW_BLOCKS = 4
-
-
 def _row_split_frame(elem_shape: tuple[int, ...], block_elems: int, j: int, level: int
                      ) -> tuple[tuple[int, ...], int]:
     """A row of ``row_frame`` as a frame (its axes ``j..level`` as one) and
-    that frame's rows a range (``ROW_BLOCKS`` blocks at most)."""
+    that frame's rows a range (``FRAME_BLOCKS`` blocks at most)."""
     frame = (math.prod(elem_shape[j:level + 1]),) + elem_shape[level + 1:]
-    return frame, block_rows(frame, ROW_BLOCKS * block_elems)
+    return frame, block_rows(frame, FRAME_BLOCKS * block_elems)
 
 
 def _run_row_blocks(prep: Prepared, reduce: Any, args: list[Any],
@@ -693,7 +695,7 @@ def _run_columns(prep: Prepared, reduce: Any, args: list[Any],
     # before axis ``i``, then those after the reduced ones) and a range of
     # axis ``level``
     lead, n = elem_shape[:i] + elem_shape[i + m:level], elem_shape[level]
-    width = _column_width(reduce, elem_shape, block_elems, i, m, level)
+    width = _column_width(reduce, elem_shape, FRAME_BLOCKS * block_elems, i, m, level)
     blocks = [(p, lo, min(lo + width, n)) for p in range(math.prod(lead))
               for lo in range(0, n, width)]
     combine = COMBINE.get(reduce[0], np.add)
