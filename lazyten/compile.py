@@ -55,6 +55,8 @@ import numpy as np
 
 from .graph import ops
 from .graph.node import Node, intern, toposort, user_source
+from .exec import fpflags
+from .exec.kernels import numexpr_now
 from .options import Options, get_options
 from .tensor import Tensor
 
@@ -431,7 +433,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
             for s in plan.steps if s.kind == "kernel"):
         return None
     ns: dict[str, Any] = {"np": np, "_empty": np.empty, "_asarray": np.asarray,
-                          "_numexpr_ok": _numexpr_ok}
+                          "_finite": fpflags.finite, "_aliases": _aliases}
     lines: list[str] = []
     # Per-thread state: (shape, dtype) of a scratch buffer, or a factory.
     scratch: list[Any] = []
@@ -469,8 +471,8 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
             # Where the cost model (or backend="numexpr") picked numexpr, its
             # compiled program runs the whole kernel in one C call, without
             # numexpr.evaluate's parsing and cache lookups.  Otherwise (and
-            # under errstate "raise", where errors must surface) one NumPy
-            # ufunc per instruction, the same loops as eager NumPy.
+            # where numexpr would lose NumPy's warnings or errors, below)
+            # one NumPy ufunc per instruction, the same loops as eager NumPy.
             ne_call = _numexpr_call(ns, n, k, args, scratch) \
                 if k.backend == "numexpr" and reduce is None else None
             block: list[str] = []        # the kernel's lines, in C order
@@ -525,8 +527,17 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                     after.append(f"if _o is not None and _o[{k_out}] is not None:")
                     after.append(f"    _o[{k_out}][...] = {v}; {v} = _o[{k_out}]")
             if ne_call is not None:
-                block.append("if _numexpr_ok():")
+                # numexpr only where NumPy's warnings are not lost
+                # (``kernels.numexpr_now``): "check" runs NumPy again where
+                # the output is not all finite, which an error left there
+                ns[f"NE{n.id}"] = functools.partial(numexpr_now, k.numexpr, k.numexpr_asked)
+                block.append(f"_h = NE{n.id}()")
+                block.append("if _h == 'run':")
                 block.append(f"    {ne_call.format(out=v)}")
+                block.append(f"elif _h == 'check' and not _aliases({v}, ({', '.join(args)},)):")
+                block.append(f"    {ne_call.format(out=v)}")
+                block.append(f"    if not _finite({v}):")
+                block.extend(f"        {ln}" for ln in kernel_lines)
                 block.append("else:")
                 block.extend(f"    {ln}" for ln in kernel_lines)
             else:
@@ -586,25 +597,13 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     return run
 
 
-try:  # NumPy's error state, read without building geterr()'s dict (0.8 us)
-    from numpy._core._multiarray_umath import _extobj_contextvar as _errstate_var
-except ImportError:  # pragma: no cover - another NumPy layout
-    _errstate_var = None
-_quiet_errstate: list[Any] = [None]
-
-
-def _numexpr_ok() -> bool:
-    """Whether numexpr may run now: not under ``np.errstate(...="raise")``,
-    where errors must surface as NumPy raises them (numexpr never raises)."""
-    if _errstate_var is not None:
-        state = _errstate_var.get()
-        if state is _quiet_errstate[0]:
+def _aliases(out: Any, args: tuple[Any, ...]) -> bool:
+    """Whether ``out`` shares memory with an array among ``args``: NumPy
+    could not run a kernel again after numexpr wrote it."""
+    for a in args:
+        if isinstance(a, np.ndarray) and np.may_share_memory(a, out):
             return True
-        ok = "raise" not in np.geterr().values()
-        if ok:
-            _quiet_errstate[0] = state   # immutable: identity is the state
-        return ok
-    return "raise" not in np.geterr().values()
+    return False
 
 
 def _numexpr_call(ns: dict[str, Any], n: Node, k: Any, args: list[str],

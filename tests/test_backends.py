@@ -6,6 +6,7 @@ import contextlib
 import math
 import threading
 import tracemalloc
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -713,6 +714,82 @@ def test_any_and_all_stop_at_the_block_that_decides_them(monkeypatch: Any,
 
 def test_fused_node_kind_is_kernel() -> None:
     assert FUSED.kind == "kernel"
+
+
+def _warned(fn: Any) -> tuple[Any, set[str]]:
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        val = fn()
+    return val, {str(m.message) for m in w if issubclass(m.category, RuntimeWarning)}
+
+
+def test_numexpr_kernels_the_cost_model_picks_warn_as_numpy() -> None:
+    """numexpr reports no floating-point errors, so a numexpr form runs (the
+    cost model's pick, a loop's fallback, the small-plan fast path) only
+    where no warning is lost: its ops raise no flag that np.errstate heeds,
+    or every error leaves a NaN or an infinity in its output and NumPy runs
+    again where the output is not all finite.  Found: a chain of 10,000
+    elements overflowed without NumPy's "overflow encountered in multiply"."""
+    from lazyten.exec import fpflags
+    from lazyten.exec.kernels import numexpr_now
+    n = 10_000
+    X = np.linspace(1.0, 2.0, n)
+    B = X * 1e300                         # every element overflows below
+    S = np.where(X > 1.5, 1e-300, 1.0)    # underflows, for errstate(under=...)
+    x, b, sm = lt.asarray(X), lt.asarray(B), lt.asarray(S)
+
+    def chain(v: Any) -> Any:
+        for _ in range(10):
+            v = v * 1.0001 + 0.5
+        return v * 1e10
+    for v, V in ((b, B), (x, X), (sm, S)):
+        e = chain(v * v) if V is S else chain(v)
+        (k,) = lt.plan(e).kernels
+        assert k.kernel is not None and k.kernel.backend == "numexpr"
+        assert k.kernel.numexpr is not None and k.kernel.numexpr.traced
+        for err in ({}, {"under": "warn"}, {"all": "ignore"}):
+            with np.errstate(**err):
+                want, want_msgs = _warned(lambda: chain(V * V) if V is S else chain(V))
+                for run in range(2):      # (planned, then the plan cache's fast path)
+                    got, msgs = _warned(lambda: lt.compute(e)[0])
+                    assert msgs == want_msgs, (err, run, msgs, want_msgs)
+                    same_bits(got, want)
+        with np.errstate(over="raise"):
+            if V is B:
+                with pytest.raises(FloatingPointError, match="overflow"):
+                    lt.compute(e)
+            else:
+                same_bits(lt.compute(e)[0], chain(V * V) if V is S else chain(V))
+    # a finite output: numexpr's values, NumPy not run again
+    again = fpflags.ran_again()
+    same_bits(lt.compute(chain(x + 1.0))[0], chain(X + 1.0))
+    assert fpflags.ran_again() == again
+    # an error that ``where`` can leave out of the output: NumPy runs it
+    # where errstate heeds the flags, numexpr where it ignores them
+    hidden = compile_numexpr(*_program_and_inputs(lt.where(x > 1.5, b * 10.0, 0.0)))
+    quiet = compile_numexpr(*_program_and_inputs((x > 1.5) & (x < 1.7)))
+    assert hidden is not None and not hidden.traced and hidden.flags
+    assert quiet is not None and quiet.flags == 0
+    assert numexpr_now(hidden, False) == "numpy" and numexpr_now(quiet, False) == "run"
+    with np.errstate(all="ignore"):
+        assert numexpr_now(hidden, False) == "run"
+    with np.errstate(under="raise"):
+        assert numexpr_now(compile_numexpr(*_program_and_inputs(x * x)), False) == "numpy"
+    # backend="numexpr" asked for: numexpr runs (silent), but under "raise"
+    assert numexpr_now(hidden, True) == "run"
+    with np.errstate(over="raise"):
+        assert numexpr_now(hidden, True) == "numpy"
+    for V in (B, X):
+        e = lt.where(x > 1.5, lt.asarray(V) * 10.0, 0.0)
+        want, want_msgs = _warned(lambda: np.where(X > 1.5, V * 10.0, 0.0))
+        got, msgs = _warned(lambda: lt.compute(e)[0])
+        assert msgs == want_msgs
+        same_bits(got, want)
+
+
+def _program_and_inputs(t: lt.Tensor) -> tuple[Any, list[Any]]:
+    (k,) = lt.plan(t).kernels
+    return k.node.attrs["program"], list(k.node.inputs)
 
 
 def test_float_power_is_numpys_under_every_backend(any_engine: Any) -> None:

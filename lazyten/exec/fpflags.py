@@ -114,6 +114,44 @@ def heeded(flags: int) -> int:
     return sum(f for f, name in NAMES.items() if flags & f and err[name] != "ignore")
 
 
+ALL = DIVIDE | OVER | UNDER | INVALID
+
+try:   # NumPy 2's errstate: an immutable object a context variable holds
+    from numpy._core._multiarray_umath import _extobj_contextvar as _errstate_var
+except ImportError:  # pragma: no cover - another NumPy layout
+    _errstate_var = None
+_last_state: tuple[Any, int, bool] = (None, 0, False)
+
+
+def errstate_now() -> tuple[int, bool]:
+    """(the flags ``np.errstate`` heeds now, whether it raises for one):
+    ``np.geterr``'s, kept for the state object it was read from (identity
+    is the state: a small kernel asks at every run, and ``np.geterr`` is a
+    dict of five strings)."""
+    global _last_state
+    state = _errstate_var.get() if _errstate_var is not None else None
+    last = _last_state
+    if state is not None and last[0] is state:
+        return last[1], last[2]
+    err: dict[str, Any] = dict(np.geterr())
+    heeds = 0
+    for f, name in NAMES.items():
+        if err[name] != "ignore":
+            heeds |= f
+    raises = "raise" in err.values()
+    if state is not None:
+        _last_state = (state, heeds, raises)     # (one tuple: threads see all or none)
+    return heeds, raises
+
+
+def finite(a: np.ndarray[Any, Any]) -> bool:
+    """Whether every value of float or complex ``a`` is finite, as far as its
+    sum tells: a NaN or an infinity makes the sum one (so do finite values
+    that overflow it, a false alarm).  One pass, no temporary."""
+    with np.errstate(all="ignore"):       # (inf + -inf in the sum: its own "invalid")
+        return bool(np.isfinite(a.sum()))
+
+
 # Ops of the loops that compare (signalling in LLVM's vector code), and per
 # flag, the loop ops that can raise it with a computation that raises it in
 # NumPy: ``report`` names the kernel's first such op, as NumPy's message

@@ -44,6 +44,11 @@ class Kernel:
     # input is broadcast (``P[:, None] - Q[None]``: each one's flag is
     # read); else -1.
     probe: int = -1
+    # backend="numexpr" was asked for: its numexpr form runs whatever
+    # np.errstate heeds (but "raise"), silent as numexpr is.  Otherwise a
+    # numexpr form (the cost model's pick, or a loop's fallback) runs only
+    # where NumPy's warnings are not lost (``numexpr_now``).
+    numexpr_asked: bool = False
     # The loop of the kernel over its axes permuted (by the permutation),
     # made when first needed: rows and columns are other axes there.
     moved_loops: dict[tuple[int, ...], loop_backend.LoopForm | None] = \
@@ -170,9 +175,18 @@ class Kernel:
 
     def _fallback(self, backend: str, args: list[Any], out: np.ndarray[Any, Any],
                   threads: int, frame: tuple[tuple[int, ...], Any] | None) -> Any:
-        if backend == "numexpr" and self.numexpr is not None \
-                and "raise" not in np.geterr().values():
-            return self.numexpr(args, out)
+        ne = self.numexpr
+        if backend == "numexpr" and ne is not None:
+            how = numexpr_now(ne, self.numexpr_asked)
+            if how == "run":
+                return ne(args, out)
+            if how == "check" and not any(isinstance(a, np.ndarray)
+                                          and np.may_share_memory(a, out) for a in args):
+                # (over an input, NumPy could not run again: it runs instead)
+                ne(args, out)
+                if fpflags.finite(out):
+                    return out
+                fpflags.count_run_again()    # NumPy's values again, and its warnings
         return self._numpy(backend, self.prepared, args, out, threads, frame=frame)
 
     def _pending(self, form: loop_backend.LoopForm, backend: str, args: list[Any],
@@ -265,6 +279,23 @@ class Kernel:
 BROADCASTS = -2
 
 
+def numexpr_now(ne: NumexprKernel, asked: bool) -> str:
+    """How a kernel's numexpr form may run under the current ``np.errstate``:
+    "run" (asked for, and nothing raises; or its ops raise no flag that
+    errstate heeds), "check" (every error it can raise leaves a NaN or an
+    infinity in its output, and errstate does not heed underflow, which
+    leaves none: run, and where the output is not all finite, NumPy runs
+    again and warns as eager NumPy) or "numpy" (NumPy runs it: numexpr would
+    lose a warning or an error)."""
+    heeds, raises = fpflags.errstate_now()
+    if asked:
+        return "numpy" if raises else "run"
+    heeded = heeds & ne.flags
+    if not heeded:
+        return "run"
+    return "check" if ne.traced and not heeded & fpflags.UNDER else "numpy"
+
+
 def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     """Choose the backend for a ``fused`` node (``opts.backend`` or the cost model).
 
@@ -324,7 +355,8 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
                       opts.backend == "loop", m,
                       numpy_backend.prepare_mixed(m.head, len(node.inputs), m.operands,
                                                   np.dtype(program[-1][3]), reduce is not None)
-                      if m is not None else None, probe)
+                      if m is not None else None, probe,
+                      numexpr_asked=opts.backend == "numexpr")
     if opts.backend == "numexpr":
         ne = compile_numexpr(program, list(node.inputs)) if reduce is None else None
         if ne is not None:
@@ -354,9 +386,12 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     # rest of planning a small kernel, which numexpr never wins.
     ne = None
     tried = reduce is None and est["numexpr"] < min(choices.values())
+    lost = False
     if tried:
         ne = compile_numexpr(program, list(node.inputs))
-        if ne is not None:
+        # (not where it would run NumPy under this errstate: NumPy's warnings)
+        lost = ne is not None and numexpr_now(ne, False) == "numpy"
+        if ne is not None and not lost:
             choices["numexpr"] = est["numexpr"]
     fallback = min(choices, key=choices.__getitem__)
     if form is not None:
@@ -377,7 +412,10 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
             # The blocked scan is exact too, but its chain is NumPy's
             # accumulate, a sequential loop 4x slower than the compiled one.
             why += "; loop: the scan's chain runs 4x faster compiled than as NumPy's accumulate"
-    if tried and ne is None:
+    if lost:
+        why += " (numexpr would not warn as NumPy does under this np.errstate)"
+        ne = None
+    elif tried and ne is None:
         why += " (numexpr not exact for these dtypes/ops)"
     elif reduce is None and ne is None:
         why += f" (numexpr {est['numexpr'] * 1e6:.0f}us: slower)"

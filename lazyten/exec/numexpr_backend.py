@@ -22,6 +22,7 @@ import numpy as np
 from ..graph.node import Node
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import Instr
+from . import fpflags
 from .cost import TRANSCENDENTAL
 
 EXACT_DTYPES = frozenset(np.dtype(t) for t in ("bool", "int32", "int64", "float32",
@@ -46,6 +47,21 @@ COMPLEX_OK = frozenset({"add", "subtract", "multiply", "negative", "positive",
 NOT_EXACT = frozenset({"pow"}) | TRANSCENDENTAL
 MAX_OPS = 64   # longer expressions hit numexpr's parser limits and gain nothing
 
+# numexpr reports no floating-point errors (its threads keep their flags),
+# where NumPy warns ("overflow encountered in multiply") or raises as
+# ``np.errstate`` says.  Ops that can raise a flag in NumPy: these on float
+# or complex operands (integer arithmetic raises none), and these on any.
+RAISES_ON_FLOATS = frozenset({"add", "subtract", "multiply", "square"})
+RAISES = frozenset({"divide", "reciprocal", "sqrt", "nextafter"})
+# Ops whose result is not finite where an operand is not (divide: its
+# numerator's), so an error's infinity or NaN reaches the kernel's output
+# through them: where a kernel's errors all do, a finite output means none
+# was raised (but underflow, which leaves no trace).  Not ``where`` or the
+# compares, which can leave it out (``where(x > 0, y * 1e300, 0)``), nor
+# ``reciprocal`` (``1 / inf`` is 0).
+TRANSPARENT = frozenset({"add", "subtract", "multiply", "square", "sqrt", "negative",
+                         "positive", "abs", "fabs", "ceil", "floor", "trunc"})
+
 
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
@@ -61,12 +77,17 @@ def _scalar_kind(v: Any) -> str:
 
 
 class NumexprKernel:
-    """A compiled numexpr form of one kernel program."""
+    """A compiled numexpr form of one kernel program, and how its
+    floating-point errors show: ``flags``, those its ops can raise in NumPy
+    (``fpflags.ALL`` or 0), and ``traced``, whether each leaves a NaN or an
+    infinity in the output (``TRANSPARENT``)."""
 
-    def __init__(self, expr: str, names: list[tuple[str, int, np.dtype[Any] | None]]) -> None:
+    def __init__(self, expr: str, names: list[tuple[str, int, np.dtype[Any] | None]],
+                 flags: int = 0, traced: bool = True) -> None:
         self.expr = expr
         # (name, kernel input number, dtype to cast a Python scalar to, or None)
         self.names = names
+        self.flags, self.traced = flags, traced
 
     def __call__(self, args: list[Any], out: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         local = {}
@@ -104,6 +125,9 @@ def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKe
     texts: list[str] = []
     names: dict[tuple[int, str], str] = {}
     name_list: list[tuple[str, int, np.dtype[Any] | None]] = []
+    # per instruction: whether an error raised at it or before may be in its value
+    erred: list[bool] = []
+    raises, traced = False, True
     for instr in program:
         name, refs, attrs, dt_str = instr
         spec = REGISTRY[name]
@@ -146,8 +170,17 @@ def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKe
             args.append(names[key])
         texts.append(spec.numexpr.format(*args))
         temp_dtypes.append(dt)
+        here = name in RAISES or name in RAISES_ON_FLOATS and kind in "fc"
+        raises |= here
+        # (complex errors: NumPy's flags there are its loops' own; run NumPy)
+        traced &= not (here and kind == "c")
+        for pos, r in enumerate(refs):
+            if r < 0 and erred[-1 - r]:
+                here = True
+                traced &= name in TRANSPARENT or name == "divide" and pos == 0
+        erred.append(here)
     expr = texts[-1]
-    kernel = NumexprKernel(expr, name_list)
+    kernel = NumexprKernel(expr, name_list, fpflags.ALL if raises else 0, traced)
     if not _trial(kernel, inputs, np.dtype(program[-1][3])):
         return None
     return kernel
