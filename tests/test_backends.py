@@ -730,8 +730,6 @@ def test_numexpr_kernels_the_cost_model_picks_warn_as_numpy() -> None:
     or every error leaves a NaN or an infinity in its output and NumPy runs
     again where the output is not all finite.  Found: a chain of 10,000
     elements overflowed without NumPy's "overflow encountered in multiply"."""
-    from lazyten.exec import fpflags
-    from lazyten.exec.kernels import numexpr_now
     n = 10_000
     X = np.linspace(1.0, 2.0, n)
     B = X * 1e300                         # every element overflows below
@@ -742,6 +740,29 @@ def test_numexpr_kernels_the_cost_model_picks_warn_as_numpy() -> None:
         for _ in range(10):
             v = v * 1.0001 + 0.5
         return v * 1e10
+    with _cheap_numexpr():
+        _numexpr_cases_warn_as_numpy(chain, x, b, sm, X, B, S)
+
+
+@contextlib.contextmanager
+def _cheap_numexpr() -> Iterator[None]:
+    """Plans made meanwhile take numexpr wherever it is exact: a cost model
+    of a free numexpr (this machine's wakes its threads in 60 us)."""
+    saved = cost._model
+    cost._model = cost.CostModel(numexpr={"cheap": 0.0, "heavy": 0.0, "transcendental": 0.0},
+                                 numexpr_call_us=0.0, numexpr_split_us=0.0)
+    optimized.clear_plan_cache()
+    try:
+        yield
+    finally:
+        cost._model = saved
+        optimized.clear_plan_cache()
+
+
+def _numexpr_cases_warn_as_numpy(chain: Any, x: Any, b: Any, sm: Any, X: Any, B: Any,
+                                 S: Any) -> None:
+    from lazyten.exec import fpflags
+    from lazyten.exec.kernels import numexpr_now
     for v, V in ((b, B), (x, X), (sm, S)):
         e = chain(v * v) if V is S else chain(v)
         (k,) = lt.plan(e).kernels
@@ -785,6 +806,34 @@ def test_numexpr_kernels_the_cost_model_picks_warn_as_numpy() -> None:
         got, msgs = _warned(lambda: lt.compute(e)[0])
         assert msgs == want_msgs
         same_bits(got, want)
+
+
+def test_cost_model_charges_numexpr_its_threads_and_plain_numpy_in_cache() -> None:
+    """numexpr wakes its own threads for more than ``NUMEXPR_SERIAL``
+    elements (about 60 us here), and plain NumPy's temporaries of a block or
+    less stay in cache: a 20-op chain of 10,000 elements, 160 us on numexpr
+    and 26 on plain NumPy, went to numexpr."""
+    m = cost.CostModel()
+    names = ["multiply", "add"] * 10
+    two, one = m.estimate(names, 10_000, 2, False), m.estimate(names, 10_000, 1, False)
+    call, split = m.numexpr_call_us * 1e-6, m.numexpr_split_us * 1e-6
+    assert two["numexpr"] == pytest.approx((one["numexpr"] - call) / 2 + call + split)
+    few = cost.NUMEXPR_SERIAL
+    assert m.estimate(names, few, 2, False)["numexpr"] == \
+        pytest.approx((m.estimate(names, few, 1, False)["numexpr"] - call) / 2 + call)
+    calls = m.numpy_call_us * len(names)
+    assert two["numpy"] == pytest.approx((10 * (m.numpy_block["cheap"] * 2) * 10_000
+                                          + calls * 1e3) * 1e-9)
+    big = m.estimate(names, m.block_elems + 1, 2, False)["numpy"]
+    assert big == pytest.approx((10 * (m.numpy_plain["cheap"] * 2) * (m.block_elems + 1)
+                                 + calls * 1e3) * 1e-9)
+    x = lt.asarray(np.linspace(0.0, 1.0, 10_000))
+    c = x
+    for _ in range(10):
+        c = c * 1.0001 + 0.5
+    with lt.set_options(threads=2):
+        (k,) = lt.plan(c).kernels
+    assert k.kernel is not None and k.kernel.backend == "numpy", k.kernel.why
 
 
 def _program_and_inputs(t: lt.Tensor) -> tuple[Any, list[Any]]:

@@ -11,7 +11,8 @@ fixed cost of one ufunc call and of one ``numexpr.evaluate``; numexpr's
 float32 slowdown; the block sizes that run representative kernels fastest
 (the smallest block, and the scratch a thread may use for bigger blocks
 where a kernel has few temporaries); and what handing the GIL between two
-threads costs per ufunc call of a blocked kernel; with numba, the per-op
+threads costs per ufunc call of a blocked kernel, and numexpr's own
+threads a call; with numba, the per-op
 costs of compiled loops.  Results go to
 ``~/.cache/lazyten/costs.json`` (``$LAZYTEN_CACHE_DIR`` to move it), which the
 cost model reads at the next start.  Runs for about 10-30 seconds.
@@ -117,11 +118,35 @@ def calibrate(n: int = 2_000_000, repeat: int = 5) -> CostModel:
     big = rng.random(max(4 * n, block * 8))
     model.block_elems, model.scratch_bytes = _best_blocks(big, repeat)
     model.gil_us = _gil_us(a, repeat)
+    model.numexpr_split_us = _numexpr_split_us(a, repeat, ne_us)
     loops = _loop_costs(a, repeat)
     if loops is not None:
         (model.loop, model.loop_sum, model.loop_call_us, model.loop_split_us,
          model.loop_cached, model.loop_chain) = loops
     return model
+
+
+def _numexpr_split_us(a: np.ndarray[Any, Any], repeat: int, call_us: float) -> float:
+    """numexpr's own threads' cost a call (``CostModel.numexpr_split_us``):
+    a one-op expression on 16 Ki elements on all of them, less its time on
+    one thread shared out among them (its fixed cost once)."""
+    threads = numexpr.set_num_threads(1)
+    numexpr.set_num_threads(threads)
+    if threads < 2:
+        return 0.0
+    x = a[:16 * 1024]
+    out = np.empty_like(x)
+
+    def calls() -> Any:
+        return [numexpr.evaluate("x * 1.0001", local_dict={"x": x}, out=out)
+                for _ in range(50)]
+    many = _best(calls, repeat) / 50 * 1e6
+    numexpr.set_num_threads(1)
+    try:
+        one = _best(calls, repeat) / 50 * 1e6
+    finally:
+        numexpr.set_num_threads(threads)
+    return max(0.0, many - one / threads - call_us * (1 - 1 / threads))
 
 
 def _loop_costs(a: np.ndarray[Any, Any], repeat: int

@@ -37,6 +37,12 @@ def op_class(name: str) -> str:
     return "cheap"
 
 
+# numexpr runs a call of this many elements or fewer on the calling thread
+# (measured: 1,000 elements took the same time on one thread or two, 2,048
+# on two 20 us more, 3,000 60 us more).
+NUMEXPR_SERIAL = 1024
+
+
 @dataclass
 class CostModel:
     """Nanoseconds per element, one thread, float64.
@@ -68,6 +74,12 @@ class CostModel:
     # Fixed costs, in microseconds.
     numpy_call_us: float = 0.27       # one ufunc call
     numexpr_call_us: float = 7.2      # one numexpr.evaluate (parse cache hit)
+    # numexpr's own threads, which it wakes for more than NUMEXPR_SERIAL
+    # elements: a call's time on them over one thread's shared out.  Here
+    # 45-80 us: a 20-op chain of 10,000 elements took 160 us on numexpr (its
+    # VM 60 on one thread), 26 on plain NumPy, and the model sent it to
+    # numexpr.
+    numexpr_split_us: float = 60.0
     # Compiled loops: a cheap op is free next to memory traffic (0.01 is the
     # calibration's floor); in a pairwise sum the code is scalar.  No loop
     # has a transcendental op (not exact): those entries are never used.
@@ -130,7 +142,10 @@ class CostModel:
         ``tail``: the ops of a mixed kernel's compiled tail (of ``names``),
         which reads ``tail_operands`` arrays (adds a "mixed" estimate)."""
         width = 0.5 if float32 else 1.0          # bytes per element, relative
-        plain = sum(self.numpy_plain[op_class(k)] for k in names) * width
+        # (temporaries of a block or less stay in cache: the blocked rate;
+        # a 20-op chain of 10,000 elements ran at 0.13 ns an op and element)
+        rates = self.numpy_block if n <= self.block_elems else self.numpy_plain
+        plain = sum(rates[op_class(k)] for k in names) * width
         block = sum(self.numpy_block[op_class(k)] for k in names) * width
         ne = sum(self.numexpr[op_class(k)] for k in names)
         if float32:
@@ -148,7 +163,9 @@ class CostModel:
         est = {
             "numpy": (plain * n + calls) * 1e-9,
             "blocked": ((block + stream) * n / eff + calls * nblocks / eff + gil) * 1e-9,
-            "numexpr": ((ne + stream) * n / threads + self.numexpr_call_us * 1e3) * 1e-9,
+            "numexpr": ((ne + stream) * n / threads + self.numexpr_call_us * 1e3
+                        + (self.numexpr_split_us * 1e3
+                           if threads > 1 and n > NUMEXPR_SERIAL else 0.0)) * 1e-9,
             "loop": ((lp * width + stream) * n / leff + self.loop_call_us * 1e3
                      + (self.loop_split_us * 1e3 if leff > 1 else 0.0)) * 1e-9,
         }
