@@ -744,13 +744,18 @@ def test_numexpr_kernels_the_cost_model_picks_warn_as_numpy() -> None:
         _numexpr_cases_warn_as_numpy(chain, x, b, sm, X, B, S)
 
 
-@contextlib.contextmanager
-def _cheap_numexpr() -> Iterator[None]:
+def _cheap_numexpr() -> contextlib.AbstractContextManager[None]:
     """Plans made meanwhile take numexpr wherever it is exact: a cost model
     of a free numexpr (this machine's wakes its threads in 60 us)."""
+    return _cost_model(numexpr={"cheap": 0.0, "heavy": 0.0, "transcendental": 0.0},
+                       numexpr_call_us=0.0, numexpr_split_us=0.0)
+
+
+@contextlib.contextmanager
+def _cost_model(**constants: Any) -> Iterator[None]:
+    """Plans made meanwhile use a cost model of the defaults but ``constants``."""
     saved = cost._model
-    cost._model = cost.CostModel(numexpr={"cheap": 0.0, "heavy": 0.0, "transcendental": 0.0},
-                                 numexpr_call_us=0.0, numexpr_split_us=0.0)
+    cost._model = cost.CostModel(**constants)
     optimized.clear_plan_cache()
     try:
         yield
@@ -941,18 +946,10 @@ def test_transcendentals_stay_numpy_under_numexpr(dt: Any) -> None:
         assert lt.plan(x * 2 + 1).kernels[0].kernel.backend == "numexpr"
 
 
-@contextlib.contextmanager
-def _small_blocks(elems: int) -> Iterator[None]:
+def _small_blocks(elems: int) -> contextlib.AbstractContextManager[None]:
     """Plans made meanwhile block kernels by ``elems`` elements (a cost
     model of that block), so small arrays take many blocks."""
-    saved = cost._model
-    cost._model = cost.CostModel(block_elems=elems, scratch_bytes=elems * 8)
-    optimized.clear_plan_cache()
-    try:
-        yield
-    finally:
-        cost._model = saved
-        optimized.clear_plan_cache()
+    return _cost_model(block_elems=elems, scratch_bytes=elems * 8)
 
 
 @settings(max_examples=150)      # (1 s a 60: many kinds of blocks to reach)
