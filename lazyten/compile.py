@@ -433,7 +433,8 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
             for s in plan.steps if s.kind == "kernel"):
         return None
     ns: dict[str, Any] = {"np": np, "_empty": np.empty, "_asarray": np.asarray,
-                          "_finite": fpflags.finite, "_aliases": _aliases}
+                          "_finite": fpflags.finite, "_aliases": _aliases,
+                          "_ran_again": fpflags.count_run_again}
     lines: list[str] = []
     # Per-thread state: (shape, dtype) of a scratch buffer, or a factory.
     scratch: list[Any] = []
@@ -537,6 +538,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                 block.append(f"elif _h == 'check' and not _aliases({v}, ({', '.join(args)},)):")
                 block.append(f"    {ne_call.format(out=v)}")
                 block.append(f"    if not _finite({v}):")
+                block.append("        _ran_again()")
                 block.extend(f"        {ln}" for ln in kernel_lines)
                 block.append("else:")
                 block.extend(f"    {ln}" for ln in kernel_lines)

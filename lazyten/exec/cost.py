@@ -49,11 +49,14 @@ class CostModel:
 
     A kernel of k ops over m full-size arrays (inputs + output) costs
     * plain NumPy: each op streams its operands through memory:
-      ``sum(numpy_plain[op])``;
+      ``sum(numpy_plain[op])`` (``numpy_block``'s where the arrays are a
+      block or less: in cache);
     * blocked NumPy: the ops run on cache-resident blocks, the arrays stream
       once: ``sum(numpy_block[op]) + mem * m``, spread over threads, plus
       ``gil_us`` per ufunc call with more than one thread;
-    * numexpr: its VM on cache-resident blocks: ``sum(numexpr[op]) + mem * m``;
+    * numexpr: its VM on cache-resident blocks: ``sum(numexpr[op]) + mem * m``,
+      spread over threads, plus ``numexpr_call_us`` a call and
+      ``numexpr_split_us`` where it wakes its threads;
     * a compiled loop (numba): one pass, ``sum(loop[op]) + mem * m`` for an
       elementwise kernel (LLVM vectorizes it), ``sum(loop_sum[op]) + mem * m``
       for a full sum (NumPy's pairwise order: scalar code), spread over
