@@ -57,6 +57,7 @@ from .graph import ops
 from .graph.node import Node, intern, toposort, user_source
 from .exec import fpflags
 from .exec.kernels import numexpr_now
+from .exec.numpy_backend import keep_arrays, take_arrays
 from .options import Options, get_options
 from .tensor import Tensor
 
@@ -577,6 +578,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     shapes = list(scratch)
     scratch_bytes = sum(math.prod(x[0]) * x[1].itemsize for x in shapes if not callable(x))
     hold = hold_scratch is None or scratch_bytes <= hold_scratch
+    specs = tuple([(x[0], x[1]) for x in shapes if not callable(x)])
 
     # Kernel outputs are fresh arrays (or the caller's ``out``): nothing to
     # copy unless an output is a view, an input, a constant or repeated.
@@ -592,10 +594,19 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
             progs = getattr(local, "progs", None)
             if progs is None:
                 progs = local.progs = {k: x() for k, x in enumerate(shapes) if callable(x)}
-            s = [progs[k] if callable(x) else np.empty(x[0], x[1])
-                 for k, x in enumerate(shapes)]
             if hold:
-                local.s = s
+                s = local.s = [progs[k] if callable(x) else np.empty(x[0], x[1])
+                               for k, x in enumerate(shapes)]
+            else:
+                # Buffers too big to hold per plan: this thread's pool's
+                # (``numpy_backend.take_arrays``), given back after the run.
+                got = iter(take_arrays(specs))
+                s = [progs[k] if callable(x) else next(got) for k, x in enumerate(shapes)]
+                try:
+                    res = body(arrays, outs, s)
+                finally:
+                    keep_arrays(specs, [b for b in s if isinstance(b, np.ndarray)])
+                return res if fresh else _finish(res, arrays, outs)
         if fresh:
             return body(arrays, outs, s)
         return _finish(body(arrays, outs, s), arrays, outs)

@@ -767,13 +767,16 @@ def test_stacked_kernels_run_blocked() -> None:
 
 
 @pytest.mark.parametrize("case", ["w1", "w3", "plain_sum", "plain"])
-def test_plan_peak_counts_kernel_scratch(case: str) -> None:
+def test_plan_peak_counts_kernel_scratch(case: str, monkeypatch: Any) -> None:
     # The estimate memory_limit is held to: buffers plus the running kernel's
     # scratch (blocked: a block per slot and thread; plain: full-size slots),
-    # checked against what executing the plan allocates.
+    # checked against what executing the plan allocates (scratch not kept
+    # between runs here: each thread would allocate it once, then reuse it).
     import tracemalloc
 
+    from lazyten.exec import numpy_backend
     from lazyten.exec.optimized import execute
+    monkeypatch.setattr(numpy_backend, "HELD_SCRATCH_BYTES", 0)
     n = {"w1": 400_000, "w3": 400_000, "plain_sum": 20_000, "plain": 20_000}[case]
     rng = np.random.default_rng(9)
     a, b, c = (lt.asarray(rng.random(n)) for _ in range(3))
@@ -788,6 +791,7 @@ def test_plan_peak_counts_kernel_scratch(case: str) -> None:
         assert p.scratch_bytes > 0 and p.peak_bytes == p.buffer_peak_bytes + p.scratch_bytes
         assert (k.node.attrs["reduce"] is not None) == (case in ("w3", "plain_sum"))
         execute(p, 2)                                   # warm: pool threads, imports
+        numpy_backend.drop_scratch()
         tracemalloc.start()
         try:
             tracemalloc.reset_peak()
