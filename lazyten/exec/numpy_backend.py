@@ -405,6 +405,7 @@ def take_scratch(shape: tuple[int, ...], dtypes: list[Any]) -> list[np.ndarray[A
 
 def keep_scratch(shape: tuple[int, ...], dtypes: list[Any],
                  arrays: list[np.ndarray[Any, Any]]) -> None:
+    """``keep_arrays`` for ``take_scratch``'s arrays."""
     keep_arrays(tuple([(shape, d) for d in dtypes]), arrays)
 
 
