@@ -57,7 +57,7 @@ from .graph import ops
 from .graph.node import Node, intern, toposort, user_source
 from .exec import fpflags
 from .exec.kernels import numexpr_now
-from .exec.numpy_backend import keep_arrays, take_arrays
+from .exec.numpy_backend import keep_arrays, overlaps, take_arrays
 from .options import Options, get_options
 from .tensor import Tensor
 
@@ -434,7 +434,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
             for s in plan.steps if s.kind == "kernel"):
         return None
     ns: dict[str, Any] = {"np": np, "_empty": np.empty, "_asarray": np.asarray,
-                          "_finite": fpflags.finite, "_aliases": _aliases,
+                          "_finite": fpflags.finite, "_overlaps": overlaps,
                           "_ran_again": fpflags.count_run_again}
     lines: list[str] = []
     # Per-thread state: (shape, dtype) of a scratch buffer, or a factory.
@@ -536,7 +536,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                 block.append(f"_h = NE{n.id}()")
                 block.append("if _h == 'run':")
                 block.append(f"    {ne_call.format(out=v)}")
-                block.append(f"elif _h == 'check' and not _aliases({v}, ({', '.join(args)},)):")
+                block.append(f"elif _h == 'check' and not _overlaps({v}, ({', '.join(args)},)):")
                 block.append(f"    {ne_call.format(out=v)}")
                 block.append(f"    if not _finite({v}):")
                 block.append("        _ran_again()")
@@ -615,15 +615,6 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     # Held per thread between calls (chunked evaluation budgets with it).
     run.scratch_bytes = scratch_bytes  # type: ignore[attr-defined]
     return run
-
-
-def _aliases(out: Any, args: tuple[Any, ...]) -> bool:
-    """Whether ``out`` shares memory with an array among ``args``: NumPy
-    could not run a kernel again after numexpr wrote it."""
-    for a in args:
-        if isinstance(a, np.ndarray) and np.may_share_memory(a, out):
-            return True
-    return False
 
 
 def _numexpr_call(ns: dict[str, Any], n: Node, k: Any, args: list[str],

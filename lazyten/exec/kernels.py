@@ -180,8 +180,7 @@ class Kernel:
             how = numexpr_now(ne, self.numexpr_asked)
             if how == "run":
                 return ne(args, out)
-            if how == "check" and not any(isinstance(a, np.ndarray)
-                                          and np.may_share_memory(a, out) for a in args):
+            if how == "check" and not numpy_backend.overlaps(out, args):
                 # (over an input, NumPy could not run again: it runs instead)
                 ne(args, out)
                 if fpflags.finite(out):
@@ -225,7 +224,7 @@ class Kernel:
         heeded = fpflags.heeded(flags)
         if not heeded:
             return False
-        if any(isinstance(a, np.ndarray) and np.may_share_memory(a, out) for a in args):
+        if numpy_backend.overlaps(out, args):
             ops = self.mixed.tail_ops if self.mixed is not None else \
                 tuple(ins[0] for ins in self.program) + (
                     (self.reduce[0],) if self.reduce is not None else ())

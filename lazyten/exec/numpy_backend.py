@@ -18,7 +18,7 @@ import itertools
 import math
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -444,6 +444,16 @@ def keep_arrays(specs: tuple[tuple[tuple[int, ...], Any], ...],
         _held.nbytes -= sum(a.nbytes for a in pool.pop(next(iter(pool))))
     pool[specs] = arrays
     _held.nbytes += nbytes
+
+
+def overlaps(out: np.ndarray[Any, Any], args: Sequence[Any]) -> bool:
+    """Whether ``out`` may share memory with an array among a kernel's
+    ``args``: then NumPy cannot run the kernel again after a loop or numexpr
+    wrote ``out`` (the planner writes in place over inputs that die)."""
+    for a in args:
+        if isinstance(a, np.ndarray) and np.may_share_memory(a, out):
+            return True
+    return False
 
 
 def drop_scratch() -> None:
