@@ -15,9 +15,10 @@ raise "invalid" on a NaN, where NumPy's comparisons are quiet.  Running
 again on NumPy sorts that out; ``report`` leaves such an "invalid" out.
 
 Where libm has no ``fetestexcept`` (or the flags' bits are not known for
-this CPU), ``AVAILABLE`` is False: loops stay silent, as numexpr kernels
-always are (numexpr's threads' flags are its own), and under
-``np.errstate(...="raise")`` kernels run on NumPy instead (``loops_may_run``).
+this CPU), ``AVAILABLE`` is False: loops stay silent, as numexpr is
+(its threads' flags are its own: ``kernels.numexpr_now`` says where it may
+run), and under ``np.errstate(...="raise")`` kernels run on NumPy instead
+(``loops_may_run``).
 """
 
 from __future__ import annotations
@@ -102,16 +103,13 @@ def count_run_again() -> None:
 def loops_may_run() -> bool:
     """Whether a compiled loop may run under the current ``np.errstate``:
     its flags are read, or nothing raises (then a loop is only silent
-    where NumPy would warn, as numexpr kernels are)."""
-    return AVAILABLE or "raise" not in np.geterr().values()
+    where NumPy would warn)."""
+    return AVAILABLE or not errstate_now()[1]
 
 
 def heeded(flags: int) -> int:
     """The flags among ``flags`` that ``np.errstate`` does not ignore."""
-    if not flags:
-        return 0
-    err: dict[str, Any] = dict(np.geterr())
-    return sum(f for f, name in NAMES.items() if flags & f and err[name] != "ignore")
+    return flags & errstate_now()[0] if flags else 0
 
 
 ALL = DIVIDE | OVER | UNDER | INVALID
