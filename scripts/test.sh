@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/python -m pytest "$@"
+# One worker a core (pytest-xdist), each taking the next test when it is free:
+# most of the time goes to numba compiling loops, one core a compile.
+exec .venv/bin/python -m pytest -n auto --dist worksteal "$@"

@@ -15,6 +15,12 @@ from hypothesis import HealthCheck, settings
 # the cost model's defaults, not a calibration of this machine, and the loops
 # they compile do not go to the user's ~/.cache/lazyten.
 os.environ.setdefault("LAZYTEN_CACHE_DIR", tempfile.mkdtemp(prefix="lazyten-tests-"))
+# Under pytest-xdist each worker inherits the controller's directory: give
+# each its own below it, so that a test which expects to compile a loop does
+# not find it already in numba's disk cache, compiled by the other worker.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ["LAZYTEN_CACHE_DIR"] = os.path.join(os.environ["LAZYTEN_CACHE_DIR"],
+                                                   os.environ["PYTEST_XDIST_WORKER"])
 
 import lazyten as lt  # noqa: E402
 
