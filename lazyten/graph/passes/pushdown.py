@@ -15,6 +15,18 @@ reaching a slice of an elementwise node composes with it and sinks on
 
     getitem(sub(getitem(u, [1:]), getitem(u, [:-1])), [::1000])
         =>  sub(getitem(u, [1::1000]), getitem(u, [0:-1:1000]))   (then through u)
+
+An index of a reduction or a scan moves to its input where the result is
+NumPy's to the bit (``_reduced_task``): each element of the result is the
+same reduction of the same elements in the same order, so printing
+``x.sum(axis=1)`` of a (10**4, 10**4) expression reduces the 6 rows shown.
+
+    getitem(sum(mul(x, 2), axis=1), [:3])  =>  sum(mul(getitem(x, [:3, :]), 2), axis=1)
+    getitem(cumulative_sum(x, axis=1), [5])  =>  cumulative_sum(getitem(x, [5, :]), axis=0)
+
+Matrix products keep their views: OpenBLAS rounds ``A[:3] @ B`` differently
+from the first rows of ``A @ B`` (measured: row slices and single rows of
+float64 products differ in the last bits, column slices do not).
 """
 
 from __future__ import annotations
@@ -27,6 +39,12 @@ from ..rewrite import Graph, rewrite
 from ..shapes import IndexItem, compose_index, index_to_python, normalize_index
 
 PUSH_VIEWS = frozenset({"getitem", "transpose"})
+# Reductions whose result does not depend on the order the elements are
+# visited in, for the dtypes ``_order_free`` allows.
+ORDER_FREE = frozenset({"any", "all", "argmin", "argmax"})
+EXACT_INT = frozenset({"sum", "prod", "min", "max"})
+# Scans: each lane along the axis is computed alone, in index order.
+LANE_SCANS = frozenset({"cumulative_sum", "cumulative_prod", "sort", "argsort"})
 
 
 def _input_view(view: str, attrs: dict[str, Any], out_shape: tuple[int, ...],
@@ -59,6 +77,82 @@ def _input_view(view: str, attrs: dict[str, Any], out_shape: tuple[int, ...],
     return ("getitem", {"index": tuple(res)})
 
 
+def _order_free(n: Node) -> bool:
+    """Whether reduction ``n`` gives the same bits in any order: logic,
+    first extremes, and integer arithmetic (wraparound is associative)."""
+    name, x = n.op.name, n.inputs[0]
+    return name in ORDER_FREE or (name in EXACT_INT and x.dtype.kind in "biu"
+                                  and n.dtype.kind in "biu")
+
+
+def _reduced_task(attrs: dict[str, Any], n: Node) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """For ``getitem(n, index)`` of a reduction or scan ``n``: (the index to
+    take of its input, ``n``'s attrs over that input), or None where the
+    result would not be NumPy's to the bit.
+
+    The reduced (or scanned) axes stay whole, so each element of the result
+    reduces the same elements.  Their order matters for float sums and
+    products (NumPy sums a row pairwise where the reduced axis is the inner
+    loop, row after row where a kept axis is, and it drops an axis of length
+    1 from its loop), so there every kept axis must keep its length or at
+    least two elements (slices only: an integer drops the axis): NumPy's
+    loop order then stays the same.  Order-free reductions and lane-wise
+    scans take any integers and slices."""
+    x = n.inputs[0]
+    name = n.op.name
+    items, _ = normalize_index(n.shape, attrs["index"])
+    if any(it[0] == "n" for it in items):
+        return None
+    keep = True
+    if n.op.kind == "scan":
+        if name not in LANE_SCANS:
+            return None
+        axes: tuple[int, ...] = (n.attrs["axis"],)
+        if x.ndim != n.ndim:                 # a 0-d input scanned as 1-d
+            return None
+    else:
+        axis = n.attrs["axis"]
+        if axis is None:                     # argmax of the flat array
+            return None
+        axes = (axis,) if isinstance(axis, int) else tuple(axis)
+        keep = bool(n.attrs["keepdims"])
+        exact = _order_free(n) or (x.dtype == n.dtype and n.dtype.kind in "fc"
+                                   and n.dtype.itemsize >= 4
+                                   and n.attrs.get("dtype") is None)
+        if not exact:                        # float16, casts, int means...
+            return None
+    ordered = n.op.kind == "reduction" and not _order_free(n)
+    # Each output axis's item, placed on the input axis it came from.
+    per_axis: list[IndexItem] = []
+    it_iter = iter(items)
+    for ax in range(x.ndim):
+        if ax in axes and not keep:
+            per_axis.append(("s", 0, x.shape[ax], 1))
+            continue
+        it = next(it_iter)
+        if ax in axes:
+            if n.op.kind == "reduction":     # a kept length-1 axis: whole only
+                if it != ("s", 0, 1, 1):
+                    return None
+                it = ("s", 0, x.shape[ax], 1)
+            elif it != ("s", 0, n.shape[ax], 1):
+                return None                  # the scanned lane itself is cut
+            else:
+                it = ("s", 0, x.shape[ax], 1)  # (include_initial: one longer)
+        elif ordered and it[0] != "s":
+            return None
+        elif ordered:
+            length = len(range(it[1], it[2], it[3]))
+            if length not in (0, x.shape[ax]) and length < 2:
+                return None
+        per_axis.append(it)
+    dropped = [ax for ax, it in enumerate(per_axis) if it[0] == "i"]
+    new_axes = tuple(ax - sum(1 for d in dropped if d < ax) for ax in axes)
+    new_attrs = dict(n.attrs)
+    new_attrs["axis"] = new_axes if isinstance(n.attrs["axis"], tuple) else new_axes[0]
+    return {"index": index_to_python(tuple(per_axis))}, new_attrs
+
+
 def _take_view(view: str, attrs: dict[str, Any], x: Node, src: tuple[str, int]) -> Node:
     if view == "transpose":
         pad = attrs["pad"]
@@ -86,7 +180,8 @@ def _through_slices(task: tuple[str, dict[str, Any], Node]) -> tuple[str, dict[s
 
 
 def pushdown(graph: Graph) -> Graph:
-    """Push getitem/transpose views through elementwise ops (see module doc)."""
+    """Push getitem/transpose views through elementwise ops, and getitem
+    through reductions and scans where exact (see module doc)."""
     if PUSH_VIEWS.isdisjoint(graph.op_names):
         return graph
     uses = {k: len(v) for k, v in graph.consumers().items()}
@@ -107,7 +202,9 @@ def pushdown(graph: Graph) -> Graph:
 
         def pushable(t: tuple[str, dict[str, Any], Node], out_size: int) -> bool:
             n = t[2]
-            return (n.op.kind == "elementwise" and n.value is None and n.op.name != "astype"
+            return (n.value is None and n.op.name != "astype"
+                    and (n.op.kind == "elementwise"
+                         or (t[0] == "getitem" and n.op.kind in ("reduction", "scan")))
                     and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size))
 
         while stack:
@@ -120,24 +217,34 @@ def pushdown(graph: Graph) -> Graph:
             if not pushable(task, taken.size):
                 done[k] = taken
                 continue
-            subtasks = []
-            for x in n.inputs:
-                iv = _input_view(name, attrs, n.shape, x)
-                subtasks.append(None if iv is None else _through_slices((iv[0], iv[1], x)))
+            subtasks: list[tuple[str, dict[str, Any], Node] | None] = []
+            new_attrs = n.attrs
+            if n.op.kind == "elementwise":
+                for x in n.inputs:
+                    iv = _input_view(name, attrs, n.shape, x)
+                    subtasks.append(None if iv is None else _through_slices((iv[0], iv[1], x)))
+            else:
+                got = _reduced_task(attrs, n)
+                if got is None:
+                    done[k] = taken
+                    continue
+                subtasks.append(_through_slices(("getitem", got[0], n.inputs[0])))
+                new_attrs = got[1]
             if not expanded:
                 stack.append((task, True))
                 stack.extend((st, False) for st in subtasks if st is not None)
                 continue
             new_ins = [x if st is None else done[key(st)] for x, st in zip(n.inputs, subtasks)]
-            pushed = build(n.op.name, new_ins, dict(n.attrs), n.source)
+            pushed = build(n.op.name, new_ins, dict(new_attrs), n.source)
             # Broadcasting must give back exactly the view's shape; if it
             # cannot (it always should), keep the view where it was.
             done[k] = pushed if pushed.shape == taken.shape else taken
         return done[key(root_task)]
 
     def rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
-        if node.op.name in PUSH_VIEWS and ins and ins[0].op.kind == "elementwise" \
-                and ins[0].value is None:
+        if node.op.name in PUSH_VIEWS and ins and ins[0].value is None and (
+                ins[0].op.kind == "elementwise"
+                or (node.op.name == "getitem" and ins[0].op.kind in ("reduction", "scan"))):
             return sink(node, ins[0])
         return None
 
