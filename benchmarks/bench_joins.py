@@ -24,7 +24,7 @@ import numexpr as ne
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_workloads import main_n_rounds, side_by_side  # noqa: E402
+from bench_workloads import main_n_rounds, only_these, side_by_side  # noqa: E402
 
 import lazyten as lt  # noqa: E402
 
@@ -54,9 +54,10 @@ def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
     ]
 
 
-def run(n: int, rounds: int) -> None:
+def run(n: int, rounds: int, only: list[str] | None = None) -> None:
     side_by_side(f"N={n:.0e}, rounds={rounds}, interleaved from cold caches; times are "
-                 f"medians, ratios to NumPy eager (lower is better)", workloads(n), rounds,
+                 f"medians, ratios to NumPy eager (lower is better)",
+                 only_these(workloads(n), only), rounds,
                  (("result MB", lambda got, want: f"{want.nbytes / 1e6:.1f}"),),
                  rtol=1e-12, name_width=32)
 

@@ -15,12 +15,14 @@ nested loops find each operand's row; before, the blocked loop ran them.
 R11-R16 have few long rows: the blocked loop runs each row in ranges of
 its own (of up to four blocks), or blocks of columns, with a few blocks of
 scratch a thread where it took a whole row (R12: 360 MB); R16's reduced axes before the last one
-keep whole rows in turns (row blocks were slower there).  The "bits" column says whether lazyten's
+keep whole rows in turns (row blocks were slower there).  R17 and R18 take
+a few rows of a reduction and of a scan: the optimizer moves the index to
+the inputs (``graph/passes/pushdown.py``), so only those rows are computed.  The "bits" column says whether lazyten's
 result is NumPy's to the bit.  numexpr reduces only sums and products of
 whole expressions; elsewhere its column is numexpr's elementwise part then
 NumPy's reduction.
 
-    OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_reductions.py [--rounds 5]
+    OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_reductions.py [--rounds 5] [--only R17 R18]
 
 Rounds are interleaved and every timed call starts from cold caches, as in
 ``bench_workloads.py`` (whose table, timer, flush and tracemalloc peak this
@@ -38,7 +40,7 @@ import numexpr as ne
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_workloads import main_n_rounds, same_bits_cell, side_by_side  # noqa: E402
+from bench_workloads import main_n_rounds, only_these, same_bits_cell, side_by_side  # noqa: E402
 
 import lazyten as lt  # noqa: E402
 
@@ -128,13 +130,23 @@ def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
             "numpy": lambda: np.sum(W * 2 + 1, axis=(0, 2)),
             "numexpr": lambda: np.sum(ne.evaluate("W*2+1", {"W": W}), axis=(0, 2)),
             "lazyten": lambda: lt.compute(lt.sum(lW * 2 + 1, axis=(0, 2)))[0]}),
+        # views of reductions and scans: the rows shown reach the inputs
+        ("R17 sum(A*2+1, axis=1)[-5:]", {
+            "numpy": lambda: np.sum(A * 2 + 1, axis=1)[-5:],
+            "numexpr": lambda: np.sum(ne.evaluate("A*2+1", {"A": A}), axis=1)[-5:],
+            "lazyten": lambda: lt.compute(lt.sum(lA * 2 + 1, axis=1)[-5:])[0]}),
+        ("R18 cumsum(A*b, axis=1)[7]", {
+            "numpy": lambda: np.cumsum(A * A[0], axis=1)[7],
+            "numexpr": lambda: np.cumsum(ne.evaluate("A*r", {"A": A, "r": A[0]}), axis=1)[7],
+            "lazyten": lambda: lt.compute(lt.cumsum(lA * lA[0], axis=1)[7])[0]}),
     ]
 
 
-def run(n: int, rounds: int) -> None:
+def run(n: int, rounds: int, only: list[str] | None = None) -> None:
     side_by_side(f"N={n:.0e} float64, rounds={rounds}, interleaved from cold caches; times "
                  f"are medians, ratios to NumPy eager (lower is better)",
-                 workloads(n), rounds, (("bits", same_bits_cell),), name_width=36)
+                 only_these(workloads(n), only), rounds, (("bits", same_bits_cell),),
+                 name_width=36)
 
 
 if __name__ == "__main__":

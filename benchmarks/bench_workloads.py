@@ -170,14 +170,20 @@ def side_by_side(title: str, workloads: list[tuple[str, dict[str, Callable[[], A
               f"{peaks[0]:6.1f}/{peaks[1]:5.1f}/{peaks[2]:5.1f}{cells}")
 
 
-def main_n_rounds(run: Callable[[int, int], None], doc: str | None) -> None:
-    """The command line of the joins' and reductions' scripts: ``--n`` and
-    ``--rounds``, then ``run(n, rounds)``."""
+def main_n_rounds(run: Callable[[int, int, list[str] | None], None], doc: str | None) -> None:
+    """The command line of the joins' and reductions' scripts: ``--n``,
+    ``--rounds`` and ``--only`` (workload ids), then ``run(n, rounds, only)``."""
     p = argparse.ArgumentParser(description=(doc or "").split("\n")[0])
     p.add_argument("--n", type=int, default=10_000_000)
     p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--only", nargs="*", help="workload ids to run (R17 R18 ...)")
     args = p.parse_args()
-    run(args.n, args.rounds)
+    run(args.n, args.rounds, args.only)
+
+
+def only_these(workloads: list[tuple[str, Any]], only: list[str] | None) -> list[tuple[str, Any]]:
+    """The workloads whose id (the name's first word) ``only`` names; all without it."""
+    return [w for w in workloads if not only or w[0].split()[0] in only]
 
 
 def same_bits_cell(got: Any, want: Any) -> str:
@@ -322,9 +328,7 @@ def run(n: int, rounds: int, threads: int | None, back_to_back: bool = False,
           f"cost model: {get_model().source}")
     print(f"{'workload':30} {'numpy':>9} {'numexpr':>9} {'jax':>6} {'lt first':>9} "
           f"{'lt steady':>9} {'by hand':>8}   {'peak MB np/ne/lt':>18}  warm-up")
-    for name, fns in workloads(n, rng):
-        if only and name.split()[0] not in only:
-            continue
+    for name, fns in only_these(workloads(n, rng), only):
         before = loop_backend.pending()
         first = timed(fns["lazyten"])
         # The steady state: "auto" compiles a loop once its NumPy runs have

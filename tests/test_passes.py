@@ -169,6 +169,33 @@ def test_pushdown_through_reductions_and_scans_golden() -> None:
     assert pushdown(graph(lt.argmax(m * 2, axis=0)[1])).outputs[0].op.name == "argmax"
 
 
+def test_gathers_of_expressions_gather_from_the_operands(engine: Any) -> None:
+    """``(M*r + c)[idx]`` gathers the rows of ``M`` and ``c`` (``r`` is
+    broadcast along them) and computes 4 rows, not 1000; a gather that
+    repeats more elements than the expression has stays above it; an index
+    out of bounds still raises when the result is computed."""
+    rng = np.random.default_rng(3)
+    M, r, c = rng.random((1000, 300)), rng.random(300), rng.random((1000, 1))
+    lM, lr, lc = lt.asarray(M, name="M"), lt.asarray(r, name="r"), lt.asarray(c, name="c")
+    idx = np.array([1, 5, 7, -1])
+    g = pushdown(graph((lM * lr + lc)[idx]))
+    assert g.outputs[0].op.name == "add" and g.outputs[0].shape == (4, 300)
+    assert sorted(n.op.name for n in g.nodes() if n.op.name == "take") == ["take", "take"]
+    many = np.arange(3000) % 1000
+    assert pushdown(graph((lM * lr + lc)[many])).outputs[0].op.name == "take"
+    with np.errstate(all="ignore"):
+        cases = [((lM * lr + lc)[idx], (M * r + lc.eval())[idx]),
+                 ((lM * lr + lc)[:, idx], (M * r + c)[:, idx]),
+                 (lt.take(lM * 2 - lc, np.array([[1, 2], [3, 999]]), axis=0),
+                  np.take(M * 2 - c, np.array([[1, 2], [3, 999]]), axis=0)),
+                 ((lt.sin(lr) * lr)[np.array([299, 0, 0])], (np.sin(r) * r)[[299, 0, 0]]),
+                 ((lM * lr + lc)[many], (M * r + c)[many])]
+    for e, want in cases:
+        same_bits(assert_eq(e, want), want)
+    with pytest.raises(IndexError):
+        (lM * lr + lc)[np.array([0, 1000])].eval()
+
+
 LAYOUTS = ["C", "F", "T", "strided", "broadcast"]
 
 

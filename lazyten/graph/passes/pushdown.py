@@ -24,6 +24,12 @@ same reduction of the same elements in the same order, so printing
     getitem(sum(mul(x, 2), axis=1), [:3])  =>  sum(mul(getitem(x, [:3, :]), 2), axis=1)
     getitem(cumulative_sum(x, axis=1), [5])  =>  cumulative_sum(getitem(x, [5, :]), axis=0)
 
+A gather (``x[idx]``, ``take``) of an elementwise expression gathers from
+its operands, the same index array for each (an operand broadcast along the
+gathered axis is left as it is):
+
+    take(mul(a, b), idx, axis=0)  =>  mul(take(a, idx, axis=0), take(b, idx, axis=0))
+
 Matrix products keep their views: OpenBLAS rounds ``A[:3] @ B`` differently
 from the first rows of ``A @ B`` (measured: row slices and single rows of
 float64 products differ in the last bits, column slices do not).
@@ -39,6 +45,9 @@ from ..rewrite import Graph, rewrite
 from ..shapes import IndexItem, compose_index, index_to_python, normalize_index
 
 PUSH_VIEWS = frozenset({"getitem", "transpose"})
+# ... and gathers: ``take`` copies, but what it gathers from an elementwise
+# expression is the expression of what it gathers from the operands.
+PUSHED = PUSH_VIEWS | {"take"}
 # Reductions whose result does not depend on the order the elements are
 # visited in, for the dtypes ``_order_free`` allows.
 ORDER_FREE = frozenset({"any", "all", "argmin", "argmax"})
@@ -75,6 +84,33 @@ def _input_view(view: str, attrs: dict[str, Any], out_shape: tuple[int, ...],
             res.append(index_to_python((it,))[0])
         j += 1
     return ("getitem", {"index": tuple(res)})
+
+
+def _take_tasks(attrs: dict[str, Any], n: Node
+                ) -> list[tuple[str, dict[str, Any], Node] | None] | None:
+    """For ``take(n, indices, axis)`` of elementwise ``n``: per operand the
+    gather to take of it (None: the operand as it is), or None where an
+    operand cannot follow (broadcast along the axis while the indices are
+    not one list, or a flat gather of a broadcast operand)."""
+    axis, idx = attrs["axis"], attrs["indices"]
+    tasks: list[tuple[str, dict[str, Any], Node] | None] = []
+    for x in n.inputs:
+        off = n.ndim - x.ndim
+        if x.weak:
+            tasks.append(None)
+        elif axis is None:
+            if x.shape != n.shape:
+                return None
+            tasks.append(("take", {"axis": None, "indices": idx}, x))
+        elif axis < off:                     # x lacks the axis: aligns after it
+            tasks.append(None)
+        elif x.shape[axis - off] == 1 and n.shape[axis] != 1:
+            if idx.ndim != 1:
+                return None
+            tasks.append(None)               # broadcasts to len(idx) as before
+        else:
+            tasks.append(("take", {"axis": axis - off, "indices": idx}, x))
+    return tasks
 
 
 def _order_free(n: Node) -> bool:
@@ -154,6 +190,8 @@ def _reduced_task(attrs: dict[str, Any], n: Node) -> tuple[dict[str, Any], dict[
 
 
 def _take_view(view: str, attrs: dict[str, Any], x: Node, src: tuple[str, int]) -> Node:
+    if view == "take":
+        return build("take", [x, attrs["indices"]], {"axis": attrs["axis"]}, src)
     if view == "transpose":
         pad = attrs["pad"]
         if pad:
@@ -180,17 +218,20 @@ def _through_slices(task: tuple[str, dict[str, Any], Node]) -> tuple[str, dict[s
 
 
 def pushdown(graph: Graph) -> Graph:
-    """Push getitem/transpose views through elementwise ops, and getitem
-    through reductions and scans where exact (see module doc)."""
-    if PUSH_VIEWS.isdisjoint(graph.op_names):
+    """Push getitem/transpose views and take gathers through elementwise
+    ops, and getitem through reductions and scans where exact (see module
+    doc)."""
+    if PUSHED.isdisjoint(graph.op_names):
         return graph
     uses = {k: len(v) for k, v in graph.consumers().items()}
 
-    def sink(view: Node, target: Node) -> Node:
+    def sink(view: Node, target: Node, ins: tuple[Node, ...]) -> Node:
         # Iterative: a chain of elementwise ops is walked with an explicit stack.
         # Each frame: (view op name, attrs, node to view, source line).
         if view.op.name == "getitem":
             root_attrs: dict[str, Any] = {"index": index_to_python(view.attrs["index"])}
+        elif view.op.name == "take":
+            root_attrs = {"axis": view.attrs["axis"], "indices": ins[1]}
         else:
             root_attrs = {"axes": view.attrs["axes"], "pad": 0}
         root_task = (view.op.name, root_attrs, target)
@@ -205,7 +246,9 @@ def pushdown(graph: Graph) -> Graph:
             return (n.value is None and n.op.name != "astype"
                     and (n.op.kind == "elementwise"
                          or (t[0] == "getitem" and n.op.kind in ("reduction", "scan")))
-                    and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size))
+                    and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size)
+                    # a gather may repeat elements: never compute more than all
+                    and (t[0] != "take" or out_size <= n.size))
 
         while stack:
             task, expanded = stack.pop()
@@ -219,7 +262,13 @@ def pushdown(graph: Graph) -> Graph:
                 continue
             subtasks: list[tuple[str, dict[str, Any], Node] | None] = []
             new_attrs = n.attrs
-            if n.op.kind == "elementwise":
+            if name == "take":
+                tasks = _take_tasks(attrs, n)
+                if tasks is None:
+                    done[k] = taken
+                    continue
+                subtasks = list(tasks)
+            elif n.op.kind == "elementwise":
                 for x in n.inputs:
                     iv = _input_view(name, attrs, n.shape, x)
                     subtasks.append(None if iv is None else _through_slices((iv[0], iv[1], x)))
@@ -242,10 +291,10 @@ def pushdown(graph: Graph) -> Graph:
         return done[key(root_task)]
 
     def rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
-        if node.op.name in PUSH_VIEWS and ins and ins[0].value is None and (
+        if node.op.name in PUSHED and ins and ins[0].value is None and (
                 ins[0].op.kind == "elementwise"
                 or (node.op.name == "getitem" and ins[0].op.kind in ("reduction", "scan"))):
-            return sink(node, ins[0])
+            return sink(node, ins[0], ins)
         return None
 
-    return rewrite(graph, rule, only=PUSH_VIEWS)
+    return rewrite(graph, rule, only=PUSHED)
