@@ -715,7 +715,8 @@ class Interp:
         shape = v.ref.shape
         nd = len(shape)
         kind = self.draw(st.sampled_from(["reshape", "transpose", "getitem", "getitem",
-                                          "broadcast_to", "expand_dims", "flip", "squeeze"]))
+                                          "broadcast_to", "expand_dims", "flip", "squeeze",
+                                          "take"]))
         d = self.draw
         if kind == "reshape":
             new = self._new_shape(shape)
@@ -765,6 +766,15 @@ class Interp:
             lf = lambda: lt.flip(v.lazy, axis=fax)  # noqa: E731
             rf = lambda: np.flip(v.ref, axis=fax)  # noqa: E731
             uf = lambda u: np.flip(u, axis=fax)  # noqa: E731
+        elif kind == "take" and nd > 0:      # a gather (not a view; pushed down too)
+            tax = d(st.integers(0, nd - 1))
+            n_ax = shape[tax]
+            picks = d(st.lists(st.integers(-n_ax, n_ax - 1), max_size=4)) if n_ax else []
+            arr = np.array(picks, dtype=np.intp)
+            code = f"lt.take({v.name}, np.array({picks}, dtype=np.intp), axis={tax})"
+            lf = lambda: lt.take(v.lazy, arr, axis=tax)  # noqa: E731
+            rf = lambda: np.take(v.ref, arr, axis=tax)  # noqa: E731
+            uf = lambda u: np.take(u, arr, axis=tax)  # noqa: E731
         else:
             code = f"lt.squeeze({v.name})"
             lf = lambda: lt.squeeze(v.lazy)  # noqa: E731
