@@ -196,6 +196,34 @@ def test_gathers_of_expressions_gather_from_the_operands(engine: Any) -> None:
         (lM * lr + lc)[np.array([0, 1000])].eval()
 
 
+def test_views_of_joins_take_from_the_operands_they_reach(engine: Any) -> None:
+    """``concat([x*2, y+1])[10:14]`` computes two elements of each operand;
+    an integer along the join picks one operand; ``stack``'s operands (new
+    axes of views) are reached too; a lone piece of a promoted join is cast
+    to the join's dtype, as NumPy's ``concatenate`` casts it."""
+    assert text(pushdown(graph(lt.concat([x * 2, y + 1])[10:14]))) == (
+        "%0:float64[12] = input name=x\n%1:float64[2] = getitem %0 index=(('s', 10, 12, 1),)\n"
+        "%2:int64[] = const 2 (weak)\n%3:float64[2] = multiply %1 %2\n"
+        "%4:float64[12] = input name=y\n%5:float64[2] = getitem %4 index=(('s', 0, 2, 1),)\n"
+        "%6:int64[] = const 1 (weak)\n%7:float64[2] = add %5 %6\n"
+        "%8:float64[4] = concat %3 %7 axis=0\nreturn %8")
+    rng = np.random.default_rng(4)
+    A, B, C = rng.random((5, 4)), rng.integers(0, 9, (6, 4)), rng.integers(0, 9, (5, 3))
+    for f in [lambda m: m.concatenate([m.asarray(A) * 2, m.asarray(B) + 1])[3:7],
+              lambda m: m.concatenate([m.asarray(A) * 2, m.asarray(B) + 1])[::4, 1],
+              lambda m: m.concatenate([m.asarray(A) * 2, m.asarray(B) + 1])[-3:],
+              lambda m: m.concatenate([m.asarray(A) * 2, m.asarray(B) + 1])[7],
+              lambda m: m.concatenate([m.asarray(A) * 2, m.asarray(B) + 1])[2:2],
+              lambda m: m.concatenate([m.asarray(A) * 2, m.asarray(C) + 1], axis=1)[2, 3:6],
+              lambda m: m.stack([m.asarray(A) * 2, m.asarray(A) + 1])[:, 1:3, 2],
+              lambda m: m.stack([m.asarray(A) * 2, m.asarray(A) + 1], axis=-1)[3],
+              lambda m: m.stack([m.sin(m.asarray(A)), m.asarray(A) + 1])[1, ::-1]]:
+        want = f(np)
+        same_bits(assert_eq(f(lt), want), want)
+    one = lt.stack([lt.asarray(A) * 2, lt.asarray(A) + 1])[1]
+    assert pushdown(graph(one)).outputs[0].op.name == "add"
+
+
 LAYOUTS = ["C", "F", "T", "strided", "broadcast"]
 
 
@@ -294,17 +322,20 @@ def test_views_that_would_change_numpys_sum_order_stay_above_the_sum(layout: str
 
 
 def test_printing_a_huge_reduction_reduces_only_the_rows_shown() -> None:
-    # (10**6, 10**6, 3) summed over its last axis: printing works only if the
-    # corner slices reach the sum's operand (10**12 elements otherwise).
+    # (10**6, 10**6, 3) summed over its last axis, scanned, stacked: printing
+    # works only if the corner slices reach the operands (10**12 elements
+    # otherwise).
     v = np.array([0.1, 0.2, 0.7])
     huge = lt.broadcast_to(lt.asarray(v), (10**6, 10**6, 3))
     small = np.broadcast_to(v, (7, 7, 3))
     with lt.set_options(optimize=True, check=True), np.printoptions(threshold=1000):
         text_sum = str(lt.sum(lt.sin(huge) * 2 + 1, axis=-1))
         text_scan = str(lt.cumulative_sum(huge * 2, axis=-1))
+        text_join = str(lt.stack([lt.sin(huge), huge * 2]))
     with np.printoptions(threshold=0):
         assert text_sum == str(np.sum(np.sin(small) * 2 + 1, axis=-1))
         assert text_scan == str(np.cumulative_sum(small * 2, axis=-1))
+        assert text_join == str(np.stack([np.sin(small), small * 2]))
 
 
 def test_pushdown_through_broadcasting_and_transpose(engine: Any) -> None:

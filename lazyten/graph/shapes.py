@@ -201,6 +201,9 @@ def compose_index(inner: tuple[IndexItem, ...], inner_shape: Shape,
     >>> inner = normalize_index((10,), slice(1, None))[0]
     >>> compose_index(inner, (9,), normalize_index((9,), slice(None, None, 3))[0])
     (slice(1, 8, 3),)
+    >>> inner = normalize_index((5,), (None, slice(None)))[0]     # expand_dims
+    >>> compose_index(inner, (1, 5), normalize_index((1, 5), (0, slice(1, 3)))[0])
+    (slice(1, 3, 1),)
     """
     out: list[Any] = []
     rest = list(outer)
@@ -208,7 +211,7 @@ def compose_index(inner: tuple[IndexItem, ...], inner_shape: Shape,
         if it[0] == "i":
             out.append(it[1])                # consumed by the inner view: no outer item
             continue
-        if it[0] == "n" or not rest:
+        if not rest:
             return None
         o = rest.pop(0)
         while o[0] == "n":                   # the outer view's new axis goes first
@@ -216,6 +219,13 @@ def compose_index(inner: tuple[IndexItem, ...], inner_shape: Shape,
             if not rest:
                 return None
             o = rest.pop(0)
+        if it[0] == "n":                     # the inner view's new axis (length 1)
+            if o[0] == "i":
+                continue                     # indexed away
+            if len(range(o[1], o[2], o[3])) != 1:
+                return None
+            out.append(None)
+            continue
         start, step = it[1], it[3]
         if o[0] == "i":
             out.append(start + o[1] * step)

@@ -30,6 +30,12 @@ gathered axis is left as it is):
 
     take(mul(a, b), idx, axis=0)  =>  mul(take(a, idx, axis=0), take(b, idx, axis=0))
 
+An index of a join (``concat``, and so ``stack``, whose operands are new
+axes of views) takes from the operands it reaches and joins those pieces:
+
+    getitem(concat(mul(a, 2), add(b, 1), axis=0), [3:7])
+        =>  concat(mul(getitem(a, [3:5]), 2), add(getitem(b, [0:2]), 1), axis=0)
+
 Matrix products keep their views: OpenBLAS rounds ``A[:3] @ B`` differently
 from the first rows of ``A @ B`` (measured: row slices and single rows of
 float64 products differ in the last bits, column slices do not).
@@ -111,6 +117,44 @@ def _take_tasks(attrs: dict[str, Any], n: Node
         else:
             tasks.append(("take", {"axis": axis - off, "indices": idx}, x))
     return tasks
+
+
+def _join_tasks(attrs: dict[str, Any], n: Node
+                ) -> tuple[list[tuple[str, dict[str, Any], Node]], int | None] | None:
+    """For ``getitem(n, index)`` of ``concat`` node ``n``: the getitem of
+    each operand the index reaches, and the axis to join those pieces on
+    (None: one piece, the join's axis indexed by an integer), or None where
+    the index does not split so simply (a new axis, a reversed step along
+    the join, nothing selected)."""
+    axis = n.attrs["axis"]
+    if axis is None:
+        return None
+    items, _ = normalize_index(n.shape, attrs["index"])
+    if any(it[0] == "n" for it in items):
+        return None
+    at = items[axis]
+    if at[0] == "s" and at[3] < 0:
+        return None
+    pieces: list[tuple[str, dict[str, Any], Node]] = []
+    lo = 0
+    for x in n.inputs:
+        hi = lo + x.shape[axis]
+        if at[0] == "i":
+            local: IndexItem | None = ("i", at[1] - lo) if lo <= at[1] < hi else None
+        else:
+            start, stop, step = at[1], at[2], at[3]
+            first = start if start >= lo else start + -(-(lo - start) // step) * step
+            end = min(stop, hi)
+            local = ("s", first - lo, end - lo, step) if first < end else None
+        if local is not None:
+            mine = items[:axis] + (local,) + items[axis + 1:]
+            pieces.append(("getitem", {"index": index_to_python(mine)}, x))
+        lo = hi
+    if not pieces:
+        return None
+    if at[0] == "i":
+        return pieces, None
+    return pieces, axis - sum(1 for it in items[:axis] if it[0] == "i")
 
 
 def _order_free(n: Node) -> bool:
@@ -219,8 +263,8 @@ def _through_slices(task: tuple[str, dict[str, Any], Node]) -> tuple[str, dict[s
 
 def pushdown(graph: Graph) -> Graph:
     """Push getitem/transpose views and take gathers through elementwise
-    ops, and getitem through reductions and scans where exact (see module
-    doc)."""
+    ops, and getitem through joins, and through reductions and scans where
+    exact (see module doc)."""
     if PUSHED.isdisjoint(graph.op_names):
         return graph
     uses = {k: len(v) for k, v in graph.consumers().items()}
@@ -245,7 +289,8 @@ def pushdown(graph: Graph) -> Graph:
             n = t[2]
             return (n.value is None and n.op.name != "astype"
                     and (n.op.kind == "elementwise"
-                         or (t[0] == "getitem" and n.op.kind in ("reduction", "scan")))
+                         or (t[0] == "getitem" and (n.op.kind in ("reduction", "scan")
+                                                    or n.op.name == "concat")))
                     and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size)
                     # a gather may repeat elements: never compute more than all
                     and (t[0] != "take" or out_size <= n.size))
@@ -262,7 +307,15 @@ def pushdown(graph: Graph) -> Graph:
                 continue
             subtasks: list[tuple[str, dict[str, Any], Node] | None] = []
             new_attrs = n.attrs
-            if name == "take":
+            join: tuple[int | None] | None = None      # concat: the pieces' axis
+            if n.op.name == "concat":
+                got_join = _join_tasks(attrs, n)
+                if got_join is None:
+                    done[k] = taken
+                    continue
+                subtasks = [_through_slices(t) for t in got_join[0]]
+                join = (got_join[1],)
+            elif name == "take":
                 tasks = _take_tasks(attrs, n)
                 if tasks is None:
                     done[k] = taken
@@ -283,6 +336,14 @@ def pushdown(graph: Graph) -> Graph:
                 stack.append((task, True))
                 stack.extend((st, False) for st in subtasks if st is not None)
                 continue
+            if join is not None:
+                pieces = [done[key(st)] for st in subtasks if st is not None]
+                pushed = pieces[0] if join[0] is None or len(pieces) == 1 else \
+                    build("concat", pieces, {"axis": join[0]}, n.source)
+                if pushed.dtype != n.dtype:          # the pieces left promote less
+                    pushed = build("astype", [pushed], {"dtype": n.dtype}, n.source)
+                done[k] = pushed if pushed.shape == taken.shape else taken
+                continue
             new_ins = [x if st is None else done[key(st)] for x, st in zip(n.inputs, subtasks)]
             pushed = build(n.op.name, new_ins, dict(new_attrs), n.source)
             # Broadcasting must give back exactly the view's shape; if it
@@ -293,7 +354,8 @@ def pushdown(graph: Graph) -> Graph:
     def rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
         if node.op.name in PUSHED and ins and ins[0].value is None and (
                 ins[0].op.kind == "elementwise"
-                or (node.op.name == "getitem" and ins[0].op.kind in ("reduction", "scan"))):
+                or (node.op.name == "getitem" and (ins[0].op.kind in ("reduction", "scan")
+                                                   or ins[0].op.name == "concat"))):
             return sink(node, ins[0], ins)
         return None
 
