@@ -3,9 +3,11 @@
 A concat or stack of computed arrays is where eager code holds every
 operand and the joined copy at once.  lazyten's planner has each operand's
 kernel write straight into its slice of the join's buffer, so the peak is
-the result (plus block scratch), and no copy is made at the join.
+the result (plus block scratch), and no copy is made at the join.  J4 takes
+ten elements across two operands of J2's join: the index reaches the
+operands, so lazyten computes those ten.
 
-    OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_joins.py [--n 10000000] [--rounds 5]
+    OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_joins.py [--n 10000000] [--rounds 5] [--only J4]
 
 Rounds are interleaved and every timed call starts from cold caches, as in
 ``bench_workloads.py`` (whose timer, flush and tracemalloc peak this uses);
@@ -51,6 +53,12 @@ def workloads(n: int) -> list[tuple[str, dict[str, Callable[[], Any]]]]:
                                          ne.evaluate("a*b+c", env)], axis=-1),
             "lazyten": lambda: lt.compute(lt.stack([lt.sin(la), lt.cos(lb), la * lb + lc],
                                                    axis=-1))[0]}),
+        # a view of a join: the index reaches the operands (graph/passes/pushdown.py)
+        ("J4 concat(2a+1, b-c, a)[n-5:n+5]", {
+            "numpy": lambda: np.concatenate([2 * a + 1, b - c, a])[n - 5:n + 5],
+            "numexpr": lambda: np.concatenate([ne.evaluate("2*a+1", env),
+                                               ne.evaluate("b-c", env), a])[n - 5:n + 5],
+            "lazyten": lambda: lt.compute(lt.concat([2 * la + 1, lb - lc, la])[n - 5:n + 5])[0]}),
     ]
 
 
