@@ -224,6 +224,28 @@ def test_views_of_joins_take_from_the_operands_they_reach(engine: Any) -> None:
     assert pushdown(graph(one)).outputs[0].op.name == "add"
 
 
+def test_rows_of_a_reshaped_expression_are_a_range_of_it(engine: Any) -> None:
+    """``(a*b).reshape(4, 6)[1:3]`` computes elements 6-17 of ``a*b``; a
+    strided or larger choice of rows stays above the reshape."""
+    a = lt.asarray(np.linspace(0, 1, 24), name="a")
+    b = lt.asarray(np.linspace(1, 2, 24), name="b")
+    assert text(pushdown(graph((a * b).reshape(4, 6)[1:3, ::2]))) == (
+        "%0:float64[24] = input name=a\n%1:float64[12] = getitem %0 index=(('s', 6, 18, 1),)\n"
+        "%2:float64[24] = input name=b\n%3:float64[12] = getitem %2 index=(('s', 6, 18, 1),)\n"
+        "%4:float64[12] = multiply %1 %3\n%5:float64[2,6] = reshape %4 shape=(2, 6)\n"
+        "%6:float64[2,3] = getitem %5 index=(('s', 0, 2, 1), ('s', 0, 6, 2))\nreturn %6")
+    for kept in ((a * b).reshape(4, 6)[::2], (a * b).reshape(4, 6)[1:4]):
+        assert pushdown(graph(kept)).outputs[0].op.name == "getitem"
+        assert pushdown(graph(kept)).outputs[0].inputs[0].op.name == "reshape"
+    A, B = np.linspace(0, 1, 24), np.linspace(1, 2, 24)
+    for f in [lambda m: (m.asarray(A) * m.asarray(B)).reshape(4, 6)[1:3, ::2],
+              lambda m: (m.asarray(A) * m.asarray(B)).reshape(2, 3, 4)[1, 2:, None],
+              lambda m: (m.asarray(A) - 1).reshape(-1, 4)[2],
+              lambda m: (m.asarray(A) - 1).reshape(-1, 4)[2:2]]:
+        want = f(np)
+        same_bits(assert_eq(f(lt), want), want)
+
+
 LAYOUTS = ["C", "F", "T", "strided", "broadcast"]
 
 
@@ -322,9 +344,9 @@ def test_views_that_would_change_numpys_sum_order_stay_above_the_sum(layout: str
 
 
 def test_printing_a_huge_reduction_reduces_only_the_rows_shown() -> None:
-    # (10**6, 10**6, 3) summed over its last axis, scanned, stacked: printing
-    # works only if the corner slices reach the operands (10**12 elements
-    # otherwise).
+    # (10**6, 10**6, 3) summed over its last axis, scanned, stacked, and a
+    # reshaped 10**12-element expression: printing works only if the corner
+    # slices reach the operands (10**12 elements otherwise).
     v = np.array([0.1, 0.2, 0.7])
     huge = lt.broadcast_to(lt.asarray(v), (10**6, 10**6, 3))
     small = np.broadcast_to(v, (7, 7, 3))
@@ -332,10 +354,13 @@ def test_printing_a_huge_reduction_reduces_only_the_rows_shown() -> None:
         text_sum = str(lt.sum(lt.sin(huge) * 2 + 1, axis=-1))
         text_scan = str(lt.cumulative_sum(huge * 2, axis=-1))
         text_join = str(lt.stack([lt.sin(huge), huge * 2]))
+        flat = lt.broadcast_to(lt.asarray(v[:1]), (10**12,))
+        text_rows = str((lt.sin(flat) * 2).reshape(10**6, 10**6))
     with np.printoptions(threshold=0):
         assert text_sum == str(np.sum(np.sin(small) * 2 + 1, axis=-1))
         assert text_scan == str(np.cumulative_sum(small * 2, axis=-1))
         assert text_join == str(np.stack([np.sin(small), small * 2]))
+        assert text_rows == str(np.broadcast_to(np.sin(v[:1]) * 2, (7, 7)))
 
 
 def test_pushdown_through_broadcasting_and_transpose(engine: Any) -> None:

@@ -36,6 +36,13 @@ axes of views) takes from the operands it reaches and joins those pieces:
     getitem(concat(mul(a, 2), add(b, 1), axis=0), [3:7])
         =>  concat(mul(getitem(a, [3:5]), 2), add(getitem(b, [0:2]), 1), axis=0)
 
+Rows of a reshaped 1-d array are a range of it, which sinks on in its turn
+(printing ``(a*b).reshape(1000, 1000)`` computes its first and last 3,000
+elements):
+
+    getitem(reshape(mul(a, b), (1000, 1000)), [:3, :3])
+        =>  getitem(reshape(mul(getitem(a, [0:3000]), getitem(b, [0:3000])), (3, 1000)), [:, :3])
+
 Matrix products keep their views: OpenBLAS rounds ``A[:3] @ B`` differently
 from the first rows of ``A @ B`` (measured: row slices and single rows of
 float64 products differ in the last bits, column slices do not).
@@ -43,6 +50,7 @@ float64 products differ in the last bits, column slices do not).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..node import Node
@@ -155,6 +163,36 @@ def _join_tasks(attrs: dict[str, Any], n: Node
     if at[0] == "i":
         return pieces, None
     return pieces, axis - sum(1 for it in items[:axis] if it[0] == "i")
+
+
+def _sinks_into(view: str, n: Node) -> bool:
+    """Whether ``view`` (getitem, transpose, take) of ``n`` can move into it."""
+    return n.value is None and (n.op.kind == "elementwise" or (
+        view == "getitem" and (n.op.kind in ("reduction", "scan") or n.op.name == "concat")))
+
+
+def _rows_of_reshape(index: tuple[IndexItem, ...], r: Node
+                     ) -> tuple[slice, tuple[int, ...], tuple[Any, ...]] | None:
+    """For an index of ``r = reshape(x, shape)`` of a 1-d ``x`` whose first
+    item takes a step-1 range of rows (or one row) and at most half of
+    ``x``: (the range of ``x``, the shape to reshape it to, the index left
+    for that), else None."""
+    x = r.inputs[0]
+    if x.ndim != 1 or r.ndim == 0 or not index or index[0][0] not in "si":
+        return None
+    row = math.prod(r.shape[1:])
+    first = index[0]
+    lead: int | slice
+    if first[0] == "i":
+        start, count, lead = first[1], 1, 0
+    elif first[3] == 1:
+        start, count, lead = first[1], len(range(first[1], first[2])), slice(None)
+    else:
+        return None
+    if 2 * count * row > x.size:
+        return None
+    rest = (lead,) + index_to_python(index[1:])
+    return slice(start * row, (start + count) * row), (count,) + r.shape[1:], rest
 
 
 def _order_free(n: Node) -> bool:
@@ -287,10 +325,7 @@ def pushdown(graph: Graph) -> Graph:
 
         def pushable(t: tuple[str, dict[str, Any], Node], out_size: int) -> bool:
             n = t[2]
-            return (n.value is None and n.op.name != "astype"
-                    and (n.op.kind == "elementwise"
-                         or (t[0] == "getitem" and (n.op.kind in ("reduction", "scan")
-                                                    or n.op.name == "concat")))
+            return (n.op.name != "astype" and _sinks_into(t[0], n)
                     and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size)
                     # a gather may repeat elements: never compute more than all
                     and (t[0] != "take" or out_size <= n.size))
@@ -351,11 +386,24 @@ def pushdown(graph: Graph) -> Graph:
             done[k] = pushed if pushed.shape == taken.shape else taken
         return done[key(root_task)]
 
+    def through_reshape(node: Node, r: Node) -> Node | None:
+        got = _rows_of_reshape(tuple(node.attrs["index"]), r)
+        if got is None:
+            return None
+        flat, shape, rest = got
+        x = r.inputs[0]
+        if not _sinks_into("getitem", x):
+            return None                      # nothing computed to spare
+        part = sink(build("getitem", [x], {"index": (flat,)}, node.source), x, (x,))
+        rows = build("reshape", [part], {"shape": shape}, r.source)
+        out = build("getitem", [rows], {"index": rest}, node.source)
+        return out if out.shape == node.shape else None
+
     def rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
-        if node.op.name in PUSHED and ins and ins[0].value is None and (
-                ins[0].op.kind == "elementwise"
-                or (node.op.name == "getitem" and (ins[0].op.kind in ("reduction", "scan")
-                                                   or ins[0].op.name == "concat"))):
+        if node.op.name == "getitem" and ins and ins[0].op.name == "reshape" \
+                and ins[0].value is None:
+            return through_reshape(node, ins[0])
+        if node.op.name in PUSHED and ins and _sinks_into(node.op.name, ins[0]):
             return sink(node, ins[0], ins)
         return None
 
