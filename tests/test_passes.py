@@ -1017,8 +1017,13 @@ def test_plan_peak_counts_kernel_scratch(case: str, monkeypatch: Any) -> None:
             used = tracemalloc.get_traced_memory()[1] - base
         finally:
             tracemalloc.stop()
-    # (at least one thread's blocks: the two threads' need not overlap in time)
+    # (at least one thread's blocks: the two threads' need not overlap in time;
+    # a float sum's blocks are ranges of NumPy's pairwise split, half a block
+    # or more: 400,000 elements are 8 ranges of 50,000, where one thread that
+    # ran them all while the other slept peaked at 410 KB, not a block)
     share = p.scratch_bytes // (2 if k.kernel.backend == "blocked" else 1)
+    if k.kernel.backend == "blocked" and case == "w3":
+        share //= 2
     assert p.buffer_peak_bytes + share - 64 * 1024 <= used <= p.peak_bytes + 64 * 1024
 
 
