@@ -22,7 +22,6 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 

@@ -44,7 +44,6 @@ import json
 import math
 import operator
 import os
-import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
