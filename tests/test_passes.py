@@ -180,7 +180,7 @@ def test_gathers_of_expressions_gather_from_the_operands(engine: Any) -> None:
     idx = np.array([1, 5, 7, -1])
     g = pushdown(graph((lM * lr + lc)[idx]))
     assert g.outputs[0].op.name == "add" and g.outputs[0].shape == (4, 300)
-    assert sorted(n.op.name for n in g.nodes() if n.op.name == "take") == ["take", "take"]
+    assert sum(n.op.name == "take" for n in g.nodes()) == 2        # M's and c's
     many = np.arange(3000) % 1000
     assert pushdown(graph((lM * lr + lc)[many])).outputs[0].op.name == "take"
     with np.errstate(all="ignore"):
@@ -1022,7 +1022,7 @@ def test_plan_peak_counts_kernel_scratch(case: str, monkeypatch: Any) -> None:
     # or more: 400,000 elements are 8 ranges of 50,000, where one thread that
     # ran them all while the other slept peaked at 410 KB, not a block)
     share = p.scratch_bytes // (2 if k.kernel.backend == "blocked" else 1)
-    if k.kernel.backend == "blocked" and case == "w3":
+    if k.kernel.backend == "blocked" and k.node.attrs["reduce"] is not None:
         share //= 2
     assert p.buffer_peak_bytes + share - 64 * 1024 <= used <= p.peak_bytes + 64 * 1024
 

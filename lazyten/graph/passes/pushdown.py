@@ -52,6 +52,7 @@ rows too, column slices not).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from ..node import Node
@@ -69,6 +70,11 @@ ORDER_FREE = frozenset({"any", "all", "argmin", "argmax"})
 EXACT_INT = frozenset({"sum", "prod", "min", "max"})
 # Scans: each lane along the axis is computed alone, in index order.
 LANE_SCANS = frozenset({"cumulative_sum", "cumulative_prod", "sort", "argsort"})
+# A view to take: (view op, its attrs, the node it views); once split, its
+# input tasks, how to build the node again from what they become, and the
+# view as it is (``_split``).
+Task = tuple[str, dict[str, Any], Node]
+Split = tuple[list[Task | None], Callable[[list[Node | None]], Node], Node]
 
 
 def _input_view(view: str, attrs: dict[str, Any], out_shape: tuple[int, ...],
@@ -101,14 +107,13 @@ def _input_view(view: str, attrs: dict[str, Any], out_shape: tuple[int, ...],
     return ("getitem", {"index": tuple(res)})
 
 
-def _take_tasks(attrs: dict[str, Any], n: Node
-                ) -> list[tuple[str, dict[str, Any], Node] | None] | None:
+def _take_tasks(attrs: dict[str, Any], n: Node) -> list[Task | None] | None:
     """For ``take(n, indices, axis)`` of elementwise ``n``: per operand the
     gather to take of it (None: the operand as it is), or None where an
     operand cannot follow (broadcast along the axis while the indices are
     not one list, or a flat gather of a broadcast operand)."""
     axis, idx = attrs["axis"], attrs["indices"]
-    tasks: list[tuple[str, dict[str, Any], Node] | None] = []
+    tasks: list[Task | None] = []
     for x in n.inputs:
         off = n.ndim - x.ndim
         if x.weak:
@@ -128,8 +133,7 @@ def _take_tasks(attrs: dict[str, Any], n: Node
     return tasks
 
 
-def _join_tasks(attrs: dict[str, Any], n: Node
-                ) -> tuple[list[tuple[str, dict[str, Any], Node]], int | None] | None:
+def _join_tasks(attrs: dict[str, Any], n: Node) -> tuple[list[Task], int | None] | None:
     """For ``getitem(n, index)`` of ``concat`` node ``n``: the getitem of
     each operand the index reaches, and the axis to join those pieces on
     (None: one piece, the join's axis indexed by an integer), or None where
@@ -144,7 +148,7 @@ def _join_tasks(attrs: dict[str, Any], n: Node
     at = items[axis]
     if at[0] == "s" and at[3] < 0:
         return None
-    pieces: list[tuple[str, dict[str, Any], Node]] = []
+    pieces: list[Task] = []
     lo = 0
     for x in n.inputs:
         hi = lo + x.shape[axis]
@@ -283,7 +287,7 @@ def _take_view(view: str, attrs: dict[str, Any], x: Node, src: tuple[str, int]) 
     return build("getitem", [x], attrs, src)
 
 
-def _through_slices(task: tuple[str, dict[str, Any], Node]) -> tuple[str, dict[str, Any], Node]:
+def _through_slices(task: Task) -> Task:
     """A getitem of a (computed) getitem as one getitem of the latter's base,
     so the view keeps sinking: ``(u[1:] - u[:-1])[::1000]`` reaches ``u``
     through its two slices and computes 2 x 1,000 of its elements, not all.
@@ -298,6 +302,50 @@ def _through_slices(task: tuple[str, dict[str, Any], Node]) -> tuple[str, dict[s
             break
         attrs, n = {"index": composed}, n.inputs[0]
     return name, attrs, n
+
+
+def _split(task: Task) -> tuple[list[Task | None], Callable[[list[Node | None]], Node]] | None:
+    """The view ``task`` as views of its node's inputs (None: an input as it
+    is) and how to build the node again from what they become; None where
+    the view stays."""
+    name, attrs, n = task
+    if n.op.name == "concat":
+        got = _join_tasks(attrs, n)
+        if got is None:
+            return None
+        axis = got[1]
+
+        def join(pieces: list[Node | None]) -> Node:
+            ins = [p for p in pieces if p is not None]
+            out = ins[0] if axis is None or len(ins) == 1 else \
+                build("concat", ins, {"axis": axis}, n.source)
+            # (the pieces left may promote to less than the join did)
+            return out if out.dtype == n.dtype else \
+                build("astype", [out], {"dtype": n.dtype}, n.source)
+        return [_through_slices(t) for t in got[0]], join
+    new_attrs = n.attrs
+    subtasks: list[Task | None]
+    if name == "take":
+        tasks = _take_tasks(attrs, n)
+        if tasks is None:
+            return None
+        subtasks = list(tasks)
+    elif n.op.kind == "elementwise":
+        subtasks = []
+        for x in n.inputs:
+            iv = _input_view(name, attrs, n.shape, x)
+            subtasks.append(None if iv is None else _through_slices((iv[0], iv[1], x)))
+    else:
+        reduced = _reduced_task(attrs, n)
+        if reduced is None:
+            return None
+        subtasks = [_through_slices(("getitem", reduced[0], n.inputs[0]))]
+        new_attrs = reduced[1]
+
+    def rebuild(vals: list[Node | None]) -> Node:
+        ins = [x if v is None else v for x, v in zip(n.inputs, vals)]
+        return build(n.op.name, ins, dict(new_attrs), n.source)
+    return subtasks, rebuild
 
 
 def pushdown(graph: Graph) -> Graph:
@@ -318,13 +366,15 @@ def pushdown(graph: Graph) -> Graph:
         else:
             root_attrs = {"axes": view.attrs["axes"], "pad": 0}
         root_task = (view.op.name, root_attrs, target)
-        stack: list[tuple[tuple[str, dict[str, Any], Node], bool]] = [(root_task, False)]
+        # A frame is a task, and once split (``split``) its input tasks, how
+        # to build the pushed node from their results, and the view as it is.
+        stack: list[tuple[Task, Split | None]] = [(root_task, None)]
         done: dict[tuple[str, str, int], Node] = {}
 
-        def key(t: tuple[str, dict[str, Any], Node]) -> tuple[str, str, int]:
+        def key(t: Task) -> tuple[str, str, int]:
             return (t[0], repr(sorted(t[1].items())), t[2].id)
 
-        def pushable(t: tuple[str, dict[str, Any], Node], out_size: int) -> bool:
+        def pushable(t: Task, out_size: int) -> bool:
             n = t[2]
             return (n.op.name != "astype" and _sinks_into(t[0], n)
                     and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size)
@@ -332,56 +382,22 @@ def pushdown(graph: Graph) -> Graph:
                     and (t[0] != "take" or out_size <= n.size))
 
         while stack:
-            task, expanded = stack.pop()
+            task, how = stack.pop()
             k = key(task)
             if k in done:
                 continue
-            name, attrs, n = task
-            taken = _take_view(name, attrs, n, view.source)
-            if not pushable(task, taken.size):
-                done[k] = taken
-                continue
-            subtasks: list[tuple[str, dict[str, Any], Node] | None] = []
-            new_attrs = n.attrs
-            join: tuple[int | None] | None = None      # concat: the pieces' axis
-            if n.op.name == "concat":
-                got_join = _join_tasks(attrs, n)
-                if got_join is None:
-                    done[k] = taken
-                    continue
-                subtasks = [_through_slices(t) for t in got_join[0]]
-                join = (got_join[1],)
-            elif name == "take":
-                tasks = _take_tasks(attrs, n)
-                if tasks is None:
-                    done[k] = taken
-                    continue
-                subtasks = list(tasks)
-            elif n.op.kind == "elementwise":
-                for x in n.inputs:
-                    iv = _input_view(name, attrs, n.shape, x)
-                    subtasks.append(None if iv is None else _through_slices((iv[0], iv[1], x)))
-            else:
-                got = _reduced_task(attrs, n)
+            if how is None:
+                name, attrs, n = task
+                taken = _take_view(name, attrs, n, view.source)
+                got = _split(task) if pushable(task, taken.size) else None
                 if got is None:
                     done[k] = taken
                     continue
-                subtasks.append(_through_slices(("getitem", got[0], n.inputs[0])))
-                new_attrs = got[1]
-            if not expanded:
-                stack.append((task, True))
-                stack.extend((st, False) for st in subtasks if st is not None)
+                stack.append((task, (got[0], got[1], taken)))
+                stack.extend((st, None) for st in got[0] if st is not None)
                 continue
-            if join is not None:
-                pieces = [done[key(st)] for st in subtasks if st is not None]
-                pushed = pieces[0] if join[0] is None or len(pieces) == 1 else \
-                    build("concat", pieces, {"axis": join[0]}, n.source)
-                if pushed.dtype != n.dtype:          # the pieces left promote less
-                    pushed = build("astype", [pushed], {"dtype": n.dtype}, n.source)
-                done[k] = pushed if pushed.shape == taken.shape else taken
-                continue
-            new_ins = [x if st is None else done[key(st)] for x, st in zip(n.inputs, subtasks)]
-            pushed = build(n.op.name, new_ins, dict(new_attrs), n.source)
+            subtasks, rebuild, taken = how
+            pushed = rebuild([None if st is None else done[key(st)] for st in subtasks])
             # Broadcasting must give back exactly the view's shape; if it
             # cannot (it always should), keep the view where it was.
             done[k] = pushed if pushed.shape == taken.shape else taken
