@@ -2,11 +2,17 @@
 
     python benchmarks/graph_scaling.py            # 1k, 10k, 100k
     python benchmarks/graph_scaling.py 1000 5000  # chosen sizes
+    python benchmarks/graph_scaling.py --repeat 5 # median of 5 graphs a row (default 3)
 
 Three graph shapes: a deep elementwise chain (``t = t + 2; t = t - 1`` ...), a
 wide sum of many inputs (an add chain over N leaves) and a chain of views.
 Time is measured without tracemalloc (it slows Python down), then the run is
-repeated under tracemalloc for the peak of Python allocations.  The last
+repeated under tracemalloc for the peak of Python allocations.  Each row's
+times are the medians over ``--repeat`` graphs of one size that are new to
+lazyten: their leaves' lengths differ (8, 9, 10, ...), so every graph is a
+structure not seen before (a seen one would find its plan in the cache, or
+its nodes' shapes and dtypes without inference).  One timing of a 1,000-node
+graph is 5-20 ms, which a noisy machine can double.  The last
 columns divide by the node count: flat per-node numbers mean linear growth;
 "all" is build plus evaluation (optimize, plan and run), what issue 3's
 20 us a node is about.  Small graphs of each shape are evaluated before the
@@ -15,9 +21,11 @@ table, so one-time setup (printed on the first line) is not in the 1k rows.
 
 from __future__ import annotations
 
+import argparse
 import functools
 import gc
 import operator
+import statistics
 import sys
 import time
 import tracemalloc
@@ -33,33 +41,42 @@ except ImportError:  # run from a checkout without installing
     import lazyten as lt
 
 
-def chain(n: int) -> lt.Tensor:
-    t = lt.asarray(np.arange(8.0))
+# ``k``: the leaves' length is 8 + k (another structure for each k).
+
+def chain(n: int, k: int = 0) -> lt.Tensor:
+    t = lt.asarray(np.arange(8.0 + k))
     for i in range(n):
         t = t + 2.0 if i % 2 == 0 else t - 1.0
     return t
 
 
-def wide(n: int) -> lt.Tensor:
-    leaves = [lt.asarray(np.full(8, float(i))) for i in range(n // 2)]
+def wide(n: int, k: int = 0) -> lt.Tensor:
+    leaves = [lt.asarray(np.full(8 + k, float(i))) for i in range(n // 2)]
     return functools.reduce(operator.add, leaves)
 
 
-def views(n: int) -> lt.Tensor:
-    t = lt.asarray(np.ones((4, 2)))
+def views(n: int, k: int = 0) -> lt.Tensor:
+    t = lt.asarray(np.ones((4, 8 + k)))
     for _ in range(n // 3):
         t = (t.T * 1.0).T
     return t
 
 
-SHAPES: dict[str, Callable[[int], lt.Tensor]] = {"chain": chain, "wide": wide, "views": views}
+SHAPES: dict[str, Callable[..., lt.Tensor]] = {"chain": chain, "wide": wide, "views": views}
 
 
-def _phases(build: Callable[[int], lt.Tensor], n: int,
-            optimize: bool) -> dict[str, float]:
+def _phases(build: Callable[..., lt.Tensor], n: int, optimize: bool,
+            repeat: int) -> dict[str, float]:
+    """Median seconds of each phase over ``repeat`` new graphs."""
+    runs = [_phases_once(build, n, optimize, k) for k in range(1, repeat + 1)]
+    return {ph: statistics.median(r[ph] for r in runs) for ph in runs[0]}
+
+
+def _phases_once(build: Callable[..., lt.Tensor], n: int, optimize: bool,
+                 k: int) -> dict[str, float]:
     out: dict[str, float] = {}
     t0 = time.perf_counter()
-    t = build(n)
+    t = build(n, k)
     out["build"] = time.perf_counter() - t0
     with lt.set_options(optimize=optimize):
         t0 = time.perf_counter()
@@ -71,7 +88,7 @@ def _phases(build: Callable[[int], lt.Tensor], n: int,
     return out
 
 
-def _peak(build: Callable[[int], lt.Tensor], n: int, optimize: bool) -> float:
+def _peak(build: Callable[..., lt.Tensor], n: int, optimize: bool) -> float:
     gc.collect()
     tracemalloc.start()
     try:
@@ -97,9 +114,9 @@ def warm_up() -> float:
     return time.perf_counter() - t0
 
 
-def main(sizes: list[int]) -> None:
+def main(sizes: list[int], repeat: int = 3) -> None:
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, "
-          f"recursion limit {sys.getrecursionlimit()}; "
+          f"recursion limit {sys.getrecursionlimit()}; medians of {repeat} graphs a row; "
           f"one-time setup before the table: {warm_up():.3f} s")
     head = (f"{'graph':6} {'opt':5} {'nodes':>7} {'build s':>8} {'eval s':>8} {'print s':>8} "
             f"{'peak MiB':>9} {'us/node build':>13} {'us/node eval':>12} {'us/node all':>11} "
@@ -111,7 +128,7 @@ def main(sizes: list[int]) -> None:
     # Every row's times first, then the peaks: the first evaluation after a
     # large graph ran under tracemalloc took 4-8x its time (92 ms instead of
     # 12-20 for the 1,000-node chain), the allocator's state after tracing.
-    times = [_phases(build, n, optimize) for _, build, optimize, n in rows]
+    times = [_phases(build, n, optimize, repeat) for _, build, optimize, n in rows]
     for (name, build, optimize, n), ph in zip(rows, times):
         peak = _peak(build, n, optimize)
         print(f"{name:6} {str(optimize):5} {n:>7} {ph['build']:>8.3f} {ph['eval']:>8.3f} "
@@ -121,4 +138,8 @@ def main(sizes: list[int]) -> None:
               flush=True)
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [1_000, 10_000, 100_000])
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("sizes", nargs="*", type=int, default=[1_000, 10_000, 100_000])
+    p.add_argument("--repeat", type=int, default=3, help="graphs a row (median)")
+    args = p.parse_args()
+    main(args.sizes, args.repeat)

@@ -315,3 +315,18 @@ def test_explain_names_recomputed_ops() -> None:
     e = lt.exp(a)                       # costly: stored once, and explain says why
     text = lt.explain(e + 1, e * 2, verbose=True)
     assert "computing it in each would cost more than storing it once" in text
+
+
+def test_why_no_in_place_write_names_a_few_operands_and_counts_the_rest() -> None:
+    # A sum of 10 user arrays: each one is a reason the kernel writes a new
+    # buffer; the plan names the first WHY_NOT_SHOWN and counts the others
+    # (a kernel over 10,000 arrays would otherwise carry 10,000 reasons).
+    from lazyten.exec.planner import WHY_NOT_SHOWN
+    xs = [lt.asarray(np.full(4, float(k))) for k in range(10)]
+    total = xs[0]
+    for x in xs[1:]:
+        total = total + x
+    text = lt.explain(total, verbose=True, renumber=True)
+    (line,) = [t for t in text.splitlines() if t.strip().startswith("buffer: %")]
+    shown = [f"%{k} is user/cached data" for k in range(WHY_NOT_SHOWN)]
+    assert line.strip() == "buffer: " + "; ".join(shown + [f"{10 - WHY_NOT_SHOWN} more"])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,20 @@ def op_class(name: str) -> str:
     if name in HEAVY:
         return "heavy"
     return "cheap"
+
+
+def class_counts(names: Iterable[str]) -> dict[str, int]:
+    """How many of ``names`` fall in each op class."""
+    counts: dict[str, int] = {}
+    for k in names:
+        c = op_class(k)
+        counts[c] = counts.get(c, 0) + 1
+    return counts
+
+
+def _weighted(rates: dict[str, float], counts: dict[str, int]) -> float:
+    """The sum of ``rates`` over ops counted by class (``class_counts``)."""
+    return sum(rates[c] * m for c, m in counts.items())
 
 
 # numexpr runs a call of this many elements or fewer on the calling thread
@@ -148,9 +163,12 @@ class CostModel:
         # (temporaries of a block or less stay in cache: the blocked rate;
         # a 20-op chain of 10,000 elements ran at 0.13 ns an op and element)
         rates = self.numpy_block if n <= self.block_elems else self.numpy_plain
-        plain = sum(rates[op_class(k)] for k in names) * width
-        block = sum(self.numpy_block[op_class(k)] for k in names) * width
-        ne = sum(self.numexpr[op_class(k)] for k in names)
+        # Ops counted by class once: a 10,000-op kernel is planned in one pass
+        # over its names, not one per rate table.
+        counts = class_counts(names)
+        plain = _weighted(rates, counts) * width
+        block = _weighted(self.numpy_block, counts) * width
+        ne = _weighted(self.numexpr, counts)
         if float32:
             ne *= self.numexpr_float32_factor
         stream = self.mem * arrays * width
@@ -158,7 +176,7 @@ class CostModel:
         eff = min(threads, nblocks)
         calls = self.numpy_call_us * 1e3 * len(names)
         gil = self.gil_us * 1e3 * len(names) * nblocks if eff > 1 else 0.0
-        lp = sum((self.loop_sum if reduces else self.loop)[op_class(k)] for k in names)
+        lp = _weighted(self.loop_sum if reduces else self.loop, counts)
         # Threads split a loop into parts of at least loop_backend.SPLIT_MIN.
         leff = 1 if sequential else max(1, min(threads, n >> 16))
         if sequential:     # (the chain's latency hides the ops and the reads)
@@ -175,14 +193,13 @@ class CostModel:
         if tail:
             # The blocked loop with the tail's ufunc calls replaced by one
             # loop call a block, which reads its operands from cache once.
-            head = list(names)
-            for k in tail:
-                head.remove(k)
-            per = (sum(self.numpy_block[op_class(k)] for k in head)
-                   + sum(self.loop[op_class(k)] for k in tail)
+            in_tail = class_counts(tail)
+            head = {c: m - in_tail.get(c, 0) for c, m in counts.items()}   # names - tail
+            n_head = len(names) - len(tail)
+            per = (_weighted(self.numpy_block, head) + _weighted(self.loop, in_tail)
                    + self.loop_cached * (tail_operands + 1)) * width
-            mcalls = self.numpy_call_us * 1e3 * len(head) + self.loop_call_us * 1e3
-            mgil = self.gil_us * 1e3 * (len(head) + 1) * nblocks if eff > 1 else 0.0
+            mcalls = self.numpy_call_us * 1e3 * n_head + self.loop_call_us * 1e3
+            mgil = self.gil_us * 1e3 * (n_head + 1) * nblocks if eff > 1 else 0.0
             est["mixed"] = ((per + stream) * n / eff + mcalls * nblocks / eff + mgil) * 1e-9
         return est
 

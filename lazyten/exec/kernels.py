@@ -312,7 +312,8 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     arrays = 1 + sum(1 for i in node.inputs if i.size == n)
     prep = numpy_backend.prepare(program, len(node.inputs), reduces=reduce is not None)
     # The block of this kernel's widest dtype and number of scratch slots.
-    widest = max([node.dtype.itemsize] + [np.dtype(ins[3]).itemsize for ins in program])
+    widest = max([node.dtype.itemsize] + [np.dtype(d).itemsize
+                                          for d in {ins[3] for ins in program}])
     block = model.block_for(widest, len(prep.slot_dtypes))
     # The loop's form (generated source) only where it could run: "auto"
     # never picks a loop below AUTO_MIN, and planning 10,000 small kernels

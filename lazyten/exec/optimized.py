@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.node import Node, _hashable, entered, graph_summary, intern, toposort
+from ..graph.node import (Node, _hashable, entered, graph_summary, intern, toposort,
+                          without_summary)
 from ..graph.ops import REGISTRY
 from ..graph.passes.canonicalize import cse
 from ..graph.passes.decompose import blas_dots, decompose
@@ -236,15 +237,17 @@ def walk_signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]
 
 def _template(outputs: Sequence[Node], leaves: list[Node]) -> tuple[list[Node], list[Node]]:
     """The same graph over fresh placeholder leaves, so a cached plan holds no
-    user array (or cached value) alive, however large."""
+    user array (or cached value) alive, however large.  The placeholders have
+    no summary: the plan is found from the user's graph's, and the template's
+    nodes need none (making them was half of building a template)."""
     placeholder = REGISTRY["placeholder"]
     is_leaf = {n.id for n in leaves}
     mapping: dict[int, Node] = {}
     for n in toposort(outputs):
         if n.id in is_leaf:
-            mapping[n.id] = intern(placeholder, (), {"shape": n.shape, "dtype": n.dtype,
-                                                    "name": None},
-                                   n.shape, n.dtype, n.source, unique=True)
+            mapping[n.id] = without_summary(intern(
+                placeholder, (), {"shape": n.shape, "dtype": n.dtype, "name": None},
+                n.shape, n.dtype, n.source, unique=True))
         elif not n.inputs:
             mapping[n.id] = n
         else:
@@ -273,8 +276,9 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
     key = (sig[0], opts)
     hit = _plans.get(key)
     if hit is None:
-        t_outputs, t_leaves = _template(outputs, sig[1])
-        hit = CachedPlan(plan_for(t_outputs, opts), t_leaves)
+        with gc_paused():    # (the template's nodes survive: see plan_for)
+            t_outputs, t_leaves = _template(outputs, sig[1])
+            hit = CachedPlan(plan_for(t_outputs, opts), t_leaves)
         with _plans_lock:
             _plans[key] = hit
             while len(_plans) > PLAN_CACHE_SIZE:

@@ -249,30 +249,39 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                 before_nodes, buffer_peak, max_scratch)
 
 
+# Reasons an in-place write was not taken, listed in a step's ``why`` up to
+# this many (a kernel over 10,000 user arrays has as many).
+WHY_NOT_SHOWN = 4
+
+
 def _inplace(n: Node, k: int, buffer_of: dict[int, int], buf_last: dict[int, int],
              last_use: dict[int, int], outputs: set[int]) -> tuple[int | None, str]:
     """An input whose buffer this kernel may overwrite, and why (not)."""
-    reasons = []
+    reasons: list[str] = []
+    others = 0                            # reasons past WHY_NOT_SHOWN
+    scalar_out = not n.shape
     for i in n.inputs:
         b = buffer_of.get(i.id, EXTERNAL)
-        if i.weak or i.ndim == 0 and n.ndim > 0:
+        if i.weak or not i.shape and not scalar_out:
             continue
         if b == EXTERNAL:
-            reasons.append(f"%{i.id} is user/cached data")
-            continue
-        if buf_last.get(b) != k or i.id in outputs:
-            reasons.append(f"%{i.id} is read later")
-            continue
-        if i.dtype != n.dtype or i.shape != n.shape or n.attrs["reduce"] is not None:
-            reasons.append(f"%{i.id} has another dtype/shape")
-            continue
-        if i.op.kind == "view":
-            reasons.append(f"%{i.id} is a view")
-            continue
-        if sum(1 for j in n.inputs if buffer_of.get(j.id) == b) > 1:
-            reasons.append(f"%{i.id}'s buffer is read through another operand")
-            continue
-        return i.id, f"in place into %{i.id} (it dies here)"
+            why = " is user/cached data"
+        elif buf_last.get(b) != k or i.id in outputs:
+            why = " is read later"
+        elif i.dtype != n.dtype or i.shape != n.shape or n.attrs["reduce"] is not None:
+            why = " has another dtype/shape"
+        elif i.op.kind == "view":
+            why = " is a view"
+        elif sum(1 for j in n.inputs if buffer_of.get(j.id) == b) > 1:
+            why = "'s buffer is read through another operand"
+        else:
+            return i.id, f"in place into %{i.id} (it dies here)"
+        if len(reasons) < WHY_NOT_SHOWN:
+            reasons.append(f"%{i.id}{why}")
+        else:
+            others += 1
+    if others:
+        reasons.append(f"{others} more")
     return None, "; ".join(reasons) if reasons else "no full-size input"
 
 

@@ -358,6 +358,14 @@ def _no_summary(node: Node) -> None:
     node.skey, node.leaves, node.sepoch, node.scount = 0, (), 0, 0
 
 
+def without_summary(node: Node) -> Node:
+    """``node`` (a new leaf) with no summary, so that nothing built over it
+    has one either: for graphs no summary will stand for (the plan cache's
+    templates), whose nodes then skip summarizing at one failed check each."""
+    _no_summary(node)
+    return node
+
+
 def _summarize_leaf(node: Node) -> None:
     node.skey = _struct_id(("s", node.shape, node.dtype))
     node.leaves, node.sepoch, node.scount = None, _NEVER_STALE, 1   # None: (node,)

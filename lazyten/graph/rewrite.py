@@ -63,18 +63,28 @@ def rewrite(graph: Graph, rule: Rule, only: frozenset[str] | None = None) -> Gra
 
     ``rule(node, new_inputs)`` returns a replacement node or None (keep the
     node, rebuilt on the new inputs).  Iterative over the topological order.
-    With ``only`` (the op names the rule can change), a graph without such ops
-    is returned as it is, and so is a graph the rule left unchanged.
+    With ``only`` (the op names the rule can change), the rule sees only
+    nodes of those ops, and a graph without such ops is returned as it is,
+    as is a graph the rule left unchanged.
     """
     if only is not None and only.isdisjoint(graph.op_names):
         return graph
+    # The walk is the cost of every pass on a large graph (10,000-op chains
+    # run it several times a plan): the loop is written out, no call per
+    # node but the rule's, and a node on unchanged inputs is kept as it is
+    # (what ``rebuild`` would give back).
     mapping: dict[int, Node] = {}
     for n in graph.nodes():
-        if n.value is not None or not n.inputs:
+        ins0 = n.inputs
+        if n.value is not None or not ins0:
             mapping[n.id] = n
             continue
-        ins = tuple([mapping[i.id] for i in n.inputs])
-        out = rule(n, ins)
-        mapping[n.id] = out if out is not None else rebuild(n, ins)
-    outs = tuple(mapping[o.id] for o in graph.outputs)
+        ins = tuple([mapping[i.id] for i in ins0])
+        if only is None or n.op.name in only:
+            out = rule(n, ins)
+            if out is not None:
+                mapping[n.id] = out
+                continue
+        mapping[n.id] = n if ins == ins0 else rebuild(n, ins)
+    outs = tuple([mapping[o.id] for o in graph.outputs])
     return graph if outs == graph.outputs else Graph(outs)

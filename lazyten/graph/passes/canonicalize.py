@@ -31,11 +31,13 @@ def _order(n: Node) -> tuple[bool, int]:
 
 
 def _rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
-    name = node.op.name
-    if name in EXACT_ON_INTEGERS and any(i.dtype.kind not in "biu" for i in ins):
+    # (``rewrite`` calls this for COMMUTATIVE ops only: all binary.)
+    a, b = ins
+    if node.op.name in EXACT_ON_INTEGERS and (a.dtype.kind not in "biu"
+                                              or b.dtype.kind not in "biu"):
         return None
-    if name in COMMUTATIVE and _order(ins[0]) > _order(ins[1]):
-        return rebuild(node, (ins[1], ins[0]))
+    if _order(a) > _order(b):
+        return rebuild(node, (b, a))
     return None
 
 

@@ -243,6 +243,10 @@ def fuse(graph: Graph) -> Graph:
             return None
         if n.id in forced:
             return copies[cs[0].id]
+        if len(cs) == 1 and cs[0].id not in copies:
+            # One reader, the commonest case (a chain): its group, if it has one.
+            r = root_of.get(cs[0].id)
+            return None if r is None or size_of[r] != n.size else [r]
         roots: set[int] = set()
         for c in cs:
             if c.id in copies:
@@ -262,14 +266,16 @@ def fuse(graph: Graph) -> Graph:
         return sorted(roots)
 
     for n in reversed(order):
-        if fusable_root(n) and n.value is None and _elementwise(n.inputs[0]) \
-                and n.inputs[0].id not in outputs and n.inputs[0].size > 0 \
-                and reduction_dtype_issue(n) is None:
-            # sum(elementwise...), exact blockwise in its dtypes: fuse.
-            root_of[n.id] = n.id
-            size_of[n.id] = n.inputs[0].size
+        kind = n.op.kind
+        if kind == "reduction" or kind == "scan":
+            if fusable_root(n) and n.value is None and _elementwise(n.inputs[0]) \
+                    and n.inputs[0].id not in outputs and n.inputs[0].size > 0 \
+                    and reduction_dtype_issue(n) is None:
+                # sum(elementwise...), exact blockwise in its dtypes: fuse.
+                root_of[n.id] = n.id
+                size_of[n.id] = n.inputs[0].size
             continue
-        if not _elementwise(n):
+        if kind != "elementwise" or n.value is not None:
             continue
         rs = placement(n)
         if rs is None:
@@ -327,7 +333,9 @@ def _kernel(root: Node, group: list[Node], mapping: dict[int, Node],
                     ext_nodes.append(mapping[i.id])
                 refs.append(ext[i.id])
         index[m.id] = len(program)
-        program.append((m.op.name, tuple(refs), tuple(sorted(m.attrs.items())), m.dtype))
+        attrs = m.attrs
+        program.append((m.op.name, tuple(refs), tuple(sorted(attrs.items())) if attrs else (),
+                        m.dtype))
     reduce = (root.op.name, tuple(sorted(root.attrs.items()))) if reduce_root else None
     attrs = {"program": tuple(program), "reduce": reduce, "shape": root.shape,
              "dtype": root.dtype, "elem_shape": body[-1].shape,

@@ -30,6 +30,7 @@ promotion are never changed by a rewrite.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -54,58 +55,107 @@ def _same(node: Node, x: Node) -> bool:
     return x.shape == node.shape and x.dtype == node.dtype
 
 
-def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
-    name = node.op.name
-    if node.dtype.kind == "c" and name in ("multiply", "divide", "pow"):
+def _multiply(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    if node.dtype.kind == "c":
         # Complex arithmetic is not exact with 1: (-0.0-0.5j)*1 has real part
         # -0.0 - (-0.5*0.0) = +0.0, and nan+1j times 1 is nan+nanj.
         return None
-    if name in ("multiply",):
-        for a, b in ((0, 1), (1, 0)):
-            if _is_scalar_const(ins[b], 1) and _same(node, ins[a]):
-                return ins[a]
-    if name in ("divide", "pow") and _is_scalar_const(ins[1], 1) and _same(node, ins[0]):
+    for a, b in ((0, 1), (1, 0)):
+        if _is_scalar_const(ins[b], 1) and _same(node, ins[a]):
+            return ins[a]
+    return None
+
+
+def _divide(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    if node.dtype.kind != "c" and _is_scalar_const(ins[1], 1) and _same(node, ins[0]):
         return ins[0]
-    if name == "subtract" and _is_scalar_const(ins[1], 0) and _same(node, ins[0]):
+    return None
+
+
+def _pow(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    if node.dtype.kind == "c":
+        return None
+    x, e = ins
+    if _is_scalar_const(e, 1) and _same(node, x):
+        return x
+    if e.weak and _is_scalar_const(e, 2) and x.dtype == node.dtype and x.shape == node.shape:
+        return _apply_like(node, "multiply", (x, x))
+    if node.dtype in _POW_FAST and _same(node, x):
+        if _is_scalar_const(e, 0.5):
+            return _apply_like(node, "sqrt", (x,))
+        if _is_scalar_const(e, -1):
+            return _apply_like(node, "divide", (const(1, node.source), x))
+    return None
+
+
+def _subtract(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    if _is_scalar_const(ins[1], 0) and _same(node, ins[0]):
         return ins[0]
-    if name == "add" and node.dtype.kind in "iu":
+    return None
+
+
+def _add(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    if node.dtype.kind in "iu":
         for a, b in ((0, 1), (1, 0)):
             if _is_scalar_const(ins[b], 0) and _same(node, ins[a]):
                 return ins[a]
-    if name == "pow" and ins[1].weak and _is_scalar_const(ins[1], 2) \
-            and ins[0].dtype == node.dtype and ins[0].shape == node.shape:
-        return _apply_like(node, "multiply", (ins[0], ins[0]))
-    if name == "not_equal" and node.dtype == np.bool_:
+    return None
+
+
+def _not_equal(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    if node.dtype == np.bool_:
         for a, b in ((0, 1), (1, 0)):
             c = ins[b]
             if ins[a].dtype == np.bool_ and _same(node, ins[a]) and c.op.name == "const" \
                     and c.shape == () and c.attrs["value"] == 0:
                 return ins[a]
-    if name == "pow" and node.dtype in _POW_FAST and _same(node, ins[0]):
-        if _is_scalar_const(ins[1], 0.5):
-            return _apply_like(node, "sqrt", (ins[0],))
-        if _is_scalar_const(ins[1], -1):
-            return _apply_like(node, "divide", (const(1, node.source), ins[0]))
-    if name == "negative" and ins[0].op.name == "negative" and ins[0].value is None:
-        return ins[0].inputs[0]
-    if name == "astype" and ins[0].dtype == node.dtype:
-        return ins[0]
-    if name == "transpose" and ins[0].op.name == "transpose" and ins[0].value is None:
-        inner = ins[0].attrs["axes"]
-        axes = tuple(inner[a] for a in node.attrs["axes"])
-        base = ins[0].inputs[0]
-        if axes == tuple(range(len(axes))):
-            return base
-        return rebuild(node, (base,), axes=axes)
-    if name == "reshape":
-        base = ins[0]
-        if base.op.name == "reshape" and base.value is None:
-            base = base.inputs[0]
-        if base.shape == node.shape:
-            return base
-        if base is not ins[0]:
-            return rebuild(node, (base,))
     return None
+
+
+def _negative(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    if ins[0].op.name == "negative" and ins[0].value is None:
+        return ins[0].inputs[0]
+    return None
+
+
+def _astype(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    return ins[0] if ins[0].dtype == node.dtype else None
+
+
+def _transpose(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    if ins[0].op.name != "transpose" or ins[0].value is not None:
+        return None
+    inner = ins[0].attrs["axes"]
+    axes = tuple(inner[a] for a in node.attrs["axes"])
+    base = ins[0].inputs[0]
+    if axes == tuple(range(len(axes))):
+        return base
+    return rebuild(node, (base,), axes=axes)
+
+
+def _reshape(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    base = ins[0]
+    if base.op.name == "reshape" and base.value is None:
+        base = base.inputs[0]
+    if base.shape == node.shape:
+        return base
+    if base is not ins[0]:
+        return rebuild(node, (base,))
+    return None
+
+
+Identity = Callable[[Node, tuple[Node, ...]], Node | None]
+# One entry per op with identities: every other op is only tried for folding
+# (a lookup, not a dozen comparisons, for each node of a large graph).
+_IDENTITIES: dict[str, Identity] = {
+    "multiply": _multiply, "divide": _divide, "pow": _pow, "subtract": _subtract,
+    "add": _add, "not_equal": _not_equal, "negative": _negative, "astype": _astype,
+    "transpose": _transpose, "reshape": _reshape}
+
+
+def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    f = _IDENTITIES.get(node.op.name)
+    return None if f is None else f(node, ins)
 
 
 def _apply_like(node: Node, name: str, ins: tuple[Node, ...]) -> Node:
@@ -113,10 +163,12 @@ def _apply_like(node: Node, name: str, ins: tuple[Node, ...]) -> Node:
 
 
 def _fold(node: Node, ins: tuple[Node, ...]) -> Node | None:
-    if node.op.kind in ("source", "view") or node.size > FOLD_LIMIT:
+    if not ins:
         return None
-    if not all(i.op.name == "const" or (i.op.kind == "creation" and i.size <= FOLD_LIMIT)
-               for i in ins) or not ins:
+    for i in ins:                        # (most nodes fail here, at their first input)
+        if i.op.name != "const" and not (i.op.kind == "creation" and i.size <= FOLD_LIMIT):
+            return None
+    if node.op.kind in ("source", "view") or node.size > FOLD_LIMIT:
         return None
     from ...exec.reference import run_reference
     rebuilt = rebuild(node, ins)
