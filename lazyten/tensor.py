@@ -50,6 +50,7 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
     spec = ops.REGISTRY[name]
     plain = _plain(spec)
     const = ops.const
+    consts = ops._weak_consts     # (const's own table: a literal's node, found without a call)
 
     def method(self: Tensor, o: Any) -> Tensor:
         t = type(o)
@@ -62,14 +63,19 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
         if t is Tensor:
             b = o._n if o._root is None else o._node
         else:
-            b = const(o, src)
+            b = consts.get(("const", int, o)) if t is int else None
+            if b is None:
+                b = const(o, src)
         ins = (b, a) if reflected else (a, b)
         node = intern_elementwise(spec, ins, src, False) if plain and a.skey and b.skey \
             else None
         if node is None:
             node = ops.build(name, (entered(ins[0]), entered(ins[1])), {}, src)
         res = _new(Tensor)                   # Tensor(node), without the call of __init__
-        res._n, res._root, res._steps, res._root_node = node, None, None, None
+        res._n = node                        # (a store a statement: no tuple)
+        res._root = None
+        res._steps = None
+        res._root_node = None
         return res
 
     method.__name__ = method.__qualname__ = f"{name}{' (reflected)' if reflected else ''}"
@@ -93,7 +99,10 @@ def _unary_method(name: str) -> Callable[..., Tensor]:
         if node is None:
             node = ops.build(name, (entered(ins[0]),), {}, src)
         res = _new(Tensor)                   # Tensor(node), without the call of __init__
-        res._n, res._root, res._steps, res._root_node = node, None, None, None
+        res._n = node                        # (a store a statement: no tuple)
+        res._root = None
+        res._steps = None
+        res._root_node = None
         return res
 
     method.__name__ = method.__qualname__ = name

@@ -472,6 +472,11 @@ def _summarize(node: Node, inputs: tuple[Node, ...], attrs_key: Any, epoch: int)
     return None
 
 
+# The attrs of every attribute-less node an operator makes: one dict, never
+# written (no code writes into a node's attrs; rewrites build new dicts).
+_NO_ATTRS: dict[str, Any] = {}
+
+
 def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int],
                        enter: bool = True) -> Node | None:
     """The attribute-less elementwise node ``op(ins)`` (one or two inputs),
@@ -539,11 +544,22 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
             return found
     # Node(op, ins, {}, shape, dtype, source) with its summary, written out:
     # the call of __init__ was a tenth of building the node.
+    # One store a statement: ``a.x, a.y = x, y`` builds and unpacks a tuple.
     node = _new(Node)
     node.id = next(_ids)
-    node.op, node.inputs, node.attrs, node.shape, node.dtype = op, ins, {}, hit[1], hit[2]
-    node.weak, node.source, node.value, node.canon = False, source, None, None
-    node.skey, node.leaves, node.sepoch, node.scount = hit[0], leaves, epoch, count
+    node.op = op
+    node.inputs = ins
+    node.attrs = _NO_ATTRS
+    node.shape = hit[1]
+    node.dtype = hit[2]
+    node.weak = False
+    node.source = source
+    node.value = None
+    node.canon = None
+    node.skey = hit[0]
+    node.leaves = leaves
+    node.sepoch = epoch
+    node.scount = count
     # Left pending unless nodes of this structure were entered before (a
     # loop that evaluates with .eval() enters what it builds: entering as it
     # is built is cheaper than entering later).

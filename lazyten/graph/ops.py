@@ -1043,6 +1043,9 @@ _WEAK_DTYPES: dict[type, np.dtype[Any]] = {
 # key), so sharing is unchanged, only their lifetime is longer; a constant's
 # own source line already means "where first written" (printers show its
 # reader's line).  Bounded, so code with endless distinct literals cannot grow it.
+# The operator methods (tensor.py) look an int literal up here themselves,
+# by ``const``'s key ("const", int, value): the table is cleared in place,
+# never replaced.
 _weak_consts: dict[tuple[Any, ...], Node] = {}
 _WEAK_CONSTS_MAX = 1024
 _CONST = REGISTRY["const"]
