@@ -37,10 +37,16 @@ def getitem(t: Tensor, index: Any) -> Tensor:
     selects elements (a lazy mask is evaluated: the result's size depends on it).
     """
     items = index if isinstance(index, tuple) else (index,)
-    if all(_is_basic(i) for i in items):
+    basic = every_int = True
+    for i in items:     # a loop, not all()/any() over generators: t[i] is a hot path
+        if i is None or i is Ellipsis or type(i) is slice:
+            every_int = False
+        elif not _is_basic(i):
+            basic = False
+            break
+    if basic:
         view = t._view("getitem", index=items)
-        if len(items) == t.ndim and not any(i is None or i is Ellipsis or isinstance(i, slice)
-                                            for i in items):
+        if every_int and len(items) == t.ndim:
             # An integer for every axis: NumPy returns a scalar, a copy, so
             # writing to it (``s = a[0, 1]; s += 1``) must not reach ``t``.
             return Tensor(view._node)
