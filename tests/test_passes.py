@@ -1109,3 +1109,32 @@ def test_joins_of_any_operands_match_numpy(engine: dict[str, Any],
     for got, (_, r) in zip(outs[1:], extra):
         np.testing.assert_array_equal(got, r)
     assert_eq(got_t, want)
+
+
+def test_rewrite_shows_a_rule_only_the_ops_it_names() -> None:
+    """``rewrite(only=...)``: the rule sees the named ops' nodes alone (the
+    rest are rebuilt on their rewritten inputs), a graph without them comes
+    back as it is, and so does one the rule leaves alone."""
+    from lazyten.graph.rewrite import rewrite
+    from lazyten.graph.ops import REGISTRY
+    from lazyten.graph.node import intern
+    x = lt.asarray(np.arange(4.0))
+    y = lt.sin(x * 2.0 + 1.0) - x
+    g = Graph((y.node,))
+    seen: list[str] = []
+
+    def rule(n: Any, ins: Any) -> Any:
+        seen.append(n.op.name)
+        if n.op.name == "add":      # add -> subtract, to see the change carried up
+            return intern(REGISTRY["subtract"], ins, {}, n.shape, n.dtype, n.source)
+        return None
+
+    out = rewrite(g, rule, only=frozenset({"add", "multiply"}))
+    assert sorted(seen) == ["add", "multiply"]
+    got = out.outputs[0]
+    assert [n.op.name for n in out.nodes() if n.inputs] == \
+        ["multiply", "subtract", "sin", "subtract"]
+    np.testing.assert_array_equal(lt.compute(lt.Tensor(got))[0],
+                                  np.sin(np.arange(4.0) * 2.0 - 1.0) - np.arange(4.0))
+    assert rewrite(g, rule, only=frozenset({"cos"})) is g
+    assert rewrite(g, lambda n, ins: None, only=frozenset({"sin"})) is g
