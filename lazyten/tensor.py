@@ -184,11 +184,17 @@ class Tensor:
         return self._n if self._root is None else self._node
 
     def _view(self, name: str, **attrs: Any) -> Tensor:
-        node = ops.apply(name, [self._node], **attrs)
-        step: ViewStep = (name, tuple(sorted(node.attrs.items())))
-        root = self._root if self._root is not None else self
-        view = Tensor(node, root)
+        node = ops.build(name, (self._node,), attrs, user_source())
+        a = node.attrs                       # (most views have one attribute: no sort)
+        step: ViewStep = (name, tuple(a.items()) if len(a) < 2 else tuple(sorted(a.items())))
+        root = self._root
+        if root is None:
+            root = self
+        view = _new(Tensor)                  # Tensor(node, root), without __init__'s call
+        view._n = node
+        view._root = root
         view._steps = (step, self._steps)
+        view._root_node = root._node
         return view
 
     def _write(self, new_value: Node) -> None:
@@ -330,14 +336,12 @@ class Tensor:
 
     # ------------------------------------------------------------ NumPy interop
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        from .functions import UFUNC_OPS
-        name = UFUNC_OPS.get(ufunc)
+        name = _fn.UFUNC_OPS.get(ufunc)
         if method == "__call__" and name is not None and not kwargs:
             return _apply_elementwise(name, *inputs)
         # ndarray @ Tensor and divmod(ndarray, Tensor) come here as ufuncs too.
         if method == "__call__" and not kwargs and ufunc is np.matmul:
-            from .functions import matmul
-            return matmul(*inputs)
+            return _fn.matmul(*inputs)
         if method == "__call__" and not kwargs and ufunc is np.divmod:
             return (_apply_elementwise("floor_divide", *inputs),
                     _apply_elementwise("remainder", *inputs))
@@ -407,14 +411,12 @@ class Tensor:
         return self._bin("floor_divide", o, True), self._bin("remainder", o, True)
 
     def __matmul__(self, o: Any) -> Tensor:
-        from .functions import matmul
         if _defers(o):
             return NotImplemented
-        return matmul(self, o)
+        return _fn.matmul(self, o)
 
     def __rmatmul__(self, o: Any) -> Tensor:
-        from .functions import matmul
-        return matmul(o, self)
+        return _fn.matmul(o, self)
 
     __neg__ = _unary_method("negative")
     __pos__ = _unary_method("positive")
@@ -453,8 +455,7 @@ class Tensor:
     def __irshift__(self, o: Any) -> Tensor: return self._inplace("bitwise_right_shift", o)
 
     def __imatmul__(self, o: Any) -> Tensor:
-        from .functions import matmul
-        res = matmul(self, o)
+        res = _fn.matmul(self, o)
         if res.shape != self.shape:
             raise ValueError(f"matmul: in-place result has shape {res.shape}, "
                              f"tensor has shape {self.shape}")
@@ -490,10 +491,9 @@ class Tensor:
         return self._unary("imag")
 
     def reshape(self, *shape: Any, order: str = "C") -> Tensor:
-        from .functions import reshape
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        return reshape(self, shape, order=order)
+        return _fn.reshape(self, shape, order=order)
 
     def transpose(self, *axes: Any) -> Tensor:
         # t.transpose(1, 0), t.transpose((1, 0)) and t.transpose(None) alike
@@ -508,12 +508,10 @@ class Tensor:
         return self.reshape(-1)
 
     def astype(self, dtype: Any, copy: bool = True) -> Tensor:
-        from .functions import astype
-        return astype(self, dtype, copy=copy)
+        return _fn.astype(self, dtype, copy=copy)
 
     def copy(self) -> Tensor:
-        from .functions import copy
-        return copy(self)
+        return _fn.copy(self)
 
     def __copy__(self) -> Tensor:
         return self.copy()
@@ -523,8 +521,7 @@ class Tensor:
 
     def __getattr__(self, name: str) -> Any:
         # Methods that mirror module functions (t.sum(), t.swapaxes(0, 1), ...).
-        from . import functions
-        fn = functions.METHODS.get(name)
+        fn = _fn.METHODS.get(name)
         if fn is None:
             raise AttributeError(f"'Tensor' object has no attribute {name!r}")
         return fn.__get__(self, Tensor)
@@ -541,8 +538,7 @@ def wrap(x: Any) -> Tensor:
     """``x`` as a Tensor: Tensors pass through, arrays are wrapped zero-copy."""
     if isinstance(x, Tensor):
         return x
-    from .creation import asarray
-    return asarray(x)
+    return _creation.asarray(x)
 
 
 def node_of(x: Any, src: tuple[str, int] | None = None) -> Node:
@@ -572,6 +568,7 @@ def _apply_elementwise(name: str, *operands: Any) -> Tensor:
     return Tensor(ops.build(name, nodes, {}, src))
 
 
-# Indexing builds on Tensor, so it is imported once Tensor exists, not by an
-# import statement in each ``t[i]`` (a microsecond of a 13 us slice).
+# These modules build on Tensor, so they are imported once Tensor exists, not
+# by an import statement in each call (a microsecond of a 13 us ``t[i]``).
+from . import creation as _creation, functions as _fn  # noqa: E402
 from .indexing import getitem as _getitem, setitem as _setitem  # noqa: E402

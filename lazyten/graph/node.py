@@ -165,6 +165,7 @@ def user_source() -> tuple[str, int]:
 _EXACT_LEAVES = frozenset({int, bool, str, type(None)})
 # Tags a tuple of exact leaves in a key; no attribute value can be this object.
 _EXACT = object()
+_INT_OR_NONE = frozenset({int, type(None)})
 
 
 def _hashable(v: Any) -> Any:
@@ -190,9 +191,19 @@ def _hashable(v: Any) -> Any:
             return (_EXACT, types, tuple(v))
         out = []
         for x in v:  # loops, not comprehensions: each of those is a call (3.11)
+            if type(x) is slice:             # an index's slices: no call each
+                a, b, c = x.start, x.stop, x.step
+                if type(a) in _INT_OR_NONE and type(b) in _INT_OR_NONE \
+                        and type(c) in _INT_OR_NONE:
+                    out.append((slice, a if a is None else (int, a),
+                                b if b is None else (int, b), c if c is None else (int, c)))
+                    continue
             out.append(_hashable(x))
         return tuple(out)
     if t is dict:
+        if len(v) == 1:                      # most attrs (axes, index, shape)
+            for k, x in v.items():
+                return ((k, _hashable(x)),)
         items = []
         for k, x in v.items():
             items.append((k, _hashable(x)))
@@ -568,6 +579,73 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
         return _insert(key, node)
     node.pending = True
     return node
+
+
+# (view op, source line, input's structure id, key of the attrs as given) ->
+# (structure id, shape, normalized attrs, their key, dtype): one-input views
+# (``x[i]``, ``t.T``) built before in this structure, so that the same view of
+# a same-structured input needs neither inference nor a summary's tuple.
+# Entries are made by ``remember_view`` from nodes built the general way, so
+# both ways give a structure one id.
+_view_structs: dict[Any, tuple[int, Shape, dict[str, Any], Any, np.dtype[Any]]] = {}
+
+
+def intern_view(op: OpSpec, x: Node, given_key: Any, source: tuple[str, int]) -> Node | None:
+    """The view ``op(x)`` of attrs whose key (``_hashable``) is ``given_key``,
+    found or made from ``x``'s summary when this structure was built before
+    (``remember_view``); None otherwise: the caller infers and interns."""
+    se = x.sepoch
+    if not x.skey or (se != _epoch and se != _NEVER_STALE):
+        return None
+    hit = _view_structs.get((op.name, source, x.skey, given_key))
+    count = x.scount + 1
+    if hit is None or count > SUMMARY_NODES:
+        return None
+    sid, shape, attrs, attrs_key, dtype = hit
+    key = (op.name, (x.id,), attrs_key, dtype, False)     # ``intern_key``'s general form
+    ref = _intern.get(key)
+    if ref is not None:
+        found = ref()
+        if found is not None:
+            return found
+    # Node(op, (x,), attrs, shape, dtype, source) with its summary, written
+    # out as in ``intern_elementwise``: a one-input node's leaves are its input's.
+    node = _new(Node)
+    node.id = next(_ids)
+    node.op = op
+    node.inputs = (x,)
+    node.attrs = attrs
+    node.shape = shape
+    node.dtype = dtype
+    node.weak = False
+    node.source = source
+    node.value = None
+    node.canon = None
+    node.pending = False
+    node.skey = sid
+    leaves = x.leaves
+    node.leaves = (x,) if leaves is None else leaves
+    node.sepoch = _epoch
+    node.scount = count
+    return _insert(key, node)
+
+
+def remember_view(node: Node, given_key: Any, source: tuple[str, int],
+                  attrs_key: Any) -> None:
+    """Let ``intern_view`` make views like ``node`` (one input, just built
+    from attrs of key ``given_key`` at ``source``; ``attrs_key``: its own
+    attrs' key).  Only a node summarized in this epoch from its input's
+    current summary at this line is one a new node would equal: a node found
+    in the table may date from another line or epoch."""
+    x = node.inputs[0]
+    se = x.sepoch
+    if (not node.skey or node.sepoch != _epoch or node.source != source
+            or node.weak or not x.skey or (se != _epoch and se != _NEVER_STALE)):
+        return
+    if len(_view_structs) >= _STRUCTS_MAX:
+        _view_structs.clear()
+    _view_structs[(node.op.name, source, x.skey, given_key)] = (
+        node.skey, node.shape, node.attrs, attrs_key, node.dtype)
 
 
 def entered(node: Node) -> Node:

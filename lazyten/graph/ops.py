@@ -22,7 +22,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from . import shapes as S
-from .node import Node, Shape, _hashable, intern, intern_elementwise, intern_key, user_source
+from .node import (Node, Shape, _hashable, intern, intern_elementwise, intern_key, intern_view,
+                   remember_view, user_source)
 
 # What an op is, for the passes: only "elementwise" ops fuse, only "view" ops
 # alias their input, "source"/"creation" ops have no inputs; "linalg" ops are
@@ -891,19 +892,27 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
                 return node
         return _build_elementwise(spec, ins, attrs, src)
     vkey: Any = None
+    given: Any = None
     if spec.kind == "view" and len(ins) == 1:
         # A view's inference depends on its input's shape, dtype and its
         # attrs alone, and loops repeat it (x[i], t.T on same-shaped tensors).
         x = ins[0]
-        vkey = (name, x.shape, x.dtype, x.weak, _hashable(attrs))
+        given = _hashable(attrs)
         try:
+            # Built before in this structure: no inference, no summary's tuple.
+            node = intern_view(spec, x, given, src)
+            if node is not None:
+                return node
+            vkey = (name, x.shape, x.dtype, x.weak, given)
             hit = _view_infers.get(vkey)
-        except TypeError:                    # unhashable attrs (a slice, in 3.11)
+        except TypeError:                    # attrs with no key (an array)
             hit = vkey = None
         if hit is not None:
             shape, attrs, attrs_key, dtype = hit
-            return intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
+            node = intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
                           key=intern_key(spec, ins, attrs, dtype, attrs_key=attrs_key))
+            remember_view(node, given, src, attrs_key)
+            return node
     try:
         shape, attrs = spec.infer(ins, attrs)
         # The attrs' key serves both the dtype probe and the intern table.
@@ -918,6 +927,10 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
         if len(_view_infers) >= _VIEW_INFERS_MAX:
             _view_infers.clear()
         _view_infers[vkey] = (shape, attrs, attrs_key, dtype)   # (an atomic store)
+        node = intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
+                      key=intern_key(spec, ins, attrs, dtype, attrs_key=attrs_key))
+        remember_view(node, given, src, attrs_key)
+        return node
     return intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
                   key=intern_key(spec, ins, attrs, dtype, attrs_key=attrs_key))
 
