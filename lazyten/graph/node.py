@@ -594,8 +594,9 @@ def intern_view(op: OpSpec, x: Node, given_key: Any, source: tuple[str, int]) ->
     """The view ``op(x)`` of attrs whose key (``_hashable``) is ``given_key``,
     found or made from ``x``'s summary when this structure was built before
     (``remember_view``); None otherwise: the caller infers and interns."""
+    epoch = _epoch                           # (read once: another thread may start a new one)
     se = x.sepoch
-    if not x.skey or (se != _epoch and se != _NEVER_STALE):
+    if not x.skey or (se != epoch and se != _NEVER_STALE):
         return None
     hit = _view_structs.get((op.name, source, x.skey, given_key))
     count = x.scount + 1
@@ -625,7 +626,7 @@ def intern_view(op: OpSpec, x: Node, given_key: Any, source: tuple[str, int]) ->
     node.skey = sid
     leaves = x.leaves
     node.leaves = (x,) if leaves is None else leaves
-    node.sepoch = _epoch
+    node.sepoch = epoch
     node.scount = count
     return _insert(key, node)
 
