@@ -205,8 +205,8 @@ def workloads(n: int, rng: np.random.Generator) -> list[tuple[str, dict[str, Cal
     la, lb, lc = lt.asarray(a), lt.asarray(b), lt.asarray(c)
     la32, lb32, lc32 = lt.asarray(a32), lt.asarray(b32), lt.asarray(c32)
     lA, lM1, lM2, lv = lt.asarray(A), lt.asarray(M1), lt.asarray(M2), lt.asarray(v)
-    small = [rng.random(100) for _ in range(3)]
-    ls = [lt.asarray(x) for x in small]
+    small = (rng.random(100), rng.random(100), rng.random(100))
+    ls = (lt.asarray(small[0]), lt.asarray(small[1]), lt.asarray(small[2]))
 
     def w2_np(x: np.ndarray[Any, Any]) -> Any:
         for k in range(10):
@@ -378,8 +378,8 @@ def w7_breakdown(rng: np.random.Generator, reps: int = 20000) -> None:
 
     from lazyten.exec import optimized
     from lazyten.options import get_options
-    small = [rng.random(100) for _ in range(3)]
-    ls = [lt.asarray(x) for x in small]
+    small = (rng.random(100), rng.random(100), rng.random(100))
+    ls = (lt.asarray(small[0]), lt.asarray(small[1]), lt.asarray(small[2]))
 
     def us(fn: Callable[[], Any]) -> float:
         return min(timeit.repeat(fn, number=reps, repeat=5)) / reps * 1e6

@@ -975,3 +975,25 @@ def test_integer_wraparound(any_engine: Any, dtype: str) -> None:
                lambda a, b: (a + b) // 7, lambda a, b: (a - b) % 5, lambda a, b: a ** 3,
                lambda a, b: (a + b).sum(), lambda a, b: (a * b).cumsum()):
         check(lambda: fn(x, y), lambda: fn(tx, ty))
+
+
+def test_type_checkers_see_every_generated_function_with_its_operands() -> None:
+    # The elementwise functions are generated from the registry; functions.py
+    # declares them for type checkers under TYPE_CHECKING.  That list must be
+    # exactly ELEMENTWISE's names, each with its op's number of operands.
+    import ast
+    from pathlib import Path
+
+    import lazyten.functions as F
+    tree = ast.parse(Path(F.__file__).read_text())
+    block = [n for n in tree.body if isinstance(n, ast.If)
+             and isinstance(n.test, ast.Name) and n.test.id == "TYPE_CHECKING"]
+    assert len(block) == 1
+    declared = {d.name: len(d.args.posonlyargs) for d in block[0].body
+                if isinstance(d, ast.FunctionDef)}
+    arity = {}
+    for spec in REGISTRY.values():
+        for name in (spec.name, *spec.aliases):
+            if name in ELEMENTWISE:
+                arity[name] = spec.arity or 1
+    assert declared == arity and set(arity) == set(ELEMENTWISE)
