@@ -874,7 +874,7 @@ def _pairwise(program: tuple[Instr, ...], kinds: tuple[str, ...],
 # Seconds this thread spent loading loops and in their first calls (numba
 # compiles there, for the arguments' types): lt.profile shows them apart.
 _first = threading.local()
-_called: set[tuple[str, tuple[str, ...]]] = set()
+_called: set[tuple[str, tuple[Any, ...]]] = set()
 
 
 def first_call_seconds() -> float:
@@ -1096,9 +1096,7 @@ def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray
     raised (``fpflags``); None (nothing written) where ``out`` has no flat
     view, so the caller runs the fallback.  A first call for these argument
     types compiles, and its time is counted (``first_call_seconds``)."""
-    sig = (form.key, tuple(type(a).__name__ if not isinstance(a, np.ndarray)
-                           else f"{a.dtype}{'C' if a.flags.c_contiguous else 'A'}"
-                           for a in flat))
+    sig = (form.key, _type_keys(flat))
     if sig in _called:
         return _run(fn, form, flat, out, threads)
     t0 = time.perf_counter()
@@ -1206,18 +1204,26 @@ def tail_call(form: MixedForm, prep: Prepared, args: list[Any],
     return TailCall(fn, prep.tail[0], tuple(scalars), prep.tail[1])
 
 
-def _type_key(v: Any) -> str:
-    """What numba types ``v`` by, cheaply: dtype, layout and writability."""
-    if isinstance(v, np.ndarray):
-        return f"{v.dtype}{'C' if v.flags.c_contiguous else 'A'}{'' if v.flags.writeable else 'r'}"
-    return type(v).__name__
+def _type_keys(values: Sequence[Any]) -> tuple[Any, ...]:
+    """What numba types each of ``values`` by, cheaply: an array's dtype,
+    layout and writability, else its type.  Dtype objects, not their names:
+    formatting a dtype is Python code in NumPy, and keys built from names
+    took 13 us a run of a three-input loop."""
+    keys: list[Any] = []
+    for v in values:  # a loop, not a generator: this runs on every loop kernel's run
+        if isinstance(v, np.ndarray):
+            flags = v.flags
+            keys.append((v.dtype, flags.c_contiguous, flags.writeable))
+        else:
+            keys.append(type(v))
+    return tuple(keys)
 
 
 def _specialize(fn: Callable[..., Any], form: LoopForm, sample: list[Any]) -> None:
     """Compile ``fn`` for the types of ``sample`` unless done (or loaded from
     numba's cache), timed: the tail's blocks run on worker threads, where a
     first call's compile would not be counted."""
-    sig = (form.key, tuple(_type_key(v) for v in sample))
+    sig = (form.key, _type_keys(sample))
     if sig in _called:
         return
     import numba
