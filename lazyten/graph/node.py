@@ -609,20 +609,9 @@ def intern_view(op: OpSpec, x: Node, given_key: Any, source: tuple[str, int]) ->
         found = ref()
         if found is not None:
             return found
-    # Node(op, (x,), attrs, shape, dtype, source) with its summary, written
-    # out as in ``intern_elementwise``: a one-input node's leaves are its input's.
-    node = _new(Node)
-    node.id = next(_ids)
-    node.op = op
-    node.inputs = (x,)
-    node.attrs = attrs
-    node.shape = shape
-    node.dtype = dtype
-    node.weak = False
-    node.source = source
-    node.value = None
-    node.canon = None
-    node.pending = False
+    # Its summary as ``_summarize`` would make it: a one-input node's leaves
+    # are its input's.
+    node = Node(op, (x,), attrs, shape, dtype, source)
     node.skey = sid
     leaves = x.leaves
     node.leaves = (x,) if leaves is None else leaves
