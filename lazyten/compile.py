@@ -402,6 +402,23 @@ def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None) 
 
 # ---------------------------------------------------------------- the fast path
 
+# Generated source -> its code object: compiling took 220 us of the 320 that
+# generating a 15-node plan's runner took, and a structure planned again at
+# another size gives the same source (``_fast_runner``).  Code objects are
+# immutable, so one serves every runner made from it.
+_codes: dict[str, Any] = {}
+_CODES_MAX = 512
+
+
+def _code_for(src: str) -> Any:
+    code = _codes.get(src)
+    if code is None:
+        if len(_codes) >= _CODES_MAX:
+            _codes.clear()
+        code = _codes[src] = compile(src, "<lazyten fast path plan>", "exec")
+    return code
+
+
 def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                  limit: int | None = FAST_PATH_BYTES,
                  hold_scratch: int | None = None) -> Callable[..., list[Any]] | None:
@@ -443,24 +460,36 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     in_pos = {nid: k for k, nid in enumerate(in_ids)}
     out_nodes = list(plan.outputs)
     out_ids = {n.id for n in out_nodes}
+    # Names are tagged by position, not node id, and shapes are bound as
+    # names, not written as literals: the same structure at other sizes (a
+    # new plan for each, in the plan cache or a compiled function's
+    # specializations) then gives the same text, compiled once (``_code_for``).
+    # The inputs come first, in call order (a plan orders its sources by node
+    # id, and a constant cached by an earlier build is older than new
+    # arrays), then the other steps in plan order.
+    tag = dict(in_pos)
+    for s in plan.steps:
+        tag.setdefault(s.node.id, len(tag))
 
     def new_scratch(shape: tuple[int, ...], dt: np.dtype[Any]) -> str:
         scratch.append((shape, dt))
         return f"_s[{len(scratch) - 1}]"
 
+    sources: list[tuple[int, str]] = []   # (tag, line): bound first, in tag order
     for s in plan.steps:
         n = s.node
-        v = f"v{n.id}"
+        t = tag[n.id]
+        v = f"v{t}"
         name_of[n.id] = v
         if s.kind == "source":
             if n.id in in_pos:
-                lines.append(f"{v} = _a[{in_pos[n.id]}]")
+                sources.append((t, f"{v} = _a[{in_pos[n.id]}]"))
             elif _is_placeholder(n):
                 return None
             else:
                 val = n.value if n.value is not None else n.attrs["value"]
-                ns[f"K{n.id}"] = val
-                lines.append(f"{v} = K{n.id}")
+                ns[f"K{t}"] = val
+                sources.append((t, f"{v} = K{t}"))
             continue
         args = [name_of[i.id] for i in n.inputs]
         if s.kind == "kernel":
@@ -475,7 +504,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
             # numexpr.evaluate's parsing and cache lookups.  Otherwise (and
             # where numexpr would lose NumPy's warnings or errors, below)
             # one NumPy ufunc per instruction, the same loops as eager NumPy.
-            ne_call = _numexpr_call(ns, n, k, args, scratch) \
+            ne_call = _numexpr_call(ns, n, t, k, args, scratch) \
                 if k.backend == "numexpr" and reduce is None else None
             block: list[str] = []        # the kernel's lines, in C order
             after: list[str] = []        # then, either way
@@ -483,9 +512,10 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
             given = f"_o[{k_out}] if _o is not None and _o[{k_out}] is not None else "
             held = ""
             if reduce is None:
-                ns[f"D{n.id}"] = np.dtype(n.dtype)
+                ns[f"D{t}"] = np.dtype(n.dtype)
                 if is_out:
-                    block.append(f"{v} = {given}_empty({elem!r}, D{n.id})")
+                    ns[f"E{t}"] = elem
+                    block.append(f"{v} = {given}_empty(E{t}, D{t})")
                 else:
                     held = new_scratch(elem, np.dtype(n.dtype))
                     block.append(f"{v} = {held}")
@@ -502,12 +532,12 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                     if r < 0:
                         operands.append(temps[-1 - r])
                     elif n.inputs[r].weak:
-                        operands.append(_weak_operand(ns, n, prog, j, r))
+                        operands.append(_weak_operand(ns, n, tag, prog, j, r))
                     else:
                         operands.append(args[r])
                 slot = prep.steps[j][3]
                 dst = v if slot < 0 else slot_names[slot]
-                fn = f"F{n.id}_{j}"
+                fn = f"F{t}_{j}"
                 if spec.ufunc is not None and not attrs:
                     ns[fn] = spec.ufunc
                     # ``out`` positionally: keyword parsing costs more than
@@ -522,7 +552,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                     kernel_lines.append(f"{dst}[...] = {fn}({', '.join(operands)})")
                 temps.append(dst)
             if reduce is not None:
-                fn = f"R{n.id}"
+                fn = f"R{t}"
                 ns[fn] = functools.partial(ops.REGISTRY[reduce[0]].impl, **dict(reduce[1]))
                 kernel_lines.append(f"{v} = _asarray({fn}({temps[-1]}))")
                 if is_out:
@@ -532,8 +562,8 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                 # numexpr only where NumPy's warnings are not lost
                 # (``kernels.numexpr_now``): "check" runs NumPy again where
                 # the output is not all finite, which an error left there
-                ns[f"NE{n.id}"] = functools.partial(numexpr_now, k.numexpr, k.numexpr_asked)
-                block.append(f"_h = NE{n.id}()")
+                ns[f"NE{t}"] = functools.partial(numexpr_now, k.numexpr, k.numexpr_asked)
+                block.append(f"_h = NE{t}()")
                 block.append("if _h == 'run':")
                 block.append(f"    {ne_call.format(out=v)}")
                 block.append(f"elif _h == 'check' and not _overlaps({v}, ({', '.join(args)},)):")
@@ -549,28 +579,28 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                 # Transposed or Fortran-ordered operands: the kernel runs in
                 # their memory order (``Kernel.run``), as in the executor, so
                 # values are laid out (and sums added) as NumPy's either way.
-                ns[f"RUN{n.id}"] = k.run
+                ns[f"RUN{t}"] = k.run
                 into = f"{held}, 1, True" if held else \
                     f"{given}None, 1" if is_out and reduce is None else "None, 1"
                 lines.append(f"if {args[k.probe]}.flags.c_contiguous:")
                 lines.extend(f"    {ln}" for ln in block)
                 lines.append("else:")
-                lines.append(f"    {v} = RUN{n.id}([{', '.join(args)}], {into})")
+                lines.append(f"    {v} = RUN{t}([{', '.join(args)}], {into})")
             else:
                 lines.extend(block)
             lines.extend(after)
             continue
         if s.kind in ("numpy", "blas", "view"):
-            fn = f"F{n.id}"
+            fn = f"F{t}"
             ns[fn] = functools.partial(n.op.impl, **n.attrs)
             lines.append(f"{v} = {fn}({', '.join(args)})")
             continue
         return None
     results = ", ".join(name_of[o.id] for o in out_nodes)
+    lines[:0] = [line for _t, line in sorted(sources)]
     src = "def _run(_a, _o, _s):\n    " + "\n    ".join(lines) + \
         f"\n    return [{results}{',' if len(out_nodes) == 1 else ''}]\n"
-    code = compile(src, "<lazyten fast path plan>", "exec")
-    exec(code, ns)  # noqa: S102 - generated from our own names only
+    exec(_code_for(src), ns)  # noqa: S102 - generated from our own names only
     # Popped, not read: the function's globals are ``ns``, and ``ns`` holding
     # the function would make every runner a reference cycle.
     body: Callable[..., list[Any]] = ns.pop("_run")
@@ -617,7 +647,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     return run
 
 
-def _numexpr_call(ns: dict[str, Any], n: Node, k: Any, args: list[str],
+def _numexpr_call(ns: dict[str, Any], n: Node, t: int, k: Any, args: list[str],
                   per_thread: list[Any]) -> str | None:
     """Code calling a compiled numexpr program for kernel ``n`` (``{out}`` to
     fill in), or None where the kernel has no exact numexpr form.
@@ -635,7 +665,7 @@ def _numexpr_call(ns: dict[str, Any], n: Node, k: Any, args: list[str],
         operands = []
         for name, r, cast in kern.names:
             if cast is not None:
-                key = f"K{n.id}_{name}"
+                key = f"K{t}_{name}"
                 arr = np.asarray(n.inputs[r].attrs["value"], dtype=cast)
                 arr.flags.writeable = False
                 ns[key] = arr
@@ -653,7 +683,8 @@ def _numexpr_call(ns: dict[str, Any], n: Node, k: Any, args: list[str],
     return f"_s[{slot}]({', '.join(operands)}, out={{out}}, ex_uses_vml={bool(vml)})"
 
 
-def _weak_operand(ns: dict[str, Any], n: Node, prog: Any, j: int, r: int) -> str:
+def _weak_operand(ns: dict[str, Any], n: Node, tag: dict[int, int], prog: Any, j: int,
+                  r: int) -> str:
     """The name of a Python-scalar operand of instruction ``j``.
 
     NumPy converts a Python scalar on every call (about 0.4 us).  Where NEP 50
@@ -670,7 +701,7 @@ def _weak_operand(ns: dict[str, Any], n: Node, prog: Any, j: int, r: int) -> str
             dts.add(np.dtype(prog[-1 - rr][3]))
         elif not n.inputs[rr].weak:
             dts.add(n.inputs[rr].dtype)
-    key = f"K{n.inputs[r].id}"
+    key = f"K{tag[n.inputs[r].id]}"
     if len(dts) == 1 and name != "where" and ops.REGISTRY[name].ufunc is not None:
         (d,) = dts
         try:
@@ -682,7 +713,7 @@ def _weak_operand(ns: dict[str, Any], n: Node, prog: Any, j: int, r: int) -> str
         except (TypeError, OverflowError):
             same = False
         if same and arr is not None:
-            key = f"K{n.inputs[r].id}_{d.str.strip('<>=|')}"
+            key = f"K{tag[n.inputs[r].id]}_{d.str.strip('<>=|')}"
             arr.flags.writeable = False   # shared by every call and thread
             ns[key] = arr
             return key

@@ -530,3 +530,28 @@ def test_compiled_functions_are_freed_without_the_cyclic_collector() -> None:
         assert ref() is None and [c() for c in compiled] == [None, None]
     finally:
         gc.enable()
+
+
+def test_one_structure_at_other_sizes_shares_its_generated_code() -> None:
+    # A small plan's fast path is generated Python; plans of one structure
+    # at other sizes (each a new plan) give the same source, compiled once,
+    # and each runner still computes its own sizes.
+    from lazyten import compile as C
+    C._codes.clear()
+    runners, data = [], []
+    for n in (37, 41, 1000):
+        arrays = abc(n, seed=n)
+        ts = [lt.asarray(x) for x in arrays]
+        plan = lt.plan(w1(*ts) * 0.5, w1(*ts).sum())
+        runner = C._fast_runner(plan, [t.node.id for t in ts])
+        assert runner is not None
+        runners.append(runner)
+        data.append(arrays)
+    assert runners[0].source == runners[1].source == runners[2].source
+    assert len(C._codes) == 1
+    for runner, arrays in zip(runners, data):
+        got_half, got_sum = runner(arrays, None)
+        want = w1(*arrays, mod=np)
+        np.testing.assert_array_equal(got_half, want * 0.5)
+        assert got_half.shape == want.shape and got_half.dtype == want.dtype
+        np.testing.assert_array_equal(got_sum, want.sum())
