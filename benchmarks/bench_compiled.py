@@ -12,7 +12,9 @@ Every variant runs interleaved with the others for several rounds; each
 round times a batch of calls; the table shows the median time per call and
 the ratio to NumPy eager and to numexpr in the same run.
 
-Then multi-output: three outputs sharing an expensive subexpression (a
+Then W1 with every call at a new length (a new plan each, for the
+implicit plan cache and for a compiled function over ``None`` dimensions),
+and multi-output: three outputs sharing an expensive subexpression (a
 matmul and a transcendental), one plan (lt.compute / a compiled function with
 three outputs) against evaluating each output separately.
 
@@ -88,6 +90,43 @@ def bench_w1(n: int, rounds: int) -> None:
         print(f"{k:18s} {unit:>12s} {t / med['numpy']:9.2f} {t / med['numexpr']:10.2f}")
 
 
+def bench_new_sizes(rounds: int, per_round: int = 100) -> None:
+    """W1 where every call has a length not seen before (records of varying
+    length): each is a new plan for ``lt.compute``'s plan cache and a new
+    specialization of a compiled function over ``(None,)`` placeholders.
+    Each round takes ``per_round`` new lengths, the same for every variant."""
+    rng = np.random.default_rng(2)
+    px, py, pz = (lt.placeholder((None,), "float64", name=k) for k in "abc")
+    f = lt.function([px, py, pz], w1(px, py, pz, lt))
+    f.cache_clear()
+
+    def lazy(a: Any, b: Any, c: Any) -> Any:
+        return lt.compute(w1(lt.asarray(a), lt.asarray(b), lt.asarray(c), lt))[0]
+
+    variants: dict[str, Callable[..., Any]] = {
+        "numpy": lambda a, b, c: w1(a, b, c, np),
+        "lazy build+compute": lazy,
+        "compiled, None dims": f,
+    }
+    times: dict[str, list[float]] = {k: [] for k in variants}
+    for r in range(rounds):
+        lengths = range(1000 + r * per_round, 1000 + (r + 1) * per_round)
+        data = [tuple(rng.random(n) for _ in range(3)) for n in lengths]
+        for k, fn in variants.items():
+            t0 = time.perf_counter()
+            for a, b, c in data:
+                fn(a, b, c)
+            times[k].append((time.perf_counter() - t0) / len(data))
+        a, b, c = data[-1]
+        assert np.array_equal(f(a, b, c), w1(a, b, c, np))
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"\nW1, every call at a new length (1,000 to {1000 + rounds * per_round - 1}; "
+          f"{per_round} calls x {rounds} rounds)")
+    print(f"{'variant':20s} {'per call':>12s} {'/ numpy':>9s}")
+    for k, t in med.items():
+        print(f"{k:20s} {t * 1e6:9.1f} us {t / med['numpy']:9.1f}")
+
+
 def bench_multi_output(n: int, rounds: int) -> None:
     rng = np.random.default_rng(1)
     A, B = rng.standard_normal((n, 64)), rng.standard_normal((64, n))
@@ -134,6 +173,7 @@ def main() -> None:
     with lt.set_options(threads=args.threads):
         for n in [100, 10_000] + ([10_000_000] if args.big else []):
             bench_w1(n, args.rounds if n < 1_000_000 else max(3, args.rounds // 5))
+        bench_new_sizes(max(3, args.rounds // 3))
         bench_multi_output(1000, max(3, args.rounds // 3))
 
 
