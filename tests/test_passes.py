@@ -753,15 +753,18 @@ def test_plan_cache_runs_a_reused_small_plan_as_generated_code() -> None:
     for k in range(3):                   # new arrays each time: same structure
         got = lt.compute(build(lt.asarray(a0 * k), lt.asarray(b0)))[0]
         np.testing.assert_array_equal(got, np.sin(a0 * k) * b0 + 1)
+        if k == 0:                       # evaluated once: planned, not cached
+            assert not optimized._plans
+            continue
         (entry,) = optimized._plans.values()
-        assert entry.uses == k + 1
-        assert (entry.fast is not None) == (k >= 1)   # generated on the 2nd use
+        assert entry.uses == k           # cached on the 2nd evaluation,
+        assert entry.fast is not None    # with its generated code
     # a long chain stays with the executor: its code would take long to compile
     optimized.clear_plan_cache()
     t = lt.asarray(a0)
     for _ in range(300):
         t = t * 1.5
-    for _ in range(2):
+    for _ in range(3):
         lt.compute(t)
     (entry,) = optimized._plans.values()
     assert entry.uses == 2 and entry.fast is None
@@ -799,8 +802,7 @@ def test_rebuilt_expression_finds_its_plan_without_a_walk() -> None:
         got = y.eval()
         np.testing.assert_allclose(got, 2 * xs[0]**2 + 3 * xs[1] * xs[2]
                                    - np.sin(xs[0]) * np.exp(-xs[1]), rtol=1e-15)
-        (entry,) = optimized._plans.values()
-        assert entry.uses == k + 1
+        assert [e.uses for e in optimized._plans.values()] == ([k] if k else [])
 
 
 def test_summary_made_before_a_value_was_cached_is_not_trusted() -> None:
@@ -870,7 +872,7 @@ def test_cached_plans_scratch_held_between_calls_never_leaks_into_results(build:
         got.append(lt.compute(build(lt, lt.asarray(x), lt.asarray(y)))[0])
         want.append(build(np, x, y))
     (entry,) = optimized._plans.values()
-    assert entry.uses == 4 and entry.fast is not None
+    assert entry.uses == 3 and entry.fast is not None    # cached on the 2nd call
     assert 0 < entry.fast.scratch_bytes <= optimized.FAST_PATH_HELD_BYTES
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-15)

@@ -131,10 +131,19 @@ def plan_memory_error(plan: Plan, limit: int, what: str = "memory_limit") -> Mem
 # over placeholder leaves (``_template``): it keeps no user array alive.
 PLAN_CACHE_NODES = 2000
 PLAN_CACHE_SIZE = 256
-# A small plan reused from the cache runs as generated straight-line code
-# (``compile._fast_runner``).  Generating and compiling that code costs about
-# 50 us a step, so it is done on the plan's second use, and only for plans of
-# at most this many steps and kernel instructions.
+# A structure is cached on its second evaluation, not its first: most graphs
+# evaluated once (an interactive expression, a record of a new length) are
+# never seen again, and their template was 2-3 us a node, a sixth of a first
+# evaluation.  A loop pays one plan more, once.  The structures seen once are
+# remembered by their keys' hashes (a walked signature can be large; a
+# collision only caches a structure early).
+_seen: set[int] = set()
+_SEEN_MAX = 4 * PLAN_CACHE_SIZE
+# A small cached plan runs as generated straight-line code
+# (``compile._fast_runner``), made when the plan is cached: its structure has
+# been seen twice.  Generating and compiling that code costs about 50 us a
+# step (once per structure: other sizes share it), so only for plans of at
+# most this many steps and kernel instructions.
 FAST_PATH_STEPS = 256
 # Its scratch buffers are kept between calls (per thread) up to this size:
 # allocating them is a tenth of a 100-element call, and the cache's plans
@@ -257,7 +266,8 @@ def _template(outputs: Sequence[Node], leaves: list[Node]) -> tuple[list[Node], 
 
 
 def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
-    """The outputs' values, from a cached plan where one fits.
+    """The outputs' values, from a cached plan where one fits: a structure
+    evaluated before (``_seen``) is planned over a template and cached.
 
     ``outputs`` may be pending nodes (``lt.compute``'s): a plan found from
     their summaries runs without entering them, anything else enters them.
@@ -276,15 +286,24 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
     key = (sig[0], opts)
     hit = _plans.get(key)
     if hit is None:
+        seen = hash(key)
+        if seen not in _seen:
+            # A first evaluation: planned on the graph itself, not cached.
+            if len(_seen) >= _SEEN_MAX:
+                _seen.clear()
+            _seen.add(seen)
+            if summary is not None:
+                outputs = [entered(o) for o in outputs]
+            return execute(plan_for(outputs, opts), threads_for(opts))
+        _seen.discard(seen)
         with gc_paused():    # (the template's nodes survive: see plan_for)
             t_outputs, t_leaves = _template(outputs, sig[1])
             hit = CachedPlan(plan_for(t_outputs, opts), t_leaves)
+        hit.fast = _fast_for(hit, opts)   # seen twice: worth generating code for
         with _plans_lock:
             _plans[key] = hit
             while len(_plans) > PLAN_CACHE_SIZE:
                 _plans.popitem(last=False)
-    elif hit.uses == 1:
-        hit.fast = _fast_for(hit, opts)   # reused: worth generating code for
     hit.uses += 1
     plan, fast = hit.plan, hit.fast
     values = []
@@ -307,6 +326,7 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
 
 
 def clear_plan_cache() -> None:
+    _seen.clear()
     with _plans_lock:
         _plans.clear()
 
