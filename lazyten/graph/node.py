@@ -603,7 +603,7 @@ def intern_view(op: OpSpec, x: Node, given_key: Any, source: tuple[str, int]) ->
     if hit is None or count > SUMMARY_NODES:
         return None
     sid, shape, attrs, attrs_key, dtype = hit
-    key = (op.name, (x.id,), attrs_key, dtype, False)     # ``intern_key``'s general form
+    key = intern_key(op, (x,), attrs, dtype, attrs_key=attrs_key)
     ref = _intern.get(key)
     if ref is not None:
         found = ref()
@@ -628,9 +628,8 @@ def remember_view(node: Node, given_key: Any, source: tuple[str, int],
     current summary at this line is one a new node would equal: a node found
     in the table may date from another line or epoch."""
     x = node.inputs[0]
-    se = x.sepoch
-    if (not node.skey or node.sepoch != _epoch or node.source != source
-            or node.weak or not x.skey or (se != _epoch and se != _NEVER_STALE)):
+    if (node.sepoch != _epoch or not summary_current(node) or node.source != source
+            or node.weak or not summary_current(x)):
         return
     if len(_view_structs) >= _STRUCTS_MAX:
         _view_structs.clear()
