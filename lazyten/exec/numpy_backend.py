@@ -300,9 +300,28 @@ class TailCall:
     raised: list[int] = field(default_factory=list)
 
 
+# ``prepare``'s results by its arguments: a program planned again at another
+# size (a plan cache miss, a compiled function's new size) is prepared once.
+_prepared: dict[Any, Prepared] = {}
+_PREPARED_MAX = 512
+
+
 def prepare(program: tuple[Instr, ...], n_args: int, reduces: bool = False) -> Prepared:
     """``reduces``: the kernel reduces its last value, which therefore stays
     in scratch (see ``slots``) instead of going to the output."""
+    key = (program, n_args, reduces)
+    try:
+        hit = _prepared.get(key)
+    except TypeError:                   # an instruction's attrs hold an array
+        return _prepare(program, n_args, reduces)
+    if hit is None:
+        if len(_prepared) >= _PREPARED_MAX:
+            _prepared.clear()
+        hit = _prepared[key] = _prepare(program, n_args, reduces)
+    return hit
+
+
+def _prepare(program: tuple[Instr, ...], n_args: int, reduces: bool) -> Prepared:
     slot_of, n_slots = slots(program, last_in_scratch=reduces)
     dtypes: list[Any] = [None] * n_slots
     for k, s in enumerate(slot_of):
