@@ -7,6 +7,8 @@ plans it once per concrete input signature, then only runs the plan.
 
     placeholders --lt.function--> per signature: specialize -> optimize -> plan
                                    (bounded LRU of plans)     --call--> execute
+                                   or, in a size class seen at two sizes:
+                                   resize its optimized graph -> plan
 
 * ``lt.placeholder(shape, dtype, name=...)``: a ``Tensor`` over a unique
   ``placeholder`` node.  A ``None`` dimension means "any size".  Shape
@@ -25,6 +27,13 @@ plans it once per concrete input signature, then only runs the plan.
   None axis (``x.reshape(-1)``) are re-specialized exactly.  A size used in
   arithmetic that hides it (``1 / x.shape[0]``) cannot be detected: do not
   use a None dimension's size as a number outside ``@lt.jit``.
+* A new size costs a specialization, the passes and a plan.  Sizes that no
+  pass can tell apart form a *size class* (``Function._size_class``: which
+  None dimensions are 0, 1, equal to each other or to a fixed size, and
+  their bit lengths); once two sizes of a class gave one optimized graph
+  apart from its shapes (``exec.resize.size_form``), later sizes of the
+  class resize that graph and only plan it: a mean's ``1/n`` or a slice's
+  bounds make the graphs differ, and those sizes are specialized each time.
 * ``lt.function(inputs, outputs)``: a callable on NumPy arrays.  Wrong shapes
   raise ``ValueError``, wrong dtypes ``TypeError``, naming the input.
 * ``@lt.jit``: traces a Python function with placeholders on the first call
@@ -293,10 +302,14 @@ class _Compiled:
     """The plan for one signature and how to run it (read-only after init)."""
 
     def __init__(self, outputs: Sequence[Node], inputs: Sequence[Node], opts: Options,
-                 label: str, fast_limit: int | None = FAST_PATH_BYTES) -> None:
+                 name: str, fast_limit: int | None = FAST_PATH_BYTES,
+                 plan: Any = None) -> None:
+        """``name``: the function's, for ``label``; ``plan``: the plan
+        already made (``Function``'s resized graph), whose outputs stand for
+        ``outputs``."""
         from .exec.numpy_backend import threads_for
         from .exec.optimized import plan_for
-        self.label = label
+        self.name = name
         self.single = True    # @lt.jit: the traced function returned one value
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -314,7 +327,7 @@ class _Compiled:
                               if n.op.name == "input" and isinstance(n.value, np.ndarray)
                               and n.value.size)
         try:
-            self.plan = plan_for(list(outputs), opts)
+            self.plan = plan if plan is not None else plan_for(list(outputs), opts)
         except MemoryError as e:
             # Over memory_limit: run in chunks when the graph allows it
             # (lazyten.chunked), re-planned per call; else the error stands.
@@ -331,6 +344,14 @@ class _Compiled:
             return
         self.out_ids = [n.id for n in self.plan.outputs]
         self.fast = _fast_runner(self.plan, self.in_ids, opts.backend, fast_limit)
+
+    @property
+    def label(self) -> str:
+        """The signature, as ``explain`` heads its plan: ``f(x: float64[5])``
+        (made when asked: formatting dtypes was a tenth of a new size's call)."""
+        args = ", ".join(f"{n.attrs.get('name') or f'arg{k}'}: {n.type_str()}"
+                         for k, n in enumerate(self.inputs))
+        return f"{self.name}({args})"
 
     # One method dispatching on what __init__ found, not a closure or bound
     # method stored on the instance: either would make every compiled
@@ -909,6 +930,15 @@ class _Callable:
 
 # ---------------------------------------------------------------- lt.function
 
+class _SizeClass(NamedTuple):
+    """A size class's last specialization (``Function._learn``)."""
+    compiled: _Compiled
+    form: tuple[Any, ...]                 # ``exec.resize.size_form`` of its plan's graph
+    shapes: tuple[tuple[int, ...], ...]
+    opts: Options
+    shared: bool                          # two sizes gave this form: later ones resize it
+
+
 class Function(_Callable):
     """A compiled computation from placeholders to outputs (``lt.function``).
 
@@ -952,6 +982,12 @@ class Function(_Callable):
         self._static = not any(self._symbolic)
         self._sig = [(n.shape, n.dtype) for n in nodes]
         self._cache = _LRU(cache_size)
+        # Per size class (``_size_class``): the last specialization compiled
+        # in it, and whether two sizes of the class gave one optimized graph
+        # (then later sizes resize that graph: ``exec.resize``).
+        self._fixed = frozenset(d for n in nodes for d in n.attrs["dims"] if d is not None)
+        self._classes: OrderedDict[Any, _SizeClass] = OrderedDict()
+        self._classes_lock = threading.Lock()
         self._const: _Compiled | None = None
         if self._static:
             # One possible signature: compile now, so errors show at once.
@@ -963,6 +999,12 @@ class Function(_Callable):
     def inputs(self) -> tuple[Node, ...]:
         return self._inputs
 
+    def cache_clear(self) -> None:
+        """Forget every compiled plan, the counters and the size classes."""
+        super().cache_clear()
+        with self._classes_lock:
+            self._classes.clear()
+
     def _compile(self, shapes: Sequence[tuple[int, ...]]) -> _Compiled:
         binding: dict[int, Node] = {}
         concrete: list[Node] = []
@@ -973,10 +1015,78 @@ class Function(_Callable):
                 c = _placeholder_node(tuple(shp), n.dtype, n.attrs.get("name"), n.source)
                 binding[n.id] = c
             concrete.append(c)
+        opts = get_options()
+        cls = None if self._static else self._size_class(shapes)
+        if cls is not None:
+            resized = self._resized(cls, concrete, opts)
+            if resized is not None:
+                return resized
         outs = specialize(self._outputs, binding) if binding else list(self._outputs)
-        label = ", ".join(f"{n.attrs.get('name') or f'arg{k}'}: {n.type_str()}"
-                          for k, n in enumerate(concrete))
-        return _Compiled(outs, concrete, get_options(), f"{self.__name__}({label})")
+        compiled = _Compiled(outs, concrete, opts, self.__name__)
+        if cls is not None:
+            self._learn(cls, tuple(shapes), compiled, opts)
+        return compiled
+
+    def _size_class(self, shapes: Sequence[tuple[int, ...]]) -> tuple[Any, ...]:
+        """The call's None dimensions as far as any pass or inference can
+        tell them apart: 0, 1 and a size equal to a fixed dimension as
+        themselves, any other by its bit length (cost rules compare sizes)
+        and which of the others it equals (broadcasting does)."""
+        fixed = self._fixed
+        seen: dict[int, int] = {}
+        out: list[Any] = []
+        for shp, sym in zip(shapes, self._symbolic):
+            for k in sym:
+                v = shp[k]
+                if v <= 1 or v in fixed:
+                    out.append(v)
+                else:
+                    out.append((v.bit_length(), seen.setdefault(v, len(seen))))
+        return tuple(out)
+
+    def _resized(self, cls: tuple[Any, ...], concrete: list[Node],
+                 opts: Options) -> _Compiled | None:
+        """The compiled function at the new sizes from its class's optimized
+        graph, where two sizes of the class gave one (``exec.resize``); None
+        otherwise, or where the graph does not fit the sizes (the caller then
+        specializes and optimizes, which says why if it cannot either)."""
+        with self._classes_lock:
+            known = self._classes.get(cls)
+            if known is not None:
+                self._classes.move_to_end(cls)
+        if known is None or not known.shared or known.opts != opts:
+            return None
+        from .exec.optimized import plan_optimized
+        from .exec.resize import resize
+        plan = known.compiled.plan
+        try:
+            g = resize(plan.graph, known.compiled.inputs, concrete)
+            if opts.check:
+                from .graph.verify import verify_graph
+                verify_graph(g.outputs)
+            new_plan = plan_optimized(g, opts, plan.before_nodes, plan.removed)
+        except (ValueError, TypeError, IndexError, MemoryError):
+            return None
+        return _Compiled(new_plan.outputs, concrete, opts, self.__name__, plan=new_plan)
+
+    def _learn(self, cls: tuple[Any, ...], shapes: tuple[tuple[int, ...], ...],
+               compiled: _Compiled, opts: Options) -> None:
+        """Remember ``compiled`` as its class's last specialization, shared
+        by the class when the one before, at other sizes, had its form."""
+        if compiled.plan is None:
+            return                                # (runs in chunks: re-planned per call)
+        from .exec.resize import size_form
+        form = size_form(compiled.plan.graph, compiled.inputs)
+        if form is None:
+            return
+        with self._classes_lock:
+            before = self._classes.get(cls)
+            shared = before is not None and before.form == form \
+                and before.shapes != shapes and before.opts == opts
+            self._classes[cls] = _SizeClass(compiled, form, shapes, opts, shared)
+            self._classes.move_to_end(cls)
+            while len(self._classes) > self._cache.maxsize:
+                self._classes.popitem(last=False)
 
     def _arrays(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         n_in = len(self._inputs)
@@ -1183,8 +1293,7 @@ class Jit(_Callable):
                 raise TypeError(f"lt.jit: {self.__name__} returned {type(r).__name__} as "
                                 f"output {k}; return a Tensor, an array, or a tuple/list "
                                 f"of them")
-        label = ", ".join(n.attrs["name"] + ": " + n.type_str() for n in phs)
-        c = _Compiled(nodes, phs, get_options(), f"{self.__name__}({label})")
+        c = _Compiled(nodes, phs, get_options(), self.__name__)
         c.single = single
         return c
 

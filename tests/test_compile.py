@@ -8,6 +8,7 @@ import gc
 import threading
 import tracemalloc
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -555,3 +556,163 @@ def test_one_structure_at_other_sizes_shares_its_generated_code() -> None:
         np.testing.assert_array_equal(got_half, want * 0.5)
         assert got_half.shape == want.shape and got_half.dtype == want.dtype
         np.testing.assert_array_equal(got_sum, want.sum())
+
+
+# ---------------------------------------------------------------- new sizes of a size class
+
+def _count_calls(monkeypatch: Any, module: Any, name: str) -> list[int]:
+    calls = [0]
+    real = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return real(*args, **kwargs)
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_new_size_of_a_size_class_resizes_its_optimized_graph(monkeypatch: Any) -> None:
+    # Two sizes of one class (here 32-63 elements) that optimize to one
+    # graph: later sizes of the class resize that graph and plan it, with no
+    # specialization and no passes, and compute NumPy's bits.
+    from lazyten import compile as C
+    from lazyten.exec import optimized
+    optimizing = _count_calls(monkeypatch, optimized, "optimize")
+    specializing = _count_calls(monkeypatch, C, "specialize")
+    a, b, c = (lt.placeholder((None,), "float64", name=k) for k in "abc")
+    y = w1(a, b, c)
+    f = lt.function([a, b, c], [y, y.sum(), lt.cumulative_sum(y * 0.5)])
+    for k, n in enumerate((37, 41, 45, 63, 50)):
+        A, B, C_ = abc(n, seed=n)
+        got = f(A, B, C_)
+        want = w1(A, B, C_, np)
+        for g, e in zip(got, (want, want.sum(), np.cumulative_sum(want * 0.5))):
+            assert g.shape == e.shape and g.dtype == e.dtype
+            np.testing.assert_array_equal(g, e)
+        assert optimizing[0] == specializing[0] == min(k + 1, 2)
+    assert f.cache_info().misses == 5
+    assert "a: float64[50]" in f.explain() and "float64[63]" in f.explain(all=True)
+    # Another class (64-127 elements) learns again; a call of mismatched
+    # sizes is still the specialization's error.
+    for n in (64, 100, 127):
+        np.testing.assert_array_equal(f(*abc(n))[0], w1(*abc(n), mod=np))
+    assert optimizing[0] == 4
+    with pytest.raises(ValueError, match="cannot specialize"):
+        f(np.ones(40), np.ones(41), np.ones(40))
+
+
+def test_sizes_the_passes_wrote_into_the_graph_are_never_resized(monkeypatch: Any) -> None:
+    # A mean is a sum times 1/n once optimized: its graph differs at every
+    # size, so every size is specialized and optimized.
+    from lazyten.exec import optimized
+    optimizing = _count_calls(monkeypatch, optimized, "optimize")
+    x = lt.placeholder((None, 3), "float64", name="x")
+    f = lt.function([x], [(x - x.mean(axis=0)) / x.std(axis=0), x.var()])
+    rng = np.random.default_rng(3)
+    for n in (40, 44, 48, 52):
+        X = rng.standard_normal((n, 3))
+        got = f(X)
+        np.testing.assert_allclose(got[0], (X - X.mean(axis=0)) / X.std(axis=0), rtol=1e-12)
+        np.testing.assert_allclose(got[1], X.var(), rtol=1e-12)
+    assert optimizing[0] == 4
+
+
+def test_size_classes_keep_broadcasting_and_empty_sizes_apart(monkeypatch: Any) -> None:
+    # Sizes 0 and 1 and equal or unequal None dimensions are classes of
+    # their own: (n, 1) broadcasts where (n, n) does not, (0, 0) is empty.
+    from lazyten.exec import optimized
+    optimizing = _count_calls(monkeypatch, optimized, "optimize")
+    x = lt.placeholder((None,), "float64", name="x")
+    y = lt.placeholder((None,), "float64", name="y")
+    f = lt.function([x, y], [lt.exp(x) * y - x, (x * y).sum()])
+    rng = np.random.default_rng(4)
+    for nx, ny in ((40, 40), (41, 41), (42, 1), (43, 43), (44, 1), (45, 1), (46, 1),
+                   (0, 0), (0, 1), (1, 1), (1, 47)):
+        X, Y = rng.standard_normal(nx), rng.standard_normal(ny)
+        got = f(X, Y)
+        for g, e in zip(got, (np.exp(X) * Y - X, (X * Y).sum())):
+            assert g.shape == e.shape and g.dtype == e.dtype
+            np.testing.assert_array_equal(g, e)
+    # (40, 40) and (41, 41) learn, (43, 43) resizes; (n, 1): 42 and 44
+    # learn, 45 and 46 resize; the rest are classes of one size each.
+    assert optimizing[0] == 2 + 2 + 4
+    assert f.cache_info().misses == 11
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_resized_graphs_match_numpy(data: st.DataObject) -> None:
+    # Random expressions over two (None, 3) inputs at sizes drawn around one
+    # base (one bit length: one size class), so calls after the first two
+    # distinct sizes are most often resized ones.
+    unary = [("sin", np.sin), ("exp", np.exp), ("abs", np.abs), ("negative", np.negative)]
+    binary = [("add", np.add), ("multiply", np.multiply), ("subtract", np.subtract),
+              ("maximum", np.maximum)]
+    reductions = [("sum", np.sum), ("max", np.max), ("prod", np.prod)]
+    x = lt.placeholder((None, 3), "float64", name="x")
+    y = lt.placeholder((None, 3), "float64", name="y")
+    lazy: list[Any] = [x, y]
+    code: list[Callable[[list[Any]], Any]] = [lambda v: v[0], lambda v: v[1]]
+    for _ in range(data.draw(st.integers(1, 6), label="ops")):
+        kind = data.draw(st.sampled_from(["u", "b", "b", "s", "r", "t"]), label="kind")
+        i = data.draw(st.integers(0, len(lazy) - 1), label="operand")
+        j = data.draw(st.integers(0, len(lazy) - 1), label="other")
+        p, q = code[i], code[j]
+        if kind == "u":
+            name, fn = data.draw(st.sampled_from(unary), label="unary")
+            lazy.append(getattr(lt, name)(lazy[i]))
+            code.append(lambda v, p=p, fn=fn: fn(p(v)))
+        elif kind == "b" and lazy[i].shape == lazy[j].shape:
+            name, fn = data.draw(st.sampled_from(binary), label="binary")
+            lazy.append(getattr(lt, name)(lazy[i], lazy[j]))
+            code.append(lambda v, p=p, q=q, fn=fn: fn(p(v), q(v)))
+        elif kind == "s":
+            k = data.draw(st.sampled_from([0.5, 2, -1.25]), label="scalar")
+            lazy.append(lazy[i] * k + 1)
+            code.append(lambda v, p=p, k=k: p(v) * k + 1)
+        elif kind == "r" and lazy[i].ndim == 2:
+            name, fn = data.draw(st.sampled_from(reductions), label="reduction")
+            axis = data.draw(st.sampled_from([0, 1, None]), label="axis")
+            lazy.append(getattr(lt, name)(lazy[i], axis=axis))
+            code.append(lambda v, p=p, fn=fn, axis=axis: fn(p(v), axis=axis))
+        elif kind == "t" and lazy[i].ndim == 2:
+            m = lazy[j].ndim == 2 and lazy[j].shape[0] == lazy[i].shape[0]
+            lazy.append(lazy[i].T @ lazy[j] if m else lazy[i].T)
+            code.append(lambda v, p=p, q=q, m=m: p(v).T @ q(v) if m else p(v).T)
+    outs = lazy[2:] or [x + y]
+    f = lt.function([x, y], outs)
+    base = data.draw(st.sampled_from([2, 8, 32, 256]), label="base")
+    sizes = data.draw(st.lists(st.integers(base, 2 * base - 1), min_size=3, max_size=6),
+                      label="sizes")
+    rng = np.random.default_rng(base)
+    for n in sizes:
+        X, Y = rng.uniform(-2, 2, (n, 3)), rng.uniform(-2, 2, (n, 3))
+        with np.errstate(all="ignore"):
+            got = f(X, Y)
+            want = [np.asarray(fn([X, Y])) for fn in code[2:]] or [X + Y]
+        for g, e in zip(got, want):
+            assert g.shape == e.shape and g.dtype == e.dtype
+            # (a matmul chain may be reassociated: its rounding is BLAS's)
+            scale = float(np.abs(e[np.isfinite(e)]).max(initial=0.0))
+            np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-10 * scale)
+
+
+def test_size_forms_leave_out_what_may_hold_a_size() -> None:
+    # Views (but transposes), slices and joins may hold sizes in their
+    # attributes: their graphs have no form, and are never resized.
+    from lazyten.exec.resize import size_form
+    x = lt.placeholder((None, 3), "float64", name="x")
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((40, 3))
+    cases = {"transpose, matmul": (lt.exp(x).T @ x, True),
+             "reduction": ((x * 2).sum(axis=1), True),
+             "masked reduction": ((x * 2).sum(axis=0, where=np.array([True, False, True])),
+                                  True),
+             "slice": (x[:5] * 2, False), "reshape": (x.reshape(-1) + 1, False),
+             "concat": (lt.concat([x, x]) * 2, False)}
+    for what, (expr, ok) in cases.items():
+        f = lt.function([x], expr)
+        f(X)
+        c = f._cache.last
+        assert c is not None and c.plan is not None
+        assert (size_form(c.plan.graph, c.inputs) is not None) == ok, what

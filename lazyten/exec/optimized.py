@@ -79,10 +79,17 @@ def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, i
 
 
 def plan_for(outputs: Sequence[Node], opts: Options) -> Plan:
-    threads = threads_for(opts)
     with gc_paused():   # (the passes' surviving allocations set off full collections)
         g, removed, before = optimize(outputs, opts)
-        plan = make_plan(g, opts, threads, before, removed)
+        return plan_optimized(g, opts, before, removed)
+
+
+def plan_optimized(g: Graph, opts: Options, before: int = 0,
+                   removed: dict[str, int] | None = None) -> Plan:
+    """The plan of an optimized graph, held to ``memory_limit`` (and, with
+    no limit, to the memory available) before anything is allocated."""
+    with gc_paused():
+        plan = make_plan(g, opts, threads_for(opts), before, removed)
     if opts.check:
         from .checks import verify_plan
         verify_plan(plan)

@@ -1,0 +1,147 @@
+"""One optimized graph at other sizes: how a compiled function over ``None``
+dimensions runs a new size without specializing and optimizing again.
+
+    size_form(g, inputs)       g's structure with its sizes left out, or None
+                               where a node's attributes may hold a size
+    resize(g, inputs, new)     g over the placeholders ``new`` (other shapes):
+                               every node's shape inferred again, attributes kept
+
+    fused{a*b + c; shape (1000,)}(a, b, c)  =>  fused{a*b + c; shape (1200,)}(a', b', c')
+
+The passes may read sizes: a mean becomes a sum times ``1/n``, a slice's
+bounds are resolved against its axis, a simplification holds for a size-1
+axis only, a cost rule compares bytes.  So a graph is reused at another size
+only when (``lt.function`` checks this) two specializations of one *size
+class* (which None dimensions are 0, 1 or equal to each other, and their bit
+lengths) gave equal forms: then no pass wrote a size into the graph where
+its form shows (a ``1/n`` is a different constant, a resolved bound a
+different attribute).  What a form may hold is limited to ops whose
+attributes carry no size (elementwise, reductions and scans over axes,
+contractions, transposes, fused kernels, whose shapes are re-derived and
+checked), so a bound equal at two sizes (``x[:5]``) never gets that far.
+Cost decisions (fusion's recompute rule, the matmul order) may differ at
+the new size; they choose among equal results, and the plan itself (buffers,
+in-place writes, backends) is made again for the new size.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..graph import ops
+from ..graph.node import Node, _hashable, intern
+from ..graph.passes.fuse import FUSED
+from ..graph.rewrite import Graph
+
+# Op kinds whose attributes hold no size (axes, offsets, dtypes, subscripts),
+# and whose shapes ``ops.build`` infers again from their inputs'.
+_SIZE_FREE_KINDS = frozenset({"elementwise", "reduction", "scan", "contraction"})
+_SIZE_FREE_OPS = frozenset({"transpose"})
+
+
+def reduced_shape(elem: tuple[int, ...], reduce: Any) -> tuple[int, ...] | None:
+    """A fused kernel's result shape from its elementwise shape and its
+    ``reduce`` attribute; None for a reduction this does not know (the
+    caller then treats the kernel as sized)."""
+    if reduce is None:
+        return elem
+    name, items = reduce
+    a = dict(items)
+    if set(a) - {"axis", "keepdims", "dtype", "ddof", "correction", "include_initial"}:
+        return None
+    axis = a.get("axis")
+    if ops.REGISTRY[name].kind == "scan":
+        if a.get("include_initial"):
+            return None
+        return elem if axis is not None else (math.prod(elem),)
+    if axis is None:
+        axes = set(range(len(elem)))
+    elif isinstance(axis, (int, np.integer)):
+        axes = {int(axis) % max(len(elem), 1)}
+    else:
+        axes = {int(x) % max(len(elem), 1) for x in axis}
+    keep = bool(a.get("keepdims", False))
+    return tuple(1 if k in axes else d for k, d in enumerate(elem) if keep or k not in axes)
+
+
+def size_form(g: Graph, inputs: Sequence[Node]) -> tuple[Any, ...] | None:
+    """The optimized graph ``g`` over the placeholders ``inputs`` as a
+    hashable structure without its shapes: ops, attributes, dtypes, lines and
+    wiring; leaves other than ``inputs`` by identity (a constant made from a
+    size is a different node at another size).  None when a node's
+    attributes may hold a size, or a fused kernel's shapes are not the ones
+    ``resize`` derives."""
+    pos: dict[int, int] = {}
+    where = {n.id: k for k, n in enumerate(inputs)}
+    items: list[Any] = []
+    for n in g.nodes():
+        pos[n.id] = len(items)
+        if n.id in where:
+            items.append(("in", where[n.id]))
+            continue
+        if n.value is not None or not n.inputs:
+            items.append(("leaf", n.id))
+            continue
+        if n.op is FUSED:
+            a = n.attrs
+            elem = a["elem_shape"]
+            if _broadcast(n.inputs) != elem or reduced_shape(elem, a["reduce"]) != n.shape:
+                return None
+            key: Any = (a["program"], a["reduce"], a["sources"], a["recomputed"])
+        elif n.op.kind in _SIZE_FREE_KINDS or n.op.name in _SIZE_FREE_OPS:
+            key = _hashable(n.attrs) if n.attrs else ()
+        else:
+            return None
+        items.append((n.op.name, key, n.dtype, n.weak, n.source,
+                      tuple([pos[i.id] for i in n.inputs])))
+    items.append(tuple([pos[o.id] for o in g.outputs]))
+    form = tuple(items)
+    try:
+        hash(form)
+    except TypeError:                   # attrs holding an array (a reduction's ``where``)
+        return None
+    return form
+
+
+def _broadcast(nodes: Sequence[Node]) -> tuple[int, ...] | None:
+    try:
+        return tuple(np.broadcast_shapes(*[i.shape for i in nodes]))
+    except ValueError:
+        return None
+
+
+def resize(g: Graph, inputs: Sequence[Node], new: Sequence[Node]) -> Graph:
+    """``g`` (a graph ``size_form`` accepts) over ``new`` in place of
+    ``inputs``: fused kernels get the broadcast and reduced shapes of their
+    new inputs, other nodes are built again (``ops.build``: inference checks
+    every shape).  Raises ``ValueError`` where a shape does not fit, as
+    building the graph at that size would."""
+    mapping = {o.id: m for o, m in zip(inputs, new)}
+    for n in g.nodes():
+        if n.id in mapping:
+            continue
+        if n.value is not None or not n.inputs:
+            mapping[n.id] = n
+            continue
+        ins = [mapping[i.id] for i in n.inputs]
+        if n.op is FUSED:
+            elem = _broadcast(ins)
+            shape = None if elem is None else reduced_shape(elem, n.attrs["reduce"])
+            if elem is None or shape is None:
+                raise ValueError(f"fused kernel %{n.id}: inputs "
+                                 f"{[i.shape for i in ins]} do not broadcast")
+            attrs = {**n.attrs, "shape": shape, "elem_shape": elem}
+            # (unique, as ``fuse`` makes kernels)
+            mapping[n.id] = intern(FUSED, tuple(ins), attrs, shape, n.dtype, n.source,
+                                   n.weak, unique=True)
+        else:
+            m = ops.build(n.op.name, ins, dict(n.attrs), n.source)
+            if m.dtype != n.dtype:
+                raise ValueError(f"%{n.id} {n.op.name}: dtype {m.dtype} at the new "
+                                 f"size, {n.dtype} before")
+            mapping[n.id] = m
+    return Graph(tuple(mapping[o.id] for o in g.outputs))
