@@ -642,59 +642,81 @@ def test_size_classes_keep_broadcasting_and_empty_sizes_apart(monkeypatch: Any) 
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_resized_graphs_match_numpy(data: st.DataObject) -> None:
-    # Random expressions over two (None, 3) inputs at sizes drawn around one
-    # base (one bit length: one size class), so calls after the first two
-    # distinct sizes are most often resized ones.
+    # Random expressions over two (None, 3) inputs and a fixed (3,) one at
+    # sizes drawn in one bit length (one size class), so calls after the
+    # first two distinct sizes are resized ones wherever the graph allows.
     unary = [("sin", np.sin), ("exp", np.exp), ("abs", np.abs), ("negative", np.negative)]
     binary = [("add", np.add), ("multiply", np.multiply), ("subtract", np.subtract),
               ("maximum", np.maximum)]
-    reductions = [("sum", np.sum), ("max", np.max), ("prod", np.prod)]
+    reductions = [("sum", np.sum), ("max", np.max), ("prod", np.prod), ("mean", np.mean)]
     x = lt.placeholder((None, 3), "float64", name="x")
     y = lt.placeholder((None, 3), "float64", name="y")
-    lazy: list[Any] = [x, y]
-    code: list[Callable[[list[Any]], Any]] = [lambda v: v[0], lambda v: v[1]]
+    w = lt.placeholder((3,), "float64", name="w")
+    lazy: list[Any] = [x, y, w]
+    code: list[Callable[[list[Any]], Any]] = [lambda v: v[0], lambda v: v[1], lambda v: v[2]]
     for _ in range(data.draw(st.integers(1, 6), label="ops")):
-        kind = data.draw(st.sampled_from(["u", "b", "b", "s", "r", "t"]), label="kind")
+        kind = data.draw(st.sampled_from("ubbsrtwcfg"), label="kind")
         i = data.draw(st.integers(0, len(lazy) - 1), label="operand")
         j = data.draw(st.integers(0, len(lazy) - 1), label="other")
-        p, q = code[i], code[j]
+        p, q, li, lj = code[i], code[j], lazy[i], lazy[j]
+        try:
+            np.broadcast_shapes(li.shape, lj.shape)
+            fits = True
+        except ValueError:
+            fits = False
         if kind == "u":
             name, fn = data.draw(st.sampled_from(unary), label="unary")
-            lazy.append(getattr(lt, name)(lazy[i]))
+            lazy.append(getattr(lt, name)(li))
             code.append(lambda v, p=p, fn=fn: fn(p(v)))
-        elif kind == "b" and lazy[i].shape == lazy[j].shape:
+        elif kind == "b" and fits:
             name, fn = data.draw(st.sampled_from(binary), label="binary")
-            lazy.append(getattr(lt, name)(lazy[i], lazy[j]))
+            lazy.append(getattr(lt, name)(li, lj))
             code.append(lambda v, p=p, q=q, fn=fn: fn(p(v), q(v)))
         elif kind == "s":
             k = data.draw(st.sampled_from([0.5, 2, -1.25]), label="scalar")
-            lazy.append(lazy[i] * k + 1)
+            lazy.append(li * k + 1)
             code.append(lambda v, p=p, k=k: p(v) * k + 1)
-        elif kind == "r" and lazy[i].ndim == 2:
+        elif kind == "r" and li.ndim == 2:
             name, fn = data.draw(st.sampled_from(reductions), label="reduction")
             axis = data.draw(st.sampled_from([0, 1, None]), label="axis")
-            lazy.append(getattr(lt, name)(lazy[i], axis=axis))
+            lazy.append(getattr(lt, name)(li, axis=axis))
             code.append(lambda v, p=p, fn=fn, axis=axis: fn(p(v), axis=axis))
-        elif kind == "t" and lazy[i].ndim == 2:
-            m = lazy[j].ndim == 2 and lazy[j].shape[0] == lazy[i].shape[0]
-            lazy.append(lazy[i].T @ lazy[j] if m else lazy[i].T)
+        elif kind == "t" and li.ndim == 2:
+            m = lj.ndim == 2 and lj.shape[0] == li.shape[0]
+            lazy.append(li.T @ lj if m else li.T)
             code.append(lambda v, p=p, q=q, m=m: p(v).T @ q(v) if m else p(v).T)
-    outs = lazy[2:] or [x + y]
-    f = lt.function([x, y], outs)
+        elif kind == "w" and fits:
+            lazy.append(lt.where(li > lj, li, lj * 2))
+            code.append(lambda v, p=p, q=q: np.where(p(v) > q(v), p(v), q(v) * 2))
+        elif kind == "c" and li.ndim:
+            axis = data.draw(st.integers(0, li.ndim - 1), label="axis")
+            lazy.append(lt.cumulative_sum(li, axis=axis))
+            code.append(lambda v, p=p, axis=axis: np.cumulative_sum(p(v), axis=axis))
+        elif kind == "f":
+            lazy.append(li.astype(np.float32) * 3)
+            code.append(lambda v, p=p: p(v).astype(np.float32) * 3)
+        elif kind == "g" and li.ndim and li.shape[0] == SYMBOLIC_DIM:
+            # (a slice of a None axis; of a sliced one cannot be specialized)
+            lazy.append(li[1:] * 2)
+            code.append(lambda v, p=p: p(v)[1:] * 2)
+    outs = lazy[3:] or [x + y]
+    f = lt.function([x, y, w], outs)
     base = data.draw(st.sampled_from([2, 8, 32, 256]), label="base")
     sizes = data.draw(st.lists(st.integers(base, 2 * base - 1), min_size=3, max_size=6),
                       label="sizes")
     rng = np.random.default_rng(base)
+    W = rng.uniform(-2, 2, 3)
     for n in sizes:
         X, Y = rng.uniform(-2, 2, (n, 3)), rng.uniform(-2, 2, (n, 3))
         with np.errstate(all="ignore"):
-            got = f(X, Y)
-            want = [np.asarray(fn([X, Y])) for fn in code[2:]] or [X + Y]
+            got = f(X, Y, W)
+            want = [np.asarray(fn([X, Y, W])) for fn in code[3:]] or [X + Y]
         for g, e in zip(got, want):
             assert g.shape == e.shape and g.dtype == e.dtype
             # (a matmul chain may be reassociated: its rounding is BLAS's)
             scale = float(np.abs(e[np.isfinite(e)]).max(initial=0.0))
-            np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-10 * scale)
+            tol = 1e-5 if e.dtype == np.float32 else 1e-10
+            np.testing.assert_allclose(g, e, rtol=tol, atol=tol * scale)
 
 
 def test_size_forms_leave_out_what_may_hold_a_size() -> None:
