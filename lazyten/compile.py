@@ -23,8 +23,9 @@ plans it once per concrete input signature, then only runs the plan.
   cannot be re-specialized; where that is detectable it raises a
   ``ValueError`` naming the op and its line, and ``@lt.jit`` (which re-runs
   the Python function per shape) is the answer there.  Slices and integer
-  indices on a None axis (``x[1:]``, ``x[-1]``) and reshapes that keep one
-  None axis (``x.reshape(-1)``) are re-specialized exactly.  A size used in
+  indices on a None axis or one sliced from it (``x[1:]``, ``x[-1]``,
+  ``x[1:][::2]``) and reshapes that keep one None axis (``x.reshape(-1)``)
+  are re-specialized exactly.  A size used in
   arithmetic that hides it (``1 / x.shape[0]``) cannot be detected: do not
   use a None dimension's size as a number outside ``@lt.jit``.
 * A new size costs a specialization, the passes and a plan.  Sizes that no
@@ -215,18 +216,22 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
 def _reindex(n: Node, it: tuple[Any, ...], old: int, new: int) -> tuple[Any, ...]:
     """A normalized index item on a symbolic axis, redone for size ``new``.
 
-    Normalization made bounds concrete for the representative size; values in
-    its upper half can only have come from negative (end-relative) indices or
-    from "to the end" (a user writes ``x[-1]``, ``x[1:]``, ``x[:-2]``, not
-    ``x[:500000]``), so the user's index is recovered and applied to ``new``
-    with Python's own slice rules.
+    The axis is a None dimension, or one made from it by slicing or
+    reshaping (``x[1:][1:]``, ``x[::2][-1]``): its size ``old`` is the
+    representative size or of its order.  Normalization made bounds
+    concrete for ``old``; values in its upper half can only have come from
+    negative (end-relative) indices or from "to the end" (a user writes
+    ``x[-1]``, ``x[1:]``, ``x[:-2]``, not ``x[:500000]``), so the user's
+    index is recovered and applied to ``new`` with Python's own slice rules.
+    An axis made smaller than a quarter of the representative size
+    (``x[::5]``) is not told apart from a fixed one that way: an error.
     """
-    if old != SYMBOLIC_DIM:
+    if old < SYMBOLIC_DIM // 4:
         raise _cannot(n, "it indexes a dimension whose size changed")
-    half = SYMBOLIC_DIM // 2
+    half = old // 2
 
     def back(v: int) -> int:
-        return v - SYMBOLIC_DIM if v >= half else v
+        return v - old if v >= half else v
 
     if it[0] == "i":
         k = back(it[1])
@@ -236,7 +241,7 @@ def _reindex(n: Node, it: tuple[Any, ...], old: int, new: int) -> tuple[Any, ...
         return ("i", k % new)
     _s, start, stop, step = it
     if step > 0:
-        sl = slice(back(start), None if stop == SYMBOLIC_DIM else back(stop), step)
+        sl = slice(back(start), None if stop == old else back(stop), step)
     else:
         sl = slice(back(start), None if stop == -1 else back(stop), step)
     return ("s", *sl.indices(new))

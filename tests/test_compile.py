@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import lazyten as lt
@@ -482,6 +482,39 @@ def test_none_axis_indexing_matches_numpy(start: int | None, stop: int | None,
         else:
             with pytest.raises(IndexError):
                 g(X)
+
+
+@settings(max_examples=150, deadline=None)
+@given(first=st.tuples(_bound, _bound, st.one_of(st.none(), st.integers(-3, 3).filter(bool))),
+       second=st.tuples(_bound, _bound, st.one_of(st.none(), st.integers(-3, 3).filter(bool))),
+       k=st.integers(-6, 5), sizes=st.lists(st.integers(0, 15), min_size=1, max_size=3))
+def test_slices_of_a_sliced_none_axis_match_numpy(first: tuple[Any, Any, Any],
+                                                   second: tuple[Any, Any, Any], k: int,
+                                                   sizes: list[int]) -> None:
+    # An axis sliced from a None axis is re-specialized like the None axis
+    # (where that slice keeps it large: ``x[-3:]`` is three elements or fewer).
+    x = lt.placeholder((None,), "float64", name="x")
+    s1, s2 = slice(*first), slice(*second)
+    assume(len(range(SYMBOLIC_DIM)[s1]) >= SYMBOLIC_DIM // 4)
+    f = lt.function([x], (x[s1] * 2)[s2] + 1)
+    for n in sizes:
+        X = np.arange(1.0, n + 1)
+        np.testing.assert_array_equal(f(X), (X[s1] * 2)[s2] + 1)
+    g = lt.function([x], x[1:][k])
+    for n in sizes:
+        X = np.arange(1.0, n + 1)
+        if -(n - 1) <= k < n - 1:
+            np.testing.assert_array_equal(g(X), X[1:][k])
+        else:
+            with pytest.raises(IndexError):
+                g(X)
+
+
+def test_a_finely_strided_none_axis_indexed_again_is_a_clear_error() -> None:
+    x = lt.placeholder((None,), "float64", name="x")
+    f = lt.function([x], x[::5][1:])
+    with pytest.raises(ValueError, match="indexes a dimension whose size changed"):
+        f(np.ones(20))
 
 
 def test_function_over_memory_limit_runs_in_chunks() -> None:
