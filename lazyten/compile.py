@@ -25,7 +25,8 @@ plans it once per concrete input signature, then only runs the plan.
   the Python function per shape) is the answer there.  Slices and integer
   indices on a None axis or one sliced from it (``x[1:]``, ``x[-1]``,
   ``x[1:][::2]``) and reshapes that keep one None axis (``x.reshape(-1)``)
-  are re-specialized exactly.  A size used in
+  are re-specialized exactly, and ``lt.zeros_like(x)`` and the other
+  ``*_like`` functions read ``x``'s shape at each call (``full_like`` nodes).  A size used in
   arithmetic that hides it (``1 / x.shape[0]``) cannot be detected: do not
   use a None dimension's size as a number outside ``@lt.jit``.
 * A new size costs a specialization, the passes and a plan.  Sizes that no
@@ -65,17 +66,13 @@ import numpy as np
 
 from .graph import ops
 from .graph.node import Node, intern, toposort, user_source
+from .graph.shapes import SYMBOLIC_DIM
 from .exec import fpflags
 from .exec.kernels import numexpr_now
 from .exec.numpy_backend import keep_arrays, overlaps, take_arrays
 from .options import Options, get_options
 from .tensor import Tensor
 
-#: The size a ``None`` placeholder dimension has in the unspecialized graph: a
-#: prime far above any real small size, so it never broadcasts by accident and
-#: a dimension derived from it (``3 * SYMBOLIC_DIM`` after a reshape) is
-#: recognizable.
-SYMBOLIC_DIM = 1_000_003
 
 #: Plans of at most this many bytes (all buffers) may run on the fast path.
 FAST_PATH_BYTES = 1 << 18

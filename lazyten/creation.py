@@ -11,6 +11,7 @@ import numpy as np
 
 from .graph import ops
 from .graph.node import Node
+from .graph.shapes import sized_at_call
 from .tensor import Tensor
 
 
@@ -133,21 +134,34 @@ def _like(x: Any, dtype: Any, shape: Any) -> tuple[tuple[int, ...], Any]:
             t.dtype if dtype is None else dtype)
 
 
+def _sized_like(x: Any, shape: Any, made: Tensor) -> Tensor:
+    """``made``, a ``full`` or ``empty`` of ``x``'s shape; where that shape
+    is only known when a compiled function runs (a None placeholder
+    dimension), the same as a ``full_like`` node reading ``x``'s shape, so
+    that each call's specialization gets the call's (the optimizer makes it
+    a ``full`` again: ``x`` is not computed)."""
+    if shape is not None or not isinstance(x, Tensor) or not sized_at_call(x.shape):
+        return made
+    n = made.node
+    return Tensor(ops.apply("full_like", [x.node], fill_value=n.attrs.get("fill_value"),
+                            dtype=n.dtype))
+
+
 def zeros_like(x: Any, dtype: Any = None, shape: Any = None) -> Tensor:
-    return zeros(*_like(x, dtype, shape))
+    return _sized_like(x, shape, zeros(*_like(x, dtype, shape)))
 
 
 def ones_like(x: Any, dtype: Any = None, shape: Any = None) -> Tensor:
-    return ones(*_like(x, dtype, shape))
+    return _sized_like(x, shape, ones(*_like(x, dtype, shape)))
 
 
 def empty_like(x: Any, dtype: Any = None, shape: Any = None) -> Tensor:
-    return empty(*_like(x, dtype, shape))
+    return _sized_like(x, shape, empty(*_like(x, dtype, shape)))
 
 
 def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Tensor:
     shp, dt = _like(x, dtype, shape)
-    return full(shp, fill_value, dt)
+    return _sized_like(x, shape, full(shp, fill_value, dt))
 
 
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:

@@ -50,7 +50,8 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
 ELEMENTWISE: dict[str, Callable[..., Tensor]] = {}
 UFUNC_OPS: dict[np.ufunc, str] = {}
 for _spec in ops.REGISTRY.values():
-    if _spec.kind == "elementwise" and _spec.name not in ("astype", "round", "where"):
+    if _spec.kind == "elementwise" and _spec.name not in ("astype", "round", "where",
+                                                          "full_like"):
         _fn = _make_elementwise(_spec.name)
         ELEMENTWISE[_spec.name] = _fn
         for _alias in _spec.aliases:

@@ -771,3 +771,31 @@ def test_size_forms_leave_out_what_may_hold_a_size() -> None:
         c = f._cache.last
         assert c is not None and c.plan is not None
         assert (size_form(c.plan.graph, c.inputs) is not None) == ok, what
+
+
+def test_like_functions_of_a_none_axis_are_specialized(engine: Any) -> None:
+    # lt.zeros_like(x) of a None-dim x reads x's shape at each call; the
+    # optimizer makes it a constant fill, so x's expression is not computed.
+    x = lt.placeholder((None, 2), "float32", name="x")
+    expensive = lt.exp(lt.sin(x)) * 3
+    outs = [lt.maximum(x, lt.zeros_like(x)), lt.ones_like(expensive, dtype=np.int16),
+            lt.full_like(x[1:], 7.5) + x[1:], lt.empty_like(x, dtype=np.uint8)]
+    f = lt.function([x], outs)
+    rng = np.random.default_rng(8)
+    for n in (1, 3, 40, 44, 48):
+        X = rng.standard_normal((n, 2)).astype(np.float32)
+        got = f(X)
+        want = [np.maximum(X, np.zeros_like(X)), np.ones_like(X, dtype=np.int16),
+                np.full_like(X[1:], 7.5) + X[1:]]
+        for g, e in zip(got, want):
+            assert g.shape == e.shape and g.dtype == e.dtype
+            np.testing.assert_array_equal(g, e)
+        assert got[3].shape == X.shape and got[3].dtype == np.uint8
+    if engine["optimize"]:
+        g = lt.function([x], lt.ones_like(expensive))
+        g(np.ones((4, 2), np.float32))
+        plan = g.explain()
+        assert "kernel" not in plan and "sin" not in plan and "full" in plan
+    # A tensor of known shape keeps its plain constant fill.
+    t = lt.asarray(np.ones(3))
+    assert lt.zeros_like(t).node.op.name == "full"

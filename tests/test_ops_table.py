@@ -118,7 +118,7 @@ BINARY_LAYOUTS: list[tuple[str, tuple[int, ...] | None, str, tuple[int, ...] | N
 def canonical(kind_arity: int) -> list[str]:
     return sorted(n for n, s in REGISTRY.items()
                   if s.kind == "elementwise" and s.arity == kind_arity
-                  and n not in ("astype", "round", "real", "imag", "where")
+                  and n not in ("astype", "round", "real", "imag", "where", "full_like")
                   and n in ELEMENTWISE)
 
 
@@ -216,6 +216,24 @@ def test_astype(engine: Any, src: np.dtype[Any]) -> None:
         check(lambda: x0.astype(dst), lambda: lt.astype(t0, dst))
     # copy=False with the same dtype: the same value (a no-op lazily)
     assert_eq(lt.astype(t, src, copy=False), x)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_full_like_op(engine: Any, dtype: np.dtype[Any]) -> None:
+    # The node ``lt.zeros_like(x)`` and the like build where x's shape is
+    # known only when a compiled function runs: x's shape, never its values.
+    from lazyten.graph import ops
+    rng = np.random.default_rng(7)
+    for layout in UNARY_LAYOUTS:
+        x, t = operand(layout, dtype, rng)
+        for fill, want_dt in ((dtype.type(0), dtype), (np.float32(2.5), np.dtype(np.float32)),
+                              (np.int8(-3), np.dtype(np.int8))):
+            def lazy(fill: Any = fill, want_dt: Any = want_dt) -> lt.Tensor:
+                return lt.Tensor(ops.apply("full_like", [t.node], fill_value=fill,
+                                           dtype=want_dt))
+            check(lambda fill=fill, want_dt=want_dt: np.full_like(x, fill, want_dt), lazy)
+        empty = lt.Tensor(ops.apply("full_like", [t.node], fill_value=None, dtype=dtype))
+        assert empty.eval().shape == x.shape and empty.eval().dtype == dtype
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)

@@ -290,6 +290,20 @@ register(OpSpec("astype", "elementwise", _astype_impl, _broadcast, _attr_dtype, 
                 doc="cast to attrs['dtype'] (NumPy's unsafe casting)"))
 
 
+def _full_like_impl(x: Any, fill_value: Any, dtype: Any) -> Any:
+    shape = np.shape(x)
+    return np.empty(shape, dtype) if fill_value is None else np.full(shape, fill_value, dtype)
+
+
+# ``lt.zeros_like(x)`` and the like where ``x``'s shape is only known when a
+# compiled function runs (``shapes.sized_at_call``): a node reading ``x``'s
+# shape, so that specialization gives it each call's.  The optimizer makes
+# it a ``full`` (``empty``) of that shape at once: ``x`` itself is not computed.
+register(OpSpec("full_like", "elementwise", _full_like_impl, _broadcast, _attr_dtype, 1,
+                doc="x's shape filled with attrs['fill_value'] (None: empty) in "
+                    "attrs['dtype']; x's values are not read"))
+
+
 # ---------------------------------------------------------------- sources and creation
 
 def _no_impl(*args: Any, **kw: Any) -> Any:

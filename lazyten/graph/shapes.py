@@ -17,6 +17,23 @@ from numpy.exceptions import AxisError
 
 Shape = tuple[int, ...]
 
+#: The size a ``None`` placeholder dimension has in the unspecialized graph
+#: (``lt.placeholder``): a prime far above any real small size, so it never
+#: broadcasts by accident and a dimension derived from it (``3 *
+#: SYMBOLIC_DIM`` after a reshape, about half of it after ``[::2]``) is
+#: recognizable.
+SYMBOLIC_DIM = 1_000_003
+
+
+def sized_at_call(shape: Shape) -> bool:
+    """Whether ``shape`` has a dimension of a None placeholder dimension's
+    order (``SYMBOLIC_DIM``, or what slicing or reshaping made of it): its
+    size is only known when a compiled function runs."""
+    for d in shape:
+        if d >= SYMBOLIC_DIM // 4:
+            return True
+    return False
+
 # An index item after normalization (see ``normalize_index``):
 #   ("i", k)              integer index (non-negative, in range)
 #   ("s", start, stop, step)  a slice with concrete bounds (``slice.indices``)

@@ -12,6 +12,7 @@
     not_equal(x, 0)           =>  x          (x bool: count_nonzero(x > y) is sum(x > y))
     transpose(transpose(x))   =>  transpose(x) with the composed axes (or x)
     reshape(reshape(x))       =>  reshape(x)
+    full_like(x)              =>  full(x.shape)  (or empty: x's values are never read)
     op(small constants)       =>  constant   (folded with NumPy)
 
 NumPy's float power loop, given one exponent for every element, computes
@@ -36,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..node import Node, intern
-from ..ops import REGISTRY, const
+from ..ops import REGISTRY, build, const
 from ..rewrite import Graph, rebuild, rewrite
 
 FOLD_LIMIT = 1024  # elements: larger constants stay lazy (memory over speed)
@@ -144,13 +145,21 @@ def _reshape(node: Node, ins: tuple[Node, ...]) -> Node | None:
     return None
 
 
+def _full_like(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    fill = node.attrs["fill_value"]
+    if fill is None:
+        return build("empty", (), {"shape": node.shape, "dtype": node.dtype}, node.source)
+    return build("full", (), {"shape": node.shape, "dtype": node.dtype, "fill_value": fill},
+                 node.source)
+
+
 Identity = Callable[[Node, tuple[Node, ...]], Node | None]
 # One entry per op with identities: every other op is only tried for folding
 # (a lookup, not a dozen comparisons, for each node of a large graph).
 _IDENTITIES: dict[str, Identity] = {
     "multiply": _multiply, "divide": _divide, "pow": _pow, "subtract": _subtract,
     "add": _add, "not_equal": _not_equal, "negative": _negative, "astype": _astype,
-    "transpose": _transpose, "reshape": _reshape}
+    "transpose": _transpose, "reshape": _reshape, "full_like": _full_like}
 
 
 def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
