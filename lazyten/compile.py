@@ -24,8 +24,9 @@ plans it once per concrete input signature, then only runs the plan.
   ``ValueError`` naming the op and its line, and ``@lt.jit`` (which re-runs
   the Python function per shape) is the answer there.  Slices and integer
   indices on a None axis or one sliced from it (``x[1:]``, ``x[-1]``,
-  ``x[1:][::2]``) and reshapes that keep one None axis (``x.reshape(-1)``)
-  are re-specialized exactly, and ``lt.zeros_like(x)`` and the other
+  ``x[1:][::2]``), reshapes that keep one None axis (``x.reshape(-1)``) and
+  broadcasts of a None axis (``lt.tile``, ``lt.repeat``) are re-specialized
+  exactly, and ``lt.zeros_like(x)`` and the other
   ``*_like`` functions read ``x``'s shape at each call (``full_like`` nodes).  A size used in
   arithmetic that hides it (``1 / x.shape[0]``) cannot be detected: do not
   use a None dimension's size as a number outside ``@lt.jit``.
@@ -202,6 +203,17 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
         new_t = list(old_t)
         new_t[j] = old_t[j] // ratio_den * ratio_num
         attrs["shape"] = tuple(new_t)
+    elif name == "broadcast_to" and changed:
+        # (``lt.tile``, ``lt.repeat``): a target dimension aligned with a
+        # changed input dimension other than 1 is that dimension's size.
+        target = list(attrs["shape"])
+        lead = len(target) - len(old_in)
+        for k in changed:
+            if old_in[k] == 1 or target[lead + k] != old_in[k]:
+                raise _cannot(n, f"its target shape {tuple(target)} cannot be mapped to "
+                              f"the call size")
+            target[lead + k] = new_in[k]
+        attrs["shape"] = tuple(target)
     elif n.op.kind in ("update", "creation") or name == "broadcast_to":
         raise _cannot(n, "its attributes hold sizes fixed when the graph was built")
     try:

@@ -799,3 +799,25 @@ def test_like_functions_of_a_none_axis_are_specialized(engine: Any) -> None:
     # A tensor of known shape keeps its plain constant fill.
     t = lt.asarray(np.ones(3))
     assert lt.zeros_like(t).node.op.name == "full"
+
+
+def test_tile_and_repeat_of_a_none_axis_are_specialized() -> None:
+    # Both broadcast an expanded axis to a target holding the None size.
+    x = lt.placeholder((None, 3), "float64", name="x")
+    cases = [(lambda m, t: m.tile(t, (2, 1))), (lambda m, t: m.tile(t, 2)),
+             (lambda m, t: m.repeat(t, 2, axis=0)), (lambda m, t: m.repeat(t, 3, axis=1)),
+             (lambda m, t: m.broadcast_to(t[:, None], (t.shape[0], 2, 3)))]
+    f = lt.function([x], [case(lt, x) * 2 for case in cases])
+    rng = np.random.default_rng(9)
+    for n in (0, 1, 4, 7):
+        X = rng.standard_normal((n, 3))
+        for got, case in zip(f(X), cases):
+            want = case(np, X) * 2
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
+    # A target size of the None dimension in a position no input axis gives
+    # is still the clear error.
+    y = lt.placeholder((None,), "float64", name="y")
+    g = lt.function([y], lt.broadcast_to(y[:, None], (y.shape[0], y.shape[0])))
+    with pytest.raises(ValueError, match="representative size"):
+        g(np.ones(3))
