@@ -27,8 +27,9 @@ SYMBOLIC_DIM = 1_000_003
 
 def sized_at_call(shape: Shape) -> bool:
     """Whether ``shape`` has a dimension of a None placeholder dimension's
-    order (``SYMBOLIC_DIM``, or what slicing or reshaping made of it): its
-    size is only known when a compiled function runs."""
+    order (``SYMBOLIC_DIM``, or what slicing or reshaping made of it), whose
+    size is then only known when a compiled function runs (or a real
+    dimension that large: callers that must know look for the placeholder)."""
     for d in shape:
         if d >= SYMBOLIC_DIM // 4:
             return True
