@@ -59,3 +59,19 @@ print(prof)
 print("\n== slice pushdown: ((a*b + c)**2)[::100000]")
 print(lt.explain(((a * b + c) ** 2)[::100000]))
 print(((a * b + c) ** 2)[::100000])
+
+# Compile once, run on many batches: placeholders stand for the inputs, and
+# a None dimension takes any length.  Each new length is specialized and
+# planned; once two lengths of one size class (here 512-1023) optimized to
+# the same graph, later ones reuse that graph and are only planned.
+print("\n== compile once, run on many batches (lt.function)")
+x = lt.placeholder((None,), np.float64, name="x")
+w = lt.placeholder((None,), np.float64, name="w")
+score = lt.function([x, w], [(x * w).sum() / w.sum(), lt.maximum(x, lt.zeros_like(x))])
+for n in (900, 1000, 950, 1020, 800):
+    xb, wb = rng.standard_normal(n), rng.random(n)
+    weighted, relu = score(xb, wb)
+    assert np.isclose(weighted, (xb * wb).sum() / wb.sum())
+    assert np.array_equal(relu, np.maximum(xb, 0))
+print(score.cache_info())
+print(score.explain())

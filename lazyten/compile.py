@@ -330,6 +330,9 @@ class _Compiled:
         self.threads = threads_for(opts)
         self.in_ids = [n.id for n in inputs]
         self.chunked: str | None = None
+        # Where the plan came from when not from this signature's own passes
+        # (``Function._resized``), for ``explain``.
+        self.origin = ""
         self.fast: Callable[..., list[Any]] | None = None
         self.plan: Any = None     # a Plan; None when the signature runs in chunks
         # The user's arrays the function reads without the caller passing
@@ -410,7 +413,10 @@ class _Compiled:
         return _finish(vals, arrays, outs)
 
     def format(self, verbose: bool = False) -> str:
-        return self.chunked if self.chunked is not None else self.plan.format(verbose=verbose)
+        if self.chunked is not None:
+            return self.chunked
+        text = self.plan.format(verbose=verbose)
+        return f"{text}\n-- {self.origin}" if self.origin else text
 
 
 def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
@@ -1081,7 +1087,10 @@ class Function(_Callable):
             new_plan = plan_optimized(g, opts, plan.before_nodes, plan.removed)
         except (ValueError, TypeError, IndexError, MemoryError):
             return None
-        return _Compiled(new_plan.outputs, concrete, opts, self.__name__, plan=new_plan)
+        compiled = _Compiled(new_plan.outputs, concrete, opts, self.__name__, plan=new_plan)
+        compiled.origin = (f"no specialization or passes: the optimized graph of "
+                           f"{known.compiled.label}, resized (its size class)")
+        return compiled
 
     def _learn(self, cls: tuple[Any, ...], shapes: tuple[tuple[int, ...], ...],
                compiled: _Compiled, opts: Options) -> None:

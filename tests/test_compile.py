@@ -625,6 +625,8 @@ def test_a_new_size_of_a_size_class_resizes_its_optimized_graph(monkeypatch: Any
         assert optimizing[0] == specializing[0] == min(k + 1, 2)
     assert f.cache_info().misses == 5
     assert "a: float64[50]" in f.explain() and "float64[63]" in f.explain(all=True)
+    assert "the optimized graph of function(a: float64[41], b: float64[41], " \
+        "c: float64[41]), resized" in f.explain()
     # Another class (64-127 elements) learns again; a call of mismatched
     # sizes is still the specialization's error.
     for n in (64, 100, 127):

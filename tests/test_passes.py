@@ -84,6 +84,22 @@ SIMPLIFY = [
                              "%2:bool[12] = not_equal %0 %1\nreturn %2"),
     # int8 ** 2 with a weak 2 stays int8, so x*x is the same op.
     ("fold", lambda: lt.full((), 2.0) * 3 + x, None),
+    # A fill the other operands' shape covers is its value, 0-d (and typed:
+    # float32 + a float64 fill is float64 either way) ...
+    ("x*fill", lambda: x * lt.full((12,), 2.0),
+     "%0:float64[12] = input name=x\n%1:float64[] = const 2.0\n"
+     "%2:float64[12] = multiply %0 %1\nreturn %2"),
+    ("f32+fill", lambda: x.astype(np.float32) + lt.full((12,), 1.5),
+     "%0:float64[12] = input name=x\n%1:float32[12] = astype %0 dtype=dtype('float32')\n"
+     "%2:float64[] = const 1.5\n%3:float64[12] = add %1 %2\nreturn %3"),
+    ("where-zeros_like", lambda: lt.where(x > y, x, lt.zeros_like(x)),
+     "%0:float64[12] = input name=x\n%1:float64[12] = input name=y\n"
+     "%2:bool[12] = greater %0 %1\n%3:float64[] = const 0.0\n"
+     "%4:float64[12] = where %2 %0 %3\nreturn %4"),
+    # ... but not where the fill makes the result's shape.
+    ("fill-broadcasts", lambda: lt.full((3, 12), 2.0) + x,
+     "%0:float64[3,12] = full fill_value=np.float64(2.0)\n%1:float64[12] = input name=x\n"
+     "%2:float64[3,12] = add %0 %1\nreturn %2"),
 ]
 
 

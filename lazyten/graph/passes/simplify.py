@@ -13,6 +13,8 @@
     transpose(transpose(x))   =>  transpose(x) with the composed axes (or x)
     reshape(reshape(x))       =>  reshape(x)
     full_like(x)              =>  full(x.shape)  (or empty: x's values are never read)
+    op(x, full(s, v))         =>  op(x, v)   (v 0-d, of the fill's dtype, where x's
+                                              shape is the result's anyway)
     op(small constants)       =>  constant   (folded with NumPy)
 
 NumPy's float power loop, given one exponent for every element, computes
@@ -39,6 +41,7 @@ import numpy as np
 from ..node import Node, intern
 from ..ops import REGISTRY, build, const
 from ..rewrite import Graph, rebuild, rewrite
+from ..shapes import broadcast_shapes
 
 FOLD_LIMIT = 1024  # elements: larger constants stay lazy (memory over speed)
 # The dtypes whose power loop has NumPy's scalar-exponent fast paths.
@@ -164,7 +167,28 @@ _IDENTITIES: dict[str, Identity] = {
 
 def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
     f = _IDENTITIES.get(node.op.name)
-    return None if f is None else f(node, ins)
+    out = None if f is None else f(node, ins)
+    if out is None and len(ins) > 1 and node.op.kind == "elementwise":
+        out = _scalar_fill(node, ins)
+    return out
+
+
+def _scalar_fill(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    """An operand that is one value filled to a shape the other operands
+    give anyway (``maximum(x, zeros_like(x))``) becomes that value, 0-d: a
+    0-d array promotes as the filled one (NEP 50 tells 0-d from n-d arrays
+    apart only for Python scalars), the values are the same, and no buffer
+    of the fill is made."""
+    for k, f in enumerate(ins):
+        if f.op.name != "full" or f.value is not None or not f.shape:
+            continue
+        others = [i.shape for j, i in enumerate(ins) if j != k]
+        if broadcast_shapes(*others) != node.shape:
+            continue
+        new = list(ins)
+        new[k] = const(f.attrs["fill_value"], f.source)
+        return rebuild(node, new)
+    return None
 
 
 def _apply_like(node: Node, name: str, ins: tuple[Node, ...]) -> Node:
