@@ -186,7 +186,8 @@ def _scalar_fill(node: Node, ins: tuple[Node, ...]) -> Node | None:
         if broadcast_shapes(*others) != node.shape:
             continue
         new = list(ins)
-        new[k] = const(f.attrs["fill_value"], f.source)
+        # (a NumPy scalar of the fill's dtype: a Python one would be weak)
+        new[k] = const(np.asarray(f.attrs["fill_value"], f.dtype)[()], f.source)
         return rebuild(node, new)
     return None
 
