@@ -116,6 +116,46 @@ def test_simplify_golden(name: str, build: Any, golden: str | None) -> None:
     np.testing.assert_array_equal(run_reference(g.outputs)[0], expected)
 
 
+_FILL_DTYPES = [np.dtype(d) for d in (np.bool_, np.int8, np.uint16, np.int64, np.float16,
+                                      np.float32, np.float64, np.complex64)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(op=st.sampled_from(["add", "subtract", "multiply", "maximum", "minimum", "divide",
+                           "equal", "less", "arctan2", "logical_and", "where"]),
+       xdt=st.sampled_from(_FILL_DTYPES), fdt=st.sampled_from(_FILL_DTYPES),
+       shape=st.sampled_from([(5,), (2, 3), (0, 4), (3, 1)]), fill_first=st.booleans(),
+       value=st.sampled_from([0, 1, 3, -2]))
+def test_a_fill_the_result_covers_is_replaced_by_its_value(
+        op: str, xdt: np.dtype[Any], fdt: np.dtype[Any], shape: tuple[int, ...],
+        fill_first: bool, value: int) -> None:
+    # NumPy's own answer with the filled array, to the dtype and the bit,
+    # against the graph with the fill as a 0-d value.
+    rng = np.random.default_rng(len(shape))
+    X = (rng.uniform(-4, 4, shape) * 4).round().astype(xdt)
+    F = np.full(shape, value).astype(fdt)
+    args = (F, X) if fill_first else (X, F)
+    fill = lt.full(shape, np.asarray(value).astype(fdt)[()], fdt)
+    lazy = (fill, lt.asarray(X)) if fill_first else (lt.asarray(X), fill)
+    with np.errstate(all="ignore"):
+        try:
+            want = np.where(X != 0, *args) if op == "where" else getattr(np, op)(*args)
+        except TypeError:
+            return                                   # (no such loop: nothing to compare)
+        t = lt.where(lt.asarray(X) != 0, *lazy) if op == "where" else getattr(lt, op)(*lazy)
+        g = simplify(graph(t))
+        assert "full" not in text(g)
+        verify_graph(g.outputs)
+        from lazyten.exec.reference import run_reference
+        got = run_reference(g.outputs)[0]
+        assert got.dtype == want.dtype and got.shape == want.shape
+        if want.dtype.kind == "f":
+            same_bits(got, want)
+        else:
+            np.testing.assert_array_equal(got, want)
+        assert_eq(t, want)                           # optimized and compiled too
+
+
 def test_constant_folding_golden() -> None:
     c = lt.full((), 2.0) * 3 + 1
     g = simplify(graph(c * x))
