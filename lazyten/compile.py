@@ -24,7 +24,8 @@ plans it once per concrete input signature, then only runs the plan.
   ``ValueError`` naming the op and its line, and ``@lt.jit`` (which re-runs
   the Python function per shape) is the answer there.  Slices and integer
   indices on a None axis or one sliced from it (``x[1:]``, ``x[-1]``,
-  ``x[1:][::2]``), reshapes that keep one None axis (``x.reshape(-1)``) and
+  ``x[1:][::2]``), reshapes that keep one None axis (``x.reshape(-1)``,
+  ``x[1:].reshape(-1, 1)``) and
   broadcasts of a None axis (``lt.tile``, ``lt.repeat``) are re-specialized
   exactly, and ``lt.zeros_like(x)`` and the other
   ``*_like`` functions read ``x``'s shape at each call (``full_like`` nodes).  A size used in
@@ -195,9 +196,10 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
         if len(changed) != 1:
             raise _cannot(n, "it reshapes more than one None dimension")
         k = changed[0]
+        # (a None axis, or one sliced from it: ``x[1:].reshape(-1, 1)``)
         ratio_num, ratio_den = new_in[k], old_in[k]
-        hits = [j for j, d in enumerate(old_t) if d % SYMBOLIC_DIM == 0 and d > 0]
-        if ratio_den != SYMBOLIC_DIM or len(hits) != 1:
+        hits = [j for j, d in enumerate(old_t) if d % ratio_den == 0 and d > 0]
+        if ratio_den < SYMBOLIC_DIM // 4 or len(hits) != 1:
             raise _cannot(n, f"its target shape {old_t} cannot be mapped to the call size")
         j = hits[0]
         new_t = list(old_t)

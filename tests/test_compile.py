@@ -823,3 +823,16 @@ def test_tile_and_repeat_of_a_none_axis_are_specialized() -> None:
     g = lt.function([y], lt.broadcast_to(y[:, None], (y.shape[0], y.shape[0])))
     with pytest.raises(ValueError, match="representative size"):
         g(np.ones(3))
+
+
+def test_reshapes_of_a_sliced_none_axis_are_specialized() -> None:
+    x = lt.placeholder((None, 2), "float64", name="x")
+    cases = [lambda t: t[1:].reshape(-1), lambda t: t[::2].reshape(-1, 1, 2),
+             lambda t: t[1:].T.reshape(2, -1), lambda t: t.reshape(2, -1)]
+    f = lt.function([x], [case(x) + 1 for case in cases[:3]])
+    g = lt.function([x], cases[3](x) + 1)
+    for n in (1, 2, 4, 7):
+        X = np.arange(2.0 * n).reshape(n, 2)
+        for got, case in zip(f(X), cases):
+            np.testing.assert_array_equal(got, case(X) + 1)
+        np.testing.assert_array_equal(g(X), X.reshape(2, -1) + 1)
