@@ -25,7 +25,8 @@ plans it once per concrete input signature, then only runs the plan.
   the Python function per shape) is the answer there.  Slices and integer
   indices on a None axis or one sliced from it (``x[1:]``, ``x[-1]``,
   ``x[1:][::2]``), reshapes that keep one None axis (``x.reshape(-1)``,
-  ``x[1:].reshape(-1, 1)``) and
+  ``x[1:].reshape(-1, 1)``, of several merged into one, adding or dropping
+  unit axes) and
   broadcasts of a None axis (``lt.tile``, ``lt.repeat``) are re-specialized
   exactly, and ``lt.zeros_like(x)`` and the other
   ``*_like`` functions read ``x``'s shape at each call (``full_like`` nodes).  A size used in
@@ -192,19 +193,7 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
             dim += 1
         attrs["index"] = tuple(items)
     elif name == "reshape" and changed:
-        old_t = tuple(attrs["shape"])
-        if len(changed) != 1:
-            raise _cannot(n, "it reshapes more than one None dimension")
-        k = changed[0]
-        # (a None axis, or one sliced from it: ``x[1:].reshape(-1, 1)``)
-        ratio_num, ratio_den = new_in[k], old_in[k]
-        hits = [j for j, d in enumerate(old_t) if d % ratio_den == 0 and d > 0]
-        if ratio_den < SYMBOLIC_DIM // 4 or len(hits) != 1:
-            raise _cannot(n, f"its target shape {old_t} cannot be mapped to the call size")
-        j = hits[0]
-        new_t = list(old_t)
-        new_t[j] = old_t[j] // ratio_den * ratio_num
-        attrs["shape"] = tuple(new_t)
+        attrs["shape"] = _reshaped(n, tuple(attrs["shape"]), old_in, new_in, changed)
     elif name == "broadcast_to" and changed:
         # (``lt.tile``, ``lt.repeat``): a target dimension aligned with a
         # changed input dimension other than 1 is that dimension's size.
@@ -222,6 +211,36 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
         return ops.build(name, new_inputs, attrs, n.source)
     except (ValueError, IndexError, TypeError) as e:
         raise _cannot(n, str(e)) from None
+
+
+def _reshaped(n: Node, old_t: tuple[int, ...], old_in: tuple[int, ...],
+              new_in: tuple[int, ...], changed: list[int]) -> tuple[int, ...]:
+    """A reshape's target shape ``old_t`` (of an input of shape ``old_in``)
+    redone for the input shape ``new_in``, whose axes ``changed`` are None
+    axes or were sliced from them.
+
+    A reshape that only adds or drops unit axes (``expand_dims``) maps its
+    axes one to one; otherwise the changed axes must all merge into one
+    target dimension (``x.reshape(-1)``, ``x[1:].reshape(-1, 1)``), which
+    is then a multiple of their sizes' product.
+    """
+    new_t = list(old_t)
+    src = [k for k, d in enumerate(old_in) if d != 1]
+    dst = [j for j, d in enumerate(old_t) if d != 1]
+    if [old_in[k] for k in src] == [old_t[j] for j in dst]:
+        for k, j in zip(src, dst):
+            new_t[j] = new_in[k]
+        return tuple(new_t)
+    if min(old_in[k] for k in changed) < SYMBOLIC_DIM // 4:
+        raise _cannot(n, f"its target shape {old_t} cannot be mapped to the call size")
+    ratio_num = math.prod(new_in[k] for k in changed)
+    ratio_den = math.prod(old_in[k] for k in changed)
+    hits = [j for j, d in enumerate(old_t) if d > 0 and d % ratio_den == 0]
+    if len(hits) != 1:
+        raise _cannot(n, f"its target shape {old_t} cannot be mapped to the call size: "
+                         f"its None dimensions do not merge into one")
+    new_t[hits[0]] = old_t[hits[0]] // ratio_den * ratio_num
+    return tuple(new_t)
 
 
 def _reindex(n: Node, it: tuple[Any, ...], old: int, new: int) -> tuple[Any, ...]:

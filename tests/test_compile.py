@@ -836,3 +836,24 @@ def test_reshapes_of_a_sliced_none_axis_are_specialized() -> None:
         for got, case in zip(f(X), cases):
             np.testing.assert_array_equal(got, case(X) + 1)
         np.testing.assert_array_equal(g(X), X.reshape(2, -1) + 1)
+
+
+def test_reshapes_of_several_none_axes_are_specialized() -> None:
+    # Merged into one dimension, or only unit axes added and dropped.
+    x = lt.placeholder((None, 3, None), "float64", name="x")
+    cases = [lambda m, t: t.reshape(-1), lambda m, t: t.reshape(-1, 1),
+             lambda m, t: m.expand_dims(t, 1), lambda m, t: m.expand_dims(t, -1)[:, :, 1:],
+             lambda m, t: m.squeeze(m.expand_dims(t, 0), axis=0)]
+    f = lt.function([x], [case(lt, x) * 2 for case in cases])
+    for shape in ((1, 3, 1), (2, 3, 5), (4, 3, 2), (0, 3, 3)):
+        X = np.arange(float(np.prod(shape))).reshape(shape)
+        for got, case in zip(f(X), cases):
+            want = case(np, X) * 2
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
+    # Transposed first: a copy in the transposed order, merged the same way.
+    y = lt.placeholder((None, None), "float64", name="y")
+    g = lt.function([y], lt.swapaxes(y, 0, 1).reshape(-1) - y.reshape(-1))
+    for shape in ((2, 3), (5, 1), (3, 3)):
+        Y = np.arange(float(np.prod(shape))).reshape(shape)
+        np.testing.assert_array_equal(g(Y), Y.T.reshape(-1) - Y.reshape(-1))
