@@ -857,3 +857,23 @@ def test_reshapes_of_several_none_axes_are_specialized() -> None:
     for shape in ((2, 3), (5, 1), (3, 3)):
         Y = np.arange(float(np.prod(shape))).reshape(shape)
         np.testing.assert_array_equal(g(Y), Y.T.reshape(-1) - Y.reshape(-1))
+
+
+def test_a_cached_signature_still_checks_dtypes() -> None:
+    # A call at the shapes of the call before skips the shape checks (done
+    # when they were compiled), never the dtype ones.
+    x = lt.placeholder((None,), "float64", name="x")
+    s = lt.placeholder((), "float64", name="s")
+    f = lt.function([x, s], x * s)
+    for _ in range(3):
+        np.testing.assert_array_equal(f(np.arange(3.0), 2.0), np.arange(3.0) * 2)
+        np.testing.assert_array_equal(f(np.arange(3.0), np.float32(0.5)),
+                                      np.arange(3.0) * 0.5)
+        with pytest.raises(TypeError, match="got dtype int64"):
+            f(np.arange(3), 2.0)
+        with pytest.raises(ValueError, match=r"got shape \(3, 1\)"):
+            f(np.ones((3, 1)), 2.0)
+    info = f.cache_info()
+    assert (info.misses, info.currsize) == (1, 1) and info.hits == 5
+    f.cache_clear()
+    assert f._recent is None and f.cache_info() == (0, 0, 32, 0)
