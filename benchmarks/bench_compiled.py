@@ -6,6 +6,7 @@ W1 = 2*a**2 + 3*b*c - sin(a)*exp(-b) at N = 100, 10k (and 10M with --big):
 * numexpr    numexpr.evaluate on the expression string
 * compiled   lt.function([a, b, c], W1)(A, B, C)   (planned once)
 * compiled+out  the same with out= (no output allocated per call)
+* compiled, None dims  lt.function over (None,) placeholders, at a length it has seen
 * lazy       build the graph and evaluate it on every call (lt.asarray ... .eval())
 
 Every variant runs interleaved with the others for several rounds; each
@@ -64,6 +65,8 @@ def bench_w1(n: int, rounds: int) -> None:
     a, b, c = (rng.random(n) for _ in range(3))
     pa, pb, pc = (lt.placeholder((n,), "float64", name=k) for k in "abc")
     f = lt.function([pa, pb, pc], w1(pa, pb, pc, lt))
+    qa, qb, qc = (lt.placeholder((None,), "float64", name=k) for k in "abc")
+    g = lt.function([qa, qb, qc], w1(qa, qb, qc, lt))     # any length: this one cached
     out = np.empty(n)
     expect = w1(a, b, c, np)
     assert np.allclose(f(a, b, c), expect) and np.allclose(ne.evaluate(EXPR), expect)
@@ -77,6 +80,7 @@ def bench_w1(n: int, rounds: int) -> None:
         "numexpr": lambda: ne.evaluate(EXPR, local_dict={"a": a, "b": b, "c": c}),
         "compiled": lambda: f(a, b, c),
         "compiled+out": lambda: f(a, b, c, out=out),
+        "compiled, None dims": lambda: g(a, b, c),
         "lazy build+eval": lazy,
     }
     calls = max(1, min(2000, 2_000_000 // max(n, 1)))
@@ -84,10 +88,10 @@ def bench_w1(n: int, rounds: int) -> None:
     path = "fast path (generated code)" if f._const is not None and \
         f._const.fast is not None else "execute()"
     print(f"\nW1 at N={n:,} ({calls} calls x {rounds} rounds; compiled runs the {path})")
-    print(f"{'variant':18s} {'per call':>12s} {'/ numpy':>9s} {'/ numexpr':>10s}")
+    print(f"{'variant':20s} {'per call':>12s} {'/ numpy':>9s} {'/ numexpr':>10s}")
     for k, t in med.items():
         unit = f"{t * 1e6:10.2f} us" if t < 1e-3 else f"{t * 1e3:10.2f} ms"
-        print(f"{k:18s} {unit:>12s} {t / med['numpy']:9.2f} {t / med['numexpr']:10.2f}")
+        print(f"{k:20s} {unit:>12s} {t / med['numpy']:9.2f} {t / med['numexpr']:10.2f}")
 
 
 def bench_new_sizes(rounds: int, per_round: int = 100) -> None:
