@@ -914,6 +914,9 @@ class _Callable:
 
     _cache: _LRU
     _single: bool
+    # The last call's key and compiled signature: a batch loop's next call
+    # finds it without the cache's lock.
+    _recent: tuple[Any, _Compiled] | None = None
 
     def cache_info(self) -> CacheInfo:
         """Hits, misses, maxsize and current size of the plan cache."""
@@ -922,6 +925,7 @@ class _Callable:
     def cache_clear(self) -> None:
         """Forget every compiled plan (and the counters)."""
         self._cache.clear()
+        self._recent = None
 
     def explain(self, all: bool = False, verbose: bool = False) -> str:  # noqa: A002
         """The plan text of the signature used last (every cached one with
@@ -1033,8 +1037,6 @@ class Function(_Callable):
         self._fixed = frozenset(d for n in nodes for d in n.attrs["dims"] if d is not None)
         self._classes: OrderedDict[Any, _SizeClass] = OrderedDict()
         self._classes_lock = threading.Lock()
-        # The last call's shapes and compiled signature (``__call__``).
-        self._recent: tuple[Any, _Compiled] | None = None
         self._const: _Compiled | None = None
         if self._static:
             # One possible signature: compile now, so errors show at once.
@@ -1049,7 +1051,6 @@ class Function(_Callable):
     def cache_clear(self) -> None:
         """Forget every compiled plan, the counters and the size classes."""
         super().cache_clear()
-        self._recent = None
         with self._classes_lock:
             self._classes.clear()
 
@@ -1205,9 +1206,7 @@ class Function(_Callable):
             self._check_dtypes(arrays)
             recent = self._recent
             if recent is not None and recent[0] == key:
-                # The signature of the call before (a batch loop's): no lock,
-                # no reordering of the cache.
-                c = recent[1]
+                c = recent[1]      # (no lock, no reordering of the cache)
                 self._cache.hits += 1  # unlocked: a statistic only
             else:
                 # Shapes are checked when a signature is compiled, not at
@@ -1301,6 +1300,17 @@ class Jit(_Callable):
         if _tracing.get():
             # Inside another trace: inline (the outer trace compiles it all).
             return self._fn(*args, **kwargs)
+        recent = self._recent
+        if recent is not None and not kwargs:
+            # Arrays only, of the call before's shapes and dtypes: its plan.
+            for a, (shp, dt) in zip(args, recent[0]):
+                if type(a) is not np.ndarray or a.shape != shp or a.dtype != dt:
+                    break
+            else:
+                if len(args) == len(recent[0]):
+                    c = recent[1]
+                    self._cache.hits += 1  # unlocked: a statistic only
+                    return self._run(c, list(args), out)
         traced: list[np.ndarray[Any, Any]] = []
         key_parts: list[Any] = []
         for k, a in enumerate(args):
@@ -1319,9 +1329,14 @@ class Jit(_Callable):
             else:
                 key_parts.append((name, _static_key(a, repr(name))))
         key = tuple(key_parts)
-        c = self._cache.get(key)
-        if c is None:
-            c = self._cache.put(key, self._trace(args, kwargs))
+        hit = self._cache.get(key)
+        c = hit if hit is not None else self._cache.put(key, self._trace(args, kwargs))
+        self._recent = None
+        if not kwargs and all(type(a) is np.ndarray for a in args):
+            self._recent = (tuple([(a.shape, a.dtype) for a in args]), c)
+        return self._run(c, traced, out)
+
+    def _run(self, c: _Compiled, traced: list[np.ndarray[Any, Any]], out: Any) -> Any:
         outs = None if out is None else _check_out(out, len(c.outputs), c.outputs, traced,
                                                    c.captured)
         res = c.run(traced, outs)

@@ -186,6 +186,30 @@ def test_jit_traces_once_per_signature() -> None:
     assert f.traces == 5
 
 
+def test_jit_repeats_the_call_before_only_for_the_same_arrays_signature() -> None:
+    # A call of the arrays' shapes and dtypes of the call before runs its
+    # plan at once; anything else (a static argument, another shape, another
+    # byte order) is looked up and traced as usual.
+    @lt.jit
+    def f(a: Any, b: Any, k: float = 1.0) -> Any:
+        return (a * b + 1) * k
+
+    A, B = abc(8)[:2]
+    want = A * B + 1
+    for args, expect, traces in [((A, B), want, 1), ((A, B), want, 1),
+                                 ((A, B, 2.0), 2 * want, 2), ((A, B), want, 2),
+                                 ((A[:4], B[:4]), want[:4], 3), ((A, B), want, 3),
+                                 ((A.astype(">f8"), B), want, 4), ((A, B), want, 4)]:
+        got = f(*args)
+        np.testing.assert_array_equal(got, expect)
+        assert got.dtype == np.float64 and f.traces == traces
+    info = f.cache_info()
+    assert (info.hits, info.misses) == (4, 4)
+    f.cache_clear()
+    np.testing.assert_array_equal(f(A, B), want)
+    assert f.traces == 5
+
+
 def test_jit_multiple_outputs_lru_bound_and_nesting() -> None:
     @lt.jit(cache_size=2)
     def stats(x: Any) -> Any:
