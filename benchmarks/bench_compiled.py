@@ -7,6 +7,7 @@ W1 = 2*a**2 + 3*b*c - sin(a)*exp(-b) at N = 100, 10k (and 10M with --big):
 * compiled   lt.function([a, b, c], W1)(A, B, C)   (planned once)
 * compiled+out  the same with out= (no output allocated per call)
 * compiled, None dims  lt.function over (None,) placeholders, at a length it has seen
+* @lt.jit      the same expression traced by lt.jit (at the signature of its last call)
 * lazy       build the graph and evaluate it on every call (lt.asarray ... .eval())
 
 Every variant runs interleaved with the others for several rounds; each
@@ -67,6 +68,7 @@ def bench_w1(n: int, rounds: int) -> None:
     f = lt.function([pa, pb, pc], w1(pa, pb, pc, lt))
     qa, qb, qc = (lt.placeholder((None,), "float64", name=k) for k in "abc")
     g = lt.function([qa, qb, qc], w1(qa, qb, qc, lt))     # any length: this one cached
+    j = lt.jit(lambda x, y, z: w1(x, y, z, lt))
     out = np.empty(n)
     expect = w1(a, b, c, np)
     assert np.allclose(f(a, b, c), expect) and np.allclose(ne.evaluate(EXPR), expect)
@@ -81,6 +83,7 @@ def bench_w1(n: int, rounds: int) -> None:
         "compiled": lambda: f(a, b, c),
         "compiled+out": lambda: f(a, b, c, out=out),
         "compiled, None dims": lambda: g(a, b, c),
+        "@lt.jit": lambda: j(a, b, c),
         "lazy build+eval": lazy,
     }
     calls = max(1, min(2000, 2_000_000 // max(n, 1)))
