@@ -901,3 +901,24 @@ def test_a_cached_signature_still_checks_dtypes() -> None:
     assert (info.misses, info.currsize) == (1, 1) and info.hits == 5
     f.cache_clear()
     assert f._recent is None and f.cache_info() == (0, 0, 32, 0)
+
+
+def test_a_constant_made_by_the_first_compile_does_not_split_the_size_class(
+        monkeypatch: Any) -> None:
+    # The 0.0 that simplify makes of zeros_like(x) is new at the first
+    # compile and an older node at the second: the form numbers nodes by
+    # the graph's structure, not their ids, so the class is shared from the
+    # second size on.
+    from lazyten.exec import optimized
+    optimizing = _count_calls(monkeypatch, optimized, "optimize")
+    x = lt.placeholder((None,), "float64", name="x")
+    w = lt.placeholder((None,), "float64", name="w")
+    f = lt.function([x, w], [(x * w).sum() / w.sum(), lt.maximum(x, lt.zeros_like(x))])
+    rng = np.random.default_rng(10)
+    for n in (900, 1000, 950, 1020, 800):
+        X, W = rng.standard_normal(n), rng.random(n)
+        got = f(X, W)
+        np.testing.assert_array_equal(got[0], (X * W).sum() / W.sum())
+        np.testing.assert_array_equal(got[1], np.maximum(X, 0.0))
+    assert optimizing[0] == 2
+    assert "function(x: float64[1000], w: float64[1000]), resized" in f.explain()

@@ -78,7 +78,7 @@ def size_form(g: Graph, inputs: Sequence[Node]) -> tuple[Any, ...] | None:
     pos: dict[int, int] = {}
     where = {n.id: k for k, n in enumerate(inputs)}
     items: list[Any] = []
-    for n in g.nodes():
+    for n in _post_order(g.outputs):
         pos[n.id] = len(items)
         if n.id in where:
             items.append(("in", where[n.id]))
@@ -105,6 +105,29 @@ def size_form(g: Graph, inputs: Sequence[Node]) -> tuple[Any, ...] | None:
     except TypeError:                   # attrs holding an array (a reduction's ``where``)
         return None
     return form
+
+
+def _post_order(outputs: Sequence[Node]) -> list[Node]:
+    """The graph's nodes in depth-first post-order from ``outputs``, inputs
+    in order: the same for the same structure, where ``toposort``'s order
+    follows node ids (a constant made by an earlier compile is older than
+    this one's placeholders).  Cached values are leaves."""
+    done: set[int] = set()
+    order: list[Node] = []
+    stack: list[tuple[Node, bool]] = [(o, False) for o in reversed(outputs)]
+    while stack:
+        n, expanded = stack.pop()
+        if n.id in done:
+            continue
+        if expanded or n.value is not None or not n.inputs:
+            done.add(n.id)
+            order.append(n)
+            continue
+        stack.append((n, True))
+        for i in reversed(n.inputs):
+            if i.id not in done:
+                stack.append((i, False))
+    return order
 
 
 def _broadcast(nodes: Sequence[Node]) -> tuple[int, ...] | None:
