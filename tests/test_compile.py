@@ -922,3 +922,10 @@ def test_a_constant_made_by_the_first_compile_does_not_split_the_size_class(
         np.testing.assert_array_equal(got[1], np.maximum(X, 0.0))
     assert optimizing[0] == 2
     assert "function(x: float64[1000], w: float64[1000]), resized" in f.explain()
+    # A folded constant is a new node at every compile: compared by value.
+    y = lt.placeholder((None, 3), "float64", name="y")
+    g = lt.function([y], y * (lt.arange(3) * 2.0 + 1))
+    for n in (40, 41, 42, 43):
+        Y = rng.standard_normal((n, 3))
+        np.testing.assert_array_equal(g(Y), Y * (np.arange(3) * 2.0 + 1))
+    assert optimizing[0] == 4 and "resized" in g.explain()

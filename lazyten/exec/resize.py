@@ -72,7 +72,7 @@ def size_form(g: Graph, inputs: Sequence[Node]) -> tuple[Any, ...] | None:
     """The optimized graph ``g`` over the placeholders ``inputs`` as a
     hashable structure without its shapes: ops, attributes, dtypes, lines and
     wiring; leaves other than ``inputs`` by identity (a constant made from a
-    size is a different node at another size).  None when a node's
+    size is a different node at another size), folded constants by value.  None when a node's
     attributes may hold a size, or a fused kernel's shapes are not the ones
     ``resize`` derives."""
     pos: dict[int, int] = {}
@@ -84,7 +84,12 @@ def size_form(g: Graph, inputs: Sequence[Node]) -> tuple[Any, ...] | None:
             items.append(("in", where[n.id]))
             continue
         if n.value is not None or not n.inputs:
-            items.append(("leaf", n.id))
+            if n.op.name == "input" and n.attrs.get("name") == "folded":
+                # Folded constants (at most ``FOLD_LIMIT`` elements) are new
+                # nodes at every compile: by value.
+                items.append(("folded", n.shape, n.dtype, n.value.tobytes()))
+            else:
+                items.append(("leaf", n.id))
             continue
         if n.op is FUSED:
             a = n.attrs
