@@ -84,10 +84,11 @@ def size_form(g: Graph, inputs: Sequence[Node]) -> tuple[Any, ...] | None:
             items.append(("in", where[n.id]))
             continue
         if n.value is not None or not n.inputs:
-            if n.op.name == "input" and n.attrs.get("name") == "folded":
+            v = n.value
+            if v is not None and n.op.name == "input" and n.attrs.get("name") == "folded":
                 # Folded constants (at most ``FOLD_LIMIT`` elements) are new
                 # nodes at every compile: by value.
-                items.append(("folded", n.shape, n.dtype, n.value.tobytes()))
+                items.append(("folded", n.shape, n.dtype, v.tobytes()))
             else:
                 items.append(("leaf", n.id))
             continue
