@@ -46,7 +46,15 @@ _SIZE_FREE_OPS = frozenset({"transpose"})
 def reduced_shape(elem: tuple[int, ...], reduce: Any) -> tuple[int, ...] | None:
     """A fused kernel's result shape from its elementwise shape and its
     ``reduce`` attribute; None for a reduction this does not know (the
-    caller then treats the kernel as sized)."""
+    caller then treats the kernel as sized).
+
+    >>> reduced_shape((4, 5), ("sum", (("axis", (0,)), ("keepdims", False))))
+    (5,)
+    >>> reduced_shape((4, 5), ("max", (("axis", -1), ("keepdims", True))))
+    (4, 1)
+    >>> reduced_shape((4, 5), ("cumulative_sum", (("axis", None),)))
+    (20,)
+    """
     if reduce is None:
         return elem
     name, items = reduce
