@@ -1113,7 +1113,7 @@ class Function(_Callable):
             if opts.check:
                 from .graph.verify import verify_graph
                 verify_graph(g.outputs)
-            new_plan = plan_optimized(g, opts, plan.before_nodes, plan.removed)
+            new_plan = plan_optimized(g, opts, plan.before_nodes, dict(plan.removed))
         except (ValueError, TypeError, IndexError, MemoryError):
             return None
         compiled = _Compiled(new_plan.outputs, concrete, opts, self.__name__, plan=new_plan)
