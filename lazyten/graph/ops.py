@@ -907,6 +907,7 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
         return _build_elementwise(spec, ins, attrs, src)
     vkey: Any = None
     given: Any = None
+    hit: Any = None
     if spec.kind == "view" and len(ins) == 1:
         # A view's inference depends on its input's shape, dtype and its
         # attrs alone, and loops repeat it (x[i], t.T on same-shaped tensors).
@@ -921,32 +922,28 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
             hit = _view_infers.get(vkey)
         except TypeError:                    # attrs with no key (an array)
             hit = vkey = None
-        if hit is not None:
-            shape, attrs, attrs_key, dtype = hit
-            node = intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
-                          key=intern_key(spec, ins, attrs, dtype, attrs_key=attrs_key))
-            remember_view(node, given, src, attrs_key)
-            return node
-    try:
-        shape, attrs = spec.infer(ins, attrs)
-        # The attrs' key serves both the dtype probe and the intern table.
-        attrs_key = _hashable(attrs) if attrs else ()
-        if spec.dtype is not None:
-            dtype = spec.dtype(ins, attrs)
-        else:
-            dtype = probe_dtype(spec, ins, attrs, attrs_key)
-    except BUILD_ERRORS as e:
-        raise located(name, ins, e, src) from None
-    if vkey is not None:
-        if len(_view_infers) >= _VIEW_INFERS_MAX:
-            _view_infers.clear()
-        _view_infers[vkey] = (shape, attrs, attrs_key, dtype)   # (an atomic store)
-        node = intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
-                      key=intern_key(spec, ins, attrs, dtype, attrs_key=attrs_key))
-        remember_view(node, given, src, attrs_key)
-        return node
-    return intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
+    if hit is not None:
+        shape, attrs, attrs_key, dtype = hit
+    else:
+        try:
+            shape, attrs = spec.infer(ins, attrs)
+            # The attrs' key serves both the dtype probe and the intern table.
+            attrs_key = _hashable(attrs) if attrs else ()
+            if spec.dtype is not None:
+                dtype = spec.dtype(ins, attrs)
+            else:
+                dtype = probe_dtype(spec, ins, attrs, attrs_key)
+        except BUILD_ERRORS as e:
+            raise located(name, ins, e, src) from None
+        if vkey is not None:
+            if len(_view_infers) >= _VIEW_INFERS_MAX:
+                _view_infers.clear()
+            _view_infers[vkey] = (shape, attrs, attrs_key, dtype)   # (an atomic store)
+    node = intern(spec, ins, attrs, shape, dtype, src, attrs_key=attrs_key,
                   key=intern_key(spec, ins, attrs, dtype, attrs_key=attrs_key))
+    if vkey is not None:
+        remember_view(node, given, src, attrs_key)
+    return node
 
 
 # (view op, input shape, dtype, weak, attrs key) -> (shape, normalized attrs,
