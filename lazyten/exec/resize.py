@@ -30,12 +30,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from ..graph import ops
 from ..graph.node import Node, _hashable, intern
 from ..graph.passes.fuse import FUSED
 from ..graph.rewrite import Graph
+from ..graph.shapes import broadcast_shapes, normalize_axes, reduce_shape
 
 # Op kinds whose attributes hold no size (axes, offsets, dtypes, subscripts),
 # and whose shapes ``ops.build`` infers again from their inputs'.
@@ -66,14 +65,7 @@ def reduced_shape(elem: tuple[int, ...], reduce: Any) -> tuple[int, ...] | None:
         if a.get("include_initial"):
             return None
         return elem if axis is not None else (math.prod(elem),)
-    if axis is None:
-        axes = set(range(len(elem)))
-    elif isinstance(axis, (int, np.integer)):
-        axes = {int(axis) % max(len(elem), 1)}
-    else:
-        axes = {int(x) % max(len(elem), 1) for x in axis}
-    keep = bool(a.get("keepdims", False))
-    return tuple(1 if k in axes else d for k, d in enumerate(elem) if keep or k not in axes)
+    return reduce_shape(elem, normalize_axes(axis, len(elem)), bool(a.get("keepdims", False)))
 
 
 def size_form(g: Graph, inputs: Sequence[Node]) -> tuple[Any, ...] | None:
@@ -146,7 +138,7 @@ def _post_order(outputs: Sequence[Node]) -> list[Node]:
 
 def _broadcast(nodes: Sequence[Node]) -> tuple[int, ...] | None:
     try:
-        return tuple(np.broadcast_shapes(*[i.shape for i in nodes]))
+        return broadcast_shapes(*[i.shape for i in nodes])
     except ValueError:
         return None
 
