@@ -182,16 +182,17 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
     old_in, new_in = n.inputs[0].shape if n.inputs else (), \
         new_inputs[0].shape if new_inputs else ()
     changed = [k for k, (a, b) in enumerate(zip(old_in, new_in)) if a != b]
-    if name == "getitem":
-        items = list(attrs["index"])
+    if name in ("getitem", "gather"):
+        field = "index" if name == "getitem" else "key"
+        items = list(attrs[field])
         dim = 0
         for k, it in enumerate(items):
-            if it[0] == "n":
+            if it[0] in ("n", "e"):
                 continue
-            if dim in changed:
+            if dim in changed and it[0] != "a":     # (an index array's values are data)
                 items[k] = _reindex(n, it, old_in[dim], new_in[dim])
             dim += 1
-        attrs["index"] = tuple(items)
+        attrs[field] = tuple(items)
     elif name == "reshape" and changed:
         attrs["shape"] = _reshaped(n, tuple(attrs["shape"]), old_in, new_in, changed)
     elif name == "broadcast_to" and changed:

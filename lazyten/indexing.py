@@ -1,14 +1,21 @@
 """``t[index]`` and ``t[index] = value``.
 
 Basic indexing (ints, slices, ``...``, ``None``) is a zero-copy view node.
-One integer array (or list) among slices gathers along that axis (``take``),
-and a boolean mask selects elements; a mask's result size depends on its
-values, so a lazy mask is evaluated first (said in the docstring of
-``getitem``).  Writes are functional updates of the tensor's root.
+One integer array (or list) among slices gathers along that axis (``take``,
+which the optimizer can push into elementwise expressions); any other mix of
+integer arrays, integers, slices, ``None`` and ``...`` is NumPy's advanced
+indexing (``gather``).  A boolean mask stands for its ``nonzero()`` arrays;
+a mask's result size depends on its values, so a lazy mask is evaluated
+first (said in the docstring of ``getitem``).
+
+Writes are functional updates of the tensor's root: ``setitem`` for basic
+indices, ``scatter`` for advanced ones, and ``t[mask] = scalar`` is
+``where(mask, scalar, t)``, which stays lazy and fuses.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -52,39 +59,110 @@ def getitem(t: Tensor, index: Any) -> Tensor:
             return Tensor(view._node)
         return view
     adv = [(k, _advanced(i)) for k, i in enumerate(items) if not _is_basic(i)]
-    if len(adv) != 1 or adv[0][1] is None:
-        bad = [type(i).__name__ for i in items if not _is_basic(i)]
-        raise IndexError(f"unsupported index {bad}: lazyten takes ints, slices, ..., None, "
-                         f"one integer array, or one boolean mask")
     pos, arr = adv[0]
-    assert arr is not None                  # checked just above
-    rest = items[:pos] + (slice(None),) + items[pos + 1:]
-    if any(isinstance(i, (int, np.integer)) or i is None for i in rest):
-        raise IndexError("mixing an array index with integer or None indices is not "
-                         "supported; index in two steps")
+    if len(adv) > 1 or arr is None or any(
+            isinstance(i, (int, np.integer)) or i is None for i in items):
+        key, arrays = _advanced_key(t, items)
+        return Tensor(ops.apply("gather", [t._node, *arrays], key=key))
+    width = arr.ndim if arr.dtype.kind == "b" else 1       # the axes it indexes
+    rest = items[:pos] + (slice(None),) * width + items[pos + 1:]
     if any(i is Ellipsis for i in items[:pos]):
         n_after = sum(1 for i in items[pos + 1:] if i is not Ellipsis)
-        axis = t.ndim - 1 - n_after
+        axis = t.ndim - n_after - width
     else:
         axis = pos
-    if arr.dtype.kind == "b":
-        mask = arr.eval() if isinstance(arr, Tensor) else arr
-        return _boolean_index(t, rest, axis, mask)
+    # The other items are slices (and ``...``): a view first, then the gather.
     base = t._view("getitem", index=rest) if any(i != slice(None) for i in rest
                                                   if isinstance(i, slice)) else t
-    idx = arr if isinstance(arr, Tensor) else wrap(np.asarray(arr))
+    if arr.dtype.kind == "b":
+        mask = arr.eval() if isinstance(arr, Tensor) else arr
+        return _boolean_index(base, axis, mask)
+    if not isinstance(arr, Tensor):
+        arr = _int_array(arr)
+        if arr.dtype.kind in "iu":
+            _check_bounds(arr, base.shape[axis], axis)
+    idx = wrap(arr)
     if idx.dtype.kind not in "iu":
         raise IndexError(f"arrays used as indices must be of integer type, got {idx.dtype}")
-    if not isinstance(arr, Tensor) and arr.size:
-        n = base.shape[axis]
-        if arr.max() >= n or arr.min() < -n:
-            raise IndexError(f"index {int(arr.max() if arr.max() >= n else arr.min())} is out "
-                             f"of bounds for axis {axis} with size {n}")
     return Tensor(ops.apply("take", [base._node, idx._node], axis=axis))
 
 
-def _boolean_index(t: Tensor, rest: tuple[Any, ...], axis: int,
-                   mask: np.ndarray[Any, Any]) -> Tensor:
+def _int_array(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    # ``t[[]]``: NumPy reads an empty list as an empty integer index.
+    return a.astype(np.intp) if a.size == 0 and a.dtype.kind == "f" else a
+
+
+def _check_bounds(a: np.ndarray[Any, Any], size: int, axis: int) -> None:
+    """A concrete index array's values, checked on the line that uses them
+    (a lazy one's are checked when it runs)."""
+    if a.size and (a.max() >= size or a.min() < -size):
+        bad = int(a.max() if a.max() >= size else a.min())
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
+
+
+def _advanced_key(t: Tensor, items: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[Any]]:
+    """An advanced index as ``gather``/``scatter`` take it: the key (ints,
+    slices, None, ``...``, and ``("a", j)`` for the j-th index array) and
+    the index arrays' nodes.  A boolean mask becomes its ``nonzero()``
+    arrays (a lazy mask is evaluated: their length is its count of True);
+    a 0-d integer array is an integer, as in NumPy."""
+    n_ell = sum(1 for i in items if i is Ellipsis)
+    consumed = 0
+    for i in items:
+        a = None if _is_basic(i) else _advanced(i)
+        consumed += (a.ndim if a is not None and a.dtype.kind == "b"
+                     else int(i is not None and i is not Ellipsis))
+    key: list[Any] = []
+    arrays: list[Any] = []
+    dim = 0
+    for i in items:
+        if i is Ellipsis:
+            if n_ell == 1:
+                dim += max(t.ndim - consumed, 0)
+            key.append(i)
+            continue
+        if _is_basic(i):
+            key.append(i)
+            dim += i is not None
+            continue
+        a = _advanced(i)
+        if a is None:
+            raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                             f"(`None`) and integer or boolean arrays are valid indices; "
+                             f"got {type(i).__name__}")
+        if a.dtype.kind == "b":
+            mask = a.eval() if isinstance(a, Tensor) else a
+            if mask.ndim == 0:
+                raise IndexError("a 0-d boolean index is not supported")
+            for k, n in enumerate(mask.shape):
+                if dim + k >= t.ndim or t.shape[dim + k] != n:
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis {dim + k}; "
+                        f"size of axis is {t.shape[dim + k] if dim + k < t.ndim else 0} "
+                        f"but size of corresponding boolean axis is {n}")
+            for nz in np.nonzero(mask):
+                key.append(("a", len(arrays)))
+                arrays.append(wrap(nz)._node)
+            dim += mask.ndim
+            continue
+        if not isinstance(a, Tensor):
+            a = _int_array(a)
+            if a.dtype.kind not in "iu":
+                raise IndexError(f"arrays used as indices must be of integer type, "
+                                 f"got {a.dtype}")
+            if dim < t.ndim:
+                _check_bounds(a, t.shape[dim], dim)
+            if a.ndim == 0:
+                key.append(int(a))
+                dim += 1
+                continue
+        key.append(("a", len(arrays)))
+        arrays.append(wrap(a)._node)
+        dim += 1
+    return tuple(key), arrays
+
+
+def _boolean_index(t: Tensor, axis: int, mask: np.ndarray[Any, Any]) -> Tensor:
     if mask.ndim == 0:
         raise IndexError("a 0-d boolean index is not supported")
     dims = t.shape[axis:axis + mask.ndim]
@@ -101,18 +179,36 @@ def _boolean_index(t: Tensor, rest: tuple[Any, ...], axis: int,
 def setitem(t: Tensor, index: Any, value: Any) -> None:
     """``t[index] = value`` as a new version of ``t`` (and of its root, for views)."""
     items = index if isinstance(index, tuple) else (index,)
-    if not all(_is_basic(i) for i in items):
-        raise IndexError("assignment supports basic indices (ints, slices, ..., None); for "
-                         "masks use lt.where(mask, value, t)")
-    val = node_of(value)
-    if isinstance(value, int) and not isinstance(value, bool) and t.dtype.kind in "iu":
-        # NumPy checks that an assigned Python int fits the array's dtype.
-        val = ops.const(_checked_int(value, t.dtype))
-    t._write(ops.apply("setitem", [t._node, val], index=items))
+    val = _assigned(t, value)
+    if all(_is_basic(i) for i in items):
+        t._write(ops.apply("setitem", [t._node, val], index=items))
+        return
+    mask = _advanced(items[0])
+    if (mask is not None and mask.dtype.kind == "b" and mask.ndim
+            and all(i is Ellipsis or (type(i) is slice and i == slice(None))
+                    for i in items[1:])
+            and math.prod(val.shape) == 1):
+        # ``t[mask] = 0``: where(mask, 0, t), lazy (a lazy mask is not
+        # evaluated) and fused with what follows.
+        if mask.shape != t.shape[:mask.ndim]:
+            raise IndexError(f"boolean index of shape {mask.shape} does not match the "
+                             f"indexed dimensions {t.shape[:mask.ndim]} of shape {t.shape}")
+        cond = wrap(mask).reshape(mask.shape + (1,) * (t.ndim - mask.ndim))
+        fill = ops.apply("reshape", [val], shape=()) if val.shape else val
+        t._write(ops.apply("where", [cond._node, fill, t._node]))
+        return
+    key, arrays = _advanced_key(t, items)
+    t._write(ops.apply("scatter", [t._node, val, *arrays], key=key))
 
 
-def _checked_int(v: int, dtype: np.dtype[Any]) -> Any:
-    info = np.iinfo(dtype)
-    if not info.min <= v <= info.max:
-        raise OverflowError(f"Python integer {v} out of bounds for {dtype}")
-    return np.asarray(v, dtype=dtype)
+def _assigned(t: Tensor, value: Any) -> Any:
+    """The node of a value assigned into ``t``.  A Python scalar or list is
+    made ``t``'s dtype here, as NumPy does, with NumPy's errors on this line
+    (``300`` into int8, NaN or ``1j`` into an integer array)."""
+    if isinstance(value, (bool, int, float, complex)):
+        return ops.const(np.asarray(value, dtype=t.dtype)[()])
+    if isinstance(value, (list, tuple)):
+        return wrap(np.asarray(value, dtype=t.dtype))._node
+    return node_of(value)
+
+

@@ -930,6 +930,14 @@ ADVANCED: list[Any] = [
     (slice(None), slice(None), np.array([], dtype=np.int64)), _MASK, (slice(None), _MASK[0, :, 0]),
     [True, False], (slice(1, None), [0, 1]), (slice(None, None, -1), slice(None), [1]),
     [0, 2], (slice(None), [-4]), np.array([0.5]), _MASK[0], _MASK[..., :2],
+    # several arrays, arrays with ints or None (NumPy's ``gather``): side by
+    # side their axes stay in place, apart (or with ``...`` between) first
+    ([0, 1], [2, 0]), (slice(None), [0, 2], [[3], [1]]), ([1, 0], slice(None), [0, 3]),
+    (0, slice(None), [1, 3]), (0, [1, 2]), ([1], None, [2, 0]), (Ellipsis, 1, [0, 3]),
+    ([0, 1], Ellipsis, [1, 2]), (_MASK[0, :, 0], [[1], [3]]), (_MASK[:, :, 0], 2),
+    (np.array(1), [0, 2]), (slice(None, None, -1), [2], [[0, 3]]), ([0, 1], [2, 9]),
+    ([0, 1], [0, 1, 2]), (slice(None), _MASK[0, :, 0], slice(1, None)),
+    (Ellipsis, _MASK[0]), (_MASK[:, 0], slice(None, None, -1)), [],
 ]
 
 
@@ -943,6 +951,32 @@ def test_advanced_indexing(engine: Any, dtype: np.dtype[Any]) -> None:
         check(lambda: x[:, [2, 0]].sum(axis=1), lambda: t[:, [2, 0]].sum(axis=1))
         idx_t = lt.asarray(np.array([1, 0, 1]))
         check(lambda: x[:, [1, 0, 1]], lambda: t[:, idx_t])
+        check(lambda: x[[1, 0], 1:, idx_t[:2] + 1], lambda: t[[1, 0], 1:, idx_t[:2] + 1])
+
+
+ASSIGNMENTS: list[tuple[Any, Any]] = [
+    (([0, 1], [2, 0]), -1), (([1, 1], [2, 2]), np.array([5, 6])),    # repeated: the last write
+    ((slice(None), [0, 2], [[3], [1]]), np.arange(4).reshape(2, 2)),
+    ((0, slice(None), [1, 3]), np.array([[7], [8], [9]])), (_MASK, 0), (_MASK, 2.7),
+    (_MASK, np.arange(8)), ((_MASK[:, :, 0], 2), -3), ((Ellipsis, _MASK[0]), 1),
+    ((_MASK[:, 0],), np.ones((1, 1, 4))), (([0, 1], [0, 1, 2]), 0), (([5],), 0),
+]
+
+
+@pytest.mark.parametrize("dtype", VIEW_DTYPES, ids=[str(d) for d in VIEW_DTYPES])
+def test_advanced_assignment(engine: Any, dtype: np.dtype[Any]) -> None:
+    for idx, val in ASSIGNMENTS:
+        n = _X3.astype(dtype)
+        for t in (lt.asarray(n.copy()), lt.asarray(n.copy())[::-1][::-1]):
+            def numpy_write() -> Any:
+                m = n.copy()
+                m[idx] = val
+                return m
+
+            def lazy_write() -> Any:
+                t[idx] = val
+                return t
+            check(numpy_write, lazy_write)
 
 
 @pytest.mark.parametrize("dtype", ["int64", "uint64", "int8"])

@@ -474,6 +474,20 @@ def test_fuse_golden() -> None:
     assert "{ (((i3 * (i1 * i1)) + ((i0 * i1) * i2)) - (sin(i1) * exp((-i2)))) }" in text(g)
 
 
+def test_a_scalar_written_under_a_mask_fuses_with_the_mask(engine: Any) -> None:
+    """``t[t > c] = v`` is ``where(t > c, v, t)``: the mask is not evaluated
+    when the line runs, and the write is one kernel with what reads it."""
+    t = 2 * x
+    t[t > 1] = 0.0
+    t[lt.abs(y) < 2] = -1          # an int into float64: made float64 on this line
+    assert t.node.op.name == "where"
+    assert kernel_count(fuse(simplify(graph(t + 1)))) == 1
+    n = 2 * x.eval()
+    n[n > 1] = 0.0
+    n[np.abs(y.eval()) < 2] = -1
+    assert_eq(t + 1, n + 1)
+
+
 def test_fusion_keeps_shared_node_once() -> None:
     t = lt.exp(x)
     g = fuse(graph(t * t + t))

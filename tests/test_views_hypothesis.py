@@ -25,7 +25,7 @@ from hypothesis.extra import numpy as hnp
 
 import lazyten as lt
 from lazyten.exec.executor import evaluate
-from tests.util import assert_eq, basic_index, check
+from tests.util import advanced_index, assert_eq, basic_index, check
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -387,3 +387,68 @@ def test_composed_slices_are_numpys(data: st.DataObject) -> None:
         assert composed is not None       # (only the inner view's new axes stop it)
     if composed is not None:
         np.testing.assert_array_equal(a[composed], v[i2], strict=True)
+
+
+# ------------------------------------------------------------------ advanced indexing
+
+def _lazy_arrays(index: tuple[Any, ...], lazy: list[bool]) -> tuple[Any, ...]:
+    """``index`` with some of its arrays as lazy tensors (computed ones)."""
+    out = []
+    for i, item in enumerate(index):
+        if isinstance(item, np.ndarray) and item.ndim and lazy[i % len(lazy)]:
+            item = lt.asarray(item) & True if item.dtype == bool else lt.asarray(item) + 0
+        out.append(item)
+    return tuple(out)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=4).map(tuple), st.data())
+def test_advanced_indexing_is_numpys(engine: Any, shape: tuple[int, ...],
+                                     data: st.DataObject) -> None:
+    """Integer arrays and masks with ints, slices, None and ``...`` anywhere
+    (arrays next to each other or apart, so the result's axes go where
+    NumPy puts them), on a strided tensor, some index arrays lazy."""
+    x = np.arange(math.prod(shape) * 2, dtype=np.float32)[::2].reshape(shape)
+    idx = data.draw(advanced_index(shape), label="index")
+    lazy = data.draw(st.lists(st.booleans(), min_size=1, max_size=3), label="lazy")
+    t = lt.asarray(x) * 1
+    try:
+        first = x[idx]
+    except IndexError:
+        # Raised when built, as NumPy does; a lazy array's values are
+        # only known when it runs (test_lazy_index_out_of_bounds).
+        check(lambda: x[idx], lambda: t[idx])
+        return
+    check(lambda: x[idx], lambda: t[_lazy_arrays(idx, lazy)])
+    if first.ndim:                 # the result indexed again
+        check(lambda: x[idx][..., ::-1], lambda: t[idx][..., ::-1])
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=4).map(tuple), st.data())
+def test_advanced_assignment_is_numpys(engine: Any, shape: tuple[int, ...],
+                                       data: st.DataObject) -> None:
+    """``t[index] = value`` and ``t[index] += value`` for advanced indices:
+    a scalar, or an array of the indexed part's shape (or a broadcast of
+    it); repeated indices keep NumPy's last write."""
+    x = np.arange(math.prod(shape), dtype=np.int16).reshape(shape)
+    idx = data.draw(advanced_index(shape), label="index")
+    n, t = x.copy(), lt.asarray(x)
+    try:
+        sub = n[idx].shape
+    except IndexError:
+        return                     # (covered by test_advanced_indexing_is_numpys)
+    form = data.draw(st.sampled_from(["scalar", "full", "row", "iadd"]), label="value")
+    val: Any = (data.draw(st.integers(-9, 9)) if form in ("scalar", "iadd")
+                else np.arange(math.prod(sub), dtype=np.int64).reshape(sub) - 3
+                if form == "full" else np.arange(sub[-1] if sub else 1, dtype=np.int8))
+    if form == "iadd":
+        n[idx] += val
+        t[idx] += val
+    else:
+        n[idx] = val
+        t[idx] = val
+    assert_eq(t, n)
+    np.testing.assert_array_equal(x, np.arange(math.prod(shape)).reshape(shape))

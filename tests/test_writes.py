@@ -170,7 +170,9 @@ def test_assignment_casts_and_broadcasts_like_numpy(engine: Any) -> None:
     for idx, val in (((0,), 2.7), ((slice(None), 1), np.array([1, 2, 3])),
                      ((Ellipsis, slice(1, 3)), np.array([-1.9, 7.2])), ((2, 3), True),
                      ((slice(None, None, -1),), np.arange(4, dtype=np.int64)),
-                     ((1,), lt.asarray(np.array([5, 6, 7, 8], np.uint8)))):
+                     ((1,), lt.asarray(np.array([5, 6, 7, 8], np.uint8))),
+                     ((0,), np.ones((1, 1, 4))),       # NumPy drops leading unit axes
+                     ((slice(None, 2), 1), np.full((1, 2), 9))):
         n[idx] = np.asarray(val) if isinstance(val, lt.Tensor) is False else val.eval()
         a[idx] = val
         assert_eq(a, n)
@@ -178,6 +180,12 @@ def test_assignment_casts_and_broadcasts_like_numpy(engine: Any) -> None:
         n[0, 0] = 300
     with pytest.raises(OverflowError):
         a[0, 0] = 300
+    with pytest.raises(OverflowError):
+        n[0, :2] = [1, 300]
+    with pytest.raises(OverflowError):          # each item is checked, as NumPy does
+        a[0, :2] = [1, 300]
+    n[1, :2] = a[1, :2] = [1.9, -2.5]
+    assert_eq(a, n)
     with pytest.raises(ValueError):
         n[0] = np.ones(3)
     with pytest.raises(ValueError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -100,3 +101,48 @@ def basic_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
     if draw(st.booleans()):
         items.insert(draw(st.integers(0, len(items))), None)
     return tuple(items) + (Ellipsis,)   # always an ndarray view in NumPy, never a scalar
+
+
+@st.composite
+def advanced_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
+    """A random NumPy index of ``shape`` with at least one integer array or
+    boolean mask (in range: values are NumPy's to check) among ints, slices,
+    ``None`` and perhaps one ``...`` in any place, so that the arrays stand
+    next to each other or apart."""
+    items: list[Any] = []
+    dim = 0
+    while dim < len(shape):
+        d = shape[dim]
+        kind = draw(st.sampled_from(["array", "array", "mask", "int", "slice", "stop"]))
+        if kind == "stop":
+            break
+        if kind == "mask":
+            k = draw(st.integers(1, len(shape) - dim))
+            items.append(draw(st.lists(st.booleans(), min_size=math.prod(shape[dim:dim + k]),
+                                       max_size=math.prod(shape[dim:dim + k])).map(
+                lambda v, s=shape[dim:dim + k]: np.array(v, bool).reshape(s))))
+            dim += k
+            continue
+        if kind == "array" and d:
+            dims = draw(st.sampled_from([(), (1,), (2,), (2, 1), (1, 3), (0,)]))
+            items.append(draw(st.lists(st.integers(-d, d - 1), min_size=math.prod(dims),
+                                       max_size=math.prod(dims)).map(
+                lambda v, s=dims: np.array(v, np.intp).reshape(s))))
+        elif kind == "int" and d:
+            items.append(draw(st.integers(-d, d - 1)))
+        else:
+            items.append(slice(draw(st.one_of(st.none(), st.integers(-d - 1, d + 1))),
+                               draw(st.one_of(st.none(), st.integers(-d - 1, d + 1))),
+                               draw(st.sampled_from([None, 1, -1, 2]))))
+        dim += 1
+    if not any(isinstance(i, np.ndarray) and i.ndim for i in items):
+        d = shape[dim] if dim < len(shape) else 0
+        if dim == len(shape) or not d:
+            # nothing left to index with an array: a mask over the leading axes
+            lead = shape[:1]
+            return (np.ones(lead, bool),) + (Ellipsis,) * draw(st.booleans())
+        items.append(np.array([d - 1, 0], np.intp))
+    for extra in (None, Ellipsis):
+        if draw(st.booleans()):
+            items.insert(draw(st.integers(0, len(items))), extra)
+    return tuple(items)

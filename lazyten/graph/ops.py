@@ -691,16 +691,16 @@ def _setitem_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape
     if _is_normalized_index(index):  # rebuilt from its own attrs (a pass, verify_graph)
         index = S.index_to_python(index)
     items, sub = S.normalize_index(base.shape, index)
-    try:
-        S.broadcast_shapes(val.shape, sub)
-        if S.broadcast_shapes(val.shape, sub) != sub:
-            raise ValueError
-    except ValueError:
+    _check_assignment(base, val, sub)
+    return base.shape, {"index": items}
+
+
+def _check_assignment(base: Node, val: Node, sub: Shape) -> None:
+    if not S.fits_assignment(val.shape, sub):
         raise ValueError(f"could not broadcast input array from shape {val.shape} into "
-                         f"shape {sub}") from None
+                         f"shape {sub}")
     if not np.can_cast(val.dtype, base.dtype, "unsafe"):
         raise TypeError(f"cannot assign {val.dtype} into {base.dtype}")
-    return base.shape, {"index": items}
 
 
 def _setitem_impl(base: Any, val: Any, index: tuple[Any, ...]) -> Any:
@@ -769,6 +769,58 @@ def _take_impl(x: Any, idx: Any, axis: int | None) -> Any:
 
 register(OpSpec("take", "join", _take_impl, _take_infer, _same_dtype, 2,
                 doc="gather along an axis by integer indices (bounds checked at run time)"))
+
+
+def _advanced_key(inputs: Sequence[Node], key: tuple[Any, ...]) -> tuple[tuple[Any, ...], Shape]:
+    """``gather``/``scatter``'s key normalized for ``inputs[0]``, indexed by
+    the integer arrays ``inputs[1:]`` (``("a", j)`` in the key): (items,
+    shape of the indexed part)."""
+    x, idx = inputs[0], inputs[1:]
+    for i in idx:
+        if i.dtype.kind not in "iu":
+            raise IndexError(f"arrays used as indices must be of integer type, got {i.dtype}")
+    # A key rebuilt from a node's own attrs is normalized already; its
+    # items go back to Python's form, and normalizing them again is exact.
+    py = tuple(S.python_item(it) if type(it) is tuple else it for it in key)
+    return S.advanced_index(x.shape, py, [i.shape for i in idx])
+
+
+def _numpy_key(key: tuple[Any, ...], idx: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(idx[it[1]] if it[0] == "a" else S.python_item(it) for it in key)
+
+
+def _gather_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    items, shape = _advanced_key(inputs, attrs["key"])
+    return shape, {"key": items}
+
+
+def _gather_impl(x: Any, *idx: Any, key: tuple[Any, ...]) -> Any:
+    out = np.asarray(np.asarray(x)[_numpy_key(key, idx)])
+    # Index arrays that are all 0-d are integers to NumPy, and a view.
+    return out.copy() if np.may_share_memory(out, x) else out
+
+
+register(OpSpec("gather", "join", _gather_impl, _gather_infer, _same_dtype, None,
+                doc="NumPy's advanced indexing by integer arrays (inputs 1...) and "
+                    "ints/slices/None in attrs['key'] (a copy)"))
+
+
+def _scatter_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    base, val = inputs[0], inputs[1]
+    items, sub = _advanced_key([base, *inputs[2:]], attrs["key"])
+    _check_assignment(base, val, sub)
+    return base.shape, {"key": items}
+
+
+def _scatter_impl(base: Any, val: Any, *idx: Any, key: tuple[Any, ...]) -> Any:
+    out = np.array(base, copy=True)
+    out[_numpy_key(key, idx)] = val
+    return out
+
+
+register(OpSpec("scatter", "update", _scatter_impl, _scatter_infer, _same_dtype, None,
+                doc="functional advanced assignment: a copy of input 0 with input 1 "
+                    "written where the integer arrays (inputs 2...) and attrs['key'] say"))
 
 
 # ---------------------------------------------------------------- sorting and searching

@@ -190,24 +190,122 @@ def normalize_index(shape: Shape, index: Any) -> tuple[tuple[IndexItem, ...], Sh
     return tuple(out_items), tuple(out_shape)
 
 
+_GAP = object()
+
+
+def advanced_index(shape: Shape, index: tuple[Any, ...],
+                   arrays: Sequence[Shape]) -> tuple[tuple[IndexItem, ...], Shape]:
+    """NumPy's advanced (integer-array) indexing, made concrete: (normalized
+    items, result shape).
+
+    ``index`` holds ints, slices, ``None``, at most one ``...``, and
+    ``("a", j)`` for the j-th integer index array, whose shape is
+    ``arrays[j]`` (boolean masks are their ``nonzero()`` arrays by now).
+    The arrays and the integers broadcast together to one shape ``B``; where
+    they stand next to each other, ``B`` takes their place in the result,
+    and where a slice, ``None`` or ``...`` separates them, ``B`` comes first
+    (NumPy's rule).  Integers are bounds-checked here; the arrays' values
+    are checked by the caller or at run time.
+
+    >>> advanced_index((3, 4, 5), (slice(None), ("a", 0), ("a", 1)), [(2,), (2,)])
+    ((('s', 0, 3, 1), ('a', 0), ('a', 1), ('s', 0, 5, 1)), (3, 2, 5))
+    >>> advanced_index((3, 4, 5), (("a", 0), slice(None), 1), [(2, 1)])[1]
+    (2, 1, 4)
+    """
+    if sum(1 for it in index if it is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = sum(1 for it in index if it is not None and it is not Ellipsis)
+    if consumed > len(shape):
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, "
+                         f"but {consumed} were indexed")
+    fill: list[Any] = [slice(None)] * (len(shape) - consumed)
+    # ``...`` separates the arrays even where it stands for no axes: a
+    # ``_GAP`` there, which only takes a place (item ``("e",)``).
+    expanded: list[Any] = []
+    for it in index:
+        expanded.extend((fill or [_GAP]) if it is Ellipsis else [it])
+    if not any(it is Ellipsis for it in index):
+        expanded.extend(fill)
+    items: list[IndexItem] = []
+    basic: list[tuple[int, int]] = []       # (position in expanded, length)
+    adv_pos: list[int] = []
+    adv_shapes: list[Shape] = []
+    dim = 0
+    for pos, it in enumerate(expanded):
+        if it is _GAP:
+            items.append(("e",))            # kept: re-normalizing must see the gap too
+            continue
+        if it is None:
+            items.append(("n",))
+            basic.append((pos, 1))
+            continue
+        size = shape[dim]
+        dim += 1
+        if isinstance(it, tuple):           # ("a", j): an index array
+            items.append(it)
+            adv_pos.append(pos)
+            adv_shapes.append(tuple(arrays[it[1]]))
+        elif isinstance(it, slice):
+            start, stop, step = it.indices(size)
+            items.append(("s", start, stop, step))
+            basic.append((pos, len(range(start, stop, step))))
+        else:
+            k = operator.index(it)
+            if not -size <= k < size:
+                raise IndexError(f"index {k} is out of bounds for axis {dim - 1} with "
+                                 f"size {size}")
+            items.append(("i", k % size))
+            adv_pos.append(pos)
+            adv_shapes.append(())
+    try:
+        b = broadcast_shapes(*adv_shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         "with shapes " + " ".join(str(s) for s in adv_shapes)) from None
+    # Next to each other: B where they stand; else B first.
+    at = adv_pos[0] if adv_pos[-1] - adv_pos[0] == len(adv_pos) - 1 else -1
+    before = [n for p, n in basic if p < at]
+    return tuple(items), (*before, *b, *(n for p, n in basic if p > at))
+
+
 def index_to_python(items: tuple[IndexItem, ...]) -> tuple[Any, ...]:
     """Normalized index items back to a tuple NumPy can apply."""
-    out: list[Any] = []
-    for it in items:
-        if it[0] == "i":
-            out.append(it[1])
-        elif it[0] == "s":
-            start, stop, step = it[1], it[2], it[3]
-            # slice.indices gives -1 for "before the first element" (stop of a
-            # reversed slice to the start, or start of an empty reversed slice);
-            # as a Python slice -1 would mean "the last element".
-            if start < 0:
-                out.append(slice(0, 0, step))
-            else:
-                out.append(slice(start, None if stop < 0 else stop, step))
-        else:
-            out.append(None)
-    return tuple(out)
+    return tuple(python_item(it) for it in items)
+
+
+def python_item(it: IndexItem) -> Any:
+    """One normalized index item back as NumPy takes it (an index array's
+    ``("a", j)`` marker is left to the caller)."""
+    if it[0] == "i":
+        return it[1]
+    if it[0] == "s":
+        start, stop, step = it[1], it[2], it[3]
+        # slice.indices gives -1 for "before the first element" (stop of a
+        # reversed slice to the start, or start of an empty reversed slice);
+        # as a Python slice -1 would mean "the last element".
+        if start < 0:
+            return slice(0, 0, step)
+        return slice(start, None if stop < 0 else stop, step)
+    if it[0] == "n":
+        return None
+    if it[0] == "e":
+        return Ellipsis
+    return it
+
+
+def fits_assignment(value: Shape, target: Shape) -> bool:
+    """Whether ``a[index] = v`` takes a ``v`` of shape ``value`` where
+    ``a[index]`` has shape ``target``: ``v`` broadcasts to it, after NumPy
+    drops its extra leading unit axes (``a[:2] = ones((1, 2))``)."""
+    extra = len(value) - len(target)
+    if extra > 0:
+        if any(d != 1 for d in value[:extra]):
+            return False
+        value = value[extra:]
+    try:
+        return broadcast_shapes(value, target) == target
+    except ValueError:
+        return False
 
 
 def compose_index(inner: tuple[IndexItem, ...], inner_shape: Shape,
