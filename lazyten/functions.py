@@ -15,7 +15,7 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _in_package, user_source
-from .tensor import Tensor, _apply_elementwise, _unary_method, wrap
+from .tensor import Tensor, _apply_elementwise, _unary_method, node_of, wrap
 
 # ------------------------------------------------------------------ elementwise
 
@@ -440,27 +440,38 @@ def array_split(x: Any, sections: int, axis: int = 0) -> list[Tensor]:
 
 
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, out: Any = None,
-            **extra: Any) -> Tensor:
+            where: Any = True, initial: Any = None, **extra: Any) -> Tensor:
+    """The reduction ``name``; with a ``where=`` mask or an ``initial=``
+    value (None: none, as in NumPy) it is NumPy's masked reduction."""
     if out is not None:
         raise TypeError(f"{name}: out= is not supported on lazy reductions; assign the "
                         f"result instead")
     t = wrap(x)
-    return Tensor(ops.apply(name, [t._node], axis=axis, keepdims=bool(keepdims), **extra))
+    if where is True and initial is None:
+        return Tensor(ops.apply(name, [t._node], axis=axis, keepdims=bool(keepdims), **extra))
+    mask = ops.const(np.True_) if where is True else node_of(where)
+    if initial is not None:
+        extra["initial"] = initial
+    return Tensor(ops.apply("masked_reduce", [t._node, mask], reduce=name, axis=axis,
+                            keepdims=bool(keepdims),
+                            **{k: v for k, v in extra.items() if v is not None}))
 
 
 def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,  # noqa: A001
-        out: Any = None, **kw: Any) -> Tensor:
-    return _reduce("sum", x, axis, keepdims, out, dtype=_opt_dtype(dtype, "sum"))
+        out: Any = None, initial: Any = None, where: Any = True) -> Tensor:
+    return _reduce("sum", x, axis, keepdims, out, where, initial,
+                   dtype=_opt_dtype(dtype, "sum"))
 
 
 def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-         out: Any = None, **kw: Any) -> Tensor:
-    return _reduce("prod", x, axis, keepdims, out, dtype=_opt_dtype(dtype, "prod"))
+         out: Any = None, initial: Any = None, where: Any = True) -> Tensor:
+    return _reduce("prod", x, axis, keepdims, out, where, initial,
+                   dtype=_opt_dtype(dtype, "prod"))
 
 
 def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-         out: Any = None, **kw: Any) -> Tensor:
-    return _reduce("mean", x, axis, keepdims, out, dtype=_opt_dtype(dtype, "mean"))
+         out: Any = None, *, where: Any = True) -> Tensor:
+    return _reduce("mean", x, axis, keepdims, out, where, dtype=_opt_dtype(dtype, "mean"))
 
 
 def _correction(correction: float | None, ddof: float | None) -> float:
@@ -472,30 +483,48 @@ def _correction(correction: float | None, ddof: float | None) -> float:
     return float(c) if not float(c).is_integer() else int(c)
 
 
+def _spread(name: str, x: Any, axis: Any, dtype: Any, out: Any, ddof: float | None,
+            keepdims: bool, where: Any, mean: Any, correction: float | None) -> Tensor:
+    if mean is not None:
+        raise TypeError(f"{name}: mean= (a precomputed mean) is not supported; the "
+                        f"optimizer shares the mean's work where it can")
+    c = _correction(correction, ddof)
+    dt = _opt_dtype(dtype, name)
+    if where is True:
+        return _reduce(name, x, axis, keepdims, out, correction=c, dtype=dt)
+    return _reduce(name, x, axis, keepdims, out, where, ddof=c, dtype=dt)
+
+
+@ops.reports("var")
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
-        keepdims: bool = False, *, correction: float | None = None, **kw: Any) -> Tensor:
-    return _reduce("var", x, axis, keepdims, out, correction=_correction(correction, ddof))
+        keepdims: bool = False, *, where: Any = True, mean: Any = None,
+        correction: float | None = None) -> Tensor:
+    return _spread("var", x, axis, dtype, out, ddof, keepdims, where, mean, correction)
 
 
+@ops.reports("std")
 def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
-        keepdims: bool = False, *, correction: float | None = None, **kw: Any) -> Tensor:
-    return _reduce("std", x, axis, keepdims, out, correction=_correction(correction, ddof))
+        keepdims: bool = False, *, where: Any = True, mean: Any = None,
+        correction: float | None = None) -> Tensor:
+    return _spread("std", x, axis, dtype, out, ddof, keepdims, where, mean, correction)
 
 
 @ops.reports("min")
 def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
-        **kw: Any) -> Tensor:
+        initial: Any = None, where: Any = True) -> Tensor:
     t = wrap(x)
-    _check_nonempty_reduction("min", t, axis)
-    return _reduce("min", t, axis, keepdims, out)
+    if initial is None:
+        _check_nonempty_reduction("min", t, axis)
+    return _reduce("min", t, axis, keepdims, out, where, initial)
 
 
 @ops.reports("max")
 def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
-        **kw: Any) -> Tensor:
+        initial: Any = None, where: Any = True) -> Tensor:
     t = wrap(x)
-    _check_nonempty_reduction("max", t, axis)
-    return _reduce("max", t, axis, keepdims, out)
+    if initial is None:
+        _check_nonempty_reduction("max", t, axis)
+    return _reduce("max", t, axis, keepdims, out, where, initial)
 
 
 amin, amax = min, max
@@ -511,13 +540,13 @@ def _check_nonempty_reduction(name: str, t: Tensor, axis: Any) -> None:
 
 
 def any(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
-        **kw: Any) -> Tensor:
-    return _reduce("any", x, axis, keepdims, out)
+        *, where: Any = True) -> Tensor:
+    return _reduce("any", x, axis, keepdims, out, where)
 
 
 def all(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
-        **kw: Any) -> Tensor:
-    return _reduce("all", x, axis, keepdims, out)
+        *, where: Any = True) -> Tensor:
+    return _reduce("all", x, axis, keepdims, out, where)
 
 
 @ops.reports("argmin")
@@ -606,11 +635,13 @@ def dot(a: Any, b: Any) -> Tensor:
 
 @ops.reports("inner")
 def inner(a: Any, b: Any) -> Tensor:
-    """NumPy's ``inner``: contracts the last axes of both."""
+    """NumPy's ``inner``: contracts the last axes of both.  NumPy runs it as
+    ``dot(a, b with its last axis moved to second-to-last)``, and so does
+    this: ``tensordot`` over the last axes sums in another order."""
     ta, tb = wrap(a), wrap(b)
     if ta.ndim == 0 or tb.ndim == 0:
         return ta * tb
-    return tensordot(ta, tb, axes=([-1], [-1]))
+    return dot(ta, swapaxes(tb, -1, -2) if tb.ndim >= 2 else tb)
 
 
 @ops.reports("outer")

@@ -304,6 +304,43 @@ def test_reduction_options(engine: Any) -> None:
     f = values(rng, np.dtype(np.float64), (3, 4))
     check(lambda: np.var(f, axis=0, ddof=1), lambda: lt.var(lt.asarray(f), axis=0, ddof=1))
     check(lambda: np.std(f, correction=1), lambda: lt.std(lt.asarray(f), correction=1))
+    check(lambda: np.var(f, axis=1, dtype=np.float32),
+          lambda: lt.var(lt.asarray(f), axis=1, dtype=np.float32))
+    check(lambda: np.std(x, dtype=np.float16), lambda: lt.std(t, dtype=np.float16))
+
+
+# where= masks and initial= values: NumPy's masked reduction, bit for bit
+# (adding up runs of unmasked elements is not sum(where(mask, x, 0))).
+MASKED: list[tuple[str, dict[str, Any]]] = [
+    ("sum", {}), ("sum", {"axis": 0}), ("sum", {"initial": 2.5}), ("sum", {"axis": (0, 2)}),
+    ("prod", {"axis": 1, "keepdims": True}), ("mean", {}), ("mean", {"axis": -1}),
+    ("var", {"ddof": 1}), ("std", {"axis": 1}), ("min", {"initial": 3}),
+    ("max", {"initial": -1, "axis": 0}), ("any", {}), ("all", {"axis": 2}), ("max", {}),
+    ("sum", {"dtype": np.float32}),
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_masked_reductions(engine: Any, dtype: np.dtype[Any]) -> None:
+    rng = np.random.default_rng(10)
+    base = values(rng, dtype, (3, 40, 6))
+    x, t = base[:, ::-3], lt.asarray(base)[:, ::-3]                    # strided
+    m = rng.random(x.shape) < 0.6
+    for mask, lazy in ((m, lt.asarray(m)), (m[0, :, :1], lt.asarray(m)[0, :, :1] | False),
+                       (np.zeros(x.shape, bool), np.zeros(x.shape, bool))):
+        for name, kw in MASKED:
+            np_fn, lt_fn = getattr(np, name), getattr(lt, name)
+            check(lambda: np_fn(x, where=mask, **kw), lambda: lt_fn(t, where=lazy, **kw),
+                  rtol=0.0)
+    for name, kw in MASKED:                        # initial= alone, on an empty input
+        if "initial" in kw:
+            e, te = base[:, :0], lt.asarray(base)[:, :0]
+            check(lambda: getattr(np, name)(e, **kw), lambda: getattr(lt, name)(te, **kw))
+            check(lambda: getattr(np, name)(x, **kw), lambda: getattr(t, name)(**kw))
+    check(lambda: np.sum(x, where=m[:, :2]), lambda: lt.sum(t, where=m[:, :2]))
+    check(lambda: np.any(x, where=m.astype(int)), lambda: lt.any(t, where=m.astype(int)))
+    with pytest.raises(TypeError, match="mean="):
+        lt.var(t, mean=lt.mean(t, keepdims=True))
 
 
 # Reductions of an expression, whose dtype is not the expression's: a mask's
@@ -631,6 +668,18 @@ def test_einsum_is_numpys_to_the_bit(engine: Any, optimize: Any) -> None:
         np.testing.assert_array_equal(got, np.einsum(sub, *arrays, optimize=optimize))
     with pytest.raises(TypeError, match="optimize"):
         lt.einsum("ij->i", ta, optimize="fast")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+def test_inner_is_numpys_to_the_bit(engine: Any, dtype: Any) -> None:
+    """``np.inner`` is ``dot`` with ``b``'s last axis moved second-to-last;
+    ``tensordot`` over the last axes sums in another order (4 ulp off)."""
+    rng = np.random.default_rng(6)
+    for sa, sb in (((4, 3), (2, 4, 3)), ((40, 30), (50, 30)), ((2, 3, 4), (5, 2, 4)),
+                   ((30,), (5, 30)), ((2, 4, 30), (30,))):
+        a, b = rng.standard_normal(sa).astype(dtype), rng.standard_normal(sb).astype(dtype)
+        np.testing.assert_array_equal(lt.inner(lt.asarray(a)[::-1], lt.asarray(b)).eval(),
+                                      np.inner(a[::-1], b))
 
 
 def test_joins_mixed_dtypes(engine: Any) -> None:

@@ -27,7 +27,8 @@ from .node import (Node, Shape, _hashable, intern, intern_elementwise, intern_ke
 
 # What an op is, for the passes: only "elementwise" ops fuse, only "view" ops
 # alias their input, "source"/"creation" ops have no inputs; "linalg" ops are
-# opaque library calls (LAPACK, scipy.sparse) that passes leave alone.
+# opaque library calls (LAPACK, scipy.sparse, NumPy's masked reductions) that
+# passes leave alone.
 KINDS = ("source", "creation", "elementwise", "view", "reduction", "scan",
          "contraction", "join", "update", "linalg", "kernel")
 
@@ -475,12 +476,14 @@ def _mean_impl(x: Any, axis: tuple[int, ...], keepdims: bool, dtype: Any = None)
     return np.mean(x, axis=axis, keepdims=keepdims, dtype=dtype)
 
 
-def _var_impl(x: Any, axis: tuple[int, ...], keepdims: bool, correction: float = 0) -> Any:
-    return np.var(x, axis=axis, keepdims=keepdims, ddof=correction)
+def _var_impl(x: Any, axis: tuple[int, ...], keepdims: bool, correction: float = 0,
+              dtype: Any = None) -> Any:
+    return np.var(x, axis=axis, keepdims=keepdims, ddof=correction, dtype=dtype)
 
 
-def _std_impl(x: Any, axis: tuple[int, ...], keepdims: bool, correction: float = 0) -> Any:
-    return np.std(x, axis=axis, keepdims=keepdims, ddof=correction)
+def _std_impl(x: Any, axis: tuple[int, ...], keepdims: bool, correction: float = 0,
+              dtype: Any = None) -> Any:
+    return np.std(x, axis=axis, keepdims=keepdims, ddof=correction, dtype=dtype)
 
 
 def _min_impl(x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
@@ -508,6 +511,56 @@ _reduction("min", _min_impl)
 _reduction("max", _max_impl)
 _reduction("any", _any_impl)
 _reduction("all", _all_impl)
+
+
+# A reduction with a ``where=`` mask or an ``initial=`` value.  NumPy's masked
+# reduction adds up runs of unmasked elements in its own order, which no
+# rewrite over ``where(mask, x, 0)`` reproduces bit for bit, so NumPy runs it
+# whole (an opaque call, like "linalg"), its mask an input.
+_MASKED_REDUCERS: dict[str, Callable[..., Any]] = {
+    "sum": np.sum, "prod": np.prod, "mean": np.mean, "var": np.var, "std": np.std,
+    "min": np.min, "max": np.max, "any": np.any, "all": np.all}
+
+
+def _masked_reduce_infer(inputs: Sequence[Node],
+                         attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x, where = inputs
+    if where.dtype != np.bool_:
+        raise TypeError(f"where= must be a boolean array, got {where.dtype}")
+    try:
+        fits = S.broadcast_shapes(where.shape, x.shape) == x.shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"where= of shape {where.shape} does not broadcast to the "
+                         f"operand's shape {x.shape}")
+    red = attrs["reduce"]
+    if red in ("min", "max") and attrs.get("initial") is None:
+        raise ValueError(f"reduction operation {red!r} has no identity, so to use a where "
+                         f"mask one has to specify 'initial'")
+    shape, plain = REGISTRY[red].infer([x], {"axis": attrs.get("axis"),
+                                             "keepdims": attrs.get("keepdims", False)})
+    return shape, {**attrs, "axis": plain["axis"], "keepdims": plain["keepdims"]}
+
+
+def _masked_reduce_impl(x: Any, where: Any, reduce: str, **kw: Any) -> Any:
+    return _MASKED_REDUCERS[reduce](x, where=where, **kw)
+
+
+def _masked_reduce_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    # Run on one element: NumPy's own errors (``initial=300`` for int8) come
+    # from this line, and ``dtype=`` / ``initial`` decide the result's dtype.
+    x = inputs[0]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        one = np.ones((1,) * x.ndim, x.dtype)
+        return np.asarray(_masked_reduce_impl(one, np.True_, **attrs)).dtype
+
+
+register(OpSpec("masked_reduce", "linalg", _masked_reduce_impl, _masked_reduce_infer,
+                _masked_reduce_dtype, 2,
+                doc="attrs['reduce'] (sum, ..., all) with NumPy's where= mask (input 1) "
+                    "and initial="))
 
 
 def _argreduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
