@@ -259,9 +259,40 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
     if isinstance(shape, Tensor):
         shape = tuple(int(v) for v in shape.tolist())
     t2 = t._view("reshape", shape=tuple(shape))
-    if copy:
+    if copy or (t2._root is not None and not _reshape_is_view(t2)):
+        if copy is False:
+            raise ValueError("Unable to avoid creating a copy while reshaping.")
+        # A copy in NumPy: a write to it must not reach the base.
         return Tensor(t2._node)
     return t2
+
+
+def _reshape_is_view(t: Tensor) -> bool:
+    """Whether the reshape ``t`` (the last of its view steps) is a view of its
+    root.  A write through views runs on a C-contiguous copy of the root's
+    data (``view_update``), so the steps are replayed on a C-contiguous array
+    of the root's shape: an ``as_strided`` over one element, whose strides
+    NumPy reads and whose memory nothing touches."""
+    path = t._path
+    if len(path) == 1:
+        return True                          # a reshape of C-contiguous data
+    root = t._root
+    assert root is not None
+    dt = root.dtype
+    c_strides = tuple(int(np.prod(root.shape[k + 1:])) * dt.itemsize
+                      for k in range(root.ndim))
+    v = np.lib.stride_tricks.as_strided(np.empty(1, dt), root.shape, c_strides,
+                                        writeable=False)
+    for name, attrs in path:
+        a = dict(attrs)
+        if name == "reshape":
+            try:
+                v = np.reshape(v, a["shape"], copy=False)
+            except ValueError:
+                return False
+        else:
+            v = ops.REGISTRY[name].impl(v, **a)
+    return True
 
 
 @ops.reports("permute_dims")

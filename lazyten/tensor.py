@@ -317,7 +317,12 @@ class Tensor:
     def __iter__(self) -> Iterator[Any]:
         if not self.shape:
             raise TypeError("iteration over a 0-d tensor")
-        return iter(self.eval())
+        value = self.eval()                 # iterating forces the tensor, once
+        if self.ndim == 1:
+            return iter(value)              # NumPy scalars: copies, as NumPy's
+        # Rows are views, as NumPy's: ``for row in t: row[0] = 1`` writes ``t``
+        # (each row is taken when the loop reaches it, after earlier writes).
+        return (self[i] for i in range(len(value)))
 
     def __repr__(self) -> str:
         from .printing import tensor_repr
@@ -484,11 +489,14 @@ class Tensor:
 
     @property
     def real(self) -> Tensor:
-        return self._unary("real")
+        """The real part, a view as in NumPy: ``t.real[0] = 5`` writes ``t``."""
+        return self._view("real")
 
     @property
     def imag(self) -> Tensor:
-        return self._unary("imag")
+        """The imaginary part, a view of a complex tensor (a real one's is
+        zeros, which cannot be written)."""
+        return self._view("imag")
 
     def reshape(self, *shape: Any, order: str = "C") -> Tensor:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -502,7 +510,9 @@ class Tensor:
         return self._view("transpose", axes=tuple(perm) if perm else None)
 
     def flatten(self) -> Tensor:
-        return self.reshape(-1)
+        """A flat copy (NumPy's ``flatten`` never returns a view: writing to
+        it leaves ``self`` alone; ``ravel`` is the view)."""
+        return Tensor(self.reshape(-1)._node)
 
     def ravel(self) -> Tensor:
         return self.reshape(-1)

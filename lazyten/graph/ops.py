@@ -768,15 +768,23 @@ register(OpSpec("setitem", "update", _setitem_impl, _setitem_infer, _same_dtype,
 
 def _view_update_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     base, val = inputs
-    shape = base.shape
+    dt = base.dtype
     for name, a in attrs["path"]:
         spec = REGISTRY[name]
+        if name in ("real", "imag"):
+            # ``c.real`` / ``c.imag`` are NumPy views of a complex array's
+            # parts; a real array's ``.imag`` is a read-only array of zeros.
+            if dt.kind != "c" and name == "imag":
+                raise ValueError("assignment destination is read-only: a real array's "
+                                 ".imag is not part of it")
+            dt = np.empty(0, dt).real.dtype
+            continue
         if spec.kind != "view":
             raise TypeError(f"cannot write through {name}: it is not a view")
         if name in _READ_ONLY_VIEWS:  # NumPy refuses at once; so do we, at build time
             raise ValueError(f"assignment destination is read-only: cannot write through "
                              f"a {name} view")
-    return shape, attrs
+    return base.shape, attrs
 
 
 # Views NumPy returns read-only: a write through them is an error.
