@@ -23,6 +23,7 @@ from .creation import (arange, array, asarray, empty, empty_like, eye, from_nump
 from .functions import *  # noqa: F401,F403  (the generated elementwise functions too)
 from .functions import ELEMENTWISE, METHODS
 from .graph.printer import format_graph
+from .indexing import put
 from .io import load, load_csv, save, save_csv, savez, savez_compressed
 from .iterators import iterate, multi_iterate
 from .gorgonia import (I, at, clamp, clone, contract, copy_to, mat_vec_mul, materialize,

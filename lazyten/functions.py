@@ -818,11 +818,19 @@ def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
 @ops.reports("take")
 def take(x: Any, indices: Any, axis: int | None = None) -> Tensor:
     t = wrap(x)
-    idx = wrap(indices)
+    idx = wrap(_take_indices(indices) if isinstance(indices, (list, tuple)) else indices)
     if axis is None:
         t = t.reshape(-1)
         axis = 0
     return Tensor(ops.apply("take", [t._node, idx._node], axis=axis))
+
+
+def _take_indices(seq: list[Any] | tuple[Any, ...]) -> np.ndarray[Any, Any]:
+    """A Python sequence of indices, as ``np.take`` reads it: ``[]`` and
+    ``[True, False]`` are intp (0 and 1).  (NumPy also truncates ``[1.7]``
+    to 1; that is refused here, as a float index is most likely a bug.)"""
+    a = np.asarray(seq)
+    return a.astype(np.intp) if a.size == 0 or a.dtype == np.bool_ else a
 
 
 # ------------------------------------------------------------------ methods

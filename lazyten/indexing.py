@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .graph import ops
+from .graph.node import Node
 from .tensor import Tensor, node_of, wrap
 
 
@@ -32,7 +33,7 @@ def _is_basic(item: Any) -> bool:
 def _advanced(item: Any) -> np.ndarray[Any, Any] | Tensor | None:
     if isinstance(item, Tensor):
         return item
-    if isinstance(item, (list, np.ndarray)) or isinstance(item, (bool, np.bool_)):
+    if isinstance(item, (list, tuple, np.ndarray)) or isinstance(item, (bool, np.bool_)):
         return np.asarray(item)
     return None
 
@@ -201,7 +202,7 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
     t._write(ops.apply("scatter", [t._node, val, *arrays], key=key))
 
 
-def _assigned(t: Tensor, value: Any) -> Any:
+def _assigned(t: Tensor, value: Any) -> Node:
     """The node of a value assigned into ``t``.  A Python scalar or list is
     made ``t``'s dtype here, as NumPy does, with NumPy's errors on this line
     (``300`` into int8, NaN or ``1j`` into an integer array)."""
@@ -212,3 +213,40 @@ def _assigned(t: Tensor, value: Any) -> Any:
     return node_of(value)
 
 
+
+
+@ops.reports("put")
+def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
+    """NumPy's ``put``: the elements of ``a`` at the flat (C-order) indices
+    ``ind`` become ``v``, repeated as needed, in place (a new version of
+    ``a``, seen through its views, as a write).  ``mode``: ``"raise"`` (an
+    index out of range is an error), ``"wrap"`` or ``"clip"`` (a negative
+    index clips to 0, as in NumPy)."""
+    if not isinstance(a, Tensor):
+        raise TypeError(f"put: a must be a lazyten Tensor (it is written in place), got "
+                        f"{type(a).__name__}")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"put: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    if not isinstance(ind, Tensor):
+        ind = _int_array(np.asarray(ind))
+        if mode == "raise" and ind.dtype.kind in "iu":
+            _check_bounds(ind, a.size, 0)
+    idx = wrap(ind).reshape(-1)
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"put: indices must be integers, got {idx.dtype}")
+    n = a.size
+    if n == 0 and idx.size:
+        raise IndexError("cannot replace elements of an empty array")
+    if mode == "wrap":
+        idx = idx % n
+    elif mode == "clip":
+        idx = idx.clip(0, n - 1)
+    vals = Tensor(_assigned(a, v)).reshape(-1)
+    if vals.size == 0:
+        return                                   # NumPy: nothing to put
+    if vals.size != idx.size and idx.size:
+        # ``v`` repeated (or cut) to one value an index, as NumPy does.
+        vals = vals[wrap(np.arange(idx.size) % vals.size)]
+    flat = ops.apply("reshape", [a._node], shape=(-1,))
+    new = ops.apply("scatter", [flat, vals._node, idx._node], key=(("a", 0),))
+    a._write(ops.apply("reshape", [new], shape=a.shape))

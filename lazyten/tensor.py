@@ -509,6 +509,10 @@ class Tensor:
             axes[0] is None or isinstance(axes[0], (tuple, list))) else axes
         return self._view("transpose", axes=tuple(perm) if perm else None)
 
+    def put(self, ind: Any, v: Any, mode: str = "raise") -> None:
+        """``lt.put(self, ind, v, mode)``: write ``v`` at flat indices."""
+        _put(self, ind, v, mode)
+
     def flatten(self) -> Tensor:
         """A flat copy (NumPy's ``flatten`` never returns a view: writing to
         it leaves ``self`` alone; ``ravel`` is the view)."""
@@ -581,4 +585,4 @@ def _apply_elementwise(name: str, *operands: Any) -> Tensor:
 # These modules build on Tensor, so they are imported once Tensor exists, not
 # by an import statement in each call (a microsecond of a 13 us ``t[i]``).
 from . import creation as _creation, functions as _fn  # noqa: E402
-from .indexing import getitem as _getitem, setitem as _setitem  # noqa: E402
+from .indexing import getitem as _getitem, put as _put, setitem as _setitem  # noqa: E402

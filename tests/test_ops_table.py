@@ -1001,6 +1001,9 @@ def test_advanced_indexing(engine: Any, dtype: np.dtype[Any]) -> None:
         idx_t = lt.asarray(np.array([1, 0, 1]))
         check(lambda: x[:, [1, 0, 1]], lambda: t[:, idx_t])
         check(lambda: x[[1, 0], 1:, idx_t[:2] + 1], lambda: t[[1, 0], 1:, idx_t[:2] + 1])
+        check(lambda: x[(1, 0),], lambda: t[(1, 0),])             # a tuple inside: an array
+        for ind in ([], [True, False], [[0, 2]]):                  # np.take's sequences
+            check(lambda: np.take(x, ind, axis=1), lambda: lt.take(t, ind, axis=1))
 
 
 ASSIGNMENTS: list[tuple[Any, Any]] = [

@@ -281,6 +281,31 @@ def test_write_through_a_copying_reshape(engine: Any) -> None:
     assert_eq(lt.reshape(a[1:], (3, 2, 3), copy=False), np.reshape(n[1:], (3, 2, 3), copy=False))
 
 
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_put_is_numpys(engine: Any, mode: str) -> None:
+    """``lt.put``: flat C-order indices, ``v`` repeated to their number, the
+    last of repeated indices wins; through a view it writes the base."""
+    for ind, v in (([0, 2], [-44, -55]), ([[1], [5]], 9), ([-1, 7, 3], [1, 2]),
+                   ([22, -30], [5]), ([], [1]), ([1, 1], [3, 4]), (np.array([3]), 2.9)):
+        _, n, a = pair((3, 4), np.int32)
+        nv, v_ = n[:, ::-2], a[:, ::-2]
+        try:
+            np.put(nv, ind, v, mode=mode)
+        except IndexError:
+            with pytest.raises(IndexError):
+                lt.put(v_, ind, v, mode=mode)
+            continue
+        v_.put(ind, v, mode=mode)
+        assert_eq(a, n)
+        assert_eq(v_, nv)
+    _, n, a = pair()
+    lt.put(a, lt.asarray(np.array([5, 0])), [1.5, 2.5])          # lazy indices
+    np.put(n, [5, 0], [1.5, 2.5])
+    assert_eq(a, n)
+    with pytest.raises(TypeError):
+        lt.put(n, [0], 1)                                        # not a tensor
+
+
 def test_flatten_is_a_copy_and_ravel_a_view(engine: Any) -> None:
     _, n, a = pair()
     nf, f, nv, v = n.flatten(), a.flatten(), n.ravel(), a.ravel()
