@@ -534,6 +534,37 @@ def test_slices_of_a_sliced_none_axis_match_numpy(first: tuple[Any, Any, Any],
                 g(X)
 
 
+@settings(max_examples=100, deadline=None)
+@given(start=_bound, k=st.integers(-12, 11), sizes=st.lists(st.integers(1, 15), min_size=1,
+                                                             max_size=3))
+def test_advanced_indices_beside_a_none_axis_match_numpy(start: int | None, k: int,
+                                                          sizes: list[int]) -> None:
+    """``gather``/``scatter`` keys hold slices and ints of a None axis: they
+    are re-specialized per size as basic indices are; the arrays are data."""
+    x = lt.placeholder((None, 4), "float64", name="x")
+    f = lt.function([x], [x[start:, [0, 2]], x[k, [3, 1]], x[[0, -1], None, 1:]])
+
+    @lt.jit
+    def g(a: Any) -> Any:
+        a = a * 2
+        a[start:, [1, 3]] = -1
+        a[a > 10] = 0
+        return a
+
+    for n in sizes:
+        X = np.arange(4.0 * n).reshape(n, 4)
+        G = X * 2
+        G[start:, [1, 3]] = -1
+        G[G > 10] = 0
+        np.testing.assert_array_equal(g(X), G)
+        if not -n <= k < n:
+            with pytest.raises(IndexError):
+                f(X)
+            continue
+        for got, want in zip(f(X), [X[start:, [0, 2]], X[k, [3, 1]], X[[0, -1], None, 1:]]):
+            np.testing.assert_array_equal(got, want, strict=True)
+
+
 def test_a_finely_strided_none_axis_indexed_again_is_a_clear_error() -> None:
     x = lt.placeholder((None,), "float64", name="x")
     f = lt.function([x], x[::5][1:])
