@@ -106,14 +106,18 @@ def _probe_ones(inputs: Sequence[Node], attrs: dict[str, Any], impl: Callable[..
 
     Like the registry's probe, but on arrays of ones: the zeros it uses are
     singular matrices, on which ``inv``, ``solve`` and ``cholesky`` raise.
-    ``size`` is the length of every probe axis (``cross`` needs 3).
+    ``size`` is the length of every probe axis (``cross`` needs 3), except
+    that an axis empty in the input is empty in the probe too, as in the
+    registry's probe: NumPy takes another path for empty matrices (``pinv``
+    returns one of the input's dtype, an integer one included).
     """
     from .graph.node import _hashable
-    key = (name, _hashable(attrs), tuple((str(n.dtype), n.ndim) for n in inputs), size)
+    shapes = [tuple(size if d else 0 for d in n.shape) for n in inputs]
+    key = (name, _hashable(attrs), tuple(str(n.dtype) for n in inputs), tuple(shapes), size)
     hit = _probe_cache.get(key)
     if hit is not None:
         return hit
-    args = [np.ones((size,) * n.ndim, n.dtype) for n in inputs]
+    args = [np.ones(shape, n.dtype) for shape, n in zip(shapes, inputs)]
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         dt = np.asarray(impl(*args, **attrs)).dtype
@@ -167,19 +171,35 @@ def _cholesky_impl(a: Any, upper: bool) -> Any:
     return np.linalg.cholesky(a, upper=upper)
 
 
-def _pinv_impl(a: Any, rtol: Any, hermitian: bool) -> Any:
-    if rtol is None:
-        return np.linalg.pinv(a, hermitian=hermitian)
-    return np.linalg.pinv(a, rtol=rtol, hermitian=hermitian)
+# ``pinv``'s ``rtol`` not given (``None`` given is the array API's
+# ``max(M, N) * eps``, where no cutoff at all is NumPy's ``rcond`` 1e-15).
+_UNSET = "unset"
+
+
+def _pinv_impl(a: Any, rcond: Any, rtol: Any, hermitian: bool) -> Any:
+    kw: dict[str, Any] = {} if rtol == _UNSET else {"rtol": rtol}
+    if rcond is not None:
+        kw["rcond"] = rcond
+    return np.linalg.pinv(a, hermitian=hermitian, **kw)
 
 
 def _pinv_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     batch, m, n = _matrix(inputs[0], "pinv")
-    return batch + (n, m), {"rtol": attrs.get("rtol"), "hermitian": bool(attrs["hermitian"])}
+    hermitian = bool(attrs["hermitian"])
+    # NumPy returns an empty matrix before it looks at ``hermitian`` (whose
+    # eigh needs a square one).
+    if hermitian and m != n and m * n != 0:
+        raise LinAlgError(f"pinv(hermitian=True): last 2 dimensions of the array must be "
+                          f"square, got {inputs[0].shape}")
+    return batch + (n, m), {"rcond": attrs.get("rcond"), "rtol": attrs.get("rtol", _UNSET),
+                            "hermitian": hermitian}
 
 
 def _rank_impl(a: Any, tol: Any, hermitian: bool, rtol: Any) -> Any:
-    return np.linalg.matrix_rank(a, tol=tol, hermitian=hermitian, rtol=rtol)
+    # NumPy gives a Python int for a vector or a scalar (the rank is 0 or 1),
+    # which has no dtype: the intp array its count_nonzero gives matrices.
+    return np.asarray(np.linalg.matrix_rank(a, tol=tol, hermitian=hermitian, rtol=rtol),
+                      dtype=np.intp)
 
 
 def _rank_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
@@ -263,6 +283,23 @@ def _norm_impl(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
     return np.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
 
 
+def _cond_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    """``numpy.linalg.cond``'s checks, in its order."""
+    x, p = inputs[0], attrs["p"]
+    if math.prod(x.shape) == 0 and math.prod(x.shape[-2:]) == 0:  # NumPy's _is_empty_2d
+        raise LinAlgError("cond is not defined on empty arrays")
+    if p is None or p in (2, -2):  # from the singular values: any matrix
+        batch, _, _ = _matrix(x, "cond")
+    else:  # from the norms of the matrix and its inverse
+        batch, _ = _square(x, "cond")
+    if p not in _MATRIX_ORDS:
+        raise ValueError(f"cond: invalid norm order {p!r} for matrices; use one of "
+                         f"{_MATRIX_ORDS}")
+    # the order as spelled in _MATRIX_ORDS (2.0 -> 2, np.inf -> inf): NumPy
+    # computes the same for equal orders, and equal nodes are then one node
+    return batch, {"p": _MATRIX_ORDS[_MATRIX_ORDS.index(p)]}
+
+
 def _norm_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     """``numpy.linalg.norm``'s rules: one axis is a vector norm, two a matrix norm."""
     x = inputs[0]
@@ -313,6 +350,8 @@ _reg("linalg_vector_norm", _vector_norm_impl, _vector_norm_infer, 1,
      "vector p-norm over the given axes (array API vector_norm)")
 _reg("linalg_norm", _norm_impl, _norm_infer, 1,
      "numpy.linalg.norm: vector norm over one axis, matrix norm over two")
+_reg("linalg_cond", np.linalg.cond, _cond_infer, 1,
+     "condition number of each matrix in the norm p (NumPy's routine, inf where singular)")
 
 
 # ---------------------------------------------------------------- packed decompositions
@@ -514,16 +553,21 @@ def cholesky(x: Any, /, *, upper: bool = False) -> Tensor:
     return _node("linalg_cholesky", [x], upper=bool(upper))
 
 
-def pinv(x: Any, rtol: Any = None, hermitian: bool = False) -> Tensor:
-    """Moore-Penrose pseudo-inverse (``numpy.linalg.pinv``); ``rtol`` a float.
+def pinv(x: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _UNSET) -> Tensor:
+    """Moore-Penrose pseudo-inverse, with ``numpy.linalg.pinv``'s signature:
+    singular values below ``rcond`` (default 1e-15) or ``rtol`` (the array
+    API's; ``rtol=None`` is ``max(M, N) * eps``) times the largest are cut.
 
     >>> import lazyten as lt
     >>> lt.linalg.pinv(lt.asarray([[1.0, 0.0, 0.0]])).shape
     (3, 1)
     """
-    if isinstance(rtol, Tensor):
-        raise TypeError("pinv: rtol must be a Python float, not a Tensor")
-    return _node("linalg_pinv", [x], rtol=None if rtol is None else float(rtol),
+    if isinstance(rtol, Tensor) or isinstance(rcond, Tensor):
+        raise TypeError("pinv: rcond and rtol must be Python floats, not Tensors")
+    if rcond is not None and rtol != _UNSET:
+        raise ValueError("pinv: `rtol` and `rcond` can't be both set.")
+    return _node("linalg_pinv", [x], rcond=None if rcond is None else float(rcond),
+                 rtol=rtol if rtol is None or rtol == _UNSET else float(rtol),
                  hermitian=bool(hermitian))
 
 
@@ -684,6 +728,24 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Tenso
     return _node("linalg_norm", [t], ord=ord, axis=(-2, -1), keepdims=bool(keepdims))
 
 
+def cond(x: Any, p: Any = None) -> Tensor:
+    """Condition number of each matrix (``numpy.linalg.cond``): ``s_max / s_min``
+    for ``p`` None, 2, -2 (from the singular values), else
+    ``norm(x, p) * norm(inv(x), p)``; inf for a singular matrix.
+
+    One node running NumPy's routine, not a composition of ``svdvals``,
+    ``inv`` and ``norm``: NumPy inverts in float64 (complex128) whatever the
+    input's precision, ignores a singular matrix's errors, turns the NaNs
+    they give into inf except where the matrix holds a NaN, and only then
+    casts back: its bits, and its inf, come from that order of steps.
+
+    >>> import lazyten as lt
+    >>> float(lt.linalg.cond(lt.asarray([[1.0, 2.0], [2.0, 4.0]]), "fro"))
+    inf
+    """
+    return _node("linalg_cond", [x], p=p)
+
+
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Tensor:
     """``numpy.linalg.norm``: a vector norm over one axis, a matrix norm over two,
     the 2-norm of the flattened array when both ``ord`` and ``axis`` are None.
@@ -773,18 +835,6 @@ def multi_dot(arrays: Sequence[Any]) -> Tensor:
     return out
 
 
-def cond(x: Any, p: Any = None) -> Tensor:
-    """``numpy.linalg.cond``: ``s_max / s_min`` for ``p`` None, 2, -2 (from the
-    singular values), else ``norm(x, p) * norm(inv(x), p)``."""
-    t = wrap(x)
-    if t.ndim < 2:
-        raise ValueError(f"cond: needs at least 2 dimensions, got shape {t.shape}")
-    if p is None or p in (2, -2):
-        s = svdvals(t)
-        return s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
-    return matrix_norm(t, ord=p) * matrix_norm(inv(t), ord=p)
-
-
 def tensorinv(a: Any, ind: int = 2) -> Tensor:
     """``numpy.linalg.tensorinv``: the inverse of ``a`` seen as a matrix of its
     first ``ind`` axes by the rest."""
@@ -792,10 +842,15 @@ def tensorinv(a: Any, ind: int = 2) -> Tensor:
     if ind <= 0:
         raise ValueError(f"tensorinv: ind must be a positive integer, got {ind}")
     head, tail = t.shape[:ind], t.shape[ind:]
-    n = int(np.prod(head))
-    if n != int(np.prod(tail)):
-        raise ValueError(f"tensorinv: shape {t.shape} with ind={ind} is not 'square' "
-                         f"({head} vs {tail})")
+    n = math.prod(tail)
+    # NumPy's errors: its reshape(n, -1) has no -1 to infer when n is 0, and
+    # its inv rejects a matrix that is not square.
+    if n == 0:
+        raise ValueError(f"tensorinv: cannot invert shape {t.shape} with ind={ind}: the "
+                         f"trailing axes {tail} hold no elements")
+    if math.prod(head) != n:
+        raise LinAlgError(f"tensorinv: shape {t.shape} with ind={ind} is not 'square' "
+                          f"({head} vs {tail})")
     return inv(t.reshape(n, -1)).reshape(tail + head)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 import lazyten as lt
 from lazyten.graph.node import toposort
 
-from util import assert_eq
+from util import assert_eq, check, same_bits
 
 DTYPES = [np.float64, np.float32, np.complex128, np.int64]
 
@@ -280,3 +281,150 @@ def test_multi_dot_cond_tensorinv_tensorsolve(engine: Any) -> None:
               rtol=1e-9)
     with pytest.raises(ValueError):
         lt.linalg.multi_dot([lt.asarray(A)])
+
+
+@pytest.mark.parametrize("v", [[1.0, 0.0], [0.0, 0.0], [3, -1], [], 3.0, 0.0, True])
+def test_matrix_rank_of_vectors_and_scalars(engine: Any, v: Any) -> None:
+    """NumPy's rank of a vector or a scalar is a Python int (0 or 1): an intp 0-d array."""
+    x = np.asarray(v)
+    assert_eq(lt.linalg.matrix_rank(lt.asarray(x)), np.asarray(np.linalg.matrix_rank(x)))
+    assert_eq(lt.linalg.matrix_rank(lt.asarray(x) * 2), np.asarray(np.linalg.matrix_rank(x * 2)))
+
+
+COND_ORDS = [None, "fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf]
+
+
+def _cond_stack(dtype: Any) -> np.ndarray[Any, Any]:
+    """Matrices that are regular, singular, zero, and NaN-holding."""
+    rng = np.random.default_rng(6)
+    a = _mat(rng, (5, 3, 3), dtype)
+    a[1] = np.array([[1, 2, 3], [2, 4, 6], [0, 1, 0]]).astype(dtype)   # singular
+    a[2] = 0                                                             # 0 / 0
+    a[3] = np.array([[1, 2, 0], [2, 4, 0], [0, 0, 0]]).astype(dtype)   # rank 1
+    if np.dtype(dtype).kind in "fc":
+        a[4, 0, 1] = np.nan                # NaN stays NaN: no inf where x has a NaN
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.complex64,
+                                   np.int64, np.bool_])
+@pytest.mark.parametrize("p", COND_ORDS)
+def test_cond_is_numpys_bits_and_inf_where_singular(engine: Any, dtype: Any, p: Any) -> None:
+    """NumPy inverts in float64/complex128 with errors ignored, turns NaN into
+    inf unless the matrix holds a NaN, then casts to the input's precision."""
+    a = _cond_stack(dtype)
+    for x in (a, a[0], a[1], a[2], a[3], a[1:4]):
+        try:
+            with np.errstate(all="ignore"):
+                want = np.asarray(np.linalg.cond(x, p))
+        except np.linalg.LinAlgError:  # 'nuc' of the NaNs an inverse gave: SVD fails
+            with pytest.raises(np.linalg.LinAlgError):
+                lt.linalg.cond(lt.asarray(x), p).eval()
+            continue
+        got = lt.linalg.cond(lt.asarray(x), p)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        same_bits(got.eval(), want)
+
+
+def test_cond_of_a_singular_matrix_is_inf(engine: Any) -> None:
+    s = np.array([[1.0, 2.0], [2.0, 4.0]])
+    for p in ("fro", 1, -1, np.inf, -np.inf):
+        assert float(lt.linalg.cond(lt.asarray(s), p)) == np.linalg.cond(s, p) == np.inf
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64])
+def test_cond_of_single_precision_is_computed_in_double(engine: Any, dtype: Any) -> None:
+    c = _mat(np.random.default_rng(6), (3, 3), dtype)
+    for p in ("fro", 1, -1, np.inf, -np.inf, "nuc"):
+        got = lt.linalg.cond(lt.asarray(c), p)
+        assert got.dtype == np.float32
+        same_bits(got.eval(), np.asarray(np.linalg.cond(c, p)))
+
+
+@pytest.mark.parametrize("p", COND_ORDS)
+def test_cond_build_time_errors(engine: Any, p: Any) -> None:
+    for shape in [(0, 0), (2, 0, 0), (3, 0), (0, 2), (1, 0, 4), (0,)]:
+        with pytest.raises(np.linalg.LinAlgError, match="empty"):
+            np.linalg.cond(np.zeros(shape), p)
+        with pytest.raises(np.linalg.LinAlgError, match="empty"):
+            lt.linalg.cond(lt.zeros(shape), p)            # built, not evaluated
+    assert_eq(lt.linalg.cond(lt.zeros((0, 3, 3)), p), np.linalg.cond(np.zeros((0, 3, 3)), p))
+    for shape in [(3,), ()]:
+        with pytest.raises(np.linalg.LinAlgError):
+            lt.linalg.cond(lt.ones(shape), p)
+    rect = np.arange(6.0).reshape(2, 3) + np.eye(2, 3)
+    if p is None or p in (2, -2):
+        assert_eq(lt.linalg.cond(lt.asarray(rect), p), np.linalg.cond(rect, p))
+    else:
+        with pytest.raises(np.linalg.LinAlgError, match="square"):
+            lt.linalg.cond(lt.asarray(rect), p)
+    with pytest.raises(TypeError):
+        lt.linalg.cond(lt.ones((2, 2), dtype=np.float16), p)   # NumPy: unsupported in linalg
+
+
+def test_cond_invalid_order() -> None:
+    check(lambda: np.linalg.cond(np.eye(2), 3), lambda: lt.linalg.cond(lt.eye(2), 3))
+    check(lambda: np.linalg.cond(np.eye(2), "max"), lambda: lt.linalg.cond(lt.eye(2), "max"))
+
+
+EMPTY_SHAPES = [(0, 0), (2, 0, 0), (3, 0), (0, 2), (0, 1, 0), (0, 3, 3)]
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.bool_, np.float16, np.float32, np.complex64])
+@pytest.mark.parametrize("shape", EMPTY_SHAPES)
+def test_empty_matrices_keep_numpys_dtype(engine: Any, dtype: Any,
+                                          shape: tuple[int, ...]) -> None:
+    """NumPy's pinv returns an empty matrix of the input's dtype (an integer one
+    too) before any SVD; the dtype probe must take the same path."""
+    a = np.zeros(shape, dtype)
+    t = lt.asarray(a)
+    check(lambda: np.linalg.pinv(a), lambda: lt.linalg.pinv(t))
+    check(lambda: np.linalg.pinv(a, rtol=0.1), lambda: lt.linalg.pinv(t, rtol=0.1))
+    check(lambda: np.linalg.pinv(a, hermitian=True), lambda: lt.linalg.pinv(t, hermitian=True))
+    # the other functions of numpy.linalg, on the same matrices
+    check(lambda: np.linalg.matrix_rank(a), lambda: lt.linalg.matrix_rank(t))
+    check(lambda: np.linalg.svdvals(a), lambda: lt.linalg.svdvals(t))
+    check(lambda: np.linalg.matrix_norm(a, ord=2), lambda: lt.linalg.matrix_norm(t, ord=2))
+    check(lambda: np.linalg.norm(a, axis=(-2, -1)), lambda: lt.linalg.norm(t, axis=(-2, -1)))
+    if shape[-1] == shape[-2]:
+        for fn in ("det", "inv", "eigvalsh", "cholesky"):
+            check(lambda: getattr(np.linalg, fn)(a), lambda: getattr(lt.linalg, fn)(t))
+        check(lambda: np.linalg.matrix_power(a, -1), lambda: lt.linalg.matrix_power(t, -1))
+
+
+def test_pinv_cutoffs_are_numpys(engine: Any) -> None:
+    """``rcond`` (positional, NumPy's default 1e-15), ``rtol`` (the array
+    API's: ``None`` given is ``max(M, N) * eps``), never both."""
+    a = np.array([[1.0, 0.0, 0.0], [0.0, 1e-15, 0.0]])
+    t = lt.asarray(a)
+    for kw in ({}, {"rtol": None}, {"rtol": 1e-16}, {"rcond": 1e-16}, {"rcond": 0.5},
+               {"hermitian": False, "rtol": None}):
+        check(lambda: np.linalg.pinv(a, **kw), lambda: lt.linalg.pinv(t, **kw), rtol=0.0)
+    check(lambda: np.linalg.pinv(a, 1e-16), lambda: lt.linalg.pinv(t, 1e-16), rtol=0.0)
+    check(lambda: np.linalg.pinv(a, 0.1, rtol=0.1), lambda: lt.linalg.pinv(t, 0.1, rtol=0.1))
+
+
+def test_pinv_hermitian_needs_square_matrices() -> None:
+    """NumPy's eigh rejects a non-square matrix, when it is not empty."""
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        np.linalg.pinv(np.ones((2, 3)), hermitian=True)
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        lt.linalg.pinv(lt.ones((2, 3)), hermitian=True)        # when built
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        lt.linalg.pinv(lt.ones((0, 2, 3)), hermitian=True)
+
+
+@pytest.mark.parametrize("shape, ind", [((0, 3, 3), 1), ((2, 3), 1), ((0, 2), 1), ((4, 6), 2),
+                                        ((3, 0), 1), ((0, 0), 1), ((2, 2), 1)])
+def test_tensorinv_error_types(engine: Any, shape: tuple[int, ...], ind: int) -> None:
+    """A 'non-square' tensor is NumPy's inv's LinAlgError (not a plain ValueError);
+    trailing axes with no elements are its reshape's ValueError."""
+    a = np.arange(math.prod(shape), dtype=float).reshape(shape) + 1
+    try:
+        want = np.linalg.tensorinv(a, ind)
+    except ValueError as e:
+        with pytest.raises(type(e)) as got:
+            lt.linalg.tensorinv(lt.asarray(a), ind)
+        assert type(got.value) is type(e)
+        return
+    assert_eq(lt.linalg.tensorinv(lt.asarray(a), ind), want)
