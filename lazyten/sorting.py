@@ -36,8 +36,11 @@ def sort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
 
 def argsort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
             descending: bool = False, stable: bool | None = None) -> Tensor:
-    """The indices that sort ``x`` along ``axis`` (as ``sort``)."""
-    t = _flat_if_none(x, axis)
+    """The indices that sort ``x`` along ``axis`` (as ``sort``).  Unlike
+    ``sort``, a 0-d ``x`` is sorted as a 1-d one, as NumPy's argsort does:
+    ``[0]`` for axis 0, -1 or None, and any other axis out of bounds."""
+    t = wrap(x)
+    t = _flat_if_none(t, None if t.ndim == 0 else axis)
     return Tensor(ops.apply("argsort", [t._node], axis=-1 if axis is None else axis,
                             descending=descending, kind=_kind(kind, order, stable)))
 
@@ -192,11 +195,14 @@ def unique_all(x: Any) -> UniqueAllResult:
 
 
 def unique(x: Any, return_index: bool = False, return_inverse: bool = False,
-           return_counts: bool = False, axis: int | None = None) -> Any:
+           return_counts: bool = False, axis: int | None = None, *,
+           equal_nan: bool = True) -> Any:
     """NumPy's ``unique`` (evaluates ``x``): the values, and the requested
-    arrays after them, as tensors."""
+    arrays after them, as tensors.  ``equal_nan`` (NumPy's default True)
+    makes all NaNs one value; False keeps each NaN apart."""
     flags: dict[str, Any] = {"return_index": return_index, "return_inverse": return_inverse,
-                             "return_counts": return_counts, "axis": axis}
+                             "return_counts": return_counts, "axis": axis,
+                             "equal_nan": equal_nan}
     r: Any = np.unique(_values(x, "unique"), **flags)
     if isinstance(r, tuple):
         return tuple(asarray(a) for a in r)

@@ -12,8 +12,9 @@ transpose of a CSR matrix is the CSC matrix with the same three arrays, so
 
 Semantics follow ``scipy.sparse``: ``S * c`` scales the stored values (NumPy's
 type promotion on them), ``S / c`` is ``S.astype(float64) * (1 / c)`` as in
-scipy, ``S + 0`` is a copy and ``S + c`` for any other scalar raises
-``NotImplementedError`` (scipy: it would make the matrix dense).
+scipy, ``S + 0`` and ``S - 0`` are copies, ``0 - S`` is ``-S``, and a sum or
+difference with any other scalar raises ``NotImplementedError`` (scipy: it
+would make the matrix dense).
 
 >>> import numpy as np, scipy.sparse as sp, lazyten as lt
 >>> S = lt.sparse.asarray(sp.csr_array(np.array([[1.0, 0.0], [0.0, 2.0]])))
@@ -199,6 +200,8 @@ class SparseMatrix:
         return self if self.format == "csc" else _wrap_scipy(self.eval().tocsc())
 
     def __neg__(self) -> SparseMatrix:
+        if self.dtype == np.bool_:  # scipy's error, not NumPy's TypeError
+            raise NotImplementedError("negating a boolean sparse array is not supported")
         return self._with_data(-self.data)
 
     def __abs__(self) -> SparseMatrix:
@@ -222,25 +225,31 @@ class SparseMatrix:
             data = data.astype(np.float64)
         return self._with_data(data * recip)
 
+    # S + c, c + S, S - c, c - S: scipy's rule, only a scalar 0 keeps the
+    # matrix sparse (S, or -S for c - S); any other scalar would make it dense.
     def __add__(self, other: Any) -> SparseMatrix:
-        if _is_scalar(other):
-            if other == 0:
-                return self._with_data(Tensor(self.data._node))
-            raise NotImplementedError("adding a nonzero scalar to a sparse array is not "
-                                      "supported (scipy.sparse: the result would be dense; "
-                                      "use S.to_dense() + c)")
-        raise TypeError("sparse + x: lazyten supports scalars only; use S.to_dense() + x")
+        _zero_scalar(other, "sparse + x", "adding a nonzero scalar to a sparse array",
+                     "S.to_dense() + c")
+        return self._with_data(Tensor(self.data._node))
 
     __radd__ = __add__
 
     def __sub__(self, other: Any) -> SparseMatrix:
-        if _is_scalar(other):
-            return self.__add__(-other)
-        raise TypeError("sparse - x: lazyten supports scalars only")
+        _zero_scalar(other, "sparse - x", "subtracting a nonzero scalar from a sparse array",
+                     "S.to_dense() - c")
+        return self._with_data(Tensor(self.data._node))
+
+    def __rsub__(self, other: Any) -> SparseMatrix:
+        _zero_scalar(other, "x - sparse", "subtracting a sparse array from a nonzero scalar",
+                     "c - S.to_dense()")
+        return -self
+
+    # (no __rtruediv__: c / S is a TypeError, as in scipy)
 
     def __matmul__(self, other: Any) -> Tensor:
         if isinstance(other, SparseMatrix):
             raise TypeError("sparse @ sparse is not supported lazily; use .eval() (scipy)")
+        _not_scalar_operand(other)
         d = wrap(other)
         return Tensor(ops.apply("sparse_matmul", [self.data._node, self.indices._node,
                                                   self.indptr._node, d._node],
@@ -248,6 +257,7 @@ class SparseMatrix:
 
     def __rmatmul__(self, other: Any) -> Tensor:
         # x @ S == (S.T @ x.T).T, and S.T is the same arrays in the other format.
+        _not_scalar_operand(other)
         d = wrap(other)
         if d.ndim == 1:
             return self.T @ d
@@ -260,6 +270,24 @@ class SparseMatrix:
 def _is_scalar(x: Any) -> bool:
     return isinstance(x, (bool, int, float, complex, np.generic)) or \
         (isinstance(x, Tensor) and x.ndim == 0)
+
+
+def _zero_scalar(other: Any, what: str, nonzero: str, dense: str) -> None:
+    """Check ``other`` for a sum or difference ``what`` with a sparse matrix
+    (``dense``: the dense spelling to suggest): scipy's NotImplementedError
+    for a nonzero scalar, TypeError for an operand that is not a scalar."""
+    if not _is_scalar(other):
+        raise TypeError(f"{what}: lazyten supports scalars only; use S.to_dense() for a "
+                        f"dense result")
+    if other != 0:
+        raise NotImplementedError(f"{nonzero} is not supported (scipy.sparse: the result "
+                                  f"would be dense; use {dense})")
+
+
+def _not_scalar_operand(other: Any) -> None:
+    """scipy's error for ``S @ c`` and ``c @ S`` with a scalar ``c``."""
+    if _is_scalar(other):
+        raise ValueError("Scalar operands are not allowed, use '*' instead")
 
 
 def issparse(x: Any) -> bool:

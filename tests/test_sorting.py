@@ -44,6 +44,21 @@ def test_sort_and_argsort(engine: Any, dtype: np.dtype[Any]) -> None:
     check(lambda: np.argsort(x0, axis=3), lambda: lt.argsort(t0, axis=3))
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_argsort_reads_0d_as_1d(engine: Any, dtype: np.dtype[Any]) -> None:
+    """NumPy's argsort (not its sort) of a 0-d array is ``[0]`` along 0, -1 or
+    None, and an AxisError that names dimension 1 along any other axis."""
+    x0, t0 = operand("0d", dtype, np.random.default_rng(10))
+    for axis in (-1, 0, None, 1, -2, 3):
+        for kw in ({}, {"stable": True}, {"kind": "heapsort"}):
+            check(lambda: np.argsort(x0, axis=axis, **kw), lambda: lt.argsort(t0, axis=axis, **kw))
+            check(lambda: np.sort(x0, axis=axis, **kw), lambda: lt.sort(t0, axis=axis, **kw))
+    check(lambda: x0.argsort(), lambda: t0.argsort())
+    check(lambda: np.argsort(x0 * 1), lambda: lt.argsort(t0 * 1))       # a lazy 0-d operand
+    with pytest.raises(np.exceptions.AxisError, match="dimension 1"):
+        lt.argsort(t0, axis=1)
+
+
 @pytest.mark.parametrize("dtype", REAL, ids=[str(d) for d in REAL])
 def test_descending_is_the_array_apis_stable_order(engine: Any, dtype: np.dtype[Any]) -> None:
     """Against Python's stable ``sorted``: equal elements keep their order."""
@@ -187,3 +202,23 @@ def test_unstack_and_value_dependent_shapes(engine: Any) -> None:
         assert_eq(g, w)
     assert_eq(lt.unique(t * 1.5), np.unique(x * 1.5))
     assert_eq(lt.from_dlpack(x), x)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128], ids=str)
+def test_unique_equal_nan(engine: Any, dtype: Any) -> None:
+    """NumPy's ``equal_nan`` (default True: all NaNs are one value)."""
+    x = np.array([[np.nan, 1, 2, np.nan], [1, np.nan, 2, 3], [np.nan, 1, 2, np.nan]], dtype)
+    if np.dtype(dtype).kind == "c":
+        x[1, 3] = complex(np.nan, 1)
+        x[2, 0] = complex(1, np.nan)
+    t = lt.asarray(x)
+    for equal_nan in (True, False):
+        for flags in ({}, {"return_index": True, "return_inverse": True, "return_counts": True},
+                      {"axis": 0}, {"axis": 1, "return_counts": True}):
+            want = np.unique(x, equal_nan=equal_nan, **flags)
+            got = lt.unique(t, equal_nan=equal_nan, **flags)
+            for g, w in zip(*((got, want) if isinstance(want, tuple) else ((got,), (want,)))):
+                assert_eq(g, w)
+    assert_eq(lt.unique(t), np.unique(x))
+    assert len(lt.unique(t, equal_nan=False).eval()) == len(np.unique(x, equal_nan=False)) > \
+        len(np.unique(x))

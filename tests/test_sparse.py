@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -64,19 +65,73 @@ def test_scalar_ops(engine: Any, rng: np.random.Generator, fmt: str, dtype: Any)
     for got, ref in [(S * 3, m * 3), (3 * S, 3 * m), (S * 2.5, m * 2.5), (S / 4, m / 4),
                      (-S, -m), (abs(S), abs(m)), (S + 0, m + 0), (S * np.float32(2),
                                                                   m * np.float32(2))]:
-        assert got.format == ref.format and got.shape == ref.shape
-        assert got.dtype == ref.dtype, (got.dtype, ref.dtype)
-        assert got.nnz == ref.nnz
-        ev = got.eval()
-        assert ev.format == ref.format and ev.dtype == ref.dtype
-        np.testing.assert_allclose(ev.toarray(), ref.toarray(), rtol=1e-6)
-        assert_eq(got.to_dense(), ref.toarray(), rtol=1e-6)
+        _assert_same_sparse(got, ref)
     with pytest.raises(NotImplementedError, match="nonzero scalar"):
         m + 1  # scipy's own behaviour ...
     with pytest.raises(NotImplementedError, match="nonzero scalar"):
         S + 1  # ... is lazyten's
     with pytest.raises(ZeroDivisionError):
         S / 0
+
+
+def _assert_same_sparse(got: lt.sparse.SparseMatrix, ref: Any) -> None:
+    """Format, shape, dtype, stored entries and values of scipy's ``ref``."""
+    assert got.format == ref.format and got.shape == ref.shape
+    assert got.dtype == ref.dtype, (got.dtype, ref.dtype)
+    assert got.nnz == ref.nnz
+    ev = got.eval()
+    assert ev.format == ref.format and ev.dtype == ref.dtype
+    np.testing.assert_allclose(ev.toarray(), ref.toarray(), rtol=1e-6)
+    assert_eq(got.to_dense(), ref.toarray(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex128])
+def test_reflected_scalar_ops(engine: Any, rng: np.random.Generator, fmt: str,
+                              dtype: Any) -> None:
+    """scipy: ``0 - S`` is ``-S`` and ``S - 0`` a copy, whatever the zero's type;
+    a nonzero scalar is NotImplementedError, ``c / S`` a TypeError and
+    ``c @ S`` a ValueError."""
+    m = _random_sparse(rng, (4, 5), dtype, fmt)
+    S = lt.sparse.asarray(m)
+    for zero in (0, 0.0, 0j, False, np.float32(0), np.int8(0)):
+        _assert_same_sparse(zero - S, zero - m)
+        _assert_same_sparse(S - zero, m - zero)
+        _assert_same_sparse(zero + S, zero + m)
+    _assert_same_sparse(lt.asarray(0.0) - S, np.array(0.0) - m)      # a 0-d tensor
+    _assert_same_sparse(2 * S - 0, 2 * m - 0)
+    for c in (1, 2.5, np.float64(-1), True, np.True_, np.nan):
+        for op in (operator.sub, operator.add):
+            for left, right in ((c, m), (m, c)):
+                with pytest.raises(NotImplementedError) as want:
+                    op(left, right)
+                with pytest.raises(NotImplementedError, match="nonzero scalar") as got:
+                    op(*(S if x is m else x for x in (left, right)))
+                assert str(want.value) in str(got.value)
+    for c in (2, 0, 2.5):
+        with pytest.raises(TypeError):
+            c / m
+        with pytest.raises(TypeError):
+            c / S
+    for op in (lambda a: 2 @ a, lambda a: a @ 2, lambda a: np.float64(2) @ a):
+        with pytest.raises(ValueError, match="Scalar operands") as want:
+            op(m)
+        with pytest.raises(ValueError, match=str(want.value).replace("*", r"\*")):
+            op(S)
+    with pytest.raises(TypeError, match="scalars only"):
+        np.ones((4, 5)) - S
+
+
+def test_negating_a_boolean_matrix(engine: Any) -> None:
+    m = sp.csr_array(np.array([[True, False], [False, True]]))
+    S = lt.sparse.asarray(m)
+    for op in (lambda a: -a, lambda a: 0 - a):
+        with pytest.raises(NotImplementedError, match="negating a boolean") as want:
+            op(m)
+        with pytest.raises(NotImplementedError, match=str(want.value)):
+            op(S)
+    _assert_same_sparse(S - 0, m - 0)
+    _assert_same_sparse(abs(S), abs(m))
 
 
 def test_construction_from_coordinates(engine: Any) -> None:
