@@ -115,6 +115,7 @@ def _advanced_key(t: Tensor, items: tuple[Any, ...]) -> tuple[tuple[Any, ...], l
                      else int(i is not None and i is not Ellipsis))
     key: list[Any] = []
     arrays: list[Any] = []
+    checks: list[tuple[np.ndarray[Any, Any], int]] = []     # (concrete array, its axis)
     dim = 0
     for i in items:
         if i is Ellipsis:
@@ -133,14 +134,7 @@ def _advanced_key(t: Tensor, items: tuple[Any, ...]) -> tuple[tuple[Any, ...], l
                              f"got {type(i).__name__}")
         if a.dtype.kind == "b":
             mask = a.eval() if isinstance(a, Tensor) else a
-            if mask.ndim == 0:
-                raise IndexError("a 0-d boolean index is not supported")
-            for k, n in enumerate(mask.shape):
-                if dim + k >= t.ndim or t.shape[dim + k] != n:
-                    raise IndexError(
-                        f"boolean index did not match indexed array along axis {dim + k}; "
-                        f"size of axis is {t.shape[dim + k] if dim + k < t.ndim else 0} "
-                        f"but size of corresponding boolean axis is {n}")
+            _check_mask(t.shape, dim, mask.shape)
             for nz in np.nonzero(mask):
                 key.append(("a", len(arrays)))
                 arrays.append(wrap(nz)._node)
@@ -152,7 +146,7 @@ def _advanced_key(t: Tensor, items: tuple[Any, ...]) -> tuple[tuple[Any, ...], l
                 raise IndexError(f"arrays used as indices must be of integer type, "
                                  f"got {a.dtype}")
             if dim < t.ndim:
-                _check_bounds(a, t.shape[dim], dim)
+                checks.append((a, dim))
             if a.ndim == 0:
                 key.append(int(a))
                 dim += 1
@@ -160,16 +154,38 @@ def _advanced_key(t: Tensor, items: tuple[Any, ...]) -> tuple[tuple[Any, ...], l
         key.append(("a", len(arrays)))
         arrays.append(wrap(a)._node)
         dim += 1
+    shapes = [n.shape for n in arrays]
+    try:
+        gathers = math.prod(np.broadcast_shapes(*shapes)) if shapes else 1
+    except ValueError:
+        gathers = 1                     # (the op's inference raises NumPy's error)
+    if gathers:                         # NumPy checks no index when it gathers nothing
+        for a, axis in checks:
+            _check_bounds(a, t.shape[axis], axis)
     return tuple(key), arrays
 
 
-def _boolean_index(t: Tensor, axis: int, mask: np.ndarray[Any, Any]) -> Tensor:
-    if mask.ndim == 0:
+def _check_mask(shape: tuple[int, ...], dim: int, mask: tuple[int, ...]) -> None:
+    """A boolean mask of shape ``mask`` indexing the axes from ``dim`` of an
+    array of ``shape``: NumPy's check (a mask axis of length 0 fits an
+    axis of any length)."""
+    if not mask:
         raise IndexError("a 0-d boolean index is not supported")
+    if dim + len(mask) > len(shape):
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, "
+                         f"but a boolean index of shape {mask} indexes from axis {dim}")
+    for k, n in enumerate(mask):
+        if n and shape[dim + k] != n:
+            raise IndexError(f"boolean index did not match indexed array along axis "
+                             f"{dim + k}; size of axis is {shape[dim + k]} but size of "
+                             f"corresponding boolean axis is {n}")
+
+
+def _boolean_index(t: Tensor, axis: int, mask: np.ndarray[Any, Any]) -> Tensor:
+    _check_mask(t.shape, axis, mask.shape)
     dims = t.shape[axis:axis + mask.ndim]
-    if tuple(dims) != mask.shape:
-        raise IndexError(f"boolean index of shape {mask.shape} does not match the indexed "
-                         f"dimensions {tuple(dims)} of shape {t.shape}")
+    if mask.size == 0:
+        mask = np.zeros(dims, bool)          # (a mask with no elements: nothing taken)
     merged_shape = t.shape[:axis] + (int(np.prod(dims)),) + t.shape[axis + mask.ndim:]
     flat = t.reshape(merged_shape)
     positions = np.flatnonzero(mask)
@@ -191,9 +207,9 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
             and math.prod(val.shape) == 1):
         # ``t[mask] = 0``: where(mask, 0, t), lazy (a lazy mask is not
         # evaluated) and fused with what follows.
-        if mask.shape != t.shape[:mask.ndim]:
-            raise IndexError(f"boolean index of shape {mask.shape} does not match the "
-                             f"indexed dimensions {t.shape[:mask.ndim]} of shape {t.shape}")
+        _check_mask(t.shape, 0, mask.shape)
+        if mask.size == 0:
+            return                           # (a mask with no elements: nothing written)
         cond = wrap(mask).reshape(mask.shape + (1,) * (t.ndim - mask.ndim))
         fill = ops.apply("reshape", [val], shape=()) if val.shape else val
         t._write(ops.apply("where", [cond._node, fill, t._node]))

@@ -987,6 +987,10 @@ ADVANCED: list[Any] = [
     (np.array(1), [0, 2]), (slice(None, None, -1), [2], [[0, 3]]), ([0, 1], [2, 9]),
     ([0, 1], [0, 1, 2]), (slice(None), _MASK[0, :, 0], slice(1, None)),
     (Ellipsis, _MASK[0]), (_MASK[:, 0], slice(None, None, -1)), [],
+    # NumPy checks no index when nothing is gathered; a mask axis of length 0
+    # fits any axis
+    (np.array([], np.intp), slice(None), [9]), (slice(None), np.zeros(0, bool)),
+    np.zeros((2, 0), bool), (np.zeros((0, 3), bool), 1), np.zeros((1, 0), bool),
 ]
 
 

@@ -39,7 +39,7 @@ from ..graph.shapes import broadcast_shapes, normalize_axes, reduce_shape
 # Op kinds whose attributes hold no size (axes, offsets, dtypes, subscripts),
 # and whose shapes ``ops.build`` infers again from their inputs'.
 _SIZE_FREE_KINDS = frozenset({"elementwise", "reduction", "scan", "contraction"})
-_SIZE_FREE_OPS = frozenset({"transpose"})
+_SIZE_FREE_OPS = frozenset({"transpose", "masked_reduce"})
 
 
 def reduced_shape(elem: tuple[int, ...], reduce: Any) -> tuple[int, ...] | None:
@@ -108,7 +108,7 @@ def size_form(g: Graph, inputs: Sequence[Node]) -> tuple[Any, ...] | None:
     form = tuple(items)
     try:
         hash(form)
-    except TypeError:                   # attrs holding an array (a reduction's ``where``)
+    except TypeError:                   # attrs holding an unhashable value
         return None
     return form
 

@@ -208,7 +208,7 @@ def advanced_index(shape: Shape, index: tuple[Any, ...],
     are checked by the caller or at run time.
 
     >>> advanced_index((3, 4, 5), (slice(None), ("a", 0), ("a", 1)), [(2,), (2,)])
-    ((('s', 0, 3, 1), ('a', 0), ('a', 1), ('s', 0, 5, 1)), (3, 2, 5))
+    ((('s', 0, 3, 1), ('a', 0), ('a', 1)), (3, 2))
     >>> advanced_index((3, 4, 5), (("a", 0), slice(None), 1), [(2, 1)])[1]
     (2, 1, 4)
     """
