@@ -423,7 +423,7 @@ class _Compiled:
                 if o is not None and oid not in out_map:
                     out_map[oid] = o
         vals = execute(self.plan, self.threads, bindings, out_map)
-        return _finish(vals, arrays, outs)
+        return _finish(vals, arrays, outs, self.captured)
 
 
     def _run_chunked(self, arrays: Sequence[np.ndarray[Any, Any]],
@@ -432,7 +432,7 @@ class _Compiled:
         from .chunked import evaluate_chunked
         binding = {nid: ops.source(a) for nid, a in zip(self.in_ids, arrays)}
         vals = evaluate_chunked(specialize(self.outputs, binding), self.opts)
-        return _finish(vals, arrays, outs)
+        return _finish(vals, arrays, outs, self.captured)
 
     def format(self, verbose: bool = False) -> str:
         if self.chunked is not None:
@@ -441,9 +441,12 @@ class _Compiled:
         return f"{text}\n-- {self.origin}" if self.origin else text
 
 
-def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
+def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None,
+            captured: Sequence[Any] = ()) -> list[Any]:
     """Results the caller owns: written into ``outs`` where given, else copied
-    when they alias an input, a cached value, a constant or another result."""
+    when they alias an input, a cached value, a constant, an array the
+    function captured (``captured``: the user's, which a caller writing its
+    result would change) or another result."""
     res: list[Any] = []
     for k, v in enumerate(vals):
         o = outs[k] if outs is not None else None
@@ -457,7 +460,8 @@ def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None) 
             res.append(v)
             continue
         if v.base is not None or not v.flags.writeable or not v.flags.owndata \
-                or any(v is a for a in arrays) or any(v is r for r in res):
+                or any(v is a for a in arrays) or any(v is r for r in res) \
+                or any(v is c for c in captured):
             v = np.array(v, copy=True)
         res.append(v)
     return res
@@ -677,6 +681,10 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
     # copy unless an output is a view, an input, a constant or repeated.
     fresh = len({o.id for o in out_nodes}) == len(out_nodes) and all(
         s.kind == "kernel" for s in plan.steps if s.node.id in out_ids)
+    # The user's arrays the plan reads as they are: an output that is one
+    # is copied (``_finish``).
+    captured = tuple(s.node.value for s in plan.steps
+                     if s.kind == "source" and isinstance(s.node.value, np.ndarray))
 
     def run(arrays: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
         s = getattr(local, "s", None)
@@ -699,10 +707,10 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                     res = body(arrays, outs, s)
                 finally:
                     keep_arrays(specs, [b for b in s if isinstance(b, np.ndarray)])
-                return res if fresh else _finish(res, arrays, outs)
+                return res if fresh else _finish(res, arrays, outs, captured)
         if fresh:
             return body(arrays, outs, s)
-        return _finish(body(arrays, outs, s), arrays, outs)
+        return _finish(body(arrays, outs, s), arrays, outs, captured)
 
     run.source = src  # type: ignore[attr-defined]
     # Held per thread between calls (chunked evaluation budgets with it).
@@ -1050,10 +1058,15 @@ class Function(_Callable):
         return self._inputs
 
     def cache_clear(self) -> None:
-        """Forget every compiled plan, the counters and the size classes."""
+        """Forget every compiled plan, the counters and the size classes.  A
+        function of fixed shapes keeps its one plan, compiled when it was
+        made (its calls run it without a lookup): ``cache_info`` and
+        ``explain`` go on showing it."""
         super().cache_clear()
         with self._classes_lock:
             self._classes.clear()
+        if self._const is not None:
+            self._cache.put(("static",), self._const)
 
     def _compile(self, shapes: Sequence[tuple[int, ...]]) -> _Compiled:
         binding: dict[int, Node] = {}
@@ -1163,10 +1176,21 @@ class Function(_Callable):
     def _check_dtypes(self, arrays: list[Any]) -> None:
         for k, (a, n) in enumerate(zip(arrays, self._inputs)):
             if a.dtype != n.dtype:
-                if isinstance(a, np.ndarray) and a.ndim == 0 and n.ndim == 0 \
-                        and np.can_cast(a.dtype, n.dtype, "same_kind"):
-                    arrays[k] = a.astype(n.dtype)   # a Python scalar for a 0-d input
-                    continue
+                if isinstance(a, np.ndarray) and a.ndim == 0 and n.ndim == 0:
+                    # A Python scalar for a 0-d input.  An integer is made the
+                    # input's integer dtype as NumPy makes it (``300`` for
+                    # int8 is an OverflowError, ``3`` for uint8 fits); other
+                    # numbers cast within their kind.
+                    if a.dtype.kind in "iu" and n.dtype.kind in "iu":
+                        try:
+                            arrays[k] = np.asarray(a.item(), dtype=n.dtype)
+                        except OverflowError as e:
+                            raise OverflowError(f"{self.__name__}: {_label(n, k)}: {e}") \
+                                from None
+                        continue
+                    if np.can_cast(a.dtype, n.dtype, "same_kind"):
+                        arrays[k] = a.astype(n.dtype)
+                        continue
                 raise TypeError(f"{self.__name__}: {_label(n, k)} got dtype {a.dtype}")
 
     def _check(self, arrays: list[Any]) -> None:
@@ -1265,7 +1289,18 @@ def _static_key(x: Any, where: str) -> Any:
         raise TypeError(f"lt.jit: argument {where} of type {type(x).__name__} is neither an "
                         f"array (traced) nor hashable (static); pass arrays or hashable "
                         f"values (numbers, strings, tuples)") from None
-    return (type(x).__name__, x)
+    return _typed(x)
+
+
+def _typed(x: Any) -> Any:
+    """``x`` with the type of every value in it: ``1``, ``1.0`` and ``True``
+    are equal keys, and so are ``(1,)`` and ``(1.0,)``, but a trace made for
+    one gives another dtype (NEP 50) than the other's would."""
+    if type(x) is tuple:
+        return (tuple, tuple(_typed(v) for v in x))
+    if type(x) is frozenset:
+        return (frozenset, frozenset(_typed(v) for v in x))
+    return (type(x), x)
 
 
 class Jit(_Callable):

@@ -960,3 +960,61 @@ def test_a_constant_made_by_the_first_compile_does_not_split_the_size_class(
         Y = rng.standard_normal((n, 3))
         np.testing.assert_array_equal(g(Y), Y * (np.arange(3) * 2.0 + 1))
     assert optimizing[0] == 4 and "resized" in g.explain()
+
+
+def test_a_captured_array_returned_is_the_callers_copy() -> None:
+    """An output that is an array the function captured (``lt.asarray(c)``,
+    or an expression the optimizer reduces to it) is copied: a caller
+    writing its result must not change ``c`` or later calls."""
+    c = np.arange(3.0)
+    x = lt.placeholder((3,), np.float64, name="x")
+
+    @lt.jit
+    def g(a: Any) -> Any:
+        return lt.asarray(c)
+
+    for f in (lambda a: lt.function([x], [x + 1, lt.asarray(c)])(a)[1],
+              lambda a: lt.function([x], lt.asarray(c) * 1)(a), g):
+        for _ in range(2):                 # the first call and the cached one
+            r = f(np.zeros(3))
+            assert not np.shares_memory(r, c)
+            r[0] = 99.0
+        np.testing.assert_array_equal(c, np.arange(3.0))
+
+
+def test_jit_keys_static_values_by_type_inside_containers() -> None:
+    """``(1,)``, ``(1.0,)`` and ``(True,)`` are equal but trace to other
+    dtypes (NEP 50): each has its own trace."""
+    @lt.jit
+    def f(a: Any, k: Any) -> Any:
+        return a * k[0] + next(iter(k[1]))
+
+    a = np.arange(3, dtype=np.int8)
+    for k in ((1, frozenset({1})), (1.0, frozenset({1})), (True, frozenset({1.0})),
+              (1, frozenset({True}))):
+        np.testing.assert_array_equal(f(a, k), a * k[0] + next(iter(k[1])), strict=True)
+    assert f.cache_info().currsize == 4
+
+
+def test_a_python_int_for_a_0d_integer_input_is_range_checked() -> None:
+    si = lt.placeholder((), np.int32, name="si")
+    h = lt.function([si], si * 2)
+    with pytest.raises(OverflowError, match="si"):
+        h(2 ** 40)                          # it wrapped to 0
+    su = lt.placeholder((), np.uint8, name="su")
+    h2 = lt.function([su], su * 2)
+    np.testing.assert_array_equal(h2(3), np.uint8(6), strict=True)   # it was refused
+    with pytest.raises(OverflowError):
+        h2(-1)
+    with pytest.raises(TypeError):
+        h2(1.5)
+
+
+def test_cache_clear_of_a_fixed_shape_function_keeps_its_plan() -> None:
+    x = lt.placeholder((3,), np.float64, name="x")
+    f = lt.function([x], x * 2)
+    f(np.ones(3))
+    f.cache_clear()
+    assert f.cache_info().currsize == 1 and "function(x: float64[3])" in f.explain()
+    f(np.ones(3))
+    assert f.cache_info().hits == 1
