@@ -46,11 +46,20 @@ def _plain(spec: ops.OpSpec) -> bool:
     return spec.kind == "elementwise" and spec.dtype is None and spec.arity in (1, 2)
 
 
+# ``ndarray ** k`` (the operator, not ``np.power``) runs NumPy's
+# ``fast_scalar_power``: for a float or complex array and exactly a Python
+# int 2 or -1 or a Python float 0.5 it calls ``square``, ``reciprocal`` or
+# ``sqrt``.  For floats those give ``power``'s bits anyway; for complex they
+# do not (``(-4+0j) ** 0.5`` is ``2j``, ``power`` gives ``1.2e-16+2j``).
+_FAST_POWERS = {(int, 2): "square", (int, -1): "reciprocal", (float, 0.5): "sqrt"}
+
+
 def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any], Tensor]:
     spec = ops.REGISTRY[name]
     plain = _plain(spec)
     const = ops.const
     consts = ops._weak_consts     # (const's own table: a literal's node, found without a call)
+    fast_power = name == "pow" and not reflected
 
     def method(self: Tensor, o: Any) -> Tensor:
         t = type(o)
@@ -63,6 +72,8 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
         if t is Tensor:
             b = o._n if o._root is None else o._node
         else:
+            if fast_power and a.dtype.kind == "c" and (t, o) in _FAST_POWERS:
+                return Tensor(ops.build(_FAST_POWERS[t, o], (entered(a),), {}, src))
             b = consts.get(("const", int, o)) if t is int else None
             if b is None:
                 b = const(o, src)
@@ -452,7 +463,12 @@ class Tensor:
     def __itruediv__(self, o: Any) -> Tensor: return self._inplace("divide", o)
     def __ifloordiv__(self, o: Any) -> Tensor: return self._inplace("floor_divide", o)
     def __imod__(self, o: Any) -> Tensor: return self._inplace("remainder", o)
-    def __ipow__(self, o: Any) -> Tensor: return self._inplace("pow", o)
+    def __ipow__(self, o: Any) -> Tensor:
+        if self.dtype.kind == "c" and (type(o), o) in _FAST_POWERS:
+            self._write(self.__pow__(o)._node)   # (NumPy's fast power, as for ``**``)
+            return self
+        return self._inplace("pow", o)
+
     def __iand__(self, o: Any) -> Tensor: return self._inplace("bitwise_and", o)
     def __ior__(self, o: Any) -> Tensor: return self._inplace("bitwise_or", o)
     def __ixor__(self, o: Any) -> Tensor: return self._inplace("bitwise_xor", o)

@@ -35,8 +35,11 @@ INT_OK = frozenset({"add", "subtract", "multiply", "negative", "positive", "equa
 BOOL_ONLY = frozenset({"logical_and", "logical_or", "logical_not", "logical_xor",
                        "bitwise_and", "bitwise_or", "bitwise_invert"})
 # Not divide: numexpr's complex division by zero gives nan+nanj, NumPy's inf+infj.
-COMPLEX_OK = frozenset({"add", "subtract", "multiply", "negative", "positive",
-                        "conj", "real", "imag", "equal", "not_equal", "where", "square"})
+# Not multiply or square: NumPy's complex product (its SIMD loop, with fused
+# multiply-adds) and numexpr's differ in the last bit of 44% of random
+# complex128 products.
+COMPLEX_OK = frozenset({"add", "subtract", "negative", "positive",
+                        "conj", "real", "imag", "equal", "not_equal", "where"})
 # Ops whose numexpr form differs from NumPy on some floats: pow follows C's
 # pow (pow(-inf, 0.5) is +inf) where NumPy gives nan (found by the fuzzer);
 # the transcendental functions are libm's (or VML's) in numexpr and NumPy's
