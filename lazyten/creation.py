@@ -216,7 +216,12 @@ def identity(n: int, dtype: Any = None) -> Tensor:
     return eye(n, dtype=dtype)
 
 
-def meshgrid(*xs: Any, indexing: str = "xy") -> list[Tensor]:
+def meshgrid(*xs: Any, copy: bool = True, sparse: bool = False,
+             indexing: str = "xy") -> tuple[Tensor, ...]:
+    """NumPy's ``meshgrid``: coordinate grids of the 1-d ``xs`` (flattened).
+    ``sparse=True`` gives each only its own axis (the grids broadcast);
+    ``copy=False`` gives read-only broadcast views, as NumPy's, where the
+    default gives tensors that may be written (each its own)."""
     from .functions import broadcast_arrays
     if indexing not in ("xy", "ij"):
         raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
@@ -230,7 +235,10 @@ def meshgrid(*xs: Any, indexing: str = "xy") -> list[Tensor]:
         shape = [1] * n
         shape[pos[i]] = t.shape[0]
         out.append(t.reshape(shape))
-    return broadcast_arrays(*out)
+    if not sparse:
+        out = broadcast_arrays(*out)
+    # A copy is a new tensor: written, it leaves the inputs and the others be.
+    return tuple(Tensor(t._node) if copy else t for t in out)
 
 
 def tensor_from(shape: Sequence[int] | None = None, backing: Any = None, dtype: Any = None) -> Tensor:

@@ -198,6 +198,14 @@ around = round
 def clip(x: Any, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     """``minimum(maximum(x, min), max)``: NumPy's clip, NaN propagating."""
     t = wrap(x)
+    if t.dtype.kind in "iu":
+        # NumPy's _clip: a Python int bound past the dtype's range on its own
+        # side clips nothing (NEP 50 would refuse it as an operand).
+        info = np.iinfo(t.dtype)
+        if type(min) is int and min <= info.min:
+            min = None
+        if type(max) is int and max >= info.max:
+            max = None
     if min is not None:
         t = _apply_elementwise("maximum", t, min)
     if max is not None:

@@ -282,8 +282,12 @@ div_scalar = _scalar_variant(div, "div_scalar")
 
 
 def _operand_dtype(a: Any, b: Any) -> np.dtype[Any]:
-    """The dtype arithmetic on these operands would have (NEP 50: scalars weak)."""
-    return F._apply_elementwise("add", a, b).dtype
+    """The dtype arithmetic on these operands would have (NEP 50: Python
+    scalars weak), without arithmetic's check that a Python int fits: a
+    comparison of int8 with 1000 is defined."""
+    return np.result_type(*(x.dtype if isinstance(x, Tensor) else
+                            x if isinstance(x, (bool, int, float, complex)) else np.asarray(x)
+                            for x in (a, b)))
 
 
 def _compare(name: str, what: str) -> Callable[..., Tensor]:

@@ -255,6 +255,10 @@ def test_clip(engine: Any, dtype: np.dtype[Any]) -> None:
         check(lambda: np.clip(x, 1, 3), lambda: lt.clip(t, 1, 3))
         check(lambda: np.clip(x, None, 2), lambda: t.clip(None, 2))
         check(lambda: np.clip(x, lo, None), lambda: lt.clip(t, tlo))
+        # Python ints past an integer dtype's range (NumPy drops a bound
+        # past its own side, and refuses one past the other)
+        for a, b in ((-1000, 3), (-1, 1000), (-2**70, 2**70), (1000, 2000), (-5, -1000)):
+            check(lambda: np.clip(x, a, b), lambda: lt.clip(t, a, b))
 
 
 # ------------------------------------------------------------------ reductions
@@ -680,6 +684,23 @@ def test_inner_is_numpys_to_the_bit(engine: Any, dtype: Any) -> None:
         a, b = rng.standard_normal(sa).astype(dtype), rng.standard_normal(sb).astype(dtype)
         np.testing.assert_array_equal(lt.inner(lt.asarray(a)[::-1], lt.asarray(b)).eval(),
                                       np.inner(a[::-1], b))
+
+
+def test_meshgrid(engine: Any) -> None:
+    xs = [np.arange(3.0), np.arange(4, dtype=np.int8), np.array([[1j, 2]])]
+    ts = [lt.asarray(x) for x in xs]
+    for n in range(4):
+        for kw in ({}, {"indexing": "ij"}, {"sparse": True}, {"sparse": True, "indexing": "ij"},
+                   {"copy": False}):
+            check(lambda: np.meshgrid(*xs[:n], **kw), lambda: lt.meshgrid(*ts[:n], **kw))
+    check(lambda: np.meshgrid(xs[0], indexing="yx"), lambda: lt.meshgrid(ts[0], indexing="yx"))
+    X, Y = np.meshgrid(*xs[:2])
+    TX, TY = lt.meshgrid(*ts[:2])
+    X[0, 0] = TX[0, 0] = 99             # a copy: written alone
+    assert_eq(TX, X)
+    assert_eq(TY, Y)
+    with pytest.raises(ValueError):
+        lt.meshgrid(*ts[:2], copy=False)[0][0, 0] = 1    # read-only views, as NumPy's
 
 
 def test_joins_mixed_dtypes(engine: Any) -> None:

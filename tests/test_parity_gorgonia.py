@@ -308,6 +308,9 @@ def test_dense_cmp_basic_same_type(engine: Any, op: Any, ref: Any) -> None:
     assert_eq(T1, R1)
     Ti = lt.asarray(np.arange(4, dtype=np.int16))
     assert_eq(op(Ti, 2, as_same_type=True), ref(np.arange(4, dtype=np.int16), 2).astype(np.int16))
+    # a comparison with a Python int past the dtype's range is defined (NEP 50)
+    assert_eq(op(Ti, 100_000, as_same_type=True),
+              ref(np.arange(4, dtype=np.int16), 100_000).astype(np.int16))
 
 
 @pytest.mark.parametrize("op,ref", CMPS)

@@ -50,7 +50,7 @@ def broadcast_shapes(*shapes: Shape) -> Shape:
     """
     if len(shapes) == 1:
         return shapes[0]
-    ndim = max(len(s) for s in shapes)
+    ndim = max((len(s) for s in shapes), default=0)      # (none at all: a scalar's)
     out = [1] * ndim
     for s in shapes:
         off = ndim - len(s)
