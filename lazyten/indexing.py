@@ -34,7 +34,11 @@ def _advanced(item: Any) -> np.ndarray[Any, Any] | Tensor | None:
     if isinstance(item, Tensor):
         return item
     if isinstance(item, (list, tuple, np.ndarray)) or isinstance(item, (bool, np.bool_)):
-        return np.asarray(item)
+        a = np.asarray(item)
+        if a.dtype == object:             # (``x[[slice(None), 0]]``: not an index array)
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                             "(`None`) and integer or boolean arrays are valid indices")
+        return a
     return None
 
 

@@ -1012,6 +1012,7 @@ ADVANCED: list[Any] = [
     # fits any axis
     (np.array([], np.intp), slice(None), [9]), (slice(None), np.zeros(0, bool)),
     np.zeros((2, 0), bool), (np.zeros((0, 3), bool), 1), np.zeros((1, 0), bool),
+    [slice(None), 0],                   # a list holding a slice is no index array
 ]
 
 

@@ -131,6 +131,8 @@ def test_take_along_axis(engine: Any, dtype: np.dtype[Any]) -> None:
           lambda: lt.take_along_axis(t, np.array([5, 0, 2]), None))
     check(lambda: np.take_along_axis(x, np.zeros(3, int), 1),           # ranks differ
           lambda: lt.take_along_axis(t, np.zeros(3, int), 1))
+    check(lambda: np.take_along_axis(x, np.zeros((3, 5), int), 1),      # no broadcast
+          lambda: lt.take_along_axis(t, np.zeros((3, 5), int), 1))
     with pytest.raises(IndexError):
         lt.take_along_axis(t, np.zeros((4, 1)), 1)
 

@@ -949,8 +949,12 @@ def _take_along_axis_infer(inputs: Sequence[Node], attrs: dict[str, Any]
         raise ValueError(f"`indices` and `arr` must have the same number of dimensions: "
                          f"{idx.ndim} and {x.ndim}")
     ax = S.normalize_axis(attrs.get("axis", -1), x.ndim)
-    rest = S.broadcast_shapes(tuple(d for i, d in enumerate(x.shape) if i != ax),
-                              tuple(d for i, d in enumerate(idx.shape) if i != ax))
+    try:
+        rest = S.broadcast_shapes(tuple(d for i, d in enumerate(x.shape) if i != ax),
+                                  tuple(d for i, d in enumerate(idx.shape) if i != ax))
+    except ValueError as e:      # NumPy's fancy indexing raises it: an IndexError
+        raise IndexError(f"shape mismatch: indexing arrays could not be broadcast "
+                         f"together: {e}") from None
     shape = rest[:ax] + (idx.shape[ax],) + rest[ax:]
     return shape, {"axis": ax}
 
