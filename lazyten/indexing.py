@@ -4,7 +4,8 @@ Basic indexing (ints, slices, ``...``, ``None``) is a zero-copy view node.
 One integer array (or list) among slices gathers along that axis (``take``,
 which the optimizer can push into elementwise expressions); any other mix of
 integer arrays, integers, slices, ``None`` and ``...`` is NumPy's advanced
-indexing (``gather``).  A boolean mask stands for its ``nonzero()`` arrays;
+indexing (``gather``).  A boolean mask stands for its ``nonzero()`` arrays
+(a 0-d one for a new axis, indexed by ``[0]`` or ``[]``);
 a mask's result size depends on its values, so a lazy mask is evaluated
 first (said in the docstring of ``getitem``).
 
@@ -56,6 +57,9 @@ def getitem(t: Tensor, index: Any) -> Tensor:
         elif not _is_basic(i):
             basic = False
             break
+    if not basic and _has_scalar_bool(items):
+        view, rest = _scalar_bools(t, items)
+        return view[rest]
     if basic:
         view = t._view("getitem", index=items)
         if every_int and len(items) == t.ndim:
@@ -90,6 +94,42 @@ def getitem(t: Tensor, index: Any) -> Tensor:
     if idx.dtype.kind not in "iu":
         raise IndexError(f"arrays used as indices must be of integer type, got {idx.dtype}")
     return Tensor(ops.apply("take", [base._node, idx._node], axis=axis))
+
+
+def _is_scalar_bool(i: Any) -> bool:
+    return isinstance(i, (bool, np.bool_)) or (
+        isinstance(i, (np.ndarray, Tensor)) and i.ndim == 0 and i.dtype == np.bool_)
+
+
+def _has_scalar_bool(items: tuple[Any, ...]) -> bool:
+    return any(_is_scalar_bool(i) for i in items)
+
+
+def _scalar_bools(t: Tensor, items: tuple[Any, ...]) -> tuple[Tensor, tuple[Any, ...]]:
+    """An index with 0-d booleans as NumPy reads it: each adds an axis of
+    length 1, which it indexes by ``[0]`` when True and by ``[]`` when
+    False, an index array like any other (placed by NumPy's rule).  So
+    ``t[items]`` is ``view[rest]``, ``view`` (a view of ``t``) having the
+    new axes where the booleans and ``None``s stand."""
+    first: list[Any] = []
+    rest: list[Any] = []
+    for i in items:
+        if _is_scalar_bool(i):
+            value = bool(i.eval() if isinstance(i, Tensor) else i)
+            first.append(None)
+            rest.append(np.arange(int(value), dtype=np.intp))
+        elif i is None:
+            first.append(None)
+            rest.append(slice(None))          # the view's new axis, kept
+        elif i is Ellipsis:
+            first.append(i)
+            rest.append(i)
+        else:
+            first.append(slice(None))
+            rest.append(i)
+    if Ellipsis not in first:
+        first.append(Ellipsis)                # (the view, never an element)
+    return t[tuple(first)], tuple(rest)
 
 
 def _int_array(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -203,6 +243,10 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
     val = _assigned(t, value)
     if all(_is_basic(i) for i in items):
         t._write(ops.apply("setitem", [t._node, val], index=items))
+        return
+    if _has_scalar_bool(items):
+        view, rest = _scalar_bools(t, items)
+        view[rest] = value
         return
     mask = _advanced(items[0])
     if (mask is not None and mask.dtype.kind == "b" and mask.ndim

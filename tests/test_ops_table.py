@@ -1013,6 +1013,9 @@ ADVANCED: list[Any] = [
     (np.array([], np.intp), slice(None), [9]), (slice(None), np.zeros(0, bool)),
     np.zeros((2, 0), bool), (np.zeros((0, 3), bool), 1), np.zeros((1, 0), bool),
     [slice(None), 0],                   # a list holding a slice is no index array
+    # 0-d booleans: a new axis of length 1 (True) or 0 (False), indexed
+    True, False, np.True_, (True, 0), ([0, 1], True), (Ellipsis, True),
+    (True, Ellipsis, 1), (None, False, slice(None, None, -1)), (np.array(True), [2], True),
 ]
 
 
@@ -1038,6 +1041,7 @@ ASSIGNMENTS: list[tuple[Any, Any]] = [
     ((0, slice(None), [1, 3]), np.array([[7], [8], [9]])), (_MASK, 0), (_MASK, 2.7),
     (_MASK, np.arange(8)), ((_MASK[:, :, 0], 2), -3), ((Ellipsis, _MASK[0]), 1),
     ((_MASK[:, 0],), np.ones((1, 1, 4))), (([0, 1], [0, 1, 2]), 0), (([5],), 0),
+    ((True,), 7), ((False,), 7), ((1, True, Ellipsis), np.arange(4)), ((Ellipsis, True), -2),
 ]
 
 
