@@ -125,7 +125,9 @@ def _scalar_bools(t: Tensor, items: tuple[Any, ...]) -> tuple[Tensor, tuple[Any,
             first.append(i)
             rest.append(i)
         else:
-            first.append(slice(None))
+            a = None if _is_basic(i) else _advanced(i)
+            width = a.ndim if a is not None and a.dtype == np.bool_ else 1   # (axes indexed)
+            first.extend([slice(None)] * width)
             rest.append(i)
     if Ellipsis not in first:
         first.append(Ellipsis)                # (the view, never an element)

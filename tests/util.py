@@ -110,8 +110,8 @@ def basic_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
 def advanced_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
     """A random NumPy index of ``shape`` with at least one integer array or
     boolean mask (in range: values are NumPy's to check) among ints, slices,
-    ``None`` and perhaps one ``...`` in any place, so that the arrays stand
-    next to each other or apart."""
+    ``None``, perhaps one ``...`` and a 0-d boolean in any place, so that the
+    arrays stand next to each other or apart."""
     items: list[Any] = []
     dim = 0
     while dim < len(shape):
@@ -145,7 +145,7 @@ def advanced_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
             lead = shape[:1]
             return (np.ones(lead, bool),) + (Ellipsis,) * draw(st.booleans())
         items.append(np.array([d - 1, 0], np.intp))
-    for extra in (None, Ellipsis):
+    for extra in (None, Ellipsis, np.bool_(draw(st.booleans()))):   # (a 0-d boolean adds an axis)
         if draw(st.booleans()):
             items.insert(draw(st.integers(0, len(items))), extra)
     return tuple(items)
