@@ -17,6 +17,14 @@ chunks along one axis, run the (compiled once) plan per chunk, and combine:
 * A reduction over the chunk axis is computed per chunk and combined with
   the same op (sum, prod, min, max, any, all); ``mean`` as a sum divided by
   the count at the end.  A reduction over other axes stays chunked.
+* Partial sums and products are made and combined in the dtype NumPy
+  accumulates in (``_Split``): a mean of ints or bools in float64, of
+  float16 in float32 (NumPy's ``_mean``), int8 sums in int64; the total is
+  then rounded and divided exactly as NumPy's ``_mean`` does.  Integer and
+  bool results, min/max/any/all, and means of ints are NumPy's to the bit;
+  a float sum or product added up in chunks rounds differently from
+  NumPy's pairwise (sum) or one-after-the-other (product) order: close, not
+  bit for bit (see ``_Split``).
 * Outputs that keep the chunk axis are written chunk by chunk into their
   final array (``execute(..., outs=...)``: buffer donation, no copy).
 * Anything computed from a combined reduction *and* from chunked data
@@ -73,6 +81,115 @@ class ChunkInfo:
 # Classes of nodes: where each value lives relative to the chunk loop.
 STATIC, CHUNKED, FINAL = "static", "chunked", "final"
 
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+
+
+@dataclass(frozen=True)
+class _Split:
+    """How a reduction over the chunk axis is split into chunks:
+
+        mean(x16)   =>  each chunk: sum(x16_c, dtype=float32)      (``op``, ``attrs``)
+                        partials:   acc = add(acc, part)   in float32 (``acc``, ``combine``)
+                        at the end: float32 total / intp(count) -> float16  (``total``)
+
+    ``total`` is the dtype of NumPy's own sum (product, ...) before any
+    division: the result's dtype, except for ``mean`` (NumPy's ``_mean`` sums
+    ints and bools into float64 and float16 into float32); ``acc`` is the
+    dtype the partials are made and combined in: ``total``, except where
+    NumPy's float16 loop itself adds up in float32 (``_split``).
+    """
+    op: str
+    attrs: dict[str, Any]
+    acc: np.dtype[Any]
+    total: np.dtype[Any]
+    combine: np.ufunc
+
+
+def _split(n: Node, p: int) -> _Split:
+    """The ``_Split`` of reduction ``n`` over axis ``p`` (the chunk axis) of
+    its input.
+
+    Exact: integer and bool partials (a mean of ints too: float64 sums of
+    integers under 2**53 are exact in any order) and min/max/any/all combine
+    to NumPy's result bit for bit.  So, but for a float32 rounding that
+    lands on a float16 halfway point, do float16 runs that NumPy adds
+    (multiplies) in float32 and rounds once.
+
+    Not exact, necessarily: a float (complex) sum or product in its own
+    dtype.  NumPy sums a contiguous run pairwise (blocks of 128, split in
+    halves: ``numpy_backend.splits``), adds rows down a leading axis one after
+    the other into the result, and multiplies one element after the other;
+    partials of fixed-length chunks added up at the end round differently
+    (the unchunked executor keeps NumPy's order, block by block: a chunk
+    holds no running result).  Seen: a few ulps for a pairwise sum, 20-30
+    for a column sum of 2,000 rows (float16 too, which NumPy rounds at
+    every row), 30-200 for a float32 product of 100,000 factors (2e-5).
+    The tests compare those with rtol 1e-5 for float32 and 1e-10 to 1e-12
+    for float64 (``test_axes_keepdims_broadcasting_and_dtypes``,
+    ``test_compute_chunked_stays_under_budget``).
+    """
+    x = n.inputs[0]
+    name = n.op.name
+    combine: np.ufunc = np.add if name == "mean" else COMBINE[name]
+    if name not in ("sum", "prod", "mean"):
+        return _Split(name, dict(n.attrs), n.dtype, n.dtype, combine)
+    given = n.attrs.get("dtype")
+    if name != "mean":
+        total = n.dtype
+    elif given is not None:
+        total = np.dtype(given)
+    elif x.dtype.kind in "biu":
+        total = _F64
+    elif x.dtype == _F16:
+        total = _F32                 # NumPy's ``is_float16_result``: cast back at the end
+    else:
+        total = x.dtype
+    # NumPy's float16 add (multiply) reduce loop works in float32 and rounds
+    # to float16 once per inner loop.  Where the inner loop runs along the
+    # chunk axis (every axis from it on is reduced or of length 1: the
+    # iterator joins them) over float16 data (no cast: no 8192-element
+    # buffers, each rounded), that is one rounding for the whole run, so the
+    # partials are float32 and rounded once at the end; float16 partials
+    # overflowed and rounded at every chunk (a mean of 100,000 ones: nan).
+    # Down a leading axis NumPy adds in float16 slice after slice: so do the
+    # partials.
+    acc = total
+    axes = tuple(n.attrs["axis"])
+    if total == _F16 and x.dtype == _F16 and \
+            all(a in axes or x.shape[a] == 1 for a in range(p, x.ndim)):
+        acc = _F32
+    attrs = dict(n.attrs)
+    if name == "mean" or acc != total:
+        attrs = {"axis": attrs["axis"], "keepdims": attrs["keepdims"], "dtype": acc}
+    return _Split("prod" if name == "prod" else "sum", attrs, acc, total, combine)
+
+
+def _finish(n: Node, s: _Split, acc: Any) -> np.ndarray[Any, Any]:
+    """The value of reduction ``n`` from its combined partials ``acc``: the
+    total rounded to NumPy's dtype once, and for ``mean`` divided as
+    NumPy's ``_mean`` divides (its steps, so its roundings):
+
+        ret = umr_sum(arr, axis, dtype)                      (``total``)
+        ndarray: true_divide(ret, intp(count), out=ret, casting='unsafe')
+                 then float16(ret) for a float16 mean
+        scalar:  result_dtype(ret / intp(count))
+
+    The count is an ``intp``, as NumPy's: a Python int would take the
+    total's dtype (NEP 50): 100,000 as float16 is inf (a float16 mean of
+    0, or nan), and a float32 total would be divided in float32 (by a count
+    over 2**24 rounded), where NumPy divides in float64.
+    """
+    total = np.array(acc, dtype=s.total)         # a copy: divided in place below
+    if n.op.name != "mean":
+        return total
+    count = np.intp(math.prod(n.inputs[0].shape[a] for a in n.attrs["axis"]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if total.ndim:
+            q: Any = np.true_divide(total, count, out=total, casting="unsafe")
+        else:
+            q = total[()] / count
+    return np.asarray(q).astype(n.dtype, copy=False)
+
 
 class _Analysis:
     """Which nodes are chunked (and on which of their axes), which reductions
@@ -104,6 +221,7 @@ class _Analysis:
         self.kpos: dict[int, int] = {}
         self.red_axis: dict[int, int] = {}
         self.partial: list[Node] = []
+        self.split: dict[int, _Split] = {}
         for n in self.order:
             self.kind[n.id] = self._classify(n)
 
@@ -149,6 +267,7 @@ class _Analysis:
                     raise NotChunkable(f"{n.op.name} at {n.where} reduces the chunk axis "
                                        f"and has no combine op")
                 self.partial.append(n)
+                self.split[n.id] = _split(n, p)
                 return FINAL
             keep = bool(n.attrs.get("keepdims"))
             self.kpos[n.id] = p if keep else p - sum(1 for a in axes if a < p)
@@ -224,11 +343,8 @@ def _chunk_graph(an: _Analysis, c: int, pre: dict[int, np.ndarray[Any, Any]]
             mapping[n.id] = ops.build(n.op.name, ins, dict(n.attrs), n.source)
         elif n.id in partial:
             x = use(n.inputs[0], n)
-            name, attrs = n.op.name, dict(n.attrs)
-            if name == "mean":   # sum per chunk, divided by the count at the end
-                name, attrs = "sum", {"axis": attrs["axis"], "keepdims": attrs["keepdims"],
-                                      "dtype": n.dtype}
-            outs.append(ops.build(name, [x], attrs, n.source))
+            s = an.split[n.id]   # (mean: a sum per chunk, divided by the count at the end)
+            outs.append(ops.build(s.op, [x], dict(s.attrs), n.source))
             stands_for.append(n)
     seen = {n.id for n in stands_for}
     for o in an.outputs:
@@ -325,18 +441,13 @@ def evaluate_chunked(outputs: Sequence[Node], opts: Options | None = None,
         vals = run.compiled.run(arrays, outs_arg)
         for n, v in zip(run.stands, vals):
             if n.id not in final:
-                comb = np.add if n.op.name == "mean" else COMBINE[n.op.name]
-                acc[n.id] = v if n.id not in acc else comb(acc[n.id], v)
+                # (in the partials' own dtype: ``_Split.acc``)
+                acc[n.id] = v if n.id not in acc else an.split[n.id].combine(acc[n.id], v)
         n_chunks += 1
     # Finish the combined reductions, then what is computed from them.
     done: dict[int, np.ndarray[Any, Any]] = {}
     for n in an.partial:
-        v = acc[n.id]
-        if n.op.name == "mean":
-            count = math.prod(n.inputs[0].shape[a] for a in n.attrs["axis"])
-            with np.errstate(invalid="ignore", divide="ignore"):
-                v = np.true_divide(v, count)
-        done[n.id] = np.asarray(v, dtype=n.dtype)
+        done[n.id] = _finish(n, an.split[n.id], acc[n.id])
     post = [o for o in an.outputs if o.id not in final and o.id not in done]
     post_vals: dict[int, Any] = {}
     if post:

@@ -115,3 +115,136 @@ def test_two_pass_graphs_are_not_chunked() -> None:
         with pytest.raises(MemoryError) as e:
             lt.compute(((s - s.mean()) ** 2).sum(), s.max())
     assert any("not evaluated in chunks either" in n for n in e.value.__notes__)
+
+
+# ---------------------------------------------------------------- accumulation dtypes
+# Chunked partial sums are made and combined in the dtype NumPy accumulates
+# in, and a mean is divided as NumPy's ``_mean`` divides: values equal to
+# NumPy's bit for bit wherever the order of the additions cannot change
+# them (integers, bools, ints summed in float64, float16 runs that NumPy
+# adds in float32 and rounds once).  Float sums in their own dtype round
+# with the chunks: the tests above allow rtol 1e-5 (float32) and 1e-12.
+
+
+def both_paths(outs: list[Any], limit: int) -> list[list[np.ndarray[Any, Any]]]:
+    """``outs`` by ``lt.compute_chunked`` and by ``lt.compute`` under
+    ``memory_limit`` (the optimizer's plan is over it: chunked too)."""
+    vals, info = lt.compute_chunked(*outs, memory_limit=limit, info=True)
+    assert info.chunks > 1
+    with lt.set_options(memory_limit=limit):
+        with pytest.raises(MemoryError):
+            lt.plan(*outs)
+        auto = lt.compute(*outs)
+    return [list(vals), list(auto)]
+
+
+def assert_same(got: list[np.ndarray[Any, Any]], want: list[Any]) -> None:
+    """Bit for bit: dtype, shape and every value (NaN where NumPy has NaN)."""
+    for i, (g, w) in enumerate(zip(got, want)):
+        w = np.asarray(w)
+        assert (g.dtype, g.shape) == (w.dtype, w.shape), i
+        assert np.array_equal(g, w, equal_nan=True), (i, g, w)
+
+
+def test_float16_mean_accumulates_in_float32() -> None:
+    # float16 partial sums overflowed (100,000 ones) and the count was a
+    # float16 inf: nan where NumPy, which sums float16 in float32, has 1.0.
+    H = np.full(100_000, 1.0, np.float16)
+    h, o = lt.asarray(H), lt.asarray(np.ones_like(H))
+    # (``h * 1`` is ``h`` to the optimizer: one chunk, the bug all the same;
+    # and a plan that fits, so lt.compute does not chunk it)
+    assert_same(list(lt.compute_chunked((h * 1).mean(), memory_limit=10**6)),
+                [np.float16(1.0)])
+    for got in both_paths([(h * o).mean(), (h * o).mean(keepdims=True)], 150_000):
+        assert_same(got, [np.float16(1.0), np.ones(1, np.float16)])
+    rng = np.random.default_rng(7)
+    X = (rng.random(100_000) * 0.6).astype(np.float16)
+    M = (rng.random((4000, 25)) * 0.6).astype(np.float16)
+    x, m = lt.asarray(X), lt.asarray(M)
+    t, u = x * 2, m * 2
+    T, U = X * 2, M * 2
+    outs = [t.mean(), t.mean(keepdims=True), t.mean(dtype=np.float16), u.mean(),
+            u.mean(axis=0), u.mean(axis=(0, 1), keepdims=True), u.mean(axis=0, keepdims=True)]
+    want = [T.mean(), T.mean(keepdims=True), T.mean(dtype=np.float16), U.mean(),
+            U.mean(axis=0), U.mean(axis=(0, 1), keepdims=True), U.mean(axis=0, keepdims=True)]
+    for got in both_paths(outs, 200_000):
+        assert_same(got, want)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod"])
+def test_float16_sums_and_products_add_up_in_float32(reduce: str) -> None:
+    # NumPy's float16 loop runs the whole array in float32 and rounds once;
+    # float16 partials rounded at every chunk (a sum 0.07% high).
+    rng = np.random.default_rng(0)
+    if reduce == "sum":
+        X = (rng.random(100_000) * 0.6).astype(np.float16)
+    else:
+        X = (1 + (rng.random(100_000) - 0.5) * 0.004).astype(np.float16)
+    M = X.reshape(4000, 25)          # (a reshape of chunked data is not chunked)
+    x, o, m = lt.asarray(X), lt.asarray(np.ones_like(X)), lt.asarray(M)
+    t, T = x * o, X * 1
+    u, U = m * o.reshape(4000, 25), M * 1
+    outs = [getattr(t, reduce)(), getattr(t, reduce)(keepdims=True), getattr(u, reduce)(),
+            getattr(u, reduce)(axis=(0, 1), keepdims=True)]
+    want = [getattr(T, reduce)(), getattr(T, reduce)(keepdims=True), getattr(U, reduce)(),
+            getattr(U, reduce)(axis=(0, 1), keepdims=True)]
+    for got in both_paths(outs, 150_000):
+        assert_same(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.int16,
+                                   np.int32, np.uint8, np.bool_, np.complex64])
+def test_mean_into_float16_divides_by_an_intp_count(dtype: Any) -> None:
+    # mean(dtype=float16): the count 100,000 was cast to float16 (inf), so
+    # the mean was 0 (or nan); NumPy divides by an intp, in float64.  The
+    # data's sums are small integers: exact in float16 in any order.
+    X = np.zeros(100_000, dtype)
+    X[::100] = 1
+    M = X.reshape(2000, 50)
+    x, o, m = lt.asarray(X), lt.asarray(np.ones_like(X)), lt.asarray(M)
+    t, T = x * o, X * np.ones_like(X)
+    u, U = m * o.reshape(2000, 50), M * np.ones_like(M)
+    f16 = np.float16
+    outs = [t.mean(dtype=f16), t.mean(dtype=f16, keepdims=True),
+            u.mean(axis=(0, 1), dtype=f16), u.mean(axis=(0, 1), dtype=f16, keepdims=True)]
+    want = [T.mean(dtype=f16), T.mean(dtype=f16, keepdims=True),
+            U.mean(axis=(0, 1), dtype=f16), U.mean(axis=(0, 1), dtype=f16, keepdims=True)]
+    limit = 150_000 if np.dtype(dtype).itemsize < 8 else 600_000
+    for got in both_paths(outs, limit):
+        assert_same(got, want)
+
+
+def test_float32_mean_divides_in_float64() -> None:
+    # A count over 2**24 is not a float32: NumPy divides the float32 sum by
+    # an intp (in float64); dividing by the count as float32 was 1 ulp off.
+    X = np.zeros(2**24 + 1, np.int8)
+    X[::7] = 3
+    x = lt.asarray(X)
+    for got in both_paths([(x * 2).mean(dtype=np.float32)], 2_000_000):
+        assert_same(got, [(X * 2).mean(dtype=np.float32)])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.uint8, np.bool_])
+def test_integer_and_bool_reductions_are_exact(dtype: Any) -> None:
+    # Integer partials combine exactly: int8 sums and products in int64
+    # (wrapping as NumPy's do), bool sums in int64, means of ints in float64.
+    rng = np.random.default_rng(8)
+    if dtype == np.bool_:
+        A = rng.random((4000, 50)) > 0.3
+    else:
+        info = np.iinfo(dtype)
+        A = rng.integers(max(info.min, -100), min(info.max, 100), (4000, 50)).astype(dtype)
+    O = np.ones_like(A)
+    a, o = lt.asarray(A), lt.asarray(O)
+    t, T = (a & o, A & O) if dtype == np.bool_ else (a * o, A * O)
+    outs: list[Any] = []
+    want: list[Any] = []
+    for axis in [None, 0, (0, 1)]:          # (the chunk axis: partials combined)
+        for keep in [False, True]:
+            for name in ["sum", "prod", "mean", "min", "max", "any", "all"]:
+                outs.append(getattr(t, name)(axis=axis, keepdims=keep))
+                want.append(getattr(T, name)(axis=axis, keepdims=keep))
+            outs.append(t.sum(axis=axis, keepdims=keep, dtype=np.int8))
+            want.append(T.sum(axis=axis, keepdims=keep, dtype=np.int8))
+    for got in both_paths(outs, 150_000):
+        assert_same(got, want)
