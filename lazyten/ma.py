@@ -8,9 +8,16 @@ one plan and returns a ``numpy.ma.MaskedArray``.
 
 The mask is always a full boolean tensor (NumPy's ``nomask`` shortcut is not
 modelled): results equal ``numpy.ma`` on an array whose mask is an explicit
-array, which is what ``numpy.ma``'s ``masked_*`` functions produce.  Result
-dtypes are ``numpy.ma``'s own, found by probing ``numpy.ma`` on a tiny masked
-array (so, e.g., the masked mean of float32 data is float64, as in NumPy).
+array, which is what ``numpy.ma``'s ``masked_*`` functions produce.  Each
+operation is built the way ``numpy.ma`` computes it, so values, masks, the
+data left under the mask, dtypes and fill values are ``numpy.ma``'s own.  In
+particular ``numpy.ma`` has two kinds of operators:
+
+- its own (``+ - * / // **``, comparisons, and so ``masked_greater`` & co.)
+  read a Python scalar as a 0-d array, which NEP 50 does not treat as weak:
+  a masked int8 array times 2 is int64, a float32 one times 2.5 is float64;
+- the ones ``MaskedArray`` leaves to ``ndarray`` (``%``, ``divmod``) run the
+  NumPy ufunc, where Python scalars are weak: a masked int8 array % 3 is int8.
 
 >>> import lazyten as lt
 >>> m = lt.ma.masked_greater(lt.asarray([1.0, 5.0, 2.0, 9.0]), 4.0)
@@ -27,13 +34,12 @@ from __future__ import annotations
 import operator
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import functions as F
 from .creation import zeros
-from .graph import shapes as S
 from .tensor import Tensor, wrap
 
 __all__ = ["MaskedTensor", "array", "masked_array", "masked_equal", "masked_not_equal",
@@ -43,7 +49,11 @@ __all__ = ["MaskedTensor", "array", "masked_array", "masked_equal", "masked_not_
            "sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax",
            "sqrt", "log", "exp", "abs", "default_fill_value"]
 
-_TINY = float(np.finfo(float).tiny)  # numpy.ma's tolerance for "division by zero"
+# numpy.ma's tolerance for "division by zero".  A NumPy scalar, as in numpy.ma:
+# it is strong, so the domain test runs in float64 for float32 data too.
+_TINY = np.finfo(np.float64).tiny
+
+_op = F._apply_elementwise
 
 
 def default_fill_value(dtype: Any) -> Any:
@@ -51,16 +61,50 @@ def default_fill_value(dtype: Any) -> Any:
     return np.ma.default_fill_value(np.dtype(dtype))
 
 
-def _probe(dtype: np.dtype[Any], fn: Callable[[Any], Any]) -> np.dtype[Any]:
-    """The dtype ``numpy.ma`` gives ``fn`` on a tiny partly masked array of ``dtype``."""
-    probe = np.ma.array(np.ones((2, 2), dtype), mask=[[False, True], [False, False]])
+# ---------------------------------------------------------------- fill values
+
+def _check_fill_value(fill_value: Any, dtype: Any) -> np.ndarray[Any, Any]:
+    """A fill value for ``dtype`` as ``numpy.ma`` stores it: a 0-d array
+    (``np.ma.core._check_fill_value``, for the dtypes lazyten has: no fields,
+    no strings).
+
+    None gives the default, which ``numpy.ma`` does not cast: an int8 array's
+    is int64 999999 (uint64 for unsigned dtypes), a float16 array's float64
+    1e20.  A Python value the dtype cannot hold raises TypeError, where a
+    cast would wrap (-1 to 255 for uint8); a 0-d array (a fill value moving
+    to another dtype, as in ``astype``) is cast as NumPy casts arrays.
+    """
+    dt = np.dtype(dtype)
+    if fill_value is None:
+        default = default_fill_value(dt)
+        # NumPy 2: 999999 is no same-kind cast to a uint, the unsigned one is.
+        return np.array(np.uint(default) if dt.kind == "u" else default)
+    if isinstance(fill_value, str):
+        raise TypeError(f"Cannot set fill value of string with array of dtype {dt}")
+    try:
+        return np.array(np.asarray(fill_value, dtype=dt))
+    except (OverflowError, ValueError) as e:
+        raise TypeError(f"Cannot convert fill_value {fill_value} to dtype {dt}") from e
+
+
+def _fill_as(fill: np.ndarray[Any, Any] | None, dtype: np.dtype[Any]) -> Any:
+    """A stored fill value (None: the default) as written into data of
+    ``dtype``: NumPy's cast, so 999999 wraps to 63 in int8 and 1e20 is inf
+    in float16.  Silent: it is cast when the graph is built, and numpy.ma's
+    "overflow encountered in cast" comes only where something is masked,
+    which is not known yet."""
+    fv = _check_fill_value(None, dtype) if fill is None else fill
     with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return np.asarray(fn(probe)).dtype
+        warnings.simplefilter("ignore")  # a complex fill value in real data
+        out = fv.astype(dtype)
+    return out[()] if out.ndim == 0 else out
 
 
 class MaskedTensor:
     """A lazy masked array: ``data`` and ``mask`` tensors and a ``fill_value``.
+
+    ``fill_value`` is checked against the data's dtype as ``numpy.ma`` does
+    (TypeError where it cannot be held).
 
     >>> import lazyten as lt
     >>> m = lt.ma.masked_array([1, 2, 3], mask=[False, True, False])
@@ -81,7 +125,12 @@ class MaskedTensor:
             mask = mask.astype(np.bool_)
         self._data = data
         self._mask = mask
-        self._fill_value = fill_value
+        # numpy.ma's ``_fill_value``: None (the dtype's default) or a 0-d
+        # array.  Its dtype may differ from the data's: an operation's result
+        # takes an operand's fill value as it is (numpy.ma's ``_update_from``),
+        # which shows in ``fill_value`` and in the repr.
+        self._fill_value: np.ndarray[Any, Any] | None = (
+            None if fill_value is None else _check_fill_value(fill_value, data.dtype))
 
     # ------------------------------------------------------------ metadata
     @property
@@ -95,10 +144,19 @@ class MaskedTensor:
 
     @property
     def fill_value(self) -> Any:
+        """``numpy.ma``'s ``fill_value``: for an int8 array ``np.int64(999999)``."""
         fv = self._fill_value
-        if fv is None:
-            return default_fill_value(self.dtype)
-        return np.asarray(fv).astype(self.dtype)[()]
+        return (_check_fill_value(None, self.dtype) if fv is None else fv)[()]
+
+    @fill_value.setter
+    def fill_value(self, value: Any) -> None:
+        target = _check_fill_value(value, self.dtype)
+        if self._fill_value is not None:
+            # numpy.ma writes into the fill value it has, which keeps its dtype.
+            stored = self._fill_value.copy()
+            stored[()] = target
+            target = stored
+        self._fill_value = target
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -124,7 +182,12 @@ class MaskedTensor:
         """Data and mask in one plan, as a ``numpy.ma.MaskedArray``."""
         from . import compute
         d, m = compute(self._data, self._mask)
-        return np.ma.MaskedArray(d, mask=m, fill_value=self.fill_value)
+        out = np.ma.MaskedArray(d, mask=m)
+        if self._fill_value is not None:
+            # As numpy.ma's own results get it (``_update_from``): not cast to
+            # the data's dtype, which the constructor's fill_value= would do.
+            out._fill_value = self._fill_value.copy()  # type: ignore[attr-defined]
+        return out
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
         # Like np.asarray(masked_array): the data, mask dropped.
@@ -150,7 +213,8 @@ class MaskedTensor:
 
     # ------------------------------------------------------------ views
     def _both(self, fn: Callable[[Tensor], Tensor]) -> MaskedTensor:
-        return MaskedTensor(fn(self._data), fn(self._mask), self._fill_value)
+        # numpy.ma's views keep the fill value as it is (``_update_from``).
+        return _make(fn(self._data), fn(self._mask), self._fill_value)
 
     def __getitem__(self, index: Any) -> MaskedTensor:
         return self._both(lambda t: t[index])
@@ -163,7 +227,8 @@ class MaskedTensor:
         return self._both(lambda t: t.reshape(*shape))
 
     def astype(self, dtype: Any) -> MaskedTensor:
-        return MaskedTensor(self._data.astype(dtype), self._mask)
+        """The data cast to ``dtype``; the fill value is cast too (numpy.ma)."""
+        return MaskedTensor(self._data.astype(dtype), self._mask, self._fill_value)
 
     # ------------------------------------------------------------ reductions
     def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
@@ -172,14 +237,16 @@ class MaskedTensor:
     def prod(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
         return prod(self, axis, dtype, keepdims)
 
-    def mean(self, axis: Any = None, keepdims: bool = False) -> MaskedTensor:
-        return mean(self, axis, keepdims)
+    def mean(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
+        return mean(self, axis, dtype, keepdims)
 
-    def var(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> MaskedTensor:
-        return var(self, axis, ddof, keepdims)
+    def var(self, axis: Any = None, dtype: Any = None, ddof: int = 0,
+            keepdims: bool = False) -> MaskedTensor:
+        return var(self, axis, dtype, ddof, keepdims)
 
-    def std(self, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> MaskedTensor:
-        return std(self, axis, ddof, keepdims)
+    def std(self, axis: Any = None, dtype: Any = None, ddof: int = 0,
+            keepdims: bool = False) -> MaskedTensor:
+        return std(self, axis, dtype, ddof, keepdims)
 
     def min(self, axis: Any = None, keepdims: bool = False) -> MaskedTensor:
         return min(self, axis, keepdims)
@@ -194,57 +261,88 @@ class MaskedTensor:
         return argmax(self, axis, keepdims)
 
     # ------------------------------------------------------------ arithmetic
-    def _bin(self, name: str, other: Any, reflected: bool = False) -> MaskedTensor:
-        a, b = (other, self) if reflected else (self, other)
-        return _binary(name, a, b)
-
-    def __add__(self, o: Any) -> MaskedTensor: return self._bin("add", o)
-    def __radd__(self, o: Any) -> MaskedTensor: return self._bin("add", o, True)
-    def __sub__(self, o: Any) -> MaskedTensor: return self._bin("subtract", o)
-    def __rsub__(self, o: Any) -> MaskedTensor: return self._bin("subtract", o, True)
-    def __mul__(self, o: Any) -> MaskedTensor: return self._bin("multiply", o)
-    def __rmul__(self, o: Any) -> MaskedTensor: return self._bin("multiply", o, True)
-    def __truediv__(self, o: Any) -> MaskedTensor: return self._bin("divide", o)
-    def __rtruediv__(self, o: Any) -> MaskedTensor: return self._bin("divide", o, True)
-    def __floordiv__(self, o: Any) -> MaskedTensor: return self._bin("floor_divide", o)
-    def __rfloordiv__(self, o: Any) -> MaskedTensor: return self._bin("floor_divide", o, True)
-    def __mod__(self, o: Any) -> MaskedTensor: return self._bin("remainder", o)
-    def __rmod__(self, o: Any) -> MaskedTensor: return self._bin("remainder", o, True)
-    def __pow__(self, o: Any) -> MaskedTensor: return self._bin("pow", o)
-    def __rpow__(self, o: Any) -> MaskedTensor: return self._bin("pow", o, True)
-    def __lt__(self, o: Any) -> MaskedTensor: return self._bin("less", o)
-    def __le__(self, o: Any) -> MaskedTensor: return self._bin("less_equal", o)
-    def __gt__(self, o: Any) -> MaskedTensor: return self._bin("greater", o)
-    def __ge__(self, o: Any) -> MaskedTensor: return self._bin("greater_equal", o)
-    def __eq__(self, o: Any) -> MaskedTensor: return self._bin("equal", o)  # type: ignore[override]
+    # numpy.ma's own operators (strong scalars) ...
+    def __add__(self, o: Any) -> MaskedTensor: return _binary("add", self, o)
+    def __radd__(self, o: Any) -> MaskedTensor: return _binary("add", o, self)
+    def __sub__(self, o: Any) -> MaskedTensor: return _binary("subtract", self, o)
+    def __rsub__(self, o: Any) -> MaskedTensor: return _binary("subtract", o, self)
+    def __mul__(self, o: Any) -> MaskedTensor: return _binary("multiply", self, o)
+    def __rmul__(self, o: Any) -> MaskedTensor: return _binary("multiply", o, self)
+    def __truediv__(self, o: Any) -> MaskedTensor: return _binary("divide", self, o)
+    def __rtruediv__(self, o: Any) -> MaskedTensor: return _binary("divide", o, self)
+    def __floordiv__(self, o: Any) -> MaskedTensor: return _binary("floor_divide", self, o)
+    def __rfloordiv__(self, o: Any) -> MaskedTensor:
+        return _binary("floor_divide", o, self)
+    def __pow__(self, o: Any) -> MaskedTensor: return _binary("pow", self, o)
+    def __rpow__(self, o: Any) -> MaskedTensor: return _binary("pow", o, self)
+    def __lt__(self, o: Any) -> MaskedTensor: return _compare("less", self, o)
+    def __le__(self, o: Any) -> MaskedTensor: return _compare("less_equal", self, o)
+    def __gt__(self, o: Any) -> MaskedTensor: return _compare("greater", self, o)
+    def __ge__(self, o: Any) -> MaskedTensor: return _compare("greater_equal", self, o)
+    def __eq__(self, o: Any) -> MaskedTensor:  # type: ignore[override]
+        return _compare("equal", self, o)
     def __ne__(self, o: Any) -> MaskedTensor:  # type: ignore[override]
-        return self._bin("not_equal", o)
+        return _compare("not_equal", self, o)
+
+    # ... and ndarray's, which numpy.ma does not override (weak scalars).
+    def __mod__(self, o: Any) -> MaskedTensor: return _ufunc_op("remainder", self, o)
+    def __rmod__(self, o: Any) -> MaskedTensor: return _ufunc_op("remainder", o, self)
+    def __divmod__(self, o: Any) -> tuple[MaskedTensor, MaskedTensor]:
+        return _divmod(self, o)
+    def __rdivmod__(self, o: Any) -> tuple[MaskedTensor, MaskedTensor]:
+        return _divmod(o, self)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __neg__(self) -> MaskedTensor:
-        return MaskedTensor(-self._data, self._mask, self._fill_value)
+        return _make(-self._data, self._mask, self._fill_value)
 
     def __abs__(self) -> MaskedTensor:
-        return MaskedTensor(F.ELEMENTWISE["abs"](self._data), self._mask, self._fill_value)
+        return _make(_op("abs", self._data), self._mask, self._fill_value)
 
 
-# ---------------------------------------------------------------- helpers
+def _make(data: Tensor, mask: Tensor, fill: np.ndarray[Any, Any] | None) -> MaskedTensor:
+    """A MaskedTensor with a stored fill value taken as it is (no check)."""
+    out = MaskedTensor(data, mask)
+    out._fill_value = fill
+    return out
 
-def _parts(x: Any) -> tuple[Tensor | Any, Tensor | None]:
-    """(data, mask or None) of an operand.
 
-    ``numpy.ma`` turns a Python scalar into a 0-d array (``getdata(2)``) before
-    the ufunc sees it, so it is *not* weak as NEP 50 would make it: a masked
-    int32 array times 2 is int64.  A NumPy scalar (a strong constant) does the same.
-    """
-    if isinstance(x, MaskedTensor):
-        return x._data, x._mask
+# ---------------------------------------------------------------- operands
+
+class _Operand(NamedTuple):
+    data: Any                              # a Tensor, or a scalar
+    mask: Tensor | None                    # None: not a masked operand
+    fill: np.ndarray[Any, Any] | None      # numpy.ma's _fill_value
+
+
+def _operand(x: Any, strong: bool) -> _Operand:
+    """An operand as numpy.ma sees it.  ``strong``: as numpy.ma's own
+    operations read it (``getdata``), a Python scalar becoming a 0-d array,
+    which NEP 50 does not treat as weak; otherwise as ndarray's operators
+    pass it to the ufunc (a Python scalar stays weak)."""
     if isinstance(x, np.ma.MaskedArray):
-        return wrap(np.ma.getdata(x)), wrap(np.ma.getmaskarray(x))
-    if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
-        return np.asarray(x)[()], None
-    return wrap(x), None
+        x = _from_numpy(x)
+    if isinstance(x, MaskedTensor):
+        return _Operand(x._data, x._mask, x._fill_value)
+    if isinstance(x, (bool, int, float, complex)):
+        return _Operand(np.asarray(x)[()] if strong else x, None, None)
+    return _Operand(x if isinstance(x, (Tensor, np.generic)) else wrap(x), None, None)
+
+
+def _strong(x: Any) -> Any:
+    return _operand(x, strong=True).data
+
+
+def _fill_of(x: _Operand, y: _Operand) -> np.ndarray[Any, Any] | None:
+    # numpy.ma's result takes the first masked operand's fill value.
+    return x.fill if x.mask is not None else y.fill
+
+
+def _from_numpy(x: np.ma.MaskedArray) -> MaskedTensor:
+    fv = getattr(x, "_fill_value", None)
+    return _make(wrap(np.ma.getdata(x)), wrap(np.ma.getmaskarray(x)),
+                 None if fv is None else np.array(fv))
 
 
 def _or(*masks: Tensor | None) -> Tensor | None:
@@ -255,44 +353,246 @@ def _or(*masks: Tensor | None) -> Tensor | None:
     return out
 
 
-# numpy.ma's domains: where an operation is undefined the result is masked.
-def _divide_domain(a: Any, b: Any) -> Tensor:
-    return F.ELEMENTWISE["abs"](a) * _TINY >= F.ELEMENTWISE["abs"](b)
+def _full(m: Tensor | None, shape: tuple[int, ...]) -> Tensor:
+    """A mask of ``shape`` (all False for None)."""
+    if m is None:
+        return zeros(shape, dtype=np.bool_)
+    return m if m.shape == shape else F.broadcast_to(m, shape)
 
 
-_DOMAINS: dict[str, Callable[[Any, Any], Tensor]] = {
-    "divide": _divide_domain, "floor_divide": _divide_domain, "remainder": _divide_domain,
+def _put(cond: Tensor, value: Any, x: Any) -> Tensor:
+    """``x`` with ``value`` (in ``x``'s dtype) where ``cond``: an operand made
+    harmless where NumPy would raise a flag that numpy.ma ignores."""
+    return F.where(cond, np.asarray(value, dtype=x.dtype)[()], x)
+
+
+def _keep(m: Tensor, x: Any, res: Tensor) -> Tensor:
+    """``res`` with ``x`` where ``m``: the data numpy.ma leaves under the mask
+    (``np.copyto(result, x, where=m)``, cast to the result's dtype)."""
+    out = F.where(m, x, res)
+    return out if out.dtype == res.dtype else out.astype(res.dtype)
+
+
+def _inexact(dtype: np.dtype[Any]) -> bool:
+    return dtype.kind in "fc"
+
+
+# ---------------------------------------------------------------- operations
+#
+# numpy.ma computes most operations under np.errstate(divide="ignore",
+# invalid="ignore").  A lazy graph runs later, under the caller's errstate,
+# so instead ``_quiet`` feeds NumPy harmless operands where a flag would come
+# and reports those positions; each operation then puts there what numpy.ma
+# has (a NaN, a mask, the fill value).  Overflow is not ignored by numpy.ma
+# and warns here too.
+
+def _both_float(x: Any, y: Any) -> bool:
+    return x.dtype.kind == "f" and y.dtype.kind == "f"
+
+
+def _isinf(x: Any) -> Tensor:
+    return _op("isinf", x)
+
+
+def _flag_add(x: Any, y: Any) -> Tensor | None:
+    # inf + -inf is NaN
+    return _isinf(x) & _isinf(y) & _op("not_equal", x, y) if _both_float(x, y) else None
+
+
+def _flag_subtract(x: Any, y: Any) -> Tensor | None:
+    # inf - inf is NaN
+    return _isinf(x) & _isinf(y) & _op("equal", x, y) if _both_float(x, y) else None
+
+
+def _flag_multiply(x: Any, y: Any) -> Tensor | None:
+    # inf * 0 is NaN
+    if np.result_type(x.dtype, y.dtype).kind != "f":
+        return None
+    terms = [_isinf(p) & _op("equal", q, 0) for p, q in ((x, y), (y, x)) if p.dtype.kind == "f"]
+    return _or(*terms)
+
+
+def _flag_divide(x: Any, y: Any) -> Tensor:
+    # x / 0, 0 / 0, inf / inf, inf // y (integers: x // 0, which NumPy makes
+    # 0).  Not a floor division that overflows (1e300 // 1e-10): NumPy raises
+    # the invalid flag there as well as the overflow one, which numpy.ma
+    # reports; both warn here.
+    bad = _op("equal", y, 0)
+    return bad | ~_op("isfinite", x) if _inexact(x.dtype) else bad
+
+
+def _flag_pow(x: Any, y: Any) -> Tensor | None:
+    # 0 to a negative power; a negative number to a non-integer one (NaN;
+    # -inf too where NumPy takes a scalar 0.5 as sqrt); complex 0 to a power
+    # that is not 0 and whose real part is not positive.
+    kind = np.result_type(x.dtype, y.dtype).kind
+    if kind not in "fc":
+        return None  # integers raise no flag (negative powers raise ValueError)
+    zero = _op("equal", x, 0)
+    if kind == "c":
+        return zero & _op("not_equal", y, 0) & ~(_op("real", y) > 0)
+    bad = zero & _op("less", y, 0)
+    if y.dtype.kind == "f":
+        non_integer = _op("not_equal", y, _op("floor", y))
+        negative = _op("less", x, 0) & (_op("greater", x, -np.inf) | _op("greater", y, 0))
+        bad = bad | (negative & non_integer)
+    return bad
+
+
+_FLAGGED: dict[str, Callable[[Any, Any], Tensor | None]] = {
+    "add": _flag_add, "subtract": _flag_subtract, "multiply": _flag_multiply,
+    "divide": _flag_divide, "floor_divide": _flag_divide, "pow": _flag_pow,
+}
+
+
+def _quiet(name: str, x: Any, y: Any) -> tuple[Tensor, Tensor | None]:
+    """NumPy's ``name(x, y)``, computed on harmless operands (0 and 1) where
+    it would raise the divide or invalid flag; and those positions (None
+    where the op raises neither).  There NumPy's result is NaN or infinite
+    (for integers, x // 0 is 0, which 0 // 1 gives).
+
+    ``pow`` gets 1 as the base only: its exponent, if a scalar, stays one
+    (NumPy's power takes a scalar 0.5 as sqrt: -0.0 ** 0.5 is -0.0).
+    Complex + - * are left as NumPy computes them (and warns).
+    """
+    bad = _FLAGGED[name](x, y)
+    if bad is None:
+        return _op(name, x, y), None
+    if name == "pow":
+        return _op(name, _put(bad, 1, x), y), bad
+    return _op(name, _put(bad, 0, x), _put(bad, 1, y)), bad
+
+
+def _nan(dtype: np.dtype[Any]) -> Any:
+    """The NaN NumPy makes from inf - inf (negative on x86)."""
+    with np.errstate(all="ignore"):
+        inf = np.array(np.inf, dtype)
+        return (inf - inf)[()]
+
+
+def _masked_op(name: str, a: Any, b: Any) -> MaskedTensor:
+    """numpy.ma's ``add``, ``subtract``, ``multiply``
+    (``_MaskedBinaryOperation``): masks or'ed, the first operand's data kept
+    under the mask; a NaN result (inf - inf) is not masked."""
+    x, y = _operand(a, strong=True), _operand(b, strong=True)
+    res, bad = _quiet(name, x.data, y.data)
+    if bad is not None:
+        res = F.where(bad, _nan(res.dtype), res)
+    m = _full(_or(x.mask, y.mask), res.shape)
+    return _make(_keep(m, x.data, res), m, _fill_of(x, y))
+
+
+def _divide_domain(x: Any, y: Any) -> Tensor:
+    """numpy.ma's ``_DomainSafeDivide``: where ``|x| * tiny >= |y|``."""
+    return _op("abs", x) * _TINY >= _op("abs", y)
+
+
+def _domained_op(name: str, a: Any, b: Any) -> MaskedTensor:
+    """numpy.ma's ``divide`` and ``floor_divide`` (``_DomainedBinaryOperation``):
+    masked also where the divisor is too small for the dividend
+    (``_divide_domain``) and where the result is not finite; under the mask
+    the data is 0 plus the dividend (``0 + m * x``, where that cast is safe)."""
+    x, y = _operand(a, strong=True), _operand(b, strong=True)
+    res, bad = _quiet(name, x.data, y.data)
+    m = _or(x.mask, y.mask, _divide_domain(x.data, y.data))
+    if _inexact(res.dtype):
+        m = _or(m, bad, ~_op("isfinite", res))
+    m = _full(m, res.shape)
+    data = F.where(m, 0, res)
+    if np.can_cast(x.data.dtype, res.dtype, "safe"):
+        data = data + m * x.data
+    return _make(data, m, _fill_of(x, y))
+
+
+def _power(a: Any, b: Any) -> MaskedTensor:
+    """numpy.ma's ``power``: the base's data kept under the mask, then every
+    position that is not finite (NaN or inf, masked or not) masked and set
+    to the fill value.  The result takes the base's fill value only."""
+    x, y = _operand(a, strong=True), _operand(b, strong=True)
+    res, bad = _quiet("pow", x.data, y.data)
+    m = _or(x.mask, y.mask)
+    if m is not None:
+        res = _keep(_full(m, res.shape), x.data, res)
+    if bad is None:  # integers: never NaN or inf
+        return _make(res, _full(m, res.shape), x.fill)
+    invalid = ~_op("isfinite", res) | (bad if m is None else bad & ~m)
+    return _make(F.where(invalid, _fill_as(x.fill, res.dtype), res),
+                 _full(_or(m, invalid), res.shape), x.fill)
+
+
+_MA_BINARY: dict[str, Callable[[str, Any, Any], MaskedTensor]] = {
+    "add": _masked_op, "subtract": _masked_op, "multiply": _masked_op,
+    "divide": _domained_op, "floor_divide": _domained_op,
+    "pow": lambda name, a, b: _power(a, b),
 }
 
 
 def _binary(name: str, a: Any, b: Any) -> MaskedTensor:
-    """``numpy.ma``'s binary operation: masks or'ed (plus the op's domain), and
-    the first operand's data kept under the mask."""
-    da, ma = _parts(a)
-    db, mb = _parts(b)
-    res = F._apply_elementwise(name, da, db)
-    dom = _DOMAINS.get(name)
-    m = _or(ma, mb, dom(da, db) if dom is not None else None)
-    if m is None:
-        m = zeros(res.shape, dtype=np.bool_)
-    elif m.shape != res.shape:
-        m = F.broadcast_to(m, res.shape)
-    if isinstance(da, Tensor) and np.can_cast(da.dtype, res.dtype, "same_kind"):
-        res = F.where(m, da, res)
-    fv = a._fill_value if isinstance(a, MaskedTensor) and a.dtype.kind == res.dtype.kind \
-        else None
-    return MaskedTensor(res, m, fv)
+    """``a <op> b`` with a masked operand, as numpy.ma computes it."""
+    if isinstance(a, np.generic):
+        # A NumPy scalar's own operator does not defer to a MaskedArray: it
+        # runs NumPy's ufunc, which numpy.ma only wraps (as for %).  (Not
+        # told apart: np.float32(1) < m, which Python turns into m > 1.)
+        return _ufunc_op(name, a, b, domain=name in ("divide", "floor_divide"))
+    return _MA_BINARY[name](name, a, b)
+
+
+def _compare(name: str, a: MaskedTensor, b: Any) -> MaskedTensor:
+    """numpy.ma's comparisons (``MaskedArray._comparison``): ``b`` is strong;
+    under the mask, ``==`` and ``!=`` compare the masks (masked in both:
+    equal), the others leave the comparison; the fill value becomes bool."""
+    x, y = _operand(a, strong=True), _operand(b, strong=True)
+    res = _op(name, x.data, y.data)
+    m = _or(x.mask, y.mask)
+    if m is not None and name in ("equal", "not_equal"):
+        res = F.where(m, _op(name, x.mask if x.mask is not None else False,
+                             y.mask if y.mask is not None else False), res)
+    fill = None if x.fill is None else _check_fill_value(x.fill, np.bool_)
+    return _make(res, _full(m, res.shape), fill)
+
+
+def _ufunc_op(name: str, a: Any, b: Any, domain: bool = True) -> MaskedTensor:
+    """A NumPy ufunc on a masked operand, which numpy.ma only wraps
+    (``MaskedArray.__array_wrap__``): ``%`` and ``divmod``, which MaskedArray
+    leaves to ndarray, and any operator with a NumPy scalar on the left.
+    Python scalars are weak (a masked int8 array % 3 is int8) and NumPy's
+    warnings are not silenced.  The masks are or'ed and, with ``domain``,
+    numpy.ma's division domain is masked and set to 1; elsewhere the data is
+    the ufunc's, masked or not."""
+    x, y = _operand(a, strong=False), _operand(b, strong=False)
+    res = _op(name, x.data, y.data)
+    m = _or(x.mask, y.mask)
+    if domain:
+        dom = _divide_domain(_strong(x.data), _strong(y.data))
+        res = F.where(dom, 1, res)
+        m = _or(m, dom)
+    return _make(res, _full(m, res.shape), _fill_of(x, y))
+
+
+def _divmod(a: Any, b: Any) -> tuple[MaskedTensor, MaskedTensor]:
+    # np.divmod has no domain in numpy.ma: only the masks are or'ed.
+    return (_ufunc_op("floor_divide", a, b, domain=False),
+            _ufunc_op("remainder", a, b, domain=False))
 
 
 def _unary(name: str, x: Any, domain: Callable[[Tensor], Tensor] | None) -> MaskedTensor:
-    d, m = _parts(masked_array(x) if not isinstance(x, MaskedTensor) else x)
-    assert isinstance(d, Tensor)
-    res = F.ELEMENTWISE[name](d)
-    mm = _or(m, domain(d) if domain is not None else None)
-    assert mm is not None
+    """numpy.ma's unary functions (``_MaskedUnaryOperation``): a function with
+    a domain is also masked outside it and where its result is not finite;
+    the data is kept under the mask where it casts (same kind)."""
+    a = _masked(x)
+    d = a._data
+    if domain is None:
+        res = _op(name, d)
+        m = a._mask
+    else:
+        # numpy.ma ignores the flags that come outside the domain (sqrt(-1),
+        # log(0)): there the function gets 1 instead, silently.
+        dom = domain(d)
+        res = _op(name, _put(dom, 1, d))
+        m = a._mask | dom | ~_op("isfinite", res)
     if np.can_cast(d.dtype, res.dtype, "same_kind"):
-        res = F.where(mm, d, res)
-    return MaskedTensor(res, mm)
+        res = F.where(m, d, res)
+    return _make(res, m, a._fill_value)
 
 
 def sqrt(x: Any) -> MaskedTensor:
@@ -315,9 +615,30 @@ def abs(x: Any) -> MaskedTensor:  # noqa: A001 - numpy.ma's name
 
 # ---------------------------------------------------------------- construction
 
+def _fit_mask(mask: Any, shape: tuple[int, ...]) -> Tensor:
+    """numpy.ma's reading of a mask for data of ``shape``: cast to bool; one
+    element is repeated, as many elements as the data are reshaped, and any
+    other shape raises ``MaskError``."""
+    m = wrap(False if mask is None else mask)
+    if m.shape != shape:
+        size = int(np.prod(shape))
+        if m.size == 1:
+            m = F.broadcast_to(m.reshape(()), shape)
+        elif m.size == size:
+            m = m.reshape(shape)
+        else:
+            raise np.ma.MaskError(f"Mask and data not compatible: data size is {size}, "
+                                  f"mask size is {m.size}.")
+    return m if m.dtype == np.bool_ else m.astype(np.bool_)
+
+
 def masked_array(data: Any, mask: Any = False, fill_value: Any = None,
                  dtype: Any = None) -> MaskedTensor:
-    """A masked tensor from data and a mask (broadcast to the data's shape).
+    """A masked tensor from data and a mask (``numpy.ma.masked_array``).
+
+    A mask of one element applies to all; one of the data's size but another
+    shape is reshaped; others raise ``np.ma.MaskError``.  A masked ``data``
+    keeps its mask (or'ed with ``mask``) and its fill value.
 
     >>> import lazyten as lt
     >>> lt.ma.masked_array([1.0, 2.0], mask=[True, False]).eval()
@@ -325,36 +646,25 @@ def masked_array(data: Any, mask: Any = False, fill_value: Any = None,
                  mask=[ True, False],
            fill_value=1e+20)
     """
+    if isinstance(data, np.ma.MaskedArray):
+        data = _from_numpy(data)
     if isinstance(data, MaskedTensor):
-        d, m0 = data._data, data._mask
-        fill_value = data._fill_value if fill_value is None else fill_value
-    elif isinstance(data, np.ma.MaskedArray):
-        d, m0 = wrap(np.ma.getdata(data)), wrap(np.ma.getmaskarray(data))
-        if fill_value is None and getattr(data, "_fill_value", None) is not None:
-            fill_value = data.fill_value
+        d, m0, fv = data._data, data._mask, data._fill_value
     else:
-        d, m0 = wrap(data), None
+        d, m0, fv = wrap(data), None, None
     if dtype is not None:
         d = d.astype(dtype)
-    m = wrap(mask)
-    try:
-        S.broadcast_shapes(m.shape, d.shape)
-        if S.broadcast_shapes(m.shape, d.shape) != d.shape:
-            raise ValueError
-    except ValueError:
-        raise np.ma.MAError(f"masked_array: mask of shape {m.shape} does not fit data of "
-                            f"shape {d.shape}") from None
-    m = F.broadcast_to(m.astype(np.bool_), d.shape)
-    if m0 is not None:
-        m = m0 | m
-    return MaskedTensor(d, m, fill_value)
+    m = _fit_mask(mask, d.shape)
+    # An inherited fill value is checked against the (new) dtype too.
+    return MaskedTensor(d, m if m0 is None else m0 | m, fv if fill_value is None else fill_value)
 
 
 array = masked_array
 
 
 def masked_where(condition: Any, a: Any) -> MaskedTensor:
-    """Mask ``a`` where ``condition`` is true (or'ed with ``a``'s own mask).
+    """Mask ``a`` where ``condition`` is true (or'ed with ``a``'s own mask);
+    ``a``'s fill value is kept.
 
     >>> import lazyten as lt
     >>> a = lt.arange(4)
@@ -363,45 +673,53 @@ def masked_where(condition: Any, a: Any) -> MaskedTensor:
                  mask=[ True,  True,  True, False],
            fill_value=999999)
     """
-    d, m = _parts(a) if isinstance(a, (MaskedTensor, np.ma.MaskedArray)) else (wrap(a), None)
-    assert isinstance(d, Tensor)
-    cond = wrap(condition)
-    if cond.shape != d.shape:
+    x = _masked(a)
+    # numpy.ma's make_mask: a masked condition counts as true where masked.
+    cond = filled(condition, True) if _is_masked_type(condition) else wrap(condition)
+    if cond.shape and cond.shape != x.shape:
         raise IndexError(f"masked_where: inconsistent shape between the condition "
-                         f"{cond.shape} and the input {d.shape}")
-    fv = a._fill_value if isinstance(a, MaskedTensor) else None
-    return MaskedTensor(d, _or(cond.astype(np.bool_), m), fv)  # type: ignore[arg-type]
+                         f"{cond.shape} and the input {x.shape}")
+    cond = cond if cond.dtype == np.bool_ else cond.astype(np.bool_)
+    return _make(x._data, _full(cond | x._mask, x.shape), x._fill_value)
 
 
 def _base(x: Any) -> Tensor:
+    if isinstance(x, np.ma.MaskedArray):
+        return wrap(np.ma.getdata(x))
     return x._data if isinstance(x, MaskedTensor) else wrap(x)
+
+
+def _masked_compare(name: str, x: Any, value: Any) -> MaskedTensor:
+    # numpy.ma's masked_greater & co. compare with its own ufuncs: ``value``
+    # is strong (a float32 array is compared with 0.1 in float64).
+    return masked_where(_op(name, _base(x), _strong(value)), x)
 
 
 def masked_equal(x: Any, value: Any) -> MaskedTensor:
     """Mask where ``x == value``; the fill value becomes ``value`` (as NumPy does)."""
-    out = masked_where(_base(x) == value, x)
-    out._fill_value = value
+    out = _masked_compare("equal", x, value)
+    out.fill_value = value
     return out
 
 
 def masked_not_equal(x: Any, value: Any) -> MaskedTensor:
-    return masked_where(_base(x) != value, x)
+    return _masked_compare("not_equal", x, value)
 
 
 def masked_greater(x: Any, value: Any) -> MaskedTensor:
-    return masked_where(_base(x) > value, x)
+    return _masked_compare("greater", x, value)
 
 
 def masked_greater_equal(x: Any, value: Any) -> MaskedTensor:
-    return masked_where(_base(x) >= value, x)
+    return _masked_compare("greater_equal", x, value)
 
 
 def masked_less(x: Any, value: Any) -> MaskedTensor:
-    return masked_where(_base(x) < value, x)
+    return _masked_compare("less", x, value)
 
 
 def masked_less_equal(x: Any, value: Any) -> MaskedTensor:
-    return masked_where(_base(x) <= value, x)
+    return _masked_compare("less_equal", x, value)
 
 
 def masked_inside(x: Any, v1: Any, v2: Any) -> MaskedTensor:
@@ -433,8 +751,8 @@ def getdata(a: Any) -> Tensor:
 
 
 def getmaskarray(a: Any) -> Tensor:
-    if isinstance(a, MaskedTensor):
-        return a._mask
+    if _is_masked_type(a):
+        return _masked(a)._mask
     return zeros(wrap(a).shape, dtype=np.bool_)
 
 
@@ -443,53 +761,51 @@ getmask = getmaskarray  # lazyten's masks are always full arrays
 
 def is_masked(x: Any) -> bool:
     """Whether any element is masked (forces the mask)."""
-    return isinstance(x, MaskedTensor) and bool(F.any(x._mask))
+    return _is_masked_type(x) and bool(F.any(_masked(x)._mask))
 
 
 def filled(a: Any, fill_value: Any = None) -> Tensor:
     """``a`` with masked positions replaced by ``fill_value`` (``a.fill_value``
-    when None).  Plain tensors pass through."""
-    if not isinstance(a, MaskedTensor):
+    when None).  Plain tensors pass through.  A fill value the dtype cannot
+    hold raises TypeError, as in numpy.ma (-1 for uint8, not 255)."""
+    if not _is_masked_type(a):
         return wrap(a)
-    fv = a.fill_value if fill_value is None else fill_value
-    fv = np.asarray(fv).astype(a.dtype)[()]  # numpy.ma casts the fill value to the dtype
-    return F.where(a._mask, fv, a._data)
+    a = _masked(a)
+    fv = a._fill_value if fill_value is None else _check_fill_value(fill_value, a.dtype)
+    return F.where(a._mask, _fill_as(fv, a.dtype), a._data)
 
 
 def count(a: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     """The number of unmasked elements (along ``axis``), as int64 (NumPy's intp)."""
-    if not isinstance(a, MaskedTensor):
-        a = masked_array(a)
-    return F.sum(~a._mask, axis=axis, keepdims=keepdims, dtype=np.intp)
+    return F.sum(~_masked(a)._mask, axis=axis, keepdims=keepdims, dtype=np.intp)
 
 
 def compressed(a: Any) -> Tensor:
     """The unmasked values as a 1-d tensor.  Forces evaluation: the result's
     length depends on the mask's values."""
-    if not isinstance(a, MaskedTensor):
+    if not _is_masked_type(a):
         return wrap(a).reshape(-1)
     from . import compute
     from .creation import asarray
+    a = _masked(a)
     d, m = compute(a._data, a._mask)
     return asarray(d[~m])
 
 
 # ---------------------------------------------------------------- reductions
 
-def _reduced_mask(a: MaskedTensor, axis: Any, keepdims: bool) -> Tensor:
-    return F.all(a._mask, axis=axis, keepdims=keepdims)
-
-
-def _cast(t: Tensor, dt: np.dtype[Any]) -> Tensor:
-    return t if t.dtype == dt else t.astype(dt)
-
-
-def _axis_kw(axis: Any) -> Any:
-    return 0 if axis is not None else None
+def _is_masked_type(x: Any) -> bool:
+    return isinstance(x, (MaskedTensor, np.ma.MaskedArray))
 
 
 def _masked(a: Any) -> MaskedTensor:
-    return a if isinstance(a, MaskedTensor) else masked_array(a)
+    if isinstance(a, MaskedTensor):
+        return a
+    return _from_numpy(a) if isinstance(a, np.ma.MaskedArray) else masked_array(a)
+
+
+def _reduced_mask(a: MaskedTensor, axis: Any, keepdims: bool) -> Tensor:
+    return F.all(a._mask, axis=axis, keepdims=keepdims)
 
 
 def sum(a: Any, axis: Any = None, dtype: Any = None,  # noqa: A001 - numpy.ma's name
@@ -514,44 +830,62 @@ def prod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) ->
     return MaskedTensor(d, _reduced_mask(a, axis, keepdims))
 
 
-def mean(a: Any, axis: Any = None, keepdims: bool = False) -> MaskedTensor:
-    """Mean of the unmasked elements (``numpy.ma``'s dtype: float64 for ints and,
-    as ``numpy.ma`` divides by an intp count, for float32 too)."""
+def mean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
+    """Mean of the unmasked elements, computed as ``numpy.ma`` computes it.
+
+    The sum is in float64 for integers and in float32 for float16 (rounded
+    back to float16 at the end), else in ``dtype`` or the data's dtype; then
+    ``sum * 1. / count``.  Where the sum is a scalar, ``* 1.`` keeps its
+    dtype (a NumPy scalar times a Python float) and the intp count promotes
+    it: float32 data give float64.  Where it is an array, ``1.`` is strong,
+    and numpy.ma's division masks means that are not finite.
+    """
     a = _masked(a)
-    dt = _probe(a.dtype, lambda p: p.mean(axis=_axis_kw(axis)))
-    acc = np.float64 if a.dtype.kind in "biu" else None
-    s = F.sum(F.where(a._mask, 0, a._data), axis=axis, dtype=acc, keepdims=keepdims)
+    acc = None if dtype is None else np.dtype(dtype)
+    half = False
+    if acc is None and a.dtype.kind in "biu":
+        acc = np.dtype(np.float64)
+    elif acc is None and a.dtype == np.float16:
+        acc, half = np.dtype(np.float32), True
+    s = sum(a, axis, acc, keepdims)
     n = count(a, axis, keepdims)
-    # Fully masked slices divide by 1, not 0: their result is masked anyway,
-    # and no divide-by-zero warning escapes.
-    return MaskedTensor(_cast(s / _nonzero(n), dt), _reduced_mask(a, axis, keepdims))
+    if s.ndim == 0:
+        # An empty count gives numpy.ma's ``masked``: divide by 1 instead, so
+        # that no divide-by-zero warning escapes.
+        out = MaskedTensor(s._data * 1.0 / F.where(n > 0, n, 1), n == 0)
+    else:
+        out = _domained_op("divide", _masked_op("multiply", s, 1.0), n)
+    return out.astype(np.float16) if half else out
 
 
-def _nonzero(n: Tensor) -> Tensor:
-    return F.where(n > 0, n, 1)
-
-
-def var(a: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> MaskedTensor:
-    """Variance of the unmasked elements; masked where fewer than ``ddof + 1``."""
+def var(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0,
+        keepdims: bool = False) -> MaskedTensor:
+    """Variance of the unmasked elements, computed as ``numpy.ma`` computes it:
+    deviations from ``mean(keepdims=True)`` in the promoted dtype (float16
+    data against their float16 mean), squared, summed, divided by
+    ``count - ddof``.  An array result is masked where every element was or
+    where ``count <= ddof``; a scalar where numpy.ma's division masks it."""
     a = _masked(a)
     ddof = operator.index(ddof)
-    dt = _probe(a.dtype, lambda p: p.var(axis=_axis_kw(axis), ddof=0))
-    acc = np.float64 if a.dtype.kind in "biu" else None
-    s = F.sum(F.where(a._mask, 0, a._data), axis=axis, dtype=acc, keepdims=True)
-    n_keep = count(a, axis, keepdims=True)
-    dev = F.where(a._mask, 0, a._data - s / _nonzero(n_keep))
-    sq = F.ELEMENTWISE["abs"](dev) ** 2 if dev.dtype.kind == "c" else dev * dev
     cnt = count(a, axis, keepdims) - ddof
-    v = F.sum(sq, axis=axis, keepdims=keepdims) / _nonzero(cnt)
-    m = _reduced_mask(a, axis, keepdims) | (cnt <= 0)
-    return MaskedTensor(_cast(v, dt), m)
+    dev = _masked_op("subtract", a, mean(a, axis, dtype, keepdims=True))
+    if dev.dtype.kind == "c":
+        # np.absolute (a ufunc: the data as computed, the mask kept), then
+        # numpy.ma's ** 2.
+        sq = _power(_make(_op("abs", dev._data), dev._mask, dev._fill_value), 2)
+    else:
+        # dev *= dev (MaskedArray.__imul__): times 1 where masked, so that
+        # masked values do not overflow.
+        sq = _make(dev._data * _put(dev._mask, 1, dev._data), dev._mask, dev._fill_value)
+    v = _domained_op("divide", sum(sq, axis, None, keepdims), cnt)
+    m = v._mask if v.ndim == 0 else _reduced_mask(a, axis, keepdims) | (cnt <= 0)
+    return _make(v._data, m, a._fill_value)
 
 
-def std(a: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> MaskedTensor:
-    v = var(a, axis, ddof, keepdims)
-    a = _masked(a)
-    dt = _probe(a.dtype, lambda p: p.std(axis=_axis_kw(axis), ddof=0))
-    return MaskedTensor(_cast(F.ELEMENTWISE["sqrt"](v._data), dt), v._mask)
+def std(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0,
+        keepdims: bool = False) -> MaskedTensor:
+    """numpy.ma's ``sqrt`` of ``var``: a negative variance is masked too."""
+    return sqrt(var(a, axis, dtype, ddof, keepdims))
 
 
 def _extreme(a: Any, axis: Any, keepdims: bool, lowest: bool) -> MaskedTensor:

@@ -6,6 +6,9 @@ The examples are numpy.ma's documented ones (``masked_equal``, ``masked_inside``
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -17,8 +20,13 @@ from lazyten.ma import MaskedTensor
 
 
 def assert_ma_eq(lazy: MaskedTensor, expected: Any, *, rtol: float | None = None,
-                 check_fill: bool = False) -> None:
-    """Same shape, dtype and mask as numpy.ma; same values where unmasked."""
+                 check_fill: bool = False, exact: bool = False) -> None:
+    """Same shape, dtype and mask as numpy.ma; same values where unmasked.
+
+    ``exact``: bit for bit, as numpy.ma computes it: the values everywhere
+    (under the mask too, zeros' signs included) and the fill value with its
+    type (an int8 array's is np.int64(999999)).
+    """
     assert isinstance(lazy, MaskedTensor)
     got = lazy.eval()
     assert isinstance(got, np.ma.MaskedArray)
@@ -29,15 +37,29 @@ def assert_ma_eq(lazy: MaskedTensor, expected: Any, *, rtol: float | None = None
     assert got.shape == exp.shape == lazy.shape, (got.shape, exp.shape, lazy.shape)
     assert got.dtype == exp.dtype == lazy.dtype, (got.dtype, exp.dtype, lazy.dtype)
     np.testing.assert_array_equal(np.ma.getmaskarray(got), np.ma.getmaskarray(exp))
-    keep = ~np.ma.getmaskarray(exp)
+    keep = np.ones(exp.shape, bool) if exact else ~np.ma.getmaskarray(exp)
     g, e = np.ma.getdata(got)[keep], np.ma.getdata(exp)[keep]
-    if g.dtype.kind in "fc":
+    if exact:
+        np.testing.assert_array_equal(g, e)  # NaN matches NaN
+        if g.dtype.kind in "fc":
+            num = ~np.isnan(e)
+            np.testing.assert_array_equal(np.signbit(g[num].real), np.signbit(e[num].real))
+    elif g.dtype.kind in "fc":
         eps = float(np.finfo(np.result_type(g.dtype, np.float32)).eps)
         np.testing.assert_allclose(g, e, rtol=rtol or 8 * eps)
     else:
         np.testing.assert_array_equal(g, e)
-    if check_fill:
-        assert got.fill_value == exp.fill_value, (got.fill_value, exp.fill_value)
+    if check_fill or (exact and isinstance(expected, np.ma.MaskedArray)):
+        gf, ef = got.fill_value, exp.fill_value
+        assert type(gf) is type(ef) or not exact, (gf, ef)
+        assert gf == ef or (np.isnan(gf) and np.isnan(ef)), (gf, ef)
+
+
+@contextmanager
+def no_runtime_warnings() -> Iterator[None]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        yield
 
 
 # ---------------------------------------------------------------- numpy.ma's examples
@@ -203,7 +225,7 @@ def test_views_and_broadcasting(engine: Any) -> None:
     assert_ma_eq(lz.reshape(4, 3), ref.reshape(4, 3))
     # a scalar mask broadcasts, as numpy.ma allows
     assert_ma_eq(lt.ma.masked_array(x, mask=True), np.ma.array(x, mask=True))
-    with pytest.raises(np.ma.MAError, match="mask of shape"):
+    with pytest.raises(np.ma.MaskError, match="not compatible"):
         lt.ma.masked_array(x, mask=[True, False])
 
 
@@ -226,3 +248,293 @@ def test_numpy_masked_arrays_as_inputs(engine: Any) -> None:
     assert_ma_eq(lt.ma.masked_array(x, mask=[0, 0, 1]), np.ma.masked_array(x, mask=[0, 0, 1]))
     assert_eq(lt.ma.getdata(m), np.ma.getdata(x))
     assert_eq(lt.ma.getmaskarray(lt.ones(2)), np.ma.getmaskarray(np.ones(2)))
+
+
+# ---------------------------------------------------------------- fill values
+
+SMALL_INTS = [np.int8, np.uint8, np.int16, np.uint16]
+
+
+@pytest.mark.parametrize("dtype", SMALL_INTS + [np.float16, np.uint64, np.complex64])
+def test_eval_and_print_with_default_fill_value(engine: Any, dtype: Any) -> None:
+    """numpy.ma's default fill value is not cast to the dtype (int8: int64
+    999999, float16: float64 1e20); evaluating must not try to."""
+    data = np.array([1, 2, 3], dtype)
+    ref = np.ma.masked_array(data, mask=[0, 1, 0])
+    m = lt.ma.masked_array(data, mask=[0, 1, 0])
+    with no_runtime_warnings():
+        assert_ma_eq(m, ref, exact=True)
+        assert repr(m) == repr(ref) and str(m) == str(ref)
+        assert repr(m.fill_value) == repr(ref.fill_value)
+        assert_ma_eq(m.sum(dtype=dtype), ref.sum(dtype=dtype), exact=True)
+        assert_ma_eq(m.sum(dtype=dtype, keepdims=True), ref.sum(dtype=dtype, keepdims=True),
+                     exact=True)
+        assert repr(m.sum(dtype=dtype, keepdims=True)) == repr(ref.sum(dtype=dtype,
+                                                                       keepdims=True))
+
+
+@pytest.mark.parametrize("dtype", SMALL_INTS + [np.float32, np.bool_])
+@pytest.mark.parametrize("fill", [-1, 300, 1.5, 1e20, "x", np.int64(-1)])
+def test_fill_values_are_checked_as_numpy_ma_does(engine: Any, dtype: Any, fill: Any) -> None:
+    """filled(), masked_array(fill_value=), the fill_value setter and
+    masked_equal check the value against the dtype (np.ma.core's
+    _check_fill_value): -1 for uint8 is a TypeError, not 255."""
+    data = np.array([1, 0, 1], dtype)
+    ref = np.ma.masked_array(data, mask=[0, 1, 0])
+    m = lt.ma.masked_array(data, mask=[0, 1, 0])
+    cases: list[tuple[Callable[[], Any], Callable[[], Any]]] = [
+        (lambda: lt.ma.masked_array(m.filled(fill)), lambda: ref.filled(fill)),
+        (lambda: lt.ma.filled(m, fill), lambda: np.ma.filled(ref, fill)),
+        (lambda: lt.ma.masked_array(data, mask=[0, 1, 0], fill_value=fill),
+         lambda: np.ma.masked_array(data, mask=[0, 1, 0], fill_value=fill)),
+        (lambda: lt.ma.masked_equal(data, fill), lambda: np.ma.masked_equal(data, fill)),
+    ]
+    for lazy, eager in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # 1e20 -> int: as NumPy
+            try:
+                exp = eager()
+            except TypeError:
+                with pytest.raises(TypeError):
+                    lazy()
+                continue
+            got = lazy()
+            if isinstance(got, MaskedTensor):
+                assert_ma_eq(got, exp, exact=True)
+            else:
+                assert_eq(got, exp)
+    with pytest.raises(TypeError, match="Cannot convert fill_value -1 to dtype uint8"):
+        lt.ma.masked_array(np.array([1, 2], np.uint8), mask=[0, 1]).filled(-1)
+
+
+def test_fill_value_setter_writes_into_the_stored_one() -> None:
+    for dtype in [np.float16, np.int8]:
+        ref = np.ma.masked_array(np.array([1, 2], dtype), mask=[0, 1], fill_value=-1)
+        m = lt.ma.masked_array(np.array([1, 2], dtype), mask=[0, 1], fill_value=-1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # 1e20 to float16: as NumPy
+            ref.fill_value = None
+            m.fill_value = None
+        assert repr(m.fill_value) == repr(ref.fill_value)
+
+
+def test_fill_values_are_kept(engine: Any) -> None:
+    """masked_where, astype, views and operations keep the fill value as
+    numpy.ma does (an operation's result takes the first masked operand's,
+    uncast; comparisons cast it to bool)."""
+    x = np.ma.array([1, 2, 3], fill_value=7)
+    cond = np.array([True, False, False])
+    assert_ma_eq(lt.ma.masked_where(cond, x), np.ma.masked_where(cond, x), exact=True)
+    assert_ma_eq(lt.ma.masked_where(True, x), np.ma.masked_where(True, x), exact=True)
+    lx = lt.ma.masked_array(x)
+    assert_ma_eq(lt.ma.masked_where(cond, lx), np.ma.masked_where(cond, x), exact=True)
+    assert_ma_eq(lt.ma.masked_greater(lx, 2), np.ma.masked_greater(x, 2), exact=True)
+    f = np.ma.array([1.0, 2.0, 3.0], mask=[0, 1, 0], fill_value=7)
+    lf = lt.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0], fill_value=7)
+    for dtype in [np.float32, np.int8, np.float16, np.complex64, np.bool_]:
+        assert_ma_eq(lf.astype(dtype), f.astype(dtype), exact=True)
+    assert_ma_eq(lf[1:], f[1:], exact=True)
+    assert_ma_eq(lf.reshape(3, 1).T, f.reshape(3, 1).T, exact=True)
+    i = np.ma.array(np.array([1, 2, 3], np.int32), mask=[0, 1, 0], fill_value=3)
+    li = lt.ma.masked_array(np.array([1, 2, 3], np.int32), mask=[0, 1, 0], fill_value=3)
+    for lazy, eager in [(li * 2, i * 2), (2 * li, 2 * i), (np.arange(3) - li, np.arange(3) - i),
+                        (li / 2, i / 2), (li ** 2, i ** 2), (li[::2] + 1, i[::2] + 1),
+                        (-li, -i), (abs(li), abs(i)), (lt.ma.sqrt(li), np.ma.sqrt(i)),
+                        (li > 1, i > 1), (lf > 1, f > 1), (li % 2, i % 2)]:
+        assert_ma_eq(lazy, eager, exact=True)
+    z = np.ma.array([1.0, 2.0], mask=[0, 1], fill_value=0.0)
+    lz = lt.ma.masked_array([1.0, 2.0], mask=[0, 1], fill_value=0.0)
+    assert_ma_eq(lz == 1.0, z == 1.0, exact=True)         # fill value False, not True
+    assert_ma_eq(lf.var(axis=0, keepdims=True), f.var(axis=0, keepdims=True), exact=True)
+
+
+def test_mask_of_another_shape(engine: Any) -> None:
+    """numpy.ma repeats a one-element mask, reshapes one of the data's size,
+    and raises MaskError (a subclass of MAError) for anything else."""
+    x = np.arange(12.0).reshape(3, 4)
+    for mask in [True, [True], np.zeros((4, 3), bool) | (np.arange(3) == 1)[None, :],
+                 np.arange(12) % 5 == 0]:
+        assert_ma_eq(lt.ma.masked_array(x, mask=mask), np.ma.masked_array(x, mask=mask),
+                     exact=True)
+    for mask in [[True, False], [[True, False, True, False]]]:
+        with pytest.raises(np.ma.MaskError, match="not compatible") as info:
+            lt.ma.masked_array(x, mask=mask)
+        assert type(info.value) is np.ma.MaskError
+        with pytest.raises(np.ma.MaskError):
+            np.ma.masked_array(x, mask=mask)
+
+
+# ---------------------------------------------------------------- operators
+
+POWER_DATA = np.array([4.0, -1.0, 2.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 0.5, -2.5])
+POWER_MASK = np.array([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], bool)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int8])
+def test_power_masks_nan_and_inf(engine: Any, dtype: Any) -> None:
+    """numpy.ma's power masks the positions where the result is NaN or inf
+    (and puts the fill value there), keeps the base's data under the mask,
+    and takes the base's fill value; it warns about none of them."""
+    with np.errstate(invalid="ignore"):
+        d = POWER_DATA.astype(dtype) if np.dtype(dtype).kind == "f" \
+            else np.array([4, -1, 2, 0, 0, 3, -3, 1, 5, -2], dtype)
+    e = np.array([0.5, 2.0, -1.0, -1.0, 0.5, 0.5, 0.5, 2.0, 0.5, 0.5], dtype=np.float32)
+    ref, lz = np.ma.masked_array(d, mask=POWER_MASK, fill_value=7), \
+        lt.ma.masked_array(d, mask=POWER_MASK, fill_value=7)
+    emask = np.roll(POWER_MASK, 3)
+    ref_e, lz_e = np.ma.masked_array(e, mask=emask), lt.ma.masked_array(e, mask=emask)
+    cases = [(lambda x: x ** 0.5), (lambda x: x ** -1.0), (lambda x: x ** 2),
+             (lambda x: x ** np.float32(0.5)), (lambda x: x ** e),
+             (lambda x: 2.0 ** x), (lambda x: 0.0 ** x), (lambda x: (-8.0) ** x),
+             (lambda x: e ** x)]
+    with no_runtime_warnings():
+        for case in cases:
+            if np.dtype(dtype).kind in "iu" and case(np.ones(1, dtype)).dtype.kind in "iu":
+                continue  # integers to negative powers raise (as in NumPy)
+            assert_ma_eq(case(lz), case(ref), exact=True)
+        assert_ma_eq(lz ** lz_e, ref ** ref_e, exact=True)
+        assert_ma_eq(lz_e ** lz, ref_e ** ref, exact=True)
+        assert_ma_eq(lz ** np.ma.masked_array(e, mask=emask), ref ** ref_e, exact=True)
+    d = np.array([4.0, -1.0, 2.0, 0.0])   # the example of the issue
+    assert_ma_eq(lt.ma.masked_array(d, mask=False) ** 0.5,
+                 np.ma.masked_array(d, mask=False) ** 0.5, exact=True)
+    assert_ma_eq(lt.ma.masked_array(d, mask=False) ** -1.0,
+                 np.ma.masked_array(d, mask=False) ** -1.0, exact=True)
+    c = np.array([0j, 1 + 1j, -4, 2j], np.complex64)
+    for p in [-1, 0.5, 1 + 1j, 0]:
+        assert_ma_eq(lt.ma.masked_array(c, mask=[0, 0, 0, 1]) ** p,
+                     np.ma.masked_array(c, mask=[0, 0, 0, 1]) ** p, exact=True)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        (lt.ma.masked_array(np.array([1, 2]), mask=False) ** -1).eval()
+
+
+MOD_DTYPES = [np.int8, np.uint8, np.int16, np.float32, np.float16, np.float64]
+
+
+@pytest.mark.parametrize("dtype", MOD_DTYPES)
+def test_operators_scalar_promotion(engine: Any, dtype: Any) -> None:
+    """numpy.ma's own operators (+ - * / // ** and comparisons) read a Python
+    scalar as a 0-d array (strong: masked int8 + 3 is int64); % and divmod,
+    which MaskedArray leaves to ndarray, take it weak (int8 % 3 is int8)."""
+    data = np.array([5, 7, 9, 0, 1], dtype)
+    mask = [0, 1, 0, 0, 0]
+    ref, lz = np.ma.masked_array(data, mask=mask), lt.ma.masked_array(data, mask=mask)
+    other = np.ma.masked_array(data[::-1], mask=mask[::-1])
+    lother = lt.ma.masked_array(data[::-1], mask=mask[::-1])
+    scalars: list[Any] = [3, 2.5, True, 0, np.float32(2.5), np.int8(3)]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for s in scalars:
+            for lazy, eager in [(lz % s, ref % s), (s % lz, s % ref),
+                                (lz + s, ref + s), (s - lz, s - ref), (lz * s, ref * s),
+                                (lz / s, ref / s), (s / lz, s / ref),
+                                (lz // s, ref // s), (s // lz, s // ref),
+                                (lz ** s, ref ** s), (lz < s, ref < s), (lz == s, ref == s)]:
+                assert_ma_eq(lazy, eager, exact=True)
+            for lazy_t, eager_t in [(divmod(lz, s), divmod(ref, s)),
+                                    (divmod(s, lz), divmod(s, ref))]:
+                for lazy, eager in zip(lazy_t, eager_t):
+                    assert_ma_eq(lazy, eager, exact=True)
+        assert_ma_eq(lz % lother, ref % other, exact=True)
+        assert_ma_eq(data % lz, data % ref, exact=True)
+        for lazy, eager in zip(divmod(lz, lother), divmod(ref, other)):
+            assert_ma_eq(lazy, eager, exact=True)
+    x = lt.ma.masked_array(np.array([5, -7, 9], np.int8), mask=[0, 1, 0])
+    assert (x % 3).dtype == np.int8 and (x * 3).dtype == np.int64
+
+
+def test_strong_comparisons(engine: Any) -> None:
+    """numpy.ma compares a float32 array with 0.1 in float64, in its
+    operators and in masked_greater & co."""
+    f = np.array([0.1, 0.2, 0.3], np.float32)
+    ref, lz = np.ma.masked_array(f, mask=[0, 0, 1]), lt.ma.masked_array(f, mask=[0, 0, 1])
+    for op in ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"]:
+        assert_ma_eq(getattr(lz, op)(0.1), getattr(ref, op)(0.1), exact=True)
+    for name in ["masked_equal", "masked_not_equal", "masked_greater", "masked_greater_equal",
+                 "masked_less", "masked_less_equal"]:
+        assert_ma_eq(getattr(lt.ma, name)(f, 0.1), getattr(np.ma, name)(f, 0.1), exact=True)
+        assert_ma_eq(getattr(lt.ma, name)(lz, 0.1), getattr(np.ma, name)(ref, 0.1),
+                     exact=True)
+
+
+def test_division_masks_nan_and_inf_quietly(engine: Any) -> None:
+    """numpy.ma's divisions mask a zero divisor (its domain) and results that
+    are not finite, keep 0 + the dividend under the mask, and ignore the
+    divide and invalid flags; + - * ignore them too (inf - inf is an
+    unmasked NaN)."""
+    a = np.array([1.0, 0.0, np.inf, -np.inf, np.nan, 5.0, -1.0, 3.0, 2.0, -0.0, 1e300])
+    b = np.array([0.0, 0.0, np.inf, 2.0, 0.0, 1e-300, -np.inf, 2.0, 1.0, 4.0, 1e-10])
+    mask = np.zeros(11, bool)
+    mask[-3] = True
+    for dtype in [np.float64, np.float32, np.int32]:
+        with np.errstate(all="ignore"):
+            x, y = a.astype(dtype), b.astype(dtype)
+        ref = np.ma.masked_array(x, mask=mask)
+        lz = lt.ma.masked_array(x, mask=mask)
+        with np.errstate(over="ignore"), no_runtime_warnings():
+            for lazy, eager in [(lz / y, ref / y), (lz[:-1] // y[:-1], ref[:-1] // y[:-1]),
+                                (y / lz, y / ref),
+                                (lz - lz, ref - ref), (lz + lz[::-1], ref + ref[::-1]),
+                                (lz * 0, ref * 0), (0.0 * lz, 0.0 * ref),
+                                (lt.ma.sqrt(lz - 1), np.ma.sqrt(ref - 1)),
+                                (lt.ma.log(lz), np.ma.log(ref)), (lz / 0, ref / 0)]:
+                assert_ma_eq(lazy, eager, exact=True)
+
+
+def test_numpy_scalar_on_the_left(engine: Any) -> None:
+    """A NumPy scalar's operator runs NumPy's ufunc on a MaskedArray, which
+    numpy.ma only wraps: masks or'ed (and the division domain masked), the
+    data left as computed."""
+    d = np.array([4.0, -1.0, 0.0, 2.0])
+    ref, lz = np.ma.masked_array(d, mask=[0, 0, 0, 1]), lt.ma.masked_array(d, mask=[0, 0, 0, 1])
+    s = np.float32(2.5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for lazy, eager in [(s + lz, s + ref), (s - lz, s - ref), (s * lz, s * ref),
+                            (s / lz, s / ref), (s // lz, s // ref), (s ** lz, s ** ref)]:
+            assert_ma_eq(lazy, eager, exact=True)
+
+
+# ---------------------------------------------------------------- mean, var, std
+
+def test_float16_mean_as_numpy_ma(engine: Any) -> None:
+    """numpy.ma sums float16 data in float32 and rounds the mean to float16."""
+    h = np.array([3.455078125, 8.21875, 3.3046875, -13.03125, 9.0546875, 4.46484375],
+                 np.float16)
+    m = [0, 0, 1, 0, 0, 0]
+    got = lt.ma.masked_array(h, mask=m).mean()
+    assert_ma_eq(got, np.ma.masked_array(h, mask=m).mean(), exact=True)
+    assert got.eval() == np.float16(2.432)
+
+
+@pytest.mark.parametrize("dtype,mean_dtype", [
+    (np.float16, None), (np.float16, np.float32), (np.float16, np.float16),
+    (np.float32, None), (np.complex64, None), (np.float64, None),
+    (np.int16, None), (np.int16, np.float32), (np.int16, np.float16), (np.int32, np.int32),
+    (np.uint8, None), (np.bool_, None)])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_mean_var_std_bit_exact(engine: Any, rng: np.random.Generator, dtype: Any,
+                                mean_dtype: Any, axis: Any, keepdims: bool) -> None:
+    """mean, var and std computed as numpy.ma computes them: the same
+    intermediate dtypes (float16 deviations from the float16 mean), the same
+    rounding, masks (a non-finite array mean is masked, a negative scalar
+    variance is not) and fill values."""
+    data = rng.standard_normal((4, 7)) * 10
+    if np.dtype(dtype).kind == "c":
+        data = data + 1j * rng.standard_normal((4, 7))
+    data[2, 3] = np.inf                                          # a non-finite column and row
+    data = data.astype(dtype) if np.dtype(dtype).kind in "fc" else (data % 50).astype(dtype)
+    mask = rng.random((4, 7)) < 0.3
+    mask[1] = True                                               # a fully masked row
+    ref = np.ma.masked_array(data, mask=mask, fill_value=None if dtype is np.bool_ else 5)
+    lz = lt.ma.masked_array(data, mask=mask, fill_value=None if dtype is np.bool_ else 5)
+    with np.errstate(invalid="ignore", over="ignore"), warnings.catch_warnings():
+        # numpy.ma's cast of a complex fill value into a real variance
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        assert_ma_eq(lz.mean(axis=axis, dtype=mean_dtype, keepdims=keepdims),
+                     ref.mean(axis=axis, dtype=mean_dtype, keepdims=keepdims), exact=True)
+        for ddof in (0, 1, 6):
+            kw = {"axis": axis, "dtype": mean_dtype, "ddof": ddof, "keepdims": keepdims}
+            assert_ma_eq(lz.var(**kw), ref.var(**kw), exact=True)
+            assert_ma_eq(lz.std(**kw), ref.std(**kw), exact=True)
+    assert_ma_eq(lt.ma.mean(lz, axis, mean_dtype, keepdims),
+                 np.ma.mean(ref, axis, mean_dtype, keepdims=keepdims), exact=True)
