@@ -358,9 +358,9 @@ class Tensor:
         # ndarray @ Tensor and divmod(ndarray, Tensor) come here as ufuncs too.
         if method == "__call__" and not kwargs and ufunc is np.matmul:
             return _fn.matmul(*inputs)
-        if method == "__call__" and not kwargs and ufunc is np.divmod:
-            return (_apply_elementwise("floor_divide", *inputs),
-                    _apply_elementwise("remainder", *inputs))
+        if method == "__call__" and not kwargs and ufunc in (np.divmod, np.modf, np.frexp):
+            from . import setops             # (the two-output ufuncs, lazily)
+            return getattr(setops, ufunc.__name__)(*inputs)
         # Anything else (reduce, accumulate, out=, ...) runs eagerly in NumPy.
         args = [np.asarray(x) if isinstance(x, Tensor) else x for x in inputs]
         if "out" in kwargs:
