@@ -20,6 +20,9 @@ from .tensor import Tensor, _apply_elementwise, _unary_method, node_of, wrap
 # ------------------------------------------------------------------ elementwise
 
 
+_PY_SCALARS = (bool, int, float, complex)
+
+
 def _make_elementwise(name: str) -> Callable[..., Tensor]:
     spec = ops.REGISTRY[name]
     arity = spec.arity or 1
@@ -36,8 +39,12 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
         for a in args:  # a loop, not any(genexpr): this runs for every lt.sin(x)
             if isinstance(a, Tensor):
                 break
-        else:  # no tensor among them: the first operand decides the dtype, as in NumPy
-            args = (wrap(args[0]),) + args[1:]
+        else:
+            # No tensor among them: one operand becomes one, the first that is
+            # not a Python scalar (those stay weak, NEP 50: lt.add(1, int8
+            # array) is int8), else the first.
+            k = next((i for i, a in enumerate(args) if type(a) not in _PY_SCALARS), 0)
+            args = args[:k] + (wrap(args[k]),) + args[k + 1:]
         return _apply_elementwise(name, *args)
 
     fn.__name__ = fn.__qualname__ = name

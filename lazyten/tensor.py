@@ -46,12 +46,33 @@ def _plain(spec: ops.OpSpec) -> bool:
     return spec.kind == "elementwise" and spec.dtype is None and spec.arity in (1, 2)
 
 
-# ``ndarray ** k`` (the operator, not ``np.power``) runs NumPy's
-# ``fast_scalar_power``: for a float or complex array and exactly a Python
-# int 2 or -1 or a Python float 0.5 it calls ``square``, ``reciprocal`` or
-# ``sqrt``.  For floats those give ``power``'s bits anyway; for complex they
-# do not (``(-4+0j) ** 0.5`` is ``2j``, ``power`` gives ``1.2e-16+2j``).
-_FAST_POWERS = {(int, 2): "square", (int, -1): "reciprocal", (float, 0.5): "sqrt"}
+_POWER_AS_FAST = frozenset(np.dtype(d) for d in ("float32", "float64"))
+
+
+def _fast_power(dt: np.dtype[Any], t: type, o: Any) -> str | None:
+    """The ufunc ``ndarray ** o`` calls instead of ``power`` (NumPy's
+    ``fast_scalar_power``, for the operator, not ``np.power``), where its
+    result differs from ``power``'s; else None, and the graph keeps the
+    ``power`` the user wrote.
+
+    NumPy calls ``square`` for a Python int 2, and for a float or complex
+    array ``reciprocal`` for a Python int -1 and ``sqrt`` for a Python float
+    0.5.  Integer power and NumPy's float32/64 power loop compute those
+    exponents the same way (simplify then rewrites them as that very
+    computation); complex power does not (``(-4+0j) ** 0.5`` is ``2j``,
+    ``power`` gives ``1.2e-16+2j``), nor float16's, computed in float32
+    (``-inf ** 0.5``: nan, ``power``: inf), nor bool's (``square`` is int8,
+    ``power`` int64).
+    """
+    if t is int and o == 2:
+        name = "square"
+    elif t is int and o == -1 and dt.kind in "fc":
+        name = "reciprocal"
+    elif t is float and o == 0.5 and dt.kind in "fc":
+        name = "sqrt"
+    else:
+        return None
+    return None if dt in _POWER_AS_FAST or dt.kind in "iu" else name
 
 
 def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any], Tensor]:
@@ -69,19 +90,24 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
         src = (f.f_code.co_filename, f.f_lineno) if _in_package.get(f.f_code) is False \
             else user_source()
         a = self._n if self._root is None else self._node
-        if t is Tensor:
-            b = o._n if o._root is None else o._node
+        fast = _fast_power(a.dtype, t, o) if fast_power else None
+        if fast is not None:
+            uspec = ops.REGISTRY[fast]
+            node = intern_elementwise(uspec, (a,), src, False) if a.skey else None
+            if node is None:
+                node = ops.build(fast, (entered(a),), {}, src)
         else:
-            if fast_power and a.dtype.kind == "c" and (t, o) in _FAST_POWERS:
-                return Tensor(ops.build(_FAST_POWERS[t, o], (entered(a),), {}, src))
-            b = consts.get(("const", int, o)) if t is int else None
-            if b is None:
-                b = const(o, src)
-        ins = (b, a) if reflected else (a, b)
-        node = intern_elementwise(spec, ins, src, False) if plain and a.skey and b.skey \
-            else None
-        if node is None:
-            node = ops.build(name, (entered(ins[0]), entered(ins[1])), {}, src)
+            if t is Tensor:
+                b = o._n if o._root is None else o._node
+            else:
+                b = consts.get(("const", int, o)) if t is int else None
+                if b is None:
+                    b = const(o, src)
+            ins = (b, a) if reflected else (a, b)
+            node = intern_elementwise(spec, ins, src, False) if plain and a.skey and b.skey \
+                else None
+            if node is None:
+                node = ops.build(name, (entered(ins[0]), entered(ins[1])), {}, src)
         res = _new(Tensor)                   # Tensor(node), without the call of __init__
         res._n = node                        # (a store a statement: no tuple)
         res._root = None
@@ -464,8 +490,13 @@ class Tensor:
     def __ifloordiv__(self, o: Any) -> Tensor: return self._inplace("floor_divide", o)
     def __imod__(self, o: Any) -> Tensor: return self._inplace("remainder", o)
     def __ipow__(self, o: Any) -> Tensor:
-        if self.dtype.kind == "c" and (type(o), o) in _FAST_POWERS:
-            self._write(self.__pow__(o)._node)   # (NumPy's fast power, as for ``**``)
+        if _fast_power(self.dtype, type(o), o) is not None:
+            res = self.__pow__(o)                # (NumPy's fast power, as for ``**``)
+            if not np.can_cast(res.dtype, self.dtype, "same_kind"):
+                raise ops.located("pow", [self._node, res._node], TypeError(
+                    f"cannot cast the result from {res.dtype} to {self.dtype} with casting "
+                    f"rule 'same_kind' (in-place on a {self.dtype} tensor)"))
+            self._write(res._node)
             return self
         return self._inplace("pow", o)
 

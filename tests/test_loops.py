@@ -303,7 +303,7 @@ def test_elementwise_ops_on_special_values_are_numpys(dtype: Any) -> None:
     cases = [
         (lambda p, q: p * q + q, lambda p, q: p * q + q),
         (lambda p, q: (p - q) / q, lambda p, q: (p - q) / q),
-        (lambda p, q: -abs(p) + p * p, lambda p, q: -np.abs(p) + np.square(p)),
+        (lambda p, q: p * p - abs(p), lambda p, q: np.square(p) - np.abs(p)),
         (lambda p, q: lt.square(p) / 0.0, lambda p, q: np.square(p) / dtype(0.0)),
         # A Python float takes the array's dtype (NEP 50): float32 stays float32.
         (lambda p, q: p * 2.5 + 1, lambda p, q: p * 2.5 + 1),
@@ -333,8 +333,8 @@ def test_elementwise_ops_on_special_values_are_numpys(dtype: Any) -> None:
          lambda p, q: np.floor(p * 2.5) + np.ceil(q * 0.5)),
         (lambda p, q: lt.trunc(p * 2.5) - lt.rint(q * 0.5) * 1.0,
          lambda p, q: np.trunc(p * 2.5) - np.rint(q * 0.5) * 1.0),
-        (lambda p, q: lt.rint(p) * 1.0 + lt.floor(-q) * 1.0,
-         lambda p, q: np.rint(p) * 1.0 + np.floor(-q) * 1.0),
+        (lambda p, q: lt.rint(p) * 1.0 + lt.floor(q * -1.0) * 1.0,
+         lambda p, q: np.rint(p) * 1.0 + np.floor(q * -1.0) * 1.0),
     ]
     for lz, ref in cases:
         with lt.set_options(backend="loop", check=True), np.errstate(all="ignore"):
@@ -343,6 +343,32 @@ def test_elementwise_ops_on_special_values_are_numpys(dtype: Any) -> None:
             got = e.eval()
             exp = ref(x, y)
         same_bits(got, exp)
+
+
+def test_int64_and_uint64_compare_exactly() -> None:
+    """Their common dtype is float64, which rounds 2**63 - 2 and 2**63 - 1
+    to one value; NumPy 2 compares them exactly, so no float loop does."""
+    a = np.full(50_000, 2**63 - 2, np.int64)
+    b = np.full(50_000, 2**63 - 1, np.uint64)
+    with lt.set_options(backend="loop"):
+        for op in ("less", "less_equal", "greater", "equal", "not_equal"):
+            for x, y in ((a, b), (b, a)):
+                got = getattr(lt, op)(lt.asarray(x), lt.asarray(y)).eval()
+                np.testing.assert_array_equal(got, getattr(np, op)(x, y))
+
+
+def test_a_negation_keeps_numpys_nan_sign() -> None:
+    """NumPy's negation flips a NaN's sign; LLVM folds -x + 1 into 1 - x,
+    which does not, so kernels with a negation run NumPy's loops (the NaN
+    of one NaN operand keeps its sign through the other ops on x86)."""
+    a = lt.asarray(np.full(50_000, np.nan))
+    b = lt.asarray(np.full(50_000, 2.0))
+    for e, want in ((-a + 1.0, True), (b - -a, True), (-(a * b) + 1.0, True),
+                    ((-a) * (-b), True), (a * -1.0 + b, False)):
+        with lt.set_options(backend="loop"):
+            for _ in range(2):               # (the second run: the compiled loop)
+                got = e.eval()
+        assert np.signbit(got).all() == want
 
 
 def test_mixed_dtypes_and_broadcast_scalars() -> None:

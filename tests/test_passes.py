@@ -474,6 +474,18 @@ def test_fuse_golden() -> None:
     assert "{ (((i3 * (i1 * i1)) + ((i0 * i1) * i2)) - (sin(i1) * exp((-i2)))) }" in text(g)
 
 
+def test_identities_keep_signed_zeros_and_float16_nans(engine: Any) -> None:
+    """x - (-0.0) is x + 0.0 (it makes -0.0 into +0.0): not dropped; x ** 1
+    in float16 runs in float32 and quiets a NaN: not dropped either."""
+    z = np.array([-0.0, 1.0, -2.5])
+    for c in (-0.0, np.float64(-0.0), -0j):
+        same_bits((lt.asarray(z) - c).eval(), z - c)
+    h = np.array([np.nan, -1.0], np.float16)
+    h.view(np.uint16)[0] |= 0x8001          # -NaN with a payload
+    same_bits((lt.asarray(h) ** 1).eval(), h ** 1)
+    assert (lt.asarray(h) ** 1).eval().view(np.uint16)[0] == (h ** 1).view(np.uint16)[0]
+
+
 def test_a_scalar_written_under_a_mask_fuses_with_the_mask(engine: Any) -> None:
     """``t[t > c] = v`` is ``where(t > c, v, t)``: the mask is not evaluated
     when the line runs, and the write is one kernel with what reads it."""

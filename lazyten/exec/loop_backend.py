@@ -480,6 +480,10 @@ def _cast(name: str, attrs: Any, dt: np.dtype[Any], ops: list[np.dtype[Any] | No
         if dt != BOOL or not known or any(d not in CASTABLE or d == BOOL for d in known):
             return None
         common = np.result_type(*known)
+        if all(d.kind in "iu" for d in known):
+            # int64 with uint64 promotes to float64, but NumPy 2 compares
+            # them exactly (2**63 - 2 < 2**63 - 1): no float loop for that.
+            return None
         return [_TNAME[common]] * len(ops) if common in FLOATS else None
     if name in LOGICAL:
         if dt != BOOL or len(known) != len(ops) or any(d != BOOL for d in known):

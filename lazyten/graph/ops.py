@@ -155,9 +155,12 @@ def _elementwise(name: str, impl: Callable[..., Any], arity: int, numexpr: str |
 # fabs, which clears the sign bit of a NaN as np.abs does; maximum/minimum
 # are NumPy's: the first operand if it is greater (less) or NaN, else the
 # second (so maximum(-0.0, 0.0) is 0.0 and maximum(0.0, -0.0) is -0.0).
+# Not negative: LLVM folds a negation into the op that reads it (-x + 1 into
+# 1 - x, (-x) * (-y) into x * y), which keeps a NaN's sign where NumPy's
+# negation flips it (LLVM treats NaN signs of arithmetic as unspecified).
 _LOOP: dict[str, str] = {
     "add": "({0} + {1})", "subtract": "({0} - {1})", "multiply": "({0} * {1})",
-    "divide": "({0} / {1})", "negative": "(-{0})", "positive": "{0}",
+    "divide": "({0} / {1})", "positive": "{0}",
     "square": "({0} * {0})", "abs": "abs({0})", "fabs": "abs({0})", "sqrt": "np.sqrt({0})",
     "maximum": "({0} if ({0} > {1} or {0} != {0}) else {1})",
     "minimum": "({0} if ({0} < {1} or {0} != {0}) else {1})",

@@ -1,9 +1,10 @@
 """Algebraic identities that are exact in floating point, and constant folding.
 
     multiply(x, 1)            =>  x          (exact: x*1 == x for NaN, inf, -0.0)
-    divide(x, 1), pow(x, 1)   =>  x
+    divide(x, 1), pow(x, 1)   =>  x          (pow: not float16, computed in float32)
     subtract(x, 0)            =>  x          (x - 0.0 keeps -0.0; x + 0.0 does not,
-    add(x, 0)                 =>  x             so add is only dropped for integers)
+    add(x, 0)                 =>  x             so add is only dropped for integers,
+                                                and x - (-0.0) is kept)
     pow(x, 2)                 =>  multiply(x, x)
     pow(x, 0.5)               =>  sqrt(x)    (float32/64 x, a scalar exponent: NumPy's
     pow(x, -1)                =>  divide(1, x)  power loop computes these so)
@@ -32,6 +33,8 @@ promotion are never changed by a rewrite.
 """
 
 from __future__ import annotations
+
+import math
 
 from collections.abc import Callable
 from typing import Any
@@ -80,7 +83,9 @@ def _pow(node: Node, ins: tuple[Node, ...]) -> Node | None:
     if node.dtype.kind == "c":
         return None
     x, e = ins
-    if _is_scalar_const(e, 1) and _same(node, x):
+    # (not float16: NumPy's float16 power runs in float32, so a NaN comes out
+    # quieted with another payload)
+    if _is_scalar_const(e, 1) and _same(node, x) and node.dtype != np.float16:
         return x
     if e.weak and _is_scalar_const(e, 2) and x.dtype == node.dtype and x.shape == node.shape:
         return _apply_like(node, "multiply", (x, x))
@@ -93,9 +98,19 @@ def _pow(node: Node, ins: tuple[Node, ...]) -> Node | None:
 
 
 def _subtract(node: Node, ins: tuple[Node, ...]) -> Node | None:
-    if _is_scalar_const(ins[1], 0) and _same(node, ins[0]):
+    # x - 0 is x, also -0.0 - 0 (-0.0); but x - (-0.0) is x + 0.0, which
+    # makes -0.0 into +0.0: only a zero without a negative sign.
+    c = ins[1]
+    if _is_scalar_const(c, 0) and _same(node, ins[0]) and not _negative_zero(c.attrs["value"]):
         return ins[0]
     return None
+
+
+def _negative_zero(v: Any) -> bool:
+    """Whether the zero ``v`` (a Python or NumPy scalar) has a negative sign
+    in its real or imaginary part."""
+    z = complex(v)
+    return math.copysign(1.0, z.real) < 0 or math.copysign(1.0, z.imag) < 0
 
 
 def _add(node: Node, ins: tuple[Node, ...]) -> Node | None:
