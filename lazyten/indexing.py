@@ -308,7 +308,7 @@ def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
     elif mode == "clip":
         idx = idx.clip(0, n - 1)
     vals = Tensor(_assigned(a, v)).reshape(-1)
-    if vals.size == 0:
+    if vals.size == 0 or idx.size == 0:
         return                                   # NumPy: nothing to put
     if vals.size != idx.size and idx.size:
         # ``v`` repeated (or cut) to one value an index, as NumPy does.

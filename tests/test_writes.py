@@ -286,7 +286,8 @@ def test_put_is_numpys(engine: Any, mode: str) -> None:
     """``lt.put``: flat C-order indices, ``v`` repeated to their number, the
     last of repeated indices wins; through a view it writes the base."""
     for ind, v in (([0, 2], [-44, -55]), ([[1], [5]], 9), ([-1, 7, 3], [1, 2]),
-                   ([22, -30], [5]), ([], [1]), ([1, 1], [3, 4]), (np.array([3]), 2.9)):
+                   ([22, -30], [5]), ([], [1]), ([], [1, 2]), ([1, 1], [3, 4]),
+                   (np.array([3]), 2.9)):
         _, n, a = pair((3, 4), np.int32)
         nv, v_ = n[:, ::-2], a[:, ::-2]
         try:

@@ -1,0 +1,593 @@
+"""NumPy's manipulation and index functions (lazyten/manipulation.py) against
+NumPy: values, shapes and dtypes over contiguous, strided (a lazy slice),
+negative-stride, 0-d and empty inputs, with the optimizer on and off
+(``engine``); NumPy's exceptions raised when the graph is built (``check``);
+in-place functions as functional writes that never reach the user's array.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from tests.util import assert_eq, check, public_type
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning",
+                                        "ignore::numpy.exceptions.ComplexWarning")
+
+DTYPES = [np.dtype(d) for d in (np.bool_, np.int8, np.uint32, np.float16, np.float64,
+                                np.complex64)]
+# Data movement does not look at the values: a few dtypes of different
+# kinds and sizes (promotions and casts are tested with more).
+MOVE = [np.dtype(d) for d in (np.bool_, np.int8, np.complex64)]
+Pair = tuple[np.ndarray[Any, Any], lt.Tensor]
+
+
+def data(shape: tuple[int, ...], dtype: np.dtype[Any], seed: int = 0) -> np.ndarray[Any, Any]:
+    rng = np.random.default_rng(seed)
+    v = rng.integers(-5, 6, shape)
+    if dtype.kind == "b":
+        return v > 0
+    if dtype.kind == "u":
+        return np.abs(v).astype(dtype)
+    if dtype.kind == "c":
+        return (v + 1j * rng.integers(-5, 6, shape)).astype(dtype)
+    return v.astype(dtype)
+
+
+def layouts(shape: tuple[int, ...], dtype: Any = np.float64) -> list[Pair]:
+    """The same values three ways: a contiguous user array, a lazy strided
+    slice of a bigger one, a user array with negative strides (0-d: one)."""
+    dt = np.dtype(dtype)
+    a = data(shape, dt)
+    out = [(a, lt.asarray(a))]
+    if shape:
+        big = np.empty(shape[:-1] + (2 * shape[-1],), dt)
+        big[..., ::2] = a
+        out.append((a, lt.asarray(big)[..., ::2]))
+        rev = np.ascontiguousarray(a[..., ::-1])[..., ::-1]
+        out.append((rev, lt.asarray(rev)))
+    return out
+
+
+def each(shapes: list[tuple[int, ...]], dtypes: list[np.dtype[Any]] = MOVE
+         ) -> list[Pair]:
+    return [p for s in shapes for d in dtypes for p in layouts(s, d)]
+
+
+def check_write(np_fn: Callable[[np.ndarray[Any, Any]], Any],
+                lt_fn: Callable[[lt.Tensor], Any], a: np.ndarray[Any, Any]) -> None:
+    """An in-place NumPy function against its functional lazyten form: the
+    tensor's new value is NumPy's, errors are NumPy's (at build time), and
+    the user's array is untouched."""
+    original = a.copy()
+    expected = a.copy()
+    t = lt.asarray(a)
+    try:
+        np_fn(expected)
+    except Exception as e:  # noqa: BLE001 - any NumPy error must be mirrored
+        with pytest.raises(public_type(e)):
+            lt_fn(t)
+        return
+    assert lt_fn(t) is None
+    assert_eq(t, expected)
+    np.testing.assert_array_equal(a, original)
+
+
+# ------------------------------------------------------------------ joining and cutting
+
+def test_append(engine: Any) -> None:
+    for a, t in each([(), (0,), (4,), (2, 3)]):
+        check(lambda: np.append(a, 5), lambda: lt.append(t, 5))
+        check(lambda: np.append(a, a), lambda: lt.append(t, t))
+        check(lambda: np.append(a, [[1.5]]), lambda: lt.append(t, [[1.5]]))
+        if a.ndim:
+            check(lambda: np.append(a, a, axis=-1), lambda: lt.append(t, t, axis=-1))
+            check(lambda: np.append(a, a[:1], axis=0), lambda: lt.append(t, t[:1], axis=0))
+            check(lambda: np.append(a, [1], axis=0), lambda: lt.append(t, [1], axis=0))
+    check(lambda: np.append(np.ones((2, 2)), [1, 2], axis=0),
+          lambda: lt.append(lt.ones((2, 2)), [1, 2], axis=0))
+
+
+def test_insert(engine: Any) -> None:
+    for a, t in each([(0,), (5,), (3, 4)], MOVE[::2]):
+        for obj in (2, -1, [1], [3, 1, 3], slice(1, None, 2),
+                    np.array([True, False, True, False, True]), -9, [], [9], [[1]], 1.5):
+            for ax in (None, 0, -1):
+                check(lambda: np.insert(a, obj, 7, axis=ax),
+                      lambda: lt.insert(t, obj, 7, axis=ax))
+                check(lambda: np.insert(a, obj, a[:1], axis=ax),
+                      lambda: lt.insert(t, obj, t[:1], axis=ax))
+    a = np.arange(6).reshape(2, 3)
+    t = lt.asarray(a)
+    for obj, values in ((1, [[1], [2]]), ([1], [[1], [2]]), (1, [1, 2, 3, 4]),
+                        ([1, 1], [7, 8]), ([1, 1], [[7], [8]]), (0, 2.7), ([0, 3], 300)):
+        check(lambda: np.insert(a, obj, values, axis=1), lambda: lt.insert(t, obj, values,
+                                                                          axis=1))
+    check(lambda: np.insert(np.arange(3, dtype=np.int8), 1, 300),
+          lambda: lt.insert(lt.arange(3, dtype=np.int8), 1, 300))
+    check(lambda: np.insert(np.arange(3), [1, 2], [[[1, 2]]]),
+          lambda: lt.insert(lt.arange(3), [1, 2], [[[1, 2]]]))
+    check(lambda: np.insert(np.arange(3), lt.asarray([2, 0]).eval(), [5, 6]),
+          lambda: lt.insert(lt.arange(3), lt.asarray([2, 0]), lt.asarray([5, 6])))
+    check(lambda: np.insert(a, 1, 5, axis=2), lambda: lt.insert(t, 1, 5, axis=2))
+    check(lambda: np.insert(np.array(5), 0, 1), lambda: lt.insert(lt.asarray(5), 0, 1))
+    check(lambda: np.insert(np.array(5), 0, 1, axis=0),
+          lambda: lt.insert(lt.asarray(5), 0, 1, axis=0))
+
+
+def test_delete(engine: Any) -> None:
+    for a, t in each([(0,), (6,), (3, 4)], MOVE[::2]):
+        for obj in (-1, 6, [2, 0, 2], [], slice(1, None, 2), slice(None, None, -2),
+                    slice(4, 1), np.array([True, False] * 3), [True], 1.5, [-7]):
+            for ax in (None, 0, -1):
+                check(lambda: np.delete(a, obj, axis=ax), lambda: lt.delete(t, obj, axis=ax))
+    check(lambda: np.delete(np.array(5), 0), lambda: lt.delete(lt.asarray(5), 0))
+    check(lambda: np.delete(np.arange(4), lt.asarray([1, 3]).eval()),
+          lambda: lt.delete(lt.arange(4), lt.asarray([1, 3])))
+    # Many kept runs: one gather instead of slices.
+    a = np.arange(100.0)
+    check(lambda: np.delete(a, slice(None, None, 2)), lambda: lt.delete(lt.asarray(a),
+                                                                      slice(None, None, 2)))
+
+
+def test_copies_are_not_views(engine: Any) -> None:
+    a = np.arange(6.0)
+    t = lt.asarray(a)
+    for made in (lt.delete(t, []), lt.insert(t, [], []), lt.roll(t, 0), lt.pad(t, 0),
+                 lt.resize(t, 6), lt.compress([True] * 6, t), lt.block([t])):
+        made[0] = 99.0
+        assert_eq(t, a)
+    v = lt.fliplr(t.reshape(2, 3))           # views, as NumPy's: a write reaches t
+    v[0, 0] = -1.0
+    assert t.eval()[2] == -1.0 and a[2] == 2.0
+
+
+def test_roll(engine: Any) -> None:
+    for a, t in each([(), (0,), (5,), (3, 4), (2, 0, 3)], MOVE[1:2]):
+        for shift in (0, -2, 7, 1.7):
+            check(lambda: np.roll(a, shift), lambda: lt.roll(t, shift))
+            for ax in (0, -1, 1):
+                check(lambda: np.roll(a, shift, axis=ax), lambda: lt.roll(t, shift, axis=ax))
+        check(lambda: np.roll(a, (1, 2), axis=(0, -1)), lambda: lt.roll(t, (1, 2), axis=(0, -1)))
+        check(lambda: np.roll(a, (1, 2), axis=(0, 0)), lambda: lt.roll(t, (1, 2), axis=(0, 0)))
+        check(lambda: np.roll(a, 2, axis=(0, 1)), lambda: lt.roll(t, 2, axis=(0, 1)))
+        check(lambda: np.roll(a, [[1]], axis=0), lambda: lt.roll(t, [[1]], axis=0))
+        check(lambda: np.roll(a, (1, 2, 3), axis=(0, 1)),
+              lambda: lt.roll(t, (1, 2, 3), axis=(0, 1)))
+
+
+def test_resize(engine: Any) -> None:
+    for a, t in each([(), (0,), (3,), (2, 3)]):
+        for shape in (0, 5, (2, 4), (4, 0), (7, 1), -1, (2, -1)):
+            check(lambda: np.resize(a, shape), lambda: lt.resize(t, shape))
+
+
+def test_block(engine: Any) -> None:
+    for dt in DTYPES:
+        a = data((2, 2), dt)
+        b = data((2, 1), np.dtype(np.int8))
+        c = data((3,), np.dtype(np.float32))
+        ta, tb, tc = lt.asarray(a), lt.asarray(b), lt.asarray(c)
+        check(lambda: np.block([[a, b], [c]]), lambda: lt.block([[ta, tb], [tc]]))
+        check(lambda: np.block([a, b]), lambda: lt.block([ta, tb]))
+        check(lambda: np.block([[a], [c[:2]]]), lambda: lt.block([[ta], [tc[:2]]]))
+        check(lambda: np.block([[[a]], [[a]]]), lambda: lt.block([[[ta]], [[ta]]]))
+        check(lambda: np.block(a), lambda: lt.block(ta))
+    for arrays in ([[1, 2], [3, 4]], [1, 2.5], 5, [[1, 2], [3]], [[1, 2], 3], [[]], [],
+                   (1, 2), [(1, 2)], [[1], [np.int8(2)]]):
+        check(lambda: np.block(arrays), lambda: lt.block(arrays))
+    check(lambda: np.block([np.ones((2, 2)), np.zeros(2)]),
+          lambda: lt.block([lt.ones((2, 2)), lt.zeros(2)]))
+
+
+def test_splits(engine: Any) -> None:
+    for a, t in each([(), (6,), (4, 6), (2, 4, 6), (2, 0, 2)], DTYPES[:2]):
+        for sections in (2, [1, 3], [5, 2], [10], 4):
+            for f in ("hsplit", "vsplit", "dsplit"):
+                check(lambda: getattr(np, f)(a, sections),
+                      lambda: getattr(lt, f)(t, sections))
+
+
+# ------------------------------------------------------------------ padding
+
+def test_pad_moving_modes(engine: Any) -> None:
+    for a, t in each([(), (1,), (4,), (3, 5)], MOVE[2:]):
+        for width in (1, ((1, 0), (2, 3)), [[7, 9]], {-1: (1, 2)}):
+            for mode in ("constant", "edge", "wrap", "reflect", "symmetric"):
+                check(lambda: np.pad(a, width, mode), lambda: lt.pad(t, width, mode))
+            check(lambda: np.pad(a, width, constant_values=((1, 2), (3, 4))),
+                  lambda: lt.pad(t, width, constant_values=((1, 2), (3, 4))))
+            check(lambda: np.pad(a, width, "symmetric", reflect_type="even"),
+                  lambda: lt.pad(t, width, "symmetric", reflect_type="even"))
+            check(lambda: np.zeros(np.pad(a, width, "empty").shape),     # (undefined values)
+                  lambda: lt.asarray(np.zeros(lt.pad(t, width, "empty").shape)))
+
+
+def test_pad_computing_modes(engine: Any) -> None:
+    for dt in (np.int8, np.float32, np.complex128):
+        for a, t in layouts((3, 4), dt)[:2]:
+            for width in ((2, 3), ((1, 0), (4, 5))):
+                for mode, kw in (("reflect", {"reflect_type": "odd"}),
+                                 ("symmetric", {"reflect_type": "odd"}),
+                                 ("linear_ramp", {}), ("linear_ramp", {"end_values": (5, -2)}),
+                                 ("maximum", {}), ("minimum", {"stat_length": 2}),
+                                 ("mean", {"stat_length": ((1, 2), (3, 1))}), ("median", {})):
+                    check(lambda: np.pad(a, width, mode, **kw),
+                          lambda: lt.pad(t, width, mode, **kw))
+
+
+def test_pad_errors_and_edges(engine: Any) -> None:
+    i8 = np.arange(4, dtype=np.int8)
+    t8 = lt.asarray(i8)
+    for kw in ({"constant_values": 300}, {"constant_values": 1.7},
+               {"constant_values": (np.int64(300), 2)}, {"constant_values": np.nan},
+               {"stat_length": 3}, {"bogus": 1}):
+        check(lambda: np.pad(i8, 1, **kw), lambda: lt.pad(t8, 1, **kw))
+    for width in (1.5, np.uint8(1), -1, ((1, -1),), ((1, 2), (3, 4))):
+        check(lambda: np.pad(i8, width), lambda: lt.pad(t8, width))
+    check(lambda: np.pad(i8, 1, "bogus"), lambda: lt.pad(t8, 1, "bogus"))
+    check(lambda: np.pad(i8, 1, "maximum", stat_length=0),
+          lambda: lt.pad(t8, 1, "maximum", stat_length=0))
+    e = np.zeros((2, 0))
+    for width in (0, ((1, 1), (0, 0)), ((0, 0), (1, 0))):
+        for mode in ("constant", "edge", "wrap", "mean", "linear_ramp"):
+            check(lambda: np.pad(e, width, mode), lambda: lt.pad(lt.asarray(e), width, mode))
+
+    def twos(vector: Any, widths: Any, axis: int, kwargs: Any) -> None:
+        vector[:widths[0]] = 2
+        vector[vector.size - widths[1]:] = kwargs.get("v", 3)
+    a = np.arange(6.0).reshape(2, 3)
+    check(lambda: np.pad(a, 1, twos, v=5), lambda: lt.pad(lt.asarray(a), 1, twos, v=5))
+    # A slice of a padded expression: the optimizer pushes it through the join.
+    x = np.arange(50.0)
+    check(lambda: np.pad(x * 2, 5, "reflect")[3:9], lambda: lt.pad(lt.asarray(x) * 2, 5,
+                                                                   "reflect")[3:9])
+
+
+# ------------------------------------------------------------------ rotations and flips
+
+def test_rot90_and_flips(engine: Any) -> None:
+    for a, t in each([(), (3,), (2, 3), (2, 3, 4)]):
+        for k in (-1, 0, 1, 2, 3, 4, 5):
+            check(lambda: np.rot90(a, k), lambda: lt.rot90(t, k))
+        for axes in ((1, 0), (0, 2), (-1, 0), (0,), (0, 0), (0, -3), (0, 5)):
+            check(lambda: np.rot90(a, 1, axes), lambda: lt.rot90(t, 1, axes))
+        check(lambda: np.fliplr(a), lambda: lt.fliplr(t))
+        check(lambda: np.flipud(a), lambda: lt.flipud(t))
+
+
+# ------------------------------------------------------------------ triangles and diagonals
+
+def test_tri_and_triangle_indices(engine: Any) -> None:
+    for n, m, k in ((3, None, 0), (3, 5, 1), (4, 2, -1), (2, 3, -5), (-1, None, 0),
+                    (2, -3, 0), (0, 0, 0)):
+        for dt in (float, int, bool, None, np.complex64):
+            check(lambda: np.tri(n, m, k, dtype=dt), lambda: lt.tri(n, m, k, dtype=dt))
+        check(lambda: np.tril_indices(n, k, m), lambda: lt.tril_indices(n, k, m))
+        check(lambda: np.triu_indices(n, k, m), lambda: lt.triu_indices(n, k, m))
+    for a, t in each([(3,), (2, 4), (3, 3), (2, 2, 2)], DTYPES[:1]):
+        for k in (0, 1, -2):
+            check(lambda: np.tril_indices_from(a, k), lambda: lt.tril_indices_from(t, k))
+            check(lambda: np.triu_indices_from(a, k), lambda: lt.triu_indices_from(t, k))
+        check(lambda: np.diag_indices_from(a), lambda: lt.diag_indices_from(t))
+
+
+def test_diag(engine: Any) -> None:
+    for a, t in each([(), (0,), (3,), (2, 4), (2, 2, 2)], MOVE[1:]):
+        for k in (0, 1, -5):
+            check(lambda: np.diag(a, k), lambda: lt.diag(t, k))
+            check(lambda: np.diagflat(a, k), lambda: lt.diagflat(t, k))
+    for n, nd in ((3, 2), (2, 3), (0, 2), (-1, 2), (3, 0), (2.0, 2)):
+        check(lambda: np.diag_indices(n, nd), lambda: lt.diag_indices(n, nd))
+
+
+def test_fill_diagonal(engine: Any) -> None:
+    for shape in ((3, 3), (5, 3), (3, 5), (2, 2, 2), (2, 3, 2), (0, 0), (3,)):
+        for val in (7, [1, 2], 1.5, [], np.array([4, 5, 6, 7]), 300):
+            for wrap in (False, True):
+                check_write(lambda x: np.fill_diagonal(x, val, wrap),
+                            lambda t: lt.fill_diagonal(t, val, wrap),
+                            data(shape, np.dtype(np.int16)))
+    a = np.zeros((4, 4))
+    base = lt.asarray(a)
+    view = base[1:, ::2]                     # through a view, to its root
+    lt.fill_diagonal(view, 1.0)
+    expected = a.copy()
+    np.fill_diagonal(expected[1:, ::2], 1.0)
+    assert_eq(base, expected)
+    with pytest.raises(TypeError, match="Tensor"):
+        lt.fill_diagonal(a, 1)
+
+
+# ------------------------------------------------------------------ products and grids
+
+def test_kron(engine: Any) -> None:
+    for (a, t), (b, u) in zip(each([(), (3,), (2, 3)], DTYPES[1:]),
+                              each([(2,), (), (2, 2)], DTYPES[:-1])):
+        check(lambda: np.kron(a, b), lambda: lt.kron(t, u))
+        check(lambda: np.kron(b, a), lambda: lt.kron(u, t))
+        check(lambda: np.kron(a, 2), lambda: lt.kron(t, 2))
+        check(lambda: np.kron(2, a), lambda: lt.kron(2, t))
+    check(lambda: np.kron(np.int8(2), np.arange(3, dtype=np.int8)),
+          lambda: lt.kron(np.int8(2), lt.arange(3, dtype=np.int8)))
+    check(lambda: np.kron(np.ones((2, 0)), np.ones((3, 2, 2))),
+          lambda: lt.kron(lt.ones((2, 0)), lt.ones((3, 2, 2))))
+
+
+def test_vander(engine: Any) -> None:
+    for a, t in each([(0,), (4,), (), (2, 2)],
+                     [np.dtype(d) for d in (np.bool_, np.int8, np.uint64, np.float32,
+                                            np.complex64)]):
+        for n in (None, 0, 1, 5, -1):
+            for inc in (False, True):
+                check(lambda: np.vander(a, n, inc), lambda: lt.vander(t, n, inc))
+    x = np.array([1.1, -0.7, 3.3, 1e10])
+    check(lambda: np.vander(x, 6), lambda: lt.vander(lt.asarray(x), 6), rtol=0)
+
+
+def test_indices_and_ix(engine: Any) -> None:
+    for dims in ((), (2,), (2, 3), (2, 0, 3), (2, -3)):
+        for dt in (int, float, np.int8, bool):
+            for sparse in (False, True):
+                check(lambda: np.indices(dims, dt, sparse),
+                      lambda: lt.indices(dims, dt, sparse))
+    bools = [True, False, True]
+    for args in (([1, 0], bools), (), ([],), ([[1]],), (np.array(1),), ([1.5],),
+                 (np.array([], float), [2])):
+        check(lambda: np.ix_(*args), lambda: lt.ix_(*args))
+    check(lambda: np.ix_(np.array(bools), np.arange(3)),
+          lambda: lt.ix_(lt.asarray(bools), lt.arange(3)))
+    a = np.arange(12).reshape(3, 4)
+    check(lambda: a[np.ix_([2, 0], [1, 3])], lambda: lt.asarray(a)[lt.ix_([2, 0], [1, 3])])
+
+
+# ------------------------------------------------------------------ flat indices
+
+def test_ravel(engine: Any) -> None:
+    for a, t in each([(), (3,), (2, 3), (2, 0, 3)]):
+        for order in ("C", "F", "X"):
+            check(lambda: np.ravel(a, order), lambda: lt.ravel(t, order))
+    with pytest.raises(NotImplementedError, match="layout"):
+        lt.ravel(lt.ones((2, 2)), "K")
+    assert_eq(lt.ravel(lt.ones(3), "K"), np.ones(3))
+
+
+def _value_error(fn: Callable[[], Any], text: str) -> bool:
+    """Whether ``fn`` raises NumPy's ValueError about a value (``text``)."""
+    try:
+        fn()
+    except ValueError as e:
+        return text in str(e)
+    except Exception:  # noqa: BLE001 - other errors: checked at build time
+        return False
+    return False
+
+
+def test_ravel_multi_index(engine: Any) -> None:
+    cases: list[tuple[Any, Any, dict[str, Any]]] = [
+        (([1, 2], [0, 3]), (3, 4), {}), (([1, 3], [0, 1]), (3, 4), {}),
+        (([1, 3], [0, -1]), (3, 4), {"mode": "wrap"}),
+        (([1, 3], [0, -1]), (3, 4), {"mode": ("clip", "wrap")}),
+        (([1, 2],), (3, 4), {}), (([1.0, 2], [0, 1]), (3, 4), {}),
+        (([[1], [2]], [0, 1, 2]), (3, 4), {}), (([1, 2], [0, 1]), (3, 4), {"order": "F"}),
+        (([True], [True]), (3, 4), {}), ((1, 2), (3, 4), {}), (([1],), (3,), {"mode": "x"}),
+        ((np.array([1], np.int8), np.array([1], np.uint8)), (3, 4), {}),
+        (([0],), (2**62, 2**62), {})]
+    for mi, dims, kw in cases:
+        check(lambda: np.ravel_multi_index(mi, dims, **kw),
+              lambda: lt.ravel_multi_index(mi, dims, **kw))
+        lazy = tuple(lt.asarray(x) for x in mi)
+        if _value_error(lambda: np.ravel_multi_index(mi, dims, **kw), "invalid entry"):
+            with pytest.raises(ValueError, match="invalid entry"):   # when it runs
+                lt.ravel_multi_index(lazy, dims, **kw).eval()
+            continue
+        check(lambda: np.ravel_multi_index(mi, dims, **kw),
+              lambda: lt.ravel_multi_index(lazy, dims, **kw))
+    idx = np.array([[1, 2], [0, 3]])
+    check(lambda: np.ravel_multi_index(idx, (3, 4)),
+          lambda: lt.ravel_multi_index(lt.asarray(idx), (3, 4)))
+
+
+def test_unravel_index(engine: Any) -> None:
+    cases: list[tuple[Any, Any, dict[str, Any]]] = [
+        (7, (2, 4), {}), (8, (2, 4), {}), (-1, (2, 4), {}), ([1, 2], (2, 4), {"order": "F"}),
+        (np.array([1.0]), (2, 4), {}), (np.array([True]), (2, 4), {}),
+        (np.array([[1, 7], [3, 0]], np.uint64), (2, 4), {}), (0, (), {}), (1, (), {}),
+        (0, 5, {}), (np.arange(24).reshape(2, 12), (2, 3, 4), {}), ([0], (3,), {"order": "x"})]
+    for idx, dims, kw in cases:
+        check(lambda: np.unravel_index(idx, dims, **kw),
+              lambda: lt.unravel_index(idx, dims, **kw))
+        if _value_error(lambda: np.unravel_index(idx, dims, **kw), "out of bounds") and dims:
+            with pytest.raises(ValueError, match="out of bounds"):      # when it runs
+                lt.unravel_index(lt.asarray(idx), dims, **kw)[0].eval()
+            continue
+        if dims != ():        # (an empty shape has no arrays to return: nothing runs)
+            check(lambda: np.unravel_index(idx, dims, **kw),
+                  lambda: lt.unravel_index(lt.asarray(idx), dims, **kw))
+
+
+# ------------------------------------------------------------------ selecting
+
+def test_choose(engine: Any) -> None:
+    idx = np.array([[0, 1, 2], [2, 1, 0]])
+    ti = lt.asarray(idx)
+    for dt in DTYPES:
+        c = [data((2, 3), dt, s) for s in range(3)]
+        tc = [lt.asarray(x) for x in c]
+        check(lambda: np.choose(idx, c), lambda: lt.choose(ti, tc))
+        check(lambda: np.choose(idx, [c[0], 5, c[2][0]]), lambda: lt.choose(ti, [tc[0], 5,
+                                                                               tc[2][0]]))
+        check(lambda: np.choose(idx, [c[0], 300, 1.5]), lambda: lt.choose(ti, [tc[0], 300,
+                                                                              1.5]))
+        check(lambda: np.choose(idx[0], np.stack(c)[:, 0]),
+              lambda: lt.choose(ti[0], lt.stack(tc)[:, 0]))
+        for mode in ("wrap", "clip"):
+            check(lambda: np.choose(idx * 2 - 3, c, mode=mode),
+                  lambda: lt.choose(ti * 2 - 3, tc, mode=mode))
+    for a, choices in ((np.array([0, 1, 0]), [1, 2]), (np.array([0.0, 1]), [1, 2]),
+                       (np.array([True, False]), [1, 2]), (np.array(1), [1, 2]),
+                       (np.array([0, 1]), []), (np.array([0, 1]), [[1, 2, 3], 4]),
+                       (np.array([0, 1]), [1, 2, 3]), (np.array([0, 1]), np.array([[1, 2],
+                                                                                   [3, 4]])),
+                       (np.array([0], np.uint64), [1]), (np.array([0, 1]), [1, 2])):
+        check(lambda: np.choose(a, choices), lambda: lt.choose(a, choices))
+    check(lambda: np.choose([0, 1], [1, 2], mode="bogus"),
+          lambda: lt.choose([0, 1], [1, 2], mode="bogus"))
+    with pytest.raises(ValueError, match="invalid entry"):
+        lt.choose(lt.asarray([0, 3]), [1, 2]).eval()      # a value's error: when it runs
+
+
+def test_compress_and_extract(engine: Any) -> None:
+    for a, t in each([(), (3,), (3, 4), (0, 3)], MOVE[1:2]):
+        for cond in ([1, 0, 2], [1, 0, 1, 1], [True, False, True, False], [[1, 0]], [],
+                     [True]):
+            for ax in (None, 0, -1):
+                check(lambda: np.compress(cond, a, axis=ax),
+                      lambda: lt.compress(cond, t, axis=ax))
+            check(lambda: np.extract(cond, a), lambda: lt.extract(cond, t))
+        check(lambda: np.extract(a != 0, a), lambda: lt.extract(t != 0, t))
+        if a.ndim:
+            c = np.arange(a.shape[-1]) % 2 == 0
+            check(lambda: np.compress(c, a, -1), lambda: lt.compress(lt.asarray(c), t, -1))
+
+
+# ------------------------------------------------------------------ writes
+
+def test_place_and_putmask(engine: Any) -> None:
+    for dt in (np.int8, np.complex64):
+        a = data((3, 4), np.dtype(dt))
+        for mask in (a.real > 0, [True, False] * 6, [True, False], np.arange(12) % 3):
+            for vals in (7, [1, 2, 3], 1.5, [], np.array([4, 5], np.int8), 300, 1j,
+                         np.array(3.5), [300]):
+                check_write(lambda x: np.place(x, mask, vals),
+                            lambda t: lt.place(t, mask, vals), a)
+                check_write(lambda x: np.putmask(x, mask, vals),
+                            lambda t: lt.putmask(t, mask, vals), a)
+    a = np.arange(6.0)
+    t = lt.asarray(a)
+    lt.putmask(t, t > 2, lt.asarray([10.0, 20.0]))             # a lazy mask stays lazy
+    expected = a.copy()
+    np.putmask(expected, a > 2, [10.0, 20.0])
+    assert_eq(t, expected)
+    for fn in (lt.place, lt.putmask):
+        with pytest.raises(TypeError, match="Tensor"):
+            fn(a, a > 2, 1.0)
+
+
+def test_put_along_axis(engine: Any) -> None:
+    a = data((3, 4), np.dtype(np.float32))
+    for axis in (0, 1, -1):
+        idx = np.argsort(a, axis=axis)[:2] if axis == 0 else np.argsort(a, axis=axis)[:, :2]
+        for values in (9, np.arange(2.0)[:, None] if axis == 0 else np.arange(2.0), 1e40):
+            check_write(lambda x: np.put_along_axis(x, idx, values, axis),
+                        lambda t: lt.put_along_axis(t, idx, values, axis), a)
+            check_write(lambda x: np.put_along_axis(x, idx, values, axis),
+                        lambda t: lt.put_along_axis(t, lt.asarray(idx), values, axis), a)
+    for idx, values, axis in ((np.array([0, 5, -1]), 7, None), (np.array([0, 5]), [7, 8], None),
+                              (np.array([0, 1, 2]), [7, 8], None),
+                              (np.array([[0, 5]]), 7, None), (np.array([[0.0]]), 7, 0),
+                              (np.array([0]), 7, 0), (np.array([[0]]), 7, 2)):
+        check_write(lambda x: np.put_along_axis(x, idx, values, axis),
+                    lambda t: lt.put_along_axis(t, idx, values, axis), a)
+    with pytest.raises(TypeError, match="Tensor"):
+        lt.put_along_axis(a, np.zeros((1, 1), int), 1, 0)
+
+
+# ------------------------------------------------------------------ shape queries
+
+def test_shape_queries() -> None:
+    for x in (lt.ones((2, 3)), np.ones((2, 3)), [[1, 2, 3]], 5, lt.asarray(5.0)):
+        assert lt.ndim(x) == np.ndim(np.asarray(x))
+        assert lt.shape(x) == np.shape(np.asarray(x))
+        assert lt.size(x) == np.size(np.asarray(x))
+    t = lt.ones((2, 3, 4)) * lt.zeros(4)           # a lazy expression: nothing computed
+    assert (lt.ndim(t), lt.shape(t), lt.size(t)) == (3, (2, 3, 4), 24)
+    for axis in (0, -1, (0, 2)):
+        assert lt.size(t, axis) == np.size(np.ones((2, 3, 4)), axis)
+    for axis in (3, (0, 0)):
+        check(lambda: np.size(np.ones((2, 3, 4)), axis), lambda: lt.size(t, axis))
+
+
+# ------------------------------------------------------------------ partial sorts and sorts
+
+def test_partition(engine: Any) -> None:
+    rng = np.random.default_rng(7)
+    for dt in (np.int8, np.float32, np.complex128, np.bool_):
+        a = rng.integers(-20, 20, (5, 17)).astype(dt)
+        if a.dtype.kind == "f":
+            a[1, 3] = np.nan
+        for x, t in ((a, lt.asarray(a)), (a[:, ::2], lt.asarray(a)[:, ::2]),
+                     (a * 2, lt.asarray(a) * 2) if dt != np.bool_ else (a, lt.asarray(a))):
+            for kth in (3, -1, [-2, 0, 4], np.int64(2)):
+                for axis in (-1, 0, None):
+                    check(lambda: np.partition(x, kth, axis=axis),
+                          lambda: lt.partition(t, kth, axis=axis))
+                    check(lambda: np.argpartition(x, kth, axis=axis),
+                          lambda: lt.argpartition(t, kth, axis=axis))
+    a = np.arange(5)
+    t = lt.asarray(a)
+    for kth in (5, -6, 1.0, np.array([True]), [], [[1]], lt.asarray(2)):
+        kv = kth.eval() if isinstance(kth, lt.Tensor) else kth
+        check(lambda: np.partition(a, kv), lambda: lt.partition(t, kth))
+        check(lambda: np.argpartition(a, kv), lambda: lt.argpartition(t, kth))
+    for axis in (-1, 0, 1, None):
+        check(lambda: np.partition(np.array(5), 0, axis=axis),
+              lambda: lt.partition(lt.asarray(5), 0, axis=axis))
+        check(lambda: np.argpartition(np.array(5), 0, axis=axis),
+              lambda: lt.argpartition(lt.asarray(5), 0, axis=axis))
+    check(lambda: np.partition(np.zeros((0, 3)), 1), lambda: lt.partition(lt.zeros((0, 3)), 1))
+    check(lambda: np.partition(a, 1, kind="quick"), lambda: lt.partition(t, 1, kind="quick"))
+
+
+def test_method_forms(engine: Any) -> None:
+    from lazyten.manipulation import _compress_method, _partition_in_place
+    a = np.array([[5.0, 1, 4, 2], [0, 9, 3, 7]])
+    for axis in (0, -1, None):
+        check_write(lambda x: x.partition(1, axis=axis),
+                    lambda t: _partition_in_place(t, 1, axis=axis), a)
+    base = lt.asarray(a)
+    _partition_in_place(base[1], [0, 2])          # through a view, to its root
+    expected = a.copy()
+    expected[1].partition([0, 2])
+    assert_eq(base, expected)
+    check(lambda: a.compress([True, False, True], axis=1),
+          lambda: _compress_method(lt.asarray(a), [True, False, True], axis=1))
+
+
+def test_lexsort(engine: Any) -> None:
+    rng = np.random.default_rng(8)
+    k1 = rng.integers(0, 3, (4, 9)).astype(np.float64)
+    k1[0, 2] = np.nan
+    k2 = rng.integers(0, 2, (4, 9)).astype(np.int8)
+    k3 = rng.random((4, 9)) < 0.5
+    t1, t2, t3 = lt.asarray(k1), lt.asarray(k2), lt.asarray(k3)
+    for axis in (-1, 0, 1, 2, None):
+        check(lambda: np.lexsort((k1, k2, k3), axis), lambda: lt.lexsort((t1, t2, t3), axis))
+        check(lambda: np.lexsort([k2[:, ::2]], axis), lambda: lt.lexsort([t2[:, ::2]], axis))
+    check(lambda: np.lexsort(np.stack([k1, k1 * 2])), lambda: lt.lexsort(lt.stack([t1, t1 * 2])))
+    check(lambda: np.lexsort(np.array([3, 1, 2])), lambda: lt.lexsort(lt.asarray([3, 1, 2])))
+    for keys in ([[3, 1, 2], [1, 1, 0]], [], ([1, 2], [1, 2, 3]), (np.array(3),),
+                 ([1 + 1j, 1 - 1j, 1 + 0j],), (np.zeros(0),)):
+        check(lambda: np.lexsort(keys), lambda: lt.lexsort(keys))
+    check(lambda: np.lexsort((np.array(3),), axis=1), lambda: lt.lexsort((lt.asarray(3),),
+                                                                         axis=1))
+
+
+def test_sort_complex(engine: Any) -> None:
+    for dt in (np.bool_, np.int8, np.uint16, np.int32, np.float16, np.float32, np.complex64):
+        for a, t in layouts((3, 5), dt) + layouts((0,), dt) + layouts((), dt):
+            check(lambda: np.sort_complex(a), lambda: lt.sort_complex(t))
+    c = np.array([1 + 2j, np.nan + 0j, 1 - 1j, 0.5 + np.nan * 1j, -1j])
+    check(lambda: np.sort_complex(c), lambda: lt.sort_complex(lt.asarray(c)))
+
+
+def test_build_errors_name_the_line() -> None:
+    with pytest.raises(IndexError, match=r"insert: .*test_manipulation\.py"):
+        lt.insert(lt.arange(3), 7, 1)
+    with pytest.raises(ValueError, match=r"partition: .*kth.*test_manipulation\.py"):
+        lt.partition(lt.arange(3), 3)
