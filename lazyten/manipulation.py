@@ -79,12 +79,14 @@ def _partition_infer(inputs: Sequence[Node], attrs: dict[str, Any]
                      ) -> tuple[Shape, dict[str, Any]]:
     x = inputs[0]
     ax = S.normalize_axis(attrs["axis"], x.ndim)
-    return x.shape, {"kth": _kth(attrs["kth"], x.shape[ax]), "axis": ax}
+    # NumPy checks no kth of an empty array (median of an empty lane passes
+    # [-1, 0, -1]).
+    return x.shape, {"kth": _kth(attrs["kth"], x.shape[ax], bool(x.size)), "axis": ax}
 
 
-def _kth(kth: Any, n: int) -> int | tuple[int, ...]:
+def _kth(kth: Any, n: int, check: bool = True) -> int | tuple[int, ...]:
     """``kth`` checked as NumPy checks it for an axis of length ``n``: an
-    integer or a 1-d sequence of them, each in ``[-n, n)``."""
+    integer or a 1-d sequence of them, each in ``[-n, n)`` (if ``check``)."""
     k = np.asarray(kth)
     if k.dtype == np.bool_:
         raise ValueError("Booleans unacceptable as partition index")
@@ -92,7 +94,7 @@ def _kth(kth: Any, n: int) -> int | tuple[int, ...]:
         raise TypeError("Partition index must be integer")
     if k.ndim > 1:
         raise ValueError("object too deep for desired array")
-    for v in k.reshape(-1).tolist():
+    for v in k.reshape(-1).tolist() if check else ():
         if not -n <= v < n:
             raise ValueError(f"kth(={v + n if v < 0 else v}) out of bounds ({n})")
     return int(k) if k.ndim == 0 else tuple(k.tolist())
