@@ -18,7 +18,7 @@ import numpy as np
 
 from . import gorgonia, linalg, ma, random, sparse
 from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, full,
-                       full_like, identity, linspace, meshgrid, ones, ones_like, tensor_from,
+                       full_like, geomspace, identity, linspace, meshgrid, ones, ones_like, tensor_from,
                        zeros, zeros_like)
 from .functions import *  # noqa: F401,F403  (the generated elementwise functions too)
 from .functions import ELEMENTWISE, METHODS
@@ -56,6 +56,15 @@ float16, float32, float64 = np.float16, np.float32, np.float64
 complex64, complex128 = np.complex64, np.complex128
 e, pi, inf, nan, newaxis = np.e, np.pi, np.inf, np.nan, None
 finfo, iinfo, result_type, can_cast = np.finfo, np.iinfo, np.result_type, np.can_cast
+# (NumPy's, on dtypes and Python values: a Tensor is never a scalar)
+promote_types, min_scalar_type = np.promote_types, np.min_scalar_type
+isscalar, iterable = np.isscalar, np.iterable
+matrix_power = linalg.matrix_power
+
+
+def common_type(*arrays: Any) -> Any:
+    """NumPy's ``common_type`` (a float type for the arrays' dtypes)."""
+    return np.common_type(*(np.empty(0, _wrap(a).dtype) for a in arrays))
 isdtype = np.isdtype
 
 

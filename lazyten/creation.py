@@ -241,6 +241,17 @@ def meshgrid(*xs: Any, copy: bool = True, sparse: bool = False,
     return tuple(Tensor(t._node) if copy else t for t in out)
 
 
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
+              axis: int = 0) -> Tensor:
+    """NumPy's ``geomspace``: a constant computed now by NumPy (its values
+    come from NumPy's handling of signs and complex endpoints, which a lazy
+    ``logspace`` would have to repeat); tensors as endpoints are refused."""
+    if isinstance(start, Tensor) or isinstance(stop, Tensor):
+        raise TypeError("geomspace: start and stop must be numbers or arrays, not tensors")
+    return asarray(np.geomspace(start, stop, _int(num, "geomspace", "num"),
+                                endpoint=endpoint, dtype=dtype, axis=axis))
+
+
 def tensor_from(shape: Sequence[int] | None = None, backing: Any = None, dtype: Any = None) -> Tensor:
     """gorgonia's ``New(WithShape(...), WithBacking(...), Of(dtype))``."""
     if backing is None:

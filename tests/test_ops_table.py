@@ -686,6 +686,19 @@ def test_inner_is_numpys_to_the_bit(engine: Any, dtype: Any) -> None:
                                       np.inner(a[::-1], b))
 
 
+def test_geomspace_and_dtype_helpers(engine: Any) -> None:
+    for args, kw in (((1, 1000, 4), {}), ((-1, -1000, 5), {"dtype": np.float32}),
+                     ((1j, 1000j, 3), {}), ((1, 256, 9), {"endpoint": False}),
+                     (([1, 2], [100, 200], 3), {"axis": 1}), ((0, 10), {})):
+        check(lambda: np.geomspace(*args, **kw), lambda: lt.geomspace(*args, **kw))
+    i8, f4 = np.ones(2, np.int8), np.ones(2, np.float32)
+    assert lt.common_type(lt.asarray(i8), f4) is np.common_type(i8, f4)
+    assert lt.promote_types("i1", "u1") == np.promote_types("i1", "u1")
+    assert lt.isscalar(3.0) and not lt.isscalar(lt.ones(()))
+    check(lambda: np.linalg.matrix_power(np.eye(2) * 2, 3),
+          lambda: lt.matrix_power(lt.eye(2) * 2, 3))
+
+
 def test_meshgrid(engine: Any) -> None:
     xs = [np.arange(3.0), np.arange(4, dtype=np.int8), np.array([[1j, 2]])]
     ts = [lt.asarray(x) for x in xs]
