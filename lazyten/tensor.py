@@ -47,6 +47,7 @@ def _plain(spec: ops.OpSpec) -> bool:
 
 
 _POWER_AS_FAST = frozenset(np.dtype(d) for d in ("float32", "float64"))
+_POWER_KEPT = _POWER_AS_FAST | frozenset(np.dtype(d) for d in np.typecodes["AllInteger"])
 
 
 def _fast_power(dt: np.dtype[Any], t: type, o: Any) -> str | None:
@@ -90,7 +91,9 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
         src = (f.f_code.co_filename, f.f_lineno) if _in_package.get(f.f_code) is False \
             else user_source()
         a = self._n if self._root is None else self._node
-        fast = _fast_power(a.dtype, t, o) if fast_power else None
+        # (float32/64 and integers, the common case, keep power: one test)
+        fast = _fast_power(a.dtype, t, o) if fast_power and a.dtype not in _POWER_KEPT \
+            else None
         if fast is not None:
             uspec = ops.REGISTRY[fast]
             node = intern_elementwise(uspec, (a,), src, False) if a.skey else None
