@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .graph import ops
-from .graph.node import Node, toposort
+from .graph.node import Node, reaches_placeholder, toposort
 from .graph.shapes import sized_at_call
 from .tensor import Tensor
 
@@ -141,8 +141,7 @@ def _sized_like(x: Any, shape: Any, made: Tensor) -> Tensor:
     that each call's specialization gets the call's (the optimizer makes it
     a ``full`` again: ``x`` is not computed)."""
     if shape is not None or not isinstance(x, Tensor) or not sized_at_call(x.shape) \
-            or not any(n.op.name == "placeholder" and n.value is None
-                       for n in toposort([x.node])):   # (a real array that large)
+            or not reaches_placeholder(x.node):   # (a real array that large)
         return made
     n = made.node
     return Tensor(ops.apply("full_like", [x.node], fill_value=n.attrs.get("fill_value"),

@@ -458,7 +458,9 @@ def split(x: Any, indices_or_sections: int | Sequence[int], axis: int = 0) -> li
     n = t.shape[ax]
     if isinstance(indices_or_sections, (int, np.integer)):
         k = int(indices_or_sections)
-        if k <= 0 or n % k:
+        if k == 0:                           # (NumPy's n % 0)
+            raise ZeroDivisionError("integer division or modulo by zero")
+        if k < 0 or n % k:
             raise ValueError(f"array of size {n} along axis {ax} does not divide into "
                              f"{k} equal sections")
         bounds = [i * (n // k) for i in range(k + 1)]

@@ -56,8 +56,8 @@ from . import functions as F
 from .creation import arange, asarray, eye, full, ones, zeros
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node, Shape
-from .indexing import _assigned
+from .graph.node import Node, Shape, reaches_placeholder
+from .indexing import _assigned, _check_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
 from .tensor import Tensor, wrap
@@ -257,6 +257,16 @@ def _runs(perm: np.ndarray[Any, Any], part: np.ndarray[Any, Any]
     return out
 
 
+def _fixed_length(t: Tensor, axis: int) -> None:
+    """Refuse a position map along a ``None`` dimension of a compiled
+    function (see ``_gather``)."""
+    if S.sized_at_call((t.shape[axis],)) and reaches_placeholder(t.node):
+        raise ValueError(
+            f"the positions it moves along axis {axis} depend on that axis' length, a "
+            f"None dimension of a compiled function known only when it runs; give the "
+            f"placeholder a fixed size there, or trace the computation with @lt.jit")
+
+
 def _gather(parts: Sequence[Tensor], perm: np.ndarray[Any, Any], axis: int) -> Tensor:
     """The concatenation of ``parts`` along ``axis``, taken at the static
     positions ``perm`` (in range) along it.
@@ -267,7 +277,14 @@ def _gather(parts: Sequence[Tensor], perm: np.ndarray[Any, Any], axis: int) -> T
 
         perm [2 1 0 1 2 3 2 1] of x (n=4)  =>  concat(x[2::-1], x[1:], x[2:0:-1])
 
-    A map of more than ``_MAX_RUNS`` runs is one ``take`` instead."""
+    A map of more than ``_MAX_RUNS`` runs is one ``take`` instead.
+
+    The map is made for the parts' lengths: along a ``None`` dimension of a
+    compiled function, whose length each call decides (``roll``'s shift is
+    taken modulo it, ``pad``'s reflections repeat by it), it would be the
+    placeholder's stand-in size's: an error."""
+    for p in parts:
+        _fixed_length(p, axis)
     bounds = np.cumsum([p.shape[axis] for p in parts])
     which = np.searchsorted(bounds, perm, side="right")
     runs = _runs(perm, which)
@@ -394,6 +411,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Tensor:
             raise TypeError("slice indices must be integers or None or have an __index__ "
                             "method")
         pos += n if pos < 0 else 0
+        if pos not in (0, n):               # (the start and the end: any length has them)
+            _fixed_length(t, ax)
         v = _cast_block(values, t.dtype)
         v = v.reshape((1,) * (t.ndim - v.ndim) + v.shape)        # NumPy's ndmin
         if idx.ndim == 0:
@@ -1092,15 +1111,16 @@ def _condition_positions(condition: Any, flat: bool) -> np.ndarray[Any, Any]:
 
 def _take(t: Tensor, positions: np.ndarray[Any, Any], axis: int) -> Tensor:
     """``t`` at the sorted ``positions`` along ``axis``, checked as NumPy's
-    ``take`` checks them: not at all where the result is empty anyway."""
+    ``take`` checks them: once for each index of the axes before ``axis``
+    (so not at all when there is none)."""
     n = t.shape[axis]
     if positions.size and n == 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
-    if t.size == 0:
-        return zeros(t.shape[:axis] + (positions.size,) + t.shape[axis + 1:], t.dtype)
-    if positions.size and positions[-1] >= n:
+    if positions.size and math.prod(t.shape[:axis]) and positions[-1] >= n:
         raise IndexError(f"index {positions[-1]} is out of bounds for axis {axis} with "
                          f"size {n}")
+    if t.size == 0:
+        return zeros(t.shape[:axis] + (positions.size,) + t.shape[axis + 1:], t.dtype)
     return _copy(_gather([t], positions, axis))
 
 
@@ -1196,14 +1216,18 @@ def put_along_axis(arr: Tensor, indices: Any, values: Any, axis: int | None) -> 
            [5, 0]])
     """
     t = _writable(arr, "put_along_axis")
-    idx = wrap(indices)
+    # A concrete index array stays one: its values are checked on this line.
+    idx = indices if isinstance(indices, Tensor) else np.asarray(indices)
     if idx.dtype.kind not in "iu":
         raise IndexError("`indices` must be an integer array")
     if axis is None:
         if idx.ndim != 1:
             raise ValueError("when axis=None, `indices` must have a single dimension.")
+        if isinstance(idx, np.ndarray):
+            _check_bounds(idx, t.size, 0)
         flat = ops.apply("reshape", [t._node], shape=(-1,))
-        new = ops.apply("scatter", [flat, _assigned(t, values), idx._node], key=(("a", 0),))
+        new = ops.apply("scatter", [flat, _assigned(t, values), wrap(idx)._node],
+                        key=(("a", 0),))
         t._write(ops.apply("reshape", [new], shape=t.shape))
         return
     ax = S.normalize_axis(axis, t.ndim)
@@ -1299,7 +1323,8 @@ def lexsort(keys: Any, axis: int | None = -1) -> Tensor:
     """
     if isinstance(keys, (Tensor, np.ndarray)):
         kt = wrap(keys)
-        ks = [kt[i] for i in range(kt.shape[0])] if kt.ndim else [kt]
+        # (a 0-d array is no sequence of keys: NumPy's TypeError below)
+        ks = [kt[i] for i in range(kt.shape[0])] if kt.ndim else []
     else:
         ks = [wrap(k) for k in keys]
     if not ks:

@@ -470,7 +470,8 @@ def _linspace(start: Any, stop: Any, num: int, endpoint: bool, axis: int) -> Ten
         # A 0-d array keeps its dtype as a NumPy scalar; Python numbers stay weak.
         bounds = [v[()] if isinstance(v, np.ndarray) else v for v in (start, stop)]
         return linspace(bounds[0], bounds[1], num, endpoint=endpoint)
-    values = [np.asarray(v) for v in (start, stop)]     # (evaluates tensors)
+    # (evaluates tensors; Python numbers stay as they are: weak, NEP 50)
+    values = [np.asarray(v) if isinstance(v, Tensor) else v for v in (start, stop)]
     return asarray(np.linspace(values[0], values[1], num, endpoint=endpoint, axis=axis))
 
 
@@ -621,8 +622,9 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any,
     """
     t = wrap(x)
     n2 = len(funclist)
-    # (NumPy's undocumented rule: a single condition is a list of one)
-    if np.isscalar(condlist) or (t.ndim != 0 and not _lists_arrays(condlist)):
+    # (NumPy's undocumented rule: a single condition is a list of one; its
+    # condlist[0] is read first, an IndexError for a 0-d array)
+    if np.isscalar(condlist) or (not _lists_arrays(condlist) and t.ndim != 0):
         condlist = [condlist]
     conds = _conditions(condlist)
     n = len(conds)

@@ -591,3 +591,39 @@ def test_build_errors_name_the_line() -> None:
         lt.insert(lt.arange(3), 7, 1)
     with pytest.raises(ValueError, match=r"partition: .*kth.*test_manipulation\.py"):
         lt.partition(lt.arange(3), 3)
+
+
+def test_position_maps_along_a_none_dimension_are_refused() -> None:
+    """roll's shift is taken modulo the length, pad's reflections repeat by
+    it, insert/delete check positions against it: along a None dimension of
+    a compiled function each call's length decides, so these raise when
+    built (they gave the placeholder's stand-in size's answer); the start
+    and the end, and @lt.jit, are fine."""
+    x = np.arange(6.0)
+    p = lt.placeholder((None,), np.float64)
+    for build in (lambda v: lt.roll(v, 7), lambda v: lt.pad(v, (8, 1), "reflect"),
+                  lambda v: lt.insert(v, 3, 9.0), lambda v: lt.delete(v, 7),
+                  lambda v: lt.delete(v, slice(None, None, 2))):
+        with pytest.raises(ValueError, match="None dimension"):
+            build(p)
+    np.testing.assert_array_equal(lt.function([p], lt.insert(p, 0, 9.0))(x), np.insert(x, 0, 9))
+    np.testing.assert_array_equal(lt.function([p], lt.append(p, 9.0))(x), np.append(x, 9))
+    g = lt.jit(lambda v: lt.roll(v, 7))
+    np.testing.assert_array_equal(g(x), np.roll(x, 7))
+    np.testing.assert_array_equal(lt.roll(lt.asarray(np.arange(300_000.0)), 7).eval(),
+                                  np.roll(np.arange(300_000.0), 7))   # a real long axis
+
+
+def test_edge_cases_found_by_review(engine: Any) -> None:
+    check(lambda: np.compress([False, True], np.zeros((1, 0)), axis=0),
+          lambda: lt.compress([False, True], lt.zeros((1, 0)), axis=0))
+    check(lambda: np.compress([True, False, True, True], np.zeros((0, 3)), axis=1),
+          lambda: lt.compress([True, False, True, True], lt.zeros((0, 3)), axis=1))
+    check(lambda: np.lexsort(np.array(3)), lambda: lt.lexsort(lt.asarray(3)))
+    check(lambda: np.hsplit(np.ones((2, 4)), 0), lambda: lt.hsplit(lt.ones((2, 4)), 0))
+    t = lt.arange(6.0).reshape(2, 3)
+    with pytest.raises(IndexError):           # a concrete index, checked when built
+        lt.put_along_axis(t, np.array([[5]]), 1.0, axis=1)
+    with pytest.raises(IndexError):
+        lt.put_along_axis(t, np.array([9]), 1.0, axis=None)
+    np.testing.assert_array_equal(t.eval(), np.arange(6.0).reshape(2, 3))   # t still works

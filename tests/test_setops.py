@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import lazyten as lt
-from tests.util import public_type, same_bits
+from tests.util import check, public_type, same_bits
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning",
                                         "ignore::numpy.exceptions.ComplexWarning")
@@ -495,3 +495,15 @@ def test_lazy_functions_compile_over_placeholders() -> None:
                     np.logspace(0, 1, 24, base=x[:24])]
     for g, e in zip(got, expected, strict=True):
         same_bits(g, np.asarray(e))
+
+
+def test_edge_cases_found_by_review(engine: Any) -> None:
+    f32 = np.array([0.0, 1.0], np.float32)
+    check(lambda: np.logspace(f32, 2, 3), lambda: lt.logspace(f32, 2, 3))
+    check(lambda: np.logspace(np.array(0.5, np.float32), 2, 3),
+          lambda: lt.logspace(lt.asarray(np.array(0.5, np.float32)), 2, 3))
+    x = np.asarray(3.0)
+    t = lt.asarray(x)
+    check(lambda: np.piecewise(x, np.asarray(x > 0), [1, 2]),     # a 0-d array: IndexError
+          lambda: lt.piecewise(t, t > 0, [1, 2]))
+    check(lambda: np.piecewise(x, x > 0, [1, 2]), lambda: lt.piecewise(t, x > 0, [1, 2]))

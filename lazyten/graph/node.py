@@ -738,6 +738,13 @@ def toposort(outputs: Iterable[Node], stop_at_values: bool = True) -> list[Node]
     return [seen[k] for k in sorted(seen)]
 
 
+
+def reaches_placeholder(node: Node) -> bool:
+    """Whether ``node``'s graph reads a placeholder (a compiled function's
+    input), whose ``None`` sizes are only known when the function runs.
+    Walks the graph: for the rare node sized like a ``None`` dimension."""
+    return any(n.op.name == "placeholder" and n.value is None for n in toposort([node]))
+
 def consumers(order: Sequence[Node]) -> dict[int, list[Node]]:
     """node id -> the nodes (in ``order``) that read it."""
     out: dict[int, list[Node]] = {n.id: [] for n in order}
