@@ -283,8 +283,8 @@ def _gather(parts: Sequence[Tensor], perm: np.ndarray[Any, Any], axis: int) -> T
     compiled function, whose length each call decides (``roll``'s shift is
     taken modulo it, ``pad``'s reflections repeat by it), it would be the
     placeholder's stand-in size's: an error."""
-    for p in parts:
-        _fixed_length(p, axis)
+    for part in parts:
+        _fixed_length(part, axis)
     bounds = np.cumsum([p.shape[axis] for p in parts])
     which = np.searchsorted(bounds, perm, side="right")
     runs = _runs(perm, which)
