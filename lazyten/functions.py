@@ -494,6 +494,8 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, out: Any = None,
     if out is not None:
         raise TypeError(f"{name}: out= is not supported on lazy reductions; assign the "
                         f"result instead")
+    if isinstance(axis, list):               # NumPy takes an int or a tuple only
+        raise TypeError("'list' object cannot be interpreted as an integer")
     t = wrap(x)
     if where is True and initial is None:
         return Tensor(ops.apply(name, [t._node], axis=axis, keepdims=bool(keepdims), **extra))
@@ -523,8 +525,9 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
 
 
 def _correction(correction: float | None, ddof: float | None) -> float:
-    if correction is not None and ddof is not None:
-        raise ValueError("give correction or ddof, not both")
+    if correction is not None and ddof is not None and ddof != 0:
+        # (NumPy: ddof=0 is its default, so it may come with a correction)
+        raise ValueError("ddof and correction can't be provided simultaneously.")
     c = correction if correction is not None else (ddof if ddof is not None else 0)
     if not isinstance(c, (int, float, np.integer, np.floating)) or isinstance(c, bool):
         raise TypeError(f"var/std: correction (ddof) must be a number, got {c!r}")

@@ -290,7 +290,12 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08,
     elif isinstance(y, int):
         y = float(y)
     if not isinstance(x, Tensor) and not isinstance(y, Tensor):
-        y = wrap(y)                              # a tensor result, even of scalars
+        # A tensor result, even of scalars: the operand made one is an
+        # array, so that a Python-number ``b`` stays weak (NEP 50).
+        if isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
+            x = wrap(x)
+        else:
+            y = wrap(y)
     tols = [_concrete(v) if isinstance(v, Tensor) else v for v in (atol, rtol)]
     if not (np.all(np.isfinite(tols[0])) and np.all(np.isfinite(tols[1]))):
         msg = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
@@ -444,14 +449,22 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None,
            correction: float | None = None) -> Tensor:
-    """The square root of ``nanvar``."""
-    return F.sqrt(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+    """The square root of ``nanvar``; for data that holds no NaN (integers,
+    bools) ``std`` itself, as NumPy (whose ``std`` keeps an integer
+    ``dtype=``: a square root cast back, or its casting error)."""
+    t = wrap(a)
+    if t.dtype.kind not in "fc":
+        return F.std(t, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                     where=where, mean=mean, correction=correction)
+    return F.sqrt(nanvar(t, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                          where=where, mean=mean, correction=correction))
 
 
 def _nan_extreme(ufunc: str, a: Any, axis: Any, out: Any, keepdims: bool, initial: Any,
                  where: Any) -> Tensor:
     _no_out(out)
+    if isinstance(axis, list):               # (NumPy's ufunc reduce: an int or a tuple)
+        raise TypeError("'list' object cannot be interpreted as an integer")
     t = wrap(a)
     if t.dtype.kind not in "fc":             # no NaN to skip: fmin.reduce is min
         fn = F.min if ufunc == "fmin" else F.max

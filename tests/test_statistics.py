@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import lazyten as lt
-from tests.util import public_type, same_bits
+from tests.util import check, public_type, same_bits
 
 FLOATS = [np.dtype(d) for d in (np.float16, np.float32, np.float64)]
 SOME = [np.dtype(d) for d in (np.bool_, np.float16, np.float32, np.float64, np.complex128)]
@@ -653,3 +653,23 @@ def test_errors_name_the_function() -> None:
         lt.nanargmin(t * np.nan)
     with pytest.raises(ValueError, match="convolve.*cannot be empty"):
         lt.convolve(t[0, :0], t[0])
+
+
+def test_edge_cases_found_by_review(engine: Any) -> None:
+    """A Python-number b stays weak when a is an array (it was made a strong
+    float64); nanstd of integers is std (an integer dtype= kept, or NumPy's
+    casting error); a list axis is NumPy's TypeError, but for median."""
+    a = np.array([0.1, 1.0], np.float32)
+    h = np.array([1.0, 2.0], np.float16)
+    for x, y in ((a, 0.1), (h, 1.0001), (np.float32(0.1), 0.1), (0.1, a), (a, 0.1 + 0j)):
+        check(lambda: np.isclose(x, y, rtol=0, atol=0), lambda: lt.isclose(x, y, rtol=0, atol=0))
+        check(lambda: np.allclose(x, y), lambda: lt.allclose(x, y))
+    i8 = np.arange(12, dtype=np.int8).reshape(3, 4)
+    check(lambda: np.nanstd(i8, dtype="i8"), lambda: lt.nanstd(lt.asarray(i8), dtype="i8"))
+    check(lambda: np.nanstd(i8, axis=0, dtype="i8"),
+          lambda: lt.nanstd(lt.asarray(i8), axis=0, dtype="i8"))
+    x = np.ones((2, 3))
+    for name in ("sum", "mean", "var", "min", "ptp", "nansum", "nanmean", "nanmin", "nanmax",
+                 "median"):
+        check(lambda: getattr(np, name)(x, axis=[0, 1]),
+              lambda: getattr(lt, name)(lt.asarray(x), axis=[0, 1]))
