@@ -279,8 +279,6 @@ def _assigned(t: Tensor, value: Any) -> Node:
     return node_of(value)
 
 
-
-
 @ops.reports("put")
 def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
     """NumPy's ``put``: the elements of ``a`` at the flat (C-order) indices
@@ -310,7 +308,7 @@ def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
     vals = Tensor(_assigned(a, v)).reshape(-1)
     if vals.size == 0 or idx.size == 0:
         return                                   # NumPy: nothing to put
-    if vals.size != idx.size and idx.size:
+    if vals.size != idx.size:
         # ``v`` repeated (or cut) to one value an index, as NumPy does.
         vals = vals[wrap(np.arange(idx.size) % vals.size)]
     flat = ops.apply("reshape", [a._node], shape=(-1,))
