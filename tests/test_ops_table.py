@@ -342,6 +342,11 @@ def test_masked_reductions(engine: Any, dtype: np.dtype[Any]) -> None:
             check(lambda: getattr(np, name)(e, **kw), lambda: getattr(lt, name)(te, **kw))
             check(lambda: getattr(np, name)(x, **kw), lambda: getattr(t, name)(**kw))
     check(lambda: np.sum(x, where=m[:, :2]), lambda: lt.sum(t, where=m[:, :2]))
+    z = base[0, 0, 0]                          # a 0-d array: axis 0 with a mask, as NumPy
+    for name in ("mean", "var", "std", "sum"):
+        check(lambda: getattr(np, name)(np.asarray(z), axis=0, where=np.True_),
+              lambda: getattr(lt, name)(lt.asarray(np.asarray(z)), axis=0, where=np.True_),
+              rtol=0.0)
     check(lambda: np.any(x, where=m.astype(int)), lambda: lt.any(t, where=m.astype(int)))
     with pytest.raises(TypeError, match="mean="):
         lt.var(t, mean=lt.mean(t, keepdims=True))

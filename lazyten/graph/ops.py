@@ -541,7 +541,9 @@ def _masked_reduce_infer(inputs: Sequence[Node],
     if red in ("min", "max") and attrs.get("initial") is None:
         raise ValueError(f"reduction operation {red!r} has no identity, so to use a where "
                          f"mask one has to specify 'initial'")
-    shape, plain = REGISTRY[red].infer([x], {"axis": attrs.get("axis"),
+    # (with a mask NumPy's mean/var/std take a 0-d array's axis 0 too, as
+    # its ufunc reductions do)
+    shape, plain = _ufunc_reduce_infer([x], {"axis": attrs.get("axis"),
                                              "keepdims": attrs.get("keepdims", False)})
     return shape, {**attrs, "axis": plain["axis"], "keepdims": plain["keepdims"]}
 
