@@ -18,8 +18,8 @@ import numpy as np
 
 from . import gorgonia, linalg, ma, random, sparse
 from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, full,
-                       full_like, geomspace, identity, linspace, meshgrid, ones, ones_like, tensor_from,
-                       zeros, zeros_like)
+                       full_like, geomspace, identity, linspace, meshgrid, ones, ones_like,
+                       tensor_from, zeros, zeros_like)
 from .functions import *  # noqa: F401,F403  (the generated elementwise functions too)
 from .functions import ELEMENTWISE, METHODS
 from .graph.printer import format_graph

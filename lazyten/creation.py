@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .graph import ops
-from .graph.node import Node, reaches_placeholder, toposort
+from .graph.node import Node, reaches_placeholder
 from .graph.shapes import sized_at_call
 from .tensor import Tensor
 
