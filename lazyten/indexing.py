@@ -260,7 +260,9 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
         _check_mask(t.shape, 0, mask.shape)
         if mask.size == 0:
             return                           # (a mask with no elements: nothing written)
-        cond = wrap(mask).reshape(mask.shape + (1,) * (t.ndim - mask.ndim))
+        cond = wrap(mask)
+        if mask.ndim < t.ndim:               # (the mask covers the leading axes)
+            cond = cond.reshape(mask.shape + (1,) * (t.ndim - mask.ndim))
         fill = ops.apply("reshape", [val], shape=()) if val.shape else val
         t._write(ops.apply("where", [cond._node, fill, t._node]))
         return

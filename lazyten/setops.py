@@ -31,6 +31,7 @@ How each is built, and why:
 
 from __future__ import annotations
 
+import builtins
 import functools
 import importlib
 import math
@@ -46,14 +47,14 @@ from .exec.executor import evaluate
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, Shape
-from .sorting import _values
+from .sorting import _values, diff
 from .tensor import Tensor, wrap
 
 __all__: list[str] = [
     "isin", "intersect1d", "union1d", "setdiff1d", "setxor1d",
     "angle", "sinc", "i0", "nan_to_num", "iscomplex", "isreal", "isneginf", "isposinf",
     "real_if_close", "logspace", "vdot", "divmod", "modf", "frexp", "cross",
-    "apply_along_axis", "piecewise",
+    "apply_along_axis", "piecewise", "unwrap",
 ]
 
 
@@ -581,6 +582,45 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any
     # (not ops.reports: an error of func1d's own reaches the user as it is)
     return asarray(np.apply_along_axis(func1d, axis, _values(t, "apply_along_axis"),
                                        *args, **kwargs))
+
+
+@ops.reports("unwrap")
+def unwrap(p: Any, discont: Any = None, axis: int = -1, *, period: Any = 2 * math.pi) -> Tensor:
+    """Phase unwrapping (``np.unwrap``): jumps between neighbours larger than
+    ``discont`` (``period / 2``) are taken back by multiples of ``period``.
+    NumPy's code line for line, lazily: ``diff``, ``mod``, the boundary
+    corrections as ``where`` (NumPy's ``copyto(where=)``), a ``cumsum``
+    written into a copy of ``p`` in the result's dtype.
+
+    >>> import lazyten as lt
+    >>> lt.unwrap(lt.asarray([0.0, 3.0, 6.5, 0.2])).eval().round(3)
+    array([0.   , 3.   , 0.217, 0.2  ])
+    """
+    t = wrap(p)
+    dd = diff(t, axis=axis)
+    if discont is None:
+        discont = period / 2
+    ax = S.normalize_axis(axis, t.ndim)
+    slice1 = tuple(slice(1, None) if k == ax else slice(None) for k in range(t.ndim))
+    dtype = np.result_type(dd.dtype, period)
+    if np.issubdtype(dtype, np.integer):
+        interval_high, rem = builtins.divmod(period, 2)
+        boundary_ambiguous = rem == 0
+    else:
+        interval_high = period / 2
+        boundary_ambiguous = True
+    interval_low = -interval_high
+    ddmod = F.remainder(dd - interval_low, period) + interval_low
+    if boundary_ambiguous:
+        # (NumPy: for abs(dd) == period/2 the line above gave -period/2;
+        # make it sign(dd) * period/2)
+        ddmod = F.where((ddmod == interval_low) & (dd > 0),
+                        F.astype(asarray(interval_high), ddmod.dtype), ddmod)
+    ph_correct = ddmod - dd
+    ph_correct = F.where(abs(dd) < discont, F.astype(asarray(0), ph_correct.dtype), ph_correct)
+    up = F.astype(t, dtype)
+    up[slice1] = t[slice1] + F.cumsum(ph_correct, axis=ax)
+    return up
 
 
 def _conditions(condlist: Any) -> np.ndarray[Any, Any]:

@@ -507,3 +507,24 @@ def test_edge_cases_found_by_review(engine: Any) -> None:
     check(lambda: np.piecewise(x, np.asarray(x > 0), [1, 2]),     # a 0-d array: IndexError
           lambda: lt.piecewise(t, t > 0, [1, 2]))
     check(lambda: np.piecewise(x, x > 0, [1, 2]), lambda: lt.piecewise(t, x > 0, [1, 2]))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64", "int16"])
+def test_unwrap_is_numpys(engine: Any, dtype: str) -> None:
+    """np.unwrap's own steps, lazily: bits, dtype (an integer period keeps
+    integers), the boundary case abs(dd) == period / 2, any axis."""
+    rng = np.random.default_rng(31)
+    if dtype.startswith("int"):
+        base = rng.integers(-20, 20, (4, 9)).astype(dtype)
+        base[0, :3] = [0, 5, 10]               # jumps of exactly period / 2
+    else:
+        base = (np.cumsum(rng.uniform(-4, 4, (4, 9)), axis=1)).astype(dtype)
+        base[0, :3] = [0.0, np.pi, 2 * np.pi]
+    t = lt.asarray(base)
+    for kw in ({}, {"axis": 0}, {"discont": 4}, {"period": 10}, {"period": 10, "axis": 0},
+               {"discont": 1.0, "period": 6}):
+        check(lambda: np.unwrap(base, **kw), lambda: lt.unwrap(t, **kw), rtol=0.0)
+        check(lambda: np.unwrap(base[:, ::-2], **kw), lambda: lt.unwrap(t[:, ::-2] * 1, **kw),
+              rtol=0.0)
+    check(lambda: np.unwrap(np.zeros(0, dtype)), lambda: lt.unwrap(lt.zeros(0, dtype)))
+    check(lambda: np.unwrap(np.asarray(1.0)), lambda: lt.unwrap(lt.asarray(1.0)))
