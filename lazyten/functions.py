@@ -28,6 +28,7 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
     arity = spec.arity or 1
     # lt.sin(t) of a tensor: the operator methods' short path (``-t``'s).
     unary = _unary_method(name) if arity == 1 else None
+    parts = name in ("real", "imag")
 
     def fn(*args: Any) -> Tensor:
         if unary is not None and len(args) == 1 and type(args[0]) is Tensor:
@@ -40,6 +41,9 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
             if isinstance(a, Tensor):
                 break
         else:
+            if parts and type(args[0]) in _PY_SCALARS:
+                # np.real(1) is 1 itself, a Python number (weak), not an array
+                return getattr(args[0], name)
             # No tensor among them: one operand becomes one, the first that is
             # not a Python scalar (those stay weak, NEP 50: lt.add(1, int8
             # array) is int8), else the first.

@@ -1142,6 +1142,11 @@ def test_functions_of_python_scalars_and_arrays_keep_the_scalars_weak(engine: An
                        ("add", (200, np.int8(3))),                # OverflowError
                        ("add", (1, 2)), ("add", ([1, 2], 3.5))):
         check(lambda: getattr(np, name)(*args), lambda: getattr(lt, name)(*args))
+    # np.real(1) is the Python number itself: weak in what follows
+    i16 = np.array([1, 2], np.int16)
+    for fn in ("real", "imag"):
+        assert type(getattr(lt, fn)(100)) is int
+        check(lambda: i16 | getattr(np, fn)(100), lambda: lt.asarray(i16) | getattr(lt, fn)(100))
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
