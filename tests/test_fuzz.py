@@ -715,7 +715,7 @@ class Interp:
         nd = len(shape)
         kind = self.draw(st.sampled_from(["reshape", "transpose", "getitem", "getitem",
                                           "broadcast_to", "expand_dims", "flip", "squeeze",
-                                          "take"]))
+                                          "take", "fancy", "fancy"]))
         d = self.draw
         if kind == "reshape":
             new = self._new_shape(shape)
@@ -765,6 +765,12 @@ class Interp:
             lf = lambda: lt.flip(v.lazy, axis=fax)  # noqa: E731
             rf = lambda: np.flip(v.ref, axis=fax)  # noqa: E731
             uf = lambda u: np.flip(u, axis=fax)  # noqa: E731
+        elif kind == "fancy" and nd > 0 and math.prod(shape):  # advanced indexing: a gather
+            fidx = self._fancy_index(shape)
+            code = f"{v.name}[{_index_code(fidx)}]"
+            lf = lambda: v.lazy[fidx]  # noqa: E731
+            rf = lambda: v.ref[fidx]  # noqa: E731
+            uf = lambda u: u[fidx]  # noqa: E731
         elif kind == "take" and nd > 0:      # a gather (not a view; pushed down too)
             tax = d(st.integers(0, nd - 1))
             n_ax = shape[tax]
@@ -781,6 +787,30 @@ class Interp:
             uf = lambda u: np.squeeze(u)  # noqa: E731
         lazy, ref = self.run(lf, rf, code)
         self.prog.add(lazy, ref, uf(v.unc), code)
+
+    def _fancy_index(self, shape: tuple[int, ...]) -> tuple[Any, ...]:
+        """Integer arrays (in range, of one broadcast shape) on one or two
+        axes, side by side or apart, an int or a slice on the others, maybe
+        a new axis: gathers that take something, placed by NumPy's rule."""
+        d = self.draw
+        nd = len(shape)
+        axes = sorted(d(st.lists(st.integers(0, nd - 1), min_size=1, max_size=2, unique=True)))
+        m = d(st.sampled_from([(1,), (2,), (3,), (2, 1)]))
+        items: list[Any] = []
+        for k, n in enumerate(shape):
+            if k in axes:
+                shp = m if k == axes[0] else m[-1:]       # (the two broadcast together)
+                items.append(np.array(d(st.lists(st.integers(-n, n - 1), min_size=math.prod(shp),
+                                                 max_size=math.prod(shp))),
+                                      dtype=np.intp).reshape(shp))
+            elif d(st.booleans()):
+                items.append(d(st.integers(-n, n - 1)))
+            else:
+                items.append(slice(d(st.sampled_from([None, 1, -1])), None,
+                                   d(st.sampled_from([None, -1, 2]))))
+        if d(st.booleans()):
+            items.insert(d(st.integers(0, len(items))), None)
+        return tuple(items)
 
     def _new_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
         size = math.prod(shape)
@@ -974,6 +1004,8 @@ def _index_code(idx: tuple[Any, ...]) -> str:
             return "None"
         if i is Ellipsis:
             return "..."
+        if isinstance(i, (np.ndarray, np.bool_)):
+            return f"np.array({np.asarray(i).tolist()!r}, dtype=np.{np.asarray(i).dtype})"
         if isinstance(i, slice):
             parts = ["" if i.start is None else str(i.start),
                      "" if i.stop is None else str(i.stop)]
