@@ -27,7 +27,7 @@ from .indexing import put
 from .manipulation import *  # noqa: F401,F403  (each module's __all__)
 from .setops import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
-from .io import load, load_csv, save, save_csv, savez, savez_compressed
+from .io import load, load_csv, loadtxt, save, save_csv, savetxt, savez, savez_compressed
 from .iterators import iterate, multi_iterate
 from .gorgonia import (I, at, clamp, clone, contract, copy_to, mat_vec_mul, materialize,
                        range_, reduce, safe_t, set_at, tensor_mul, ut)

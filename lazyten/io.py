@@ -22,7 +22,8 @@ import numpy as np
 from .creation import asarray
 from .tensor import Tensor
 
-__all__ = ["save", "load", "savez", "savez_compressed", "save_csv", "load_csv"]
+__all__ = ["save", "load", "savez", "savez_compressed", "save_csv", "load_csv", "savetxt",
+           "loadtxt"]
 
 PathLike = str | os.PathLike[str]
 
@@ -103,3 +104,18 @@ def load_csv(path: PathLike, dtype: Any = np.float64, delimiter: str = ",",
         raise ValueError(f"load_csv: ndmin must be 0, 1 or 2, got {ndmin}")
     nd: Literal[0, 1, 2] = 2 if ndmin == 2 else (1 if ndmin == 1 else 0)
     return asarray(np.loadtxt(path, dtype=np.dtype(dtype), delimiter=delimiter, ndmin=nd))
+
+
+def savetxt(fname: Any, X: Any, *args: Any, **kwargs: Any) -> None:
+    """NumPy's ``savetxt`` of a tensor's value (evaluated), with all of its
+    options (``fmt``, ``delimiter``, ``header``, ...)."""
+    np.savetxt(fname, _value(X), *args, **kwargs)
+
+
+def loadtxt(fname: Any, *args: Any, **kwargs: Any) -> Any:
+    """NumPy's ``loadtxt``, its array (or arrays, with ``unpack=True``) as
+    tensors."""
+    out = np.loadtxt(fname, *args, **kwargs)
+    if isinstance(out, tuple):
+        return tuple(asarray(a) for a in out)
+    return asarray(out)

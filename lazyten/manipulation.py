@@ -64,7 +64,7 @@ from .tensor import Tensor, wrap
 
 __all__: list[str] = [
     "append", "insert", "delete", "roll", "rot90", "fliplr", "flipud", "pad", "resize",
-    "block", "tri", "tril_indices", "triu_indices", "tril_indices_from",
+    "block", "tri", "tril_indices", "triu_indices", "tril_indices_from", "mask_indices",
     "triu_indices_from", "diag", "diagflat", "diag_indices", "diag_indices_from",
     "fill_diagonal", "kron", "vander", "indices", "ix_", "ravel", "ravel_multi_index",
     "unravel_index", "hsplit", "vsplit", "dsplit", "choose", "compress", "extract",
@@ -1376,3 +1376,12 @@ def _compress_method(t: Tensor, condition: Any, axis: int | None = None,
 # ndarray's methods of these names (Tensor.__getattr__ looks them up here).
 F.METHODS.update(compress=_compress_method, choose=choose, partition=_partition_in_place,
                  argpartition=argpartition)
+
+
+@ops.reports("mask_indices")
+def mask_indices(n: int, mask_func: Callable[..., Any], k: Any = 0) -> tuple[Tensor, ...]:
+    """NumPy's ``mask_indices``: the indices where ``mask_func`` (``lt.triu``,
+    ``np.tril``, ...) of an ``(n, n)`` array of ones with offset ``k`` is
+    nonzero; computed now (their number depends on the mask's values)."""
+    m = mask_func(ones((n, n), int), k)
+    return tuple(asarray(i) for i in np.nonzero(np.asarray(m)))

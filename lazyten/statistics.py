@@ -51,7 +51,7 @@ from .tensor import Tensor, node_of, wrap
 
 __all__: list[str] = [
     "allclose", "array_equal", "array_equiv", "average", "bincount", "convolve", "corrcoef",
-    "correlate", "cov", "digitize", "ediff1d", "gradient", "histogram", "histogram_bin_edges",
+    "correlate", "cov", "digitize", "ediff1d", "gradient", "histogram", "histogram_bin_edges", "histogram2d", "histogramdd",
     "interp", "isclose", "median", "nanargmax", "nanargmin", "nancumprod", "nancumsum",
     "nanmax", "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile",
     "nanstd", "nansum", "nanvar", "percentile", "ptp", "quantile", "trapezoid"]
@@ -1088,6 +1088,28 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
     hist, edges = _eager(np.histogram, a, bins=bins, range=range,
                          density=density, weights=weights)
     return asarray(hist), asarray(edges)
+
+
+@ops.reports("histogram2d")
+def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, density: Any = None,
+                weights: Any = None) -> tuple[Tensor, Tensor, Tensor]:
+    """NumPy's ``histogram2d``: counts and both axes' edges (evaluates its
+    inputs, as ``histogram``)."""
+    hist, xe, ye = _eager(np.histogram2d, x, y, bins=bins, range=range, density=density,
+                          weights=weights)
+    return asarray(hist), asarray(xe), asarray(ye)
+
+
+@ops.reports("histogramdd")
+def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = None,
+                weights: Any = None) -> tuple[Tensor, list[Tensor]]:
+    """NumPy's ``histogramdd``: counts and each axis' edges (evaluates the
+    sample: an (N, D) array or a sequence of D coordinate arrays)."""
+    if isinstance(sample, (list, tuple)):
+        sample = [_concrete(s) if isinstance(s, Tensor) else s for s in sample]
+    hist, edges = _eager(np.histogramdd, sample, bins=bins, range=range, density=density,
+                         weights=weights)
+    return asarray(hist), [asarray(e) for e in edges]
 
 
 @ops.reports("histogram_bin_edges")

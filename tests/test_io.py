@@ -89,3 +89,16 @@ def test_csv_options_and_errors(tmp_path: Path) -> None:
         lt.save_csv(tmp_path / "bad.csv", lt.asarray(1.0))
     with pytest.raises(TypeError, match="complex"):
         lt.save_csv(tmp_path / "bad.csv", lt.asarray([1j]))
+
+
+def test_savetxt_and_loadtxt_are_numpys(tmp_path: Any) -> None:
+    a = np.arange(6.0).reshape(2, 3) / 7
+    for kw in ({}, {"delimiter": ",", "fmt": "%.3f", "header": "x y z"}):
+        lt.savetxt(tmp_path / "t.txt", lt.asarray(a) * 1, **kw)
+        np.savetxt(tmp_path / "n.txt", a, **kw)
+        assert (tmp_path / "t.txt").read_text() == (tmp_path / "n.txt").read_text()
+        load_kw = {"delimiter": kw.get("delimiter")}
+        got = lt.loadtxt(tmp_path / "t.txt", **load_kw)
+        np.testing.assert_array_equal(got.eval(), np.loadtxt(tmp_path / "n.txt", **load_kw))
+    np.testing.assert_array_equal(lt.loadtxt(tmp_path / "n.txt", delimiter=",", unpack=True).eval(),
+                                  np.loadtxt(tmp_path / "n.txt", delimiter=",", unpack=True))

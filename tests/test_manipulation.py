@@ -627,3 +627,13 @@ def test_edge_cases_found_by_review(engine: Any) -> None:
     with pytest.raises(IndexError):
         lt.put_along_axis(t, np.array([9]), 1.0, axis=None)
     np.testing.assert_array_equal(t.eval(), np.arange(6.0).reshape(2, 3))   # t still works
+
+
+def test_mask_indices(engine: Any) -> None:
+    for n, k in ((3, 0), (4, 1), (4, -1), (0, 0)):
+        for lt_f, np_f in ((lt.triu, np.triu), (lt.tril, np.tril)):
+            got = lt.mask_indices(n, lt_f, k)
+            want = np.mask_indices(n, np_f, k)
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(g.eval(), w, strict=True)

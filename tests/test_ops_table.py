@@ -662,6 +662,16 @@ def test_contraction_and_join(engine: Any, name: str, fn: Callable[..., Any], sa
         check(lambda: fn(np, a, b), lambda: fn(lt, ta, tb), rtol=rtol)
 
 
+def test_einsum_path_reads_shapes_only() -> None:
+    a, b, c = (np.ones(s) for s in ((2, 30), (30, 40), (40, 5)))
+    lazy = [lt.asarray(v) * 2 for v in (a, b, c)]        # not computed
+    for opt in ("greedy", "optimal"):
+        got = lt.einsum_path("ij,jk,kl->il", *lazy, optimize=opt)
+        want = np.einsum_path("ij,jk,kl->il", a, b, c, optimize=opt)
+        assert got[0] == want[0] and got[1] == want[1]
+    assert all(t.node.value is None for t in lazy)
+
+
 @pytest.mark.parametrize("optimize", [False, True, "greedy", "optimal"])
 def test_einsum_is_numpys_to_the_bit(engine: Any, optimize: Any) -> None:
     """NumPy's own einsum loops by default (optimize=False), as eager NumPy:

@@ -673,3 +673,19 @@ def test_edge_cases_found_by_review(engine: Any) -> None:
                  "median"):
         check(lambda: getattr(np, name)(x, axis=[0, 1]),
               lambda: getattr(lt, name)(lt.asarray(x), axis=[0, 1]))
+
+
+def test_histogram2d_and_histogramdd(engine: Any) -> None:
+    rng = np.random.default_rng(40)
+    x, y = rng.standard_normal(60), rng.uniform(-1, 1, 60)
+    tx = lt.asarray(x) * 1                       # lazy inputs: evaluated
+    for kw in ({}, {"bins": 4}, {"bins": [3, 5], "range": [[-1, 1], [0, 1]]},
+               {"density": True, "weights": np.abs(x)}):
+        for got, want in zip(lt.histogram2d(tx, y, **kw), np.histogram2d(x, y, **kw)):
+            same_bits(got.eval(), want)
+    h, edges = lt.histogramdd([tx, lt.asarray(y)], bins=3)
+    wh, wedges = np.histogramdd([x, y], bins=3)
+    same_bits(h.eval(), wh)
+    for e, we in zip(edges, wedges):
+        same_bits(e.eval(), we)
+    check(lambda: np.histogram2d(x, y[:5]), lambda: lt.histogram2d(tx, y[:5]))
