@@ -726,15 +726,13 @@ def einsum(subscripts: str, *operands: Any, optimize: Any = False) -> Tensor:
     return Tensor(ops.apply("einsum", nodes, subscripts=subscripts, optimize=optimize))
 
 
-def einsum_path(subscripts: str, *operands: Any, optimize: Any = "greedy",
-                einsum_call: bool = False) -> Any:
+def einsum_path(subscripts: str, *operands: Any, optimize: Any = "greedy") -> Any:
     """NumPy's ``einsum_path``: the contraction order and its report.  It
     reads only the operands' shapes and dtypes, so tensors are not computed:
     NumPy gets zero-stride stand-ins of their shapes."""
     stand_ins = [np.broadcast_to(np.empty((), t.dtype), t.shape)
                  for t in (wrap(o) for o in operands)]
-    return np.einsum_path(subscripts, *stand_ins, optimize=optimize,
-                          einsum_call=einsum_call)
+    return np.einsum_path(subscripts, *stand_ins, optimize=optimize)
 
 
 # ------------------------------------------------------------------ joining
