@@ -503,10 +503,10 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, out: Any = None,
     t = wrap(x)
     if where is True and initial is None:
         return Tensor(ops.apply(name, [t._node], axis=axis, keepdims=bool(keepdims), **extra))
-    mask = ops.const(np.True_) if where is True else node_of(where)
+    nodes = [t._node] if where is True else [t._node, node_of(where)]
     if initial is not None:
         extra["initial"] = initial
-    return Tensor(ops.apply("masked_reduce", [t._node, mask], reduce=name, axis=axis,
+    return Tensor(ops.apply("masked_reduce", nodes, reduce=name, axis=axis,
                             keepdims=bool(keepdims),
                             **{k: v for k, v in extra.items() if v is not None}))
 

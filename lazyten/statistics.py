@@ -8,8 +8,8 @@ Ops of NumPy's own stand where no composition gives NumPy's bits:
 * ``partition`` (``np.partition``, registered by ``manipulation``): ``median``
   and ``quantile`` select with it, as NumPy does (a sort orders equal values,
   -0.0 and 0.0, otherwise);
-* ``nan_extreme`` (``np.fmin.reduce``, ``np.fmax.reduce``): ``nanmin`` and
-  ``nanmax``, whose zeros are not ``min``'s;
+* ``masked_reduce`` (the reductions' op) of ``fmin``/``fmax``: ``nanmin``
+  and ``nanmax`` (``np.fmin.reduce``), whose zeros are not ``min``'s;
 * ``numpy_quantile``: ``nanmedian``, ``nanquantile``, ``nanpercentile`` of
   floats (NumPy compacts each lane's non-NaN values in an order that depends
   on where the NaNs are, then selects), and the medians and quantiles over a
@@ -148,50 +148,6 @@ def _partition(x: Tensor, kth: Sequence[int], axis: int) -> Tensor:
     # (manipulation's ``partition`` op: np.partition itself)
     return Tensor(ops.apply("partition", [x._node], kth=tuple(int(k) for k in kth),
                             axis=axis))
-
-
-def _extreme_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
-    x = inputs[0]
-    name, initial = attrs["ufunc"], attrs.get("initial")
-    if len(inputs) > 1:
-        where = inputs[1]
-        if where.dtype != np.bool_:
-            raise TypeError(f"where= must be a boolean array, got {where.dtype}")
-        if S.broadcast_shapes(where.shape, x.shape) != x.shape:
-            raise ValueError(f"where= of shape {where.shape} does not broadcast to the "
-                             f"operand's shape {x.shape}")
-        if initial is None:
-            raise ValueError(f"reduction operation '{name}' does not have an identity, so to "
-                             f"use a where mask one has to specify 'initial'")
-    shape, plain = ops.REGISTRY["min"].infer([x], {"axis": attrs.get("axis"),
-                                                   "keepdims": attrs.get("keepdims", False)})
-    if initial is None and any(x.shape[a] == 0 for a in plain["axis"]):
-        raise ValueError(f"zero-size array to reduction operation {name} which has no "
-                         f"identity")
-    return shape, {"ufunc": name, "axis": plain["axis"], "keepdims": plain["keepdims"],
-                   "initial": initial}
-
-
-def _extreme_impl(x: Any, *where: Any, ufunc: str, axis: tuple[int, ...], keepdims: bool,
-                  initial: Any) -> Any:
-    kw: dict[str, Any] = {} if initial is None else {"initial": initial}
-    if where:
-        kw["where"] = where[0]
-    return getattr(np, ufunc).reduce(x, axis=axis, keepdims=keepdims, **kw)
-
-
-def _extreme_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
-    # One element, as masked reductions do: ``initial`` may widen or refuse.
-    x = inputs[0]
-    with np.errstate(all="ignore"):
-        one = np.ones((1,) * x.ndim, x.dtype)
-        return np.asarray(_extreme_impl(one, **attrs)).dtype
-
-
-ops.register(ops.OpSpec(
-    "nan_extreme", "linalg", _extreme_impl, _extreme_infer, _extreme_dtype, None,
-    doc="np.fmin.reduce / np.fmax.reduce (attrs['ufunc']): NumPy's nanmin/nanmax, with "
-        "initial= and a where= mask (input 1)"))
 
 
 def _mode(mode: Any) -> int:
@@ -469,9 +425,11 @@ def _nan_extreme(ufunc: str, a: Any, axis: Any, out: Any, keepdims: bool, initia
     if t.dtype.kind not in "fc":             # no NaN to skip: fmin.reduce is min
         fn = F.min if ufunc == "fmin" else F.max
         return fn(t, axis=axis, keepdims=keepdims, initial=initial, where=where)
+    # (the masked reduction op, running np.fmin.reduce / np.fmax.reduce)
     nodes = [t._node] if where is True else [t._node, node_of(where)]
-    return Tensor(ops.apply("nan_extreme", nodes, ufunc=ufunc, axis=axis,
-                            keepdims=bool(keepdims), initial=initial))
+    return Tensor(ops.apply("masked_reduce", nodes, reduce=ufunc, axis=axis,
+                            keepdims=bool(keepdims),
+                            **({} if initial is None else {"initial": initial})))
 
 
 @ops.reports("nanmin")

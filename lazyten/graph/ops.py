@@ -516,40 +516,51 @@ _reduction("any", _any_impl)
 _reduction("all", _all_impl)
 
 
-# A reduction with a ``where=`` mask or an ``initial=`` value.  NumPy's masked
-# reduction adds up runs of unmasked elements in its own order, which no
-# rewrite over ``where(mask, x, 0)`` reproduces bit for bit, so NumPy runs it
-# whole (an opaque call, like "linalg"), its mask an input.
+# A reduction with a ``where=`` mask (input 1, when given) or an ``initial=``
+# value; also NumPy's ``fmin``/``fmax`` reductions (``nanmin``/``nanmax``,
+# whose zeros are not ``min``'s).  NumPy's masked reduction adds up runs of
+# unmasked elements in its own order, which no rewrite over ``where(mask, x,
+# 0)`` reproduces bit for bit, so NumPy runs it whole (an opaque call, like
+# "linalg").
 _MASKED_REDUCERS: dict[str, Callable[..., Any]] = {
     "sum": np.sum, "prod": np.prod, "mean": np.mean, "var": np.var, "std": np.std,
-    "min": np.min, "max": np.max, "any": np.any, "all": np.all}
+    "min": np.min, "max": np.max, "any": np.any, "all": np.all,
+    "fmin": np.fmin.reduce, "fmax": np.fmax.reduce}
+_NO_IDENTITY = frozenset({"min", "max", "fmin", "fmax"})
 
 
 def _masked_reduce_infer(inputs: Sequence[Node],
                          attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
-    x, where = inputs
-    if where.dtype != np.bool_:
-        raise TypeError(f"where= must be a boolean array, got {where.dtype}")
-    try:
-        fits = S.broadcast_shapes(where.shape, x.shape) == x.shape
-    except ValueError:
-        fits = False
-    if not fits:
-        raise ValueError(f"where= of shape {where.shape} does not broadcast to the "
-                         f"operand's shape {x.shape}")
+    x, where = inputs[0], (inputs[1] if len(inputs) > 1 else None)
+    if where is not None:
+        if where.dtype != np.bool_:
+            raise TypeError(f"where= must be a boolean array, got {where.dtype}")
+        try:
+            fits = S.broadcast_shapes(where.shape, x.shape) == x.shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"where= of shape {where.shape} does not broadcast to the "
+                             f"operand's shape {x.shape}")
     red = attrs["reduce"]
-    if red in ("min", "max") and attrs.get("initial") is None:
-        raise ValueError(f"reduction operation {red!r} has no identity, so to use a where "
-                         f"mask one has to specify 'initial'")
     # (with a mask NumPy's mean/var/std take a 0-d array's axis 0 too, as
     # its ufunc reductions do)
     shape, plain = _ufunc_reduce_infer([x], {"axis": attrs.get("axis"),
                                              "keepdims": attrs.get("keepdims", False)})
+    if red in _NO_IDENTITY and attrs.get("initial") is None:
+        if where is not None:
+            raise ValueError(f"reduction operation {red!r} does not have an identity, so to "
+                             f"use a where mask one has to specify 'initial'")
+        if any(x.shape[a] == 0 for a in plain["axis"]):
+            raise ValueError(f"zero-size array to reduction operation {red} which has no "
+                             f"identity")
     return shape, {**attrs, "axis": plain["axis"], "keepdims": plain["keepdims"]}
 
 
-def _masked_reduce_impl(x: Any, where: Any, reduce: str, **kw: Any) -> Any:
-    return _MASKED_REDUCERS[reduce](x, where=where, **kw)
+def _masked_reduce_impl(x: Any, *where: Any, reduce: str, **kw: Any) -> Any:
+    if where:
+        kw["where"] = where[0]
+    return _MASKED_REDUCERS[reduce](x, **kw)
 
 
 def _masked_reduce_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
@@ -559,13 +570,13 @@ def _masked_reduce_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dt
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         one = np.ones((1,) * x.ndim, x.dtype)
-        return np.asarray(_masked_reduce_impl(one, np.True_, **attrs)).dtype
+        return np.asarray(_masked_reduce_impl(one, **attrs)).dtype
 
 
 register(OpSpec("masked_reduce", "linalg", _masked_reduce_impl, _masked_reduce_infer,
-                _masked_reduce_dtype, 2,
-                doc="attrs['reduce'] (sum, ..., all) with NumPy's where= mask (input 1) "
-                    "and initial="))
+                _masked_reduce_dtype, None,
+                doc="attrs['reduce'] (sum, ..., all, fmin, fmax) with NumPy's where= mask "
+                    "(input 1, if any) and initial="))
 
 
 def _argreduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
