@@ -5,7 +5,9 @@ from the op registry, so a new elementwise op needs no code here."""
 from __future__ import annotations
 
 import builtins
+import math
 import operator
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from sys import _getframe
 from typing import TYPE_CHECKING, Any
@@ -286,23 +288,42 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
     return t2
 
 
+# View chains' layouts, replayed on stand-ins (``_reshape_is_view``): id of a
+# ``Tensor._steps`` link -> (the link, kept alive so the id stays its own, the
+# stand-in after its steps).  A chain of reshapes of views then replays only
+# the steps since the last reshape, not the whole chain each time.
+_STAND_INS: OrderedDict[int, tuple[Any, np.ndarray[Any, Any]]] = OrderedDict()
+_STAND_INS_MAX = 256
+
+
 def _reshape_is_view(t: Tensor) -> bool:
     """Whether the reshape ``t`` (the last of its view steps) is a view of its
     root.  A write through views runs on a C-contiguous copy of the root's
     data (``view_update``), so the steps are replayed on a C-contiguous array
     of the root's shape: an ``as_strided`` over one element, whose strides
     NumPy reads and whose memory nothing touches."""
-    path = t._path
-    if len(path) == 1:
+    steps = t._steps
+    assert steps is not None and t._root is not None
+    if steps[1] is None:
         return True                          # a reshape of C-contiguous data
-    root = t._root
-    assert root is not None
-    dt = root.dtype
-    c_strides = tuple(int(np.prod(root.shape[k + 1:])) * dt.itemsize
-                      for k in range(root.ndim))
-    v = np.lib.stride_tricks.as_strided(np.empty(1, dt), root.shape, c_strides,
-                                        writeable=False)
-    for name, attrs in path:
+    todo: list[Any] = []                     # the steps to replay, newest first
+    link = steps
+    v = None
+    while link is not None:
+        hit = _STAND_INS.get(id(link))
+        if hit is not None:
+            v = hit[1]
+            break
+        todo.append(link[0])
+        link = link[1]
+    if v is None:
+        root = t._root
+        dt = root.dtype
+        c_strides = tuple(math.prod(root.shape[k + 1:]) * dt.itemsize
+                          for k in range(root.ndim))
+        v = np.lib.stride_tricks.as_strided(np.empty(1, dt), root.shape, c_strides,
+                                            writeable=False)
+    for name, attrs in reversed(todo):
         a = dict(attrs)
         if name == "reshape":
             try:
@@ -311,6 +332,9 @@ def _reshape_is_view(t: Tensor) -> bool:
                 return False
         else:
             v = ops.REGISTRY[name].impl(v, **a)
+    if len(_STAND_INS) >= _STAND_INS_MAX:
+        _STAND_INS.popitem(last=False)
+    _STAND_INS[id(steps)] = (steps, v)
     return True
 
 
