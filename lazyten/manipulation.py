@@ -1057,8 +1057,11 @@ def unravel_index(indices: Any, shape: Any, order: Any = "C") -> tuple[Tensor, .
     (array([1, 1]), array([1, 3]))
     """
     d = _dims(shape)
-    if not isinstance(indices, Tensor):
-        return tuple(asarray(x) for x in np.unravel_index(indices, d, order=order))
+    if not isinstance(indices, Tensor) or not d:
+        # Shape () has no rows to carry a deferred bounds check, so a lazy
+        # index is computed now: NumPy raises unless it is 0.
+        concrete = indices.eval() if isinstance(indices, Tensor) else indices
+        return tuple(asarray(x) for x in np.unravel_index(concrete, d, order=order))
     rows = _op("unravel_index", [indices], shape=d, order=order)
     return tuple(_copy(rows[i]) for i in range(len(d)))
 
