@@ -17,7 +17,7 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _in_package, user_source
-from .tensor import Tensor, _apply_elementwise, _unary_method, node_of, wrap
+from .tensor import Tensor, _apply_elementwise, _unary_method, node_of, wrap, write_order
 
 # ------------------------------------------------------------------ elementwise
 
@@ -290,39 +290,41 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
 
 # View chains' layouts, replayed on stand-ins (``_reshape_is_view``): id of a
 # ``Tensor._steps`` link -> (the link, kept alive so the id stays its own, the
-# stand-in after its steps).  A chain of reshapes of views then replays only
+# root's write order, the stand-in after its steps).  A chain of reshapes of views then replays only
 # the steps since the last reshape, not the whole chain each time.
-_STAND_INS: OrderedDict[int, tuple[Any, np.ndarray[Any, Any]]] = OrderedDict()
+_STAND_INS: OrderedDict[int, tuple[Any, str, np.ndarray[Any, Any]]] = OrderedDict()
 _STAND_INS_MAX = 256
 
 
 def _reshape_is_view(t: Tensor) -> bool:
     """Whether the reshape ``t`` (the last of its view steps) is a view of its
-    root.  A write through views runs on a C-contiguous copy of the root's
-    data (``view_update``), so the steps are replayed on a C-contiguous array
-    of the root's shape: an ``as_strided`` over one element, whose strides
-    NumPy reads and whose memory nothing touches."""
+    root.  A write through views runs on a copy of the root's data in the
+    order ``write_order`` gives (``view_update``), so the steps are replayed
+    on an array of the root's shape in that order: an ``as_strided`` over one
+    element, whose strides NumPy reads and whose memory nothing touches."""
     steps = t._steps
-    assert steps is not None and t._root is not None
-    if steps[1] is None:
+    root = t._root
+    assert steps is not None and root is not None
+    order = write_order(root._node)
+    if steps[1] is None and order == "C":
         return True                          # a reshape of C-contiguous data
     todo: list[Any] = []                     # the steps to replay, newest first
     link = steps
     v = None
     while link is not None:
         hit = _STAND_INS.get(id(link))
-        if hit is not None:
-            v = hit[1]
+        if hit is not None and hit[1] == order:
+            v = hit[2]
             break
         todo.append(link[0])
         link = link[1]
     if v is None:
-        root = t._root
         dt = root.dtype
-        c_strides = tuple(math.prod(root.shape[k + 1:]) * dt.itemsize
-                          for k in range(root.ndim))
-        v = np.lib.stride_tricks.as_strided(np.empty(1, dt), root.shape, c_strides,
-                                            writeable=False)
+        dims = root.shape if order == "C" else root.shape[::-1]
+        strides = tuple(math.prod(dims[k + 1:]) * dt.itemsize for k in range(len(dims)))
+        v = np.lib.stride_tricks.as_strided(
+            np.empty(1, dt), root.shape, strides if order == "C" else strides[::-1],
+            writeable=False)
     for name, attrs in reversed(todo):
         a = dict(attrs)
         if name == "reshape":
@@ -334,7 +336,7 @@ def _reshape_is_view(t: Tensor) -> bool:
             v = ops.REGISTRY[name].impl(v, **a)
     if len(_STAND_INS) >= _STAND_INS_MAX:
         _STAND_INS.popitem(last=False)
-    _STAND_INS[id(steps)] = (steps, v)
+    _STAND_INS[id(steps)] = (steps, order, v)
     return True
 
 

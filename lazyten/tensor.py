@@ -245,10 +245,16 @@ class Tensor:
         if nv.shape != self.shape:
             nv = ops.apply("broadcast_to", [nv], shape=self.shape)
         if self._root is None:
+            if write_order(self._n) == "F":
+                # Keep a Fortran-ordered root's layout, as NumPy's in-place
+                # write does: reshapes of it stay copies (``write_order``).
+                nv = ops.apply("view_update", [self._n, nv], path=(), order="F")
             self._n = nv
             return
         root = self._root
-        root._write_root(ops.apply("view_update", [root._node, nv], path=self._path))
+        rn = root._node
+        layout = {"order": "F"} if write_order(rn) == "F" else {}
+        root._write_root(ops.apply("view_update", [rn, nv], path=self._path, **layout))
 
     def _write_root(self, node: Node) -> None:
         if self._root is not None:  # pragma: no cover - roots have no root
@@ -589,6 +595,28 @@ class Tensor:
         if fn is None:
             raise AttributeError(f"'Tensor' object has no attribute {name!r}")
         return fn.__get__(self, Tensor)
+
+
+def write_order(n: Node) -> str:
+    """The memory order ("C" or "F") of the data that a write through views
+    of the root ``n`` runs on, which decides whether a reshape among those
+    views is a view (NumPy decides by the memory layout).
+
+    Writes keep the layout of the array written to, as NumPy's in-place
+    writes do, so this is the layout of the user's array under ``n``'s
+    update ops, where that array is Fortran-ordered (a ``pandas`` frame's
+    ``.values``, ``np.asfortranarray``); any other data is taken as
+    C-ordered, computed values included: their layout (NumPy's) is known
+    only when they run, and a write through a reshape that is a copy in
+    that layout is refused then (``view_update``).
+    """
+    while n.op.kind == "update":
+        n = n.inputs[0]
+    v = n.value
+    if (n.op.name == "input" and isinstance(v, np.ndarray) and v.flags.f_contiguous
+            and not v.flags.c_contiguous):
+        return "F"
+    return "C"
 
 
 def _defers(x: Any) -> bool:

@@ -800,6 +800,8 @@ def _view_update_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[S
         if name in _READ_ONLY_VIEWS:  # NumPy refuses at once; so do we, at build time
             raise ValueError(f"assignment destination is read-only: cannot write through "
                              f"a {name} view")
+    if attrs.get("order", "K") not in ("K", "F"):
+        raise ValueError(f"view_update: order must be 'K' or 'F', got {attrs['order']!r}")
     return base.shape, attrs
 
 
@@ -807,8 +809,12 @@ def _view_update_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[S
 _READ_ONLY_VIEWS = frozenset({"broadcast_to", "diagonal"})
 
 
-def _view_update_impl(base: Any, val: Any, path: tuple[tuple[str, Any], ...]) -> Any:
-    out = np.array(base, copy=True)
+def _view_update_impl(base: Any, val: Any, path: tuple[tuple[str, Any], ...],
+                      order: str = "K") -> Any:
+    # The copy keeps the base's layout, or takes the one that the build-time
+    # view decisions assumed (``tensor.write_order``: "F"), since a reshape
+    # is a view or a copy by it.
+    out = np.array(base, copy=True, order=order)
     v = out
     for name, a in path:
         v = REGISTRY[name].impl(v, **dict(a))
