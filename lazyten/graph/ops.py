@@ -17,7 +17,7 @@ import threading
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 
@@ -810,7 +810,7 @@ _READ_ONLY_VIEWS = frozenset({"broadcast_to", "diagonal"})
 
 
 def _view_update_impl(base: Any, val: Any, path: tuple[tuple[str, Any], ...],
-                      order: str = "K") -> Any:
+                      order: Literal["K", "F"] = "K") -> Any:
     # The copy keeps the base's layout, or takes the one that the build-time
     # view decisions assumed (``tensor.write_order``: "F"), since a reshape
     # is a view or a copy by it.
