@@ -68,7 +68,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .graph import ops
-from .graph.node import Node, intern, toposort, user_source
+from .graph.node import Node, intern, symbolic_placeholder, toposort, user_source
 from .graph.shapes import SYMBOLIC_DIM
 from .exec import fpflags
 from .exec.kernels import numexpr_now
@@ -130,8 +130,9 @@ def _placeholder_node(dims: tuple[int | None, ...], dt: np.dtype[Any], name: str
                       src: tuple[str, int] | None = None) -> Node:
     proto = tuple(SYMBOLIC_DIM if d is None else d for d in dims)
     attrs = {"shape": proto, "dtype": dt, "name": name, "dims": dims}
-    return intern(ops.REGISTRY["placeholder"], (), attrs, proto, dt,
+    node = intern(ops.REGISTRY["placeholder"], (), attrs, proto, dt,
                   src if src is not None else user_source(), unique=True)
+    return symbolic_placeholder(node) if None in dims else node
 
 
 def _is_placeholder(n: Node) -> bool:

@@ -739,11 +739,31 @@ def toposort(outputs: Iterable[Node], stop_at_values: bool = True) -> list[Node]
 
 
 
+# The placeholders with a ``None`` dimension that are alive
+# (``symbolic_placeholder``): where there is none, the usual case,
+# ``reaches_placeholder`` answers without looking at the graph.
+_symbolic_placeholders: weakref.WeakSet[Node] = weakref.WeakSet()
+
+
+def symbolic_placeholder(node: Node) -> Node:
+    """Note ``node``, a new placeholder with a ``None`` dimension."""
+    _symbolic_placeholders.add(node)
+    return node
+
+
 def reaches_placeholder(node: Node) -> bool:
-    """Whether ``node``'s graph reads a placeholder (a compiled function's
-    input), whose ``None`` sizes are only known when the function runs.
-    Walks the graph: for the rare node sized like a ``None`` dimension."""
-    return any(n.op.name == "placeholder" and n.value is None for n in toposort([node]))
+    """Whether ``node``'s graph reads a placeholder with a ``None`` dimension
+    (a compiled function's input), whose size is only known when the
+    function runs.  A placeholder is a leaf, so the structural summary's
+    leaves answer; a graph without one (``without_summary``, or deeper than
+    ``SUMMARY_NODES``) is walked, unless no such placeholder is alive."""
+    if not _symbolic_placeholders:
+        return False
+    if node.skey:
+        leaves = (node,) if node.leaves is None else node.leaves
+    else:
+        leaves = toposort([node])
+    return any(n in _symbolic_placeholders and n.value is None for n in leaves)
 
 def consumers(order: Sequence[Node]) -> dict[int, list[Node]]:
     """node id -> the nodes (in ``order``) that read it."""
