@@ -759,11 +759,13 @@ def reaches_placeholder(node: Node) -> bool:
     ``SUMMARY_NODES``) is walked, unless no such placeholder is alive."""
     if not _symbolic_placeholders:
         return False
+    leaves: Sequence[Node]
     if node.skey:
         leaves = (node,) if node.leaves is None else node.leaves
     else:
         leaves = toposort([node])
     return any(n in _symbolic_placeholders and n.value is None for n in leaves)
+
 
 def consumers(order: Sequence[Node]) -> dict[int, list[Node]]:
     """node id -> the nodes (in ``order``) that read it."""
