@@ -183,6 +183,13 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
     old_in, new_in = n.inputs[0].shape if n.inputs else (), \
         new_inputs[0].shape if new_inputs else ()
     changed = [k for k, (a, b) in enumerate(zip(old_in, new_in)) if a != b]
+    if name == "getitem" and "user_key" in attrs:
+        # The user's key resolved for the call's sizes, by Python's rules.
+        attrs["index"] = attrs["user_key"]
+        try:
+            return ops.build(name, new_inputs, attrs, n.source)
+        except IndexError as e:
+            raise IndexError(f"{e} (getitem built at {n.where})") from None
     if name in ("getitem", "gather"):
         field = "index" if name == "getitem" else "key"
         items = list(attrs[field])

@@ -17,12 +17,13 @@ indices, ``scatter`` for advanced ones, and ``t[mask] = scalar`` is
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
 
 from .graph import ops
-from .graph.node import Node
+from .graph.node import Node, _symbolic_placeholders, reaches_placeholder
 from .tensor import Tensor, node_of, wrap
 
 
@@ -61,7 +62,13 @@ def getitem(t: Tensor, index: Any) -> Tensor:
         view, rest = _scalar_bools(t, items)
         return view[rest]
     if basic:
-        view = t._view("getitem", index=items)
+        if _symbolic_placeholders and reaches_placeholder(t._node):
+            # Sizes known only per call: the key as written is kept too, so
+            # that each call resolves it by Python's rules for its sizes
+            # (``x[::5][1:]``; the normalized bounds alone are for one size).
+            view = t._view("getitem", index=items, user_key=_user_key(items))
+        else:
+            view = t._view("getitem", index=items)
         if every_int and len(items) == t.ndim:
             # An integer for every axis: NumPy returns a scalar, a copy, so
             # writing to it (``s = a[0, 1]; s += 1``) must not reach ``t``.
@@ -94,6 +101,14 @@ def getitem(t: Tensor, index: Any) -> Tensor:
     if idx.dtype.kind not in "iu":
         raise IndexError(f"arrays used as indices must be of integer type, got {idx.dtype}")
     return Tensor(ops.apply("take", [base._node, idx._node], axis=axis))
+
+
+def _user_key(items: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A basic index's items as plain Python ints, slices, None and ``...``."""
+    def plain(v: Any) -> Any:
+        return v if v is None else operator.index(v)
+    return tuple(slice(plain(i.start), plain(i.stop), plain(i.step)) if type(i) is slice
+                 else i if i is None or i is Ellipsis else operator.index(i) for i in items)
 
 
 def _is_scalar_bool(i: Any) -> bool:

@@ -387,7 +387,12 @@ def _getitem_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape
         # of its root, a pass copying a node) must give the same node.
         index = S.index_to_python(index)
     items, shape = S.normalize_index(inputs[0].shape, index)
-    return shape, {"index": items}
+    user_key = attrs.get("user_key")
+    if user_key is None:
+        return shape, {"index": items}
+    # (On a graph over a placeholder's None sizes: the key as the user wrote
+    # it, which each call's specialization resolves again, ``lt.function``.)
+    return shape, {"index": items, "user_key": user_key}
 
 
 def _is_normalized_index(index: Any) -> bool:
@@ -395,7 +400,7 @@ def _is_normalized_index(index: Any) -> bool:
         isinstance(it, tuple) and it and it[0] in ("i", "s", "n") for it in index)
 
 
-def _getitem_impl(x: Any, index: tuple[Any, ...]) -> Any:
+def _getitem_impl(x: Any, index: tuple[Any, ...], user_key: Any = None) -> Any:
     # The trailing ``...`` (covering no axes: the index is fully expanded) makes
     # an all-integer index a 0-d view rather than a NumPy scalar (a copy).
     return np.asarray(x)[S.index_to_python(index) + (Ellipsis,)]
