@@ -22,8 +22,14 @@ def _dtype_ok(dt: np.dtype[Any], what: str) -> np.dtype[Any]:
     return dt
 
 
+def _cpu(device: Any, what: str) -> None:
+    if device not in (None, "cpu"):
+        raise ValueError(f"{what}: unsupported device {device!r} (only 'cpu')")
+
+
 def _shape(shape: Any, what: str) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)):
+    if isinstance(shape, (int, np.integer)) or (isinstance(shape, np.ndarray)
+                                                 and shape.ndim == 0):
         shape = (shape,)
     try:
         out = tuple(operator.index(d) for d in shape)
@@ -55,8 +61,7 @@ def asarray(obj: Any, dtype: Any = None, copy: bool | None = None, *,
                 raise ValueError("asarray: a dtype change needs a copy, but copy=False")
             return t.astype(dtype)
         return Tensor(t._node) if copy else t
-    if device not in (None, "cpu"):
-        raise ValueError(f"asarray: unsupported device {device!r} (only 'cpu')")
+    _cpu(device, "asarray")
     if isinstance(obj, str):
         raise TypeError(f"asarray: cannot make a tensor from a string ({obj!r})")
     try:
@@ -89,8 +94,15 @@ def _int(v: Any, what: str, arg: str) -> int:
 
 
 def _creation(name: str, shape: tuple[int, ...], dtype: np.dtype[Any], **attrs: Any) -> Tensor:
+    if math.prod(shape) * dtype.itemsize > _MAX_BYTES:
+        # NumPy's check when it allocates: here when the node is built.
+        raise ValueError(f"{name}: array is too big; `arr.size * arr.dtype.itemsize` is "
+                         f"larger than the maximum possible size (shape {shape}, {dtype})")
     node: Node = ops.apply(name, [], shape=shape, dtype=dtype, **attrs)
     return Tensor(node)
+
+
+_MAX_BYTES = np.iinfo(np.intp).max
 
 
 def _default_dtype(dtype: Any, fill: Any = 0.0) -> np.dtype[Any]:
@@ -99,31 +111,64 @@ def _default_dtype(dtype: Any, fill: Any = 0.0) -> np.dtype[Any]:
     return _dtype_ok(np.dtype(dtype), "creation")
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tensor:
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
+    """``np.full``: ``fill_value`` (a number, an array or a tensor) cast to
+    ``dtype`` (default: its own) and broadcast to ``shape``.
+
+    >>> import lazyten as lt
+    >>> lt.full((2, 3), [1, 2, 3]).eval()
+    array([[1, 2, 3],
+           [1, 2, 3]])
+    """
+    _cpu(device, "full")
     shp = _shape(shape, "full")
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
-    if np.asarray(fill_value).dtype.kind not in "biufc":
-        # Checked first: NumPy's own complaint ("could not convert string to
-        # float") would not say which argument was wrong.
+    if isinstance(fill_value, Tensor) or np.ndim(fill_value):
+        # NumPy copies it into the new array, casting="unsafe": broadcast.
+        fill = asarray(fill_value)
+        dt = fill.dtype if dtype is None else _dtype_ok(np.dtype(dtype), "full")
+        if not _broadcasts(fill.shape, shp):
+            raise ValueError(f"full: could not broadcast input array from shape "
+                             f"{fill.shape} into shape {shp}")
+        if math.prod(shp) * dt.itemsize > _MAX_BYTES:
+            return _creation("full", shp, dt, fill_value=dt.type(0))   # (its error)
+        # (A new tensor over a broadcast view: written, it gets its own copy.)
+        return Tensor(ops.apply("broadcast_to", [fill.astype(dt, copy=False)._node],
+                                shape=shp))
+    try:
+        # NumPy's own conversion: an out-of-range Python int (full(3, 300,
+        # int8)) raises; a NumPy scalar is cast unsafely.
+        value = np.full((), fill_value, dtype)
+    except (TypeError, ValueError, OverflowError) as e:
+        if np.asarray(fill_value).dtype.kind not in "biufcO":
+            raise TypeError(f"full: fill_value must be a number, got {fill_value!r}") \
+                from None
+        raise type(e)(f"full: {e}") from None
+    if value.dtype.kind not in "biufc":
+        # (NumPy would make an object array of a string or a huge int)
         raise TypeError(f"full: fill_value must be a number, got {fill_value!r}")
-    dt = _default_dtype(dtype, fill_value) if dtype is not None else _dtype_ok(
-        np.asarray(fill_value).dtype, "full")
-    # NumPy's own conversion: an out-of-range Python int (full(3, 300, int8)) raises.
-    return _creation("full", shp, dt, fill_value=np.full((), fill_value, dt)[()])
+    return _creation("full", shp, value.dtype, fill_value=value[()])
 
 
-def zeros(shape: Any, dtype: Any = None) -> Tensor:
+def _broadcasts(src: tuple[int, ...], dst: tuple[int, ...]) -> bool:
+    """Whether ``src`` broadcasts to ``dst`` (NumPy's rule, one way)."""
+    return len(src) <= len(dst) and all(
+        a in (1, b) for a, b in zip(src[::-1], dst[::-1]))
+
+
+def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
+    _cpu(device, "zeros")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "zeros")
     return _creation("full", _shape(shape, "zeros"), dt, fill_value=dt.type(0))
 
 
-def ones(shape: Any, dtype: Any = None) -> Tensor:
+def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
+    _cpu(device, "ones")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "ones")
     return _creation("full", _shape(shape, "ones"), dt, fill_value=dt.type(1))
 
 
-def empty(shape: Any, dtype: Any = None) -> Tensor:
+def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
+    _cpu(device, "empty")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "empty")
     return _creation("empty", _shape(shape, "empty"), dt)
 
@@ -148,40 +193,51 @@ def _sized_like(x: Any, shape: Any, made: Tensor) -> Tensor:
                             dtype=n.dtype))
 
 
-def zeros_like(x: Any, dtype: Any = None, shape: Any = None) -> Tensor:
+def zeros_like(x: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Tensor:
+    _cpu(device, "zeros_like")
     return _sized_like(x, shape, zeros(*_like(x, dtype, shape)))
 
 
-def ones_like(x: Any, dtype: Any = None, shape: Any = None) -> Tensor:
+def ones_like(x: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Tensor:
+    _cpu(device, "ones_like")
     return _sized_like(x, shape, ones(*_like(x, dtype, shape)))
 
 
-def empty_like(x: Any, dtype: Any = None, shape: Any = None) -> Tensor:
+def empty_like(x: Any, dtype: Any = None, shape: Any = None, *,
+               device: Any = None) -> Tensor:
+    _cpu(device, "empty_like")
     return _sized_like(x, shape, empty(*_like(x, dtype, shape)))
 
 
-def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> Tensor:
+def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
+              device: Any = None) -> Tensor:
+    _cpu(device, "full_like")
     shp, dt = _like(x, dtype, shape)
     return _sized_like(x, shape, full(shp, fill_value, dt))
 
 
-def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
-    """``np.arange``: the length is known when the node is built."""
+def arange(start: Any = None, stop: Any = None, step: Any = None, dtype: Any = None, *,
+           device: Any = None) -> Tensor:
+    """``np.arange``: the length is known when the node is built (a tensor
+    argument is computed now: the length depends on it).
+
+    >>> import lazyten as lt
+    >>> lt.arange(1, 2, 0.25).eval()
+    array([1.  , 1.25, 1.5 , 1.75])
+    """
+    _cpu(device, "arange")
     if stop is None:
+        if start is None:
+            raise TypeError("arange() requires stop to be specified.")
         start, stop = 0, start
-    for v in (start, stop, step):
-        if not isinstance(v, (int, float, np.integer, np.floating, np.bool_)):
-            raise TypeError(f"arange: start, stop and step must be real numbers, got {v!r}")
-    if step == 0:
-        raise ValueError("arange: step must not be zero")
+    elif start is None:
+        start = 0
+    start, stop, step = (_real_number(v) for v in (start, stop, 1 if step is None else step))
     # NumPy's arange does not use NEP 50 here: each argument counts with its
     # default dtype and the result is at least intp (np.arange(np.int16(4)) is int64).
     dt = np.dtype(dtype) if dtype is not None else np.result_type(
         np.intp, *(np.asarray(v).dtype for v in (start, stop, step)))
-    if all(isinstance(v, (int, np.integer)) for v in (start, stop, step)):
-        n = len(range(int(start), int(stop), int(step)))
-    else:
-        n = max(0, math.ceil((stop - start) / step))  # NumPy's length rule
+    n = _arange_length(start, stop, step)
     if np.dtype(dt) == np.bool_ and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at "
                         "most length 2.")
@@ -189,22 +245,83 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Te
                      stop=stop, step=step)
 
 
-def linspace(start: Any, stop: Any, num: int = 50, *, endpoint: bool = True,
-             dtype: Any = None) -> Tensor:
+def _real_number(v: Any) -> Any:
+    """An ``arange`` argument as NumPy reads it: a number, or a 0-d array's
+    (a tensor's computed) NumPy scalar, which keeps its dtype."""
+    if isinstance(v, Tensor):
+        v = v.eval()
+    if isinstance(v, np.ndarray):
+        if v.ndim:
+            raise TypeError("arange: only 0-dimensional arrays can be converted to Python "
+                            f"scalars, got shape {v.shape}")
+        v = v[()]
+    if not isinstance(v, (int, float, np.integer, np.floating, np.bool_)):
+        raise TypeError(f"arange: start, stop and step must be real numbers, got {v!r}")
+    return v
+
+
+def _arange_length(start: Any, stop: Any, step: Any) -> int:
+    """NumPy's length rule: ``ceil((stop - start) / step)`` on the arguments
+    themselves, so a float quotient of wide ints rounds and NumPy integer
+    scalars wrap, as in NumPy (``arange(0, 10**18 + 1, 10**17)`` has 10
+    elements; a zero Python step raises ZeroDivisionError)."""
+    q = float((stop - start) / step)
+    if math.isnan(q):
+        raise ValueError("arange: cannot compute length")
+    if math.isinf(q) or q > _MAX_BYTES:
+        raise ValueError("Maximum allowed size exceeded")
+    return max(0, math.ceil(q))
+
+
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+             retstep: bool = False, dtype: Any = None, axis: int = 0, *,
+             device: Any = None) -> Any:
+    """``np.linspace``: a lazy creation node for number bounds; array (or
+    tensor) bounds are computed by NumPy now.  ``retstep=True`` also returns
+    the step, as NumPy computes it.
+
+    >>> import lazyten as lt
+    >>> lt.linspace(0, 1, 5).eval()
+    array([0.  , 0.25, 0.5 , 0.75, 1.  ])
+    """
+    _cpu(device, "linspace")
     num = _int(num, "linspace", "num")
-    for v in (start, stop):
-        if not isinstance(v, (int, float, complex, np.number, np.bool_)):
-            raise TypeError(f"linspace: start and stop must be numbers, got {v!r}")
     if num < 0:
         raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
-    dt = np.linspace(start, stop, 2, dtype=dtype).dtype
-    return _creation("linspace", (num,), _dtype_ok(dt, "linspace"), start=start, stop=stop,
-                     num=num, endpoint=bool(endpoint))
+    bounds = []
+    for v in (start, stop):
+        if isinstance(v, Tensor):
+            v = v.eval()                    # (bounds decide values: NumPy's own code)
+        if isinstance(v, np.ndarray) and v.ndim == 0:
+            v = v[()]                       # a NumPy scalar keeps its dtype
+        bounds.append(v)
+    lo, hi = bounds
+    if any(np.ndim(v) for v in bounds) or not all(
+            isinstance(v, (int, float, complex, np.number, np.bool_)) for v in bounds):
+        if retstep:
+            y, step = np.linspace(lo, hi, num, endpoint=endpoint, retstep=True,
+                                  dtype=dtype, axis=axis)
+            return asarray(y), step
+        return asarray(np.linspace(lo, hi, num, endpoint=endpoint, dtype=dtype, axis=axis))
+    if axis not in (0, -1):
+        raise np.exceptions.AxisError(axis, 1)
+    dt = np.linspace(lo, hi, 2, dtype=dtype).dtype
+    t = _creation("linspace", (num,), _dtype_ok(dt, "linspace"), start=lo, stop=hi,
+                  num=num, endpoint=bool(endpoint))
+    if not retstep:
+        return t
+    # NumPy's step: (stop - start) / div in the bounds' float type, NaN
+    # when there is nothing to divide by.
+    div = num - 1 if endpoint else num
+    ft = np.result_type(lo, hi, float(num))
+    return t, (np.subtract(hi, lo, dtype=ft) / div if div > 0 else math.nan)
 
 
-def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None) -> Tensor:
-    n = _int(n_rows, "eye", "the number of rows")
-    m = n if n_cols is None else _int(n_cols, "eye", "the number of columns")
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
+        device: Any = None) -> Tensor:
+    _cpu(device, "eye")
+    n = _int(N, "eye", "the number of rows")
+    m = n if M is None else _int(M, "eye", "the number of columns")
     if n < 0 or m < 0:
         raise ValueError(f"eye: negative dimensions ({n}, {m})")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "eye")

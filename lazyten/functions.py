@@ -192,9 +192,18 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Tensor:
     return _apply_elementwise("where", condition, x, y)
 
 
-def astype(x: Any, dtype: Any, copy: bool = True) -> Tensor:
+def astype(x: Any, dtype: Any, /, *, copy: bool = True, casting: str = "unsafe",
+           device: Any = None) -> Tensor:
+    """``x`` cast to ``dtype`` (the array API's ``astype``; NumPy's
+    ``casting`` rule is checked when the node is built)."""
     t = wrap(x)
+    if device not in (None, "cpu"):
+        raise ValueError(f"astype: unsupported device {device!r} (only 'cpu')")
     dt = _check_dtype(dtype, "astype")
+    if casting != "unsafe" and not np.can_cast(t.dtype, dt, casting):  # type: ignore[arg-type]
+        raise ops.located("astype", [t._node], TypeError(
+            f"Cannot cast array data from {t.dtype!r} to {dt!r} according to the rule "
+            f"{casting!r}"))
     if dt == t.dtype and not copy:
         return t
     return Tensor(ops.apply("astype", [t._node], dtype=dt))

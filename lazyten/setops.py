@@ -129,9 +129,15 @@ def _apply(name: str, operands: Sequence[Any], **attrs: Any) -> Tensor:
 # ------------------------------------------------------------------ set operations
 
 def _evaluated(*xs: Any) -> list[Any]:
-    """The values of ``xs``, computed in one plan (work they share done once).
+    """``xs`` with their tensors' values, computed in one plan (work they
+    share done once); anything else as given, for NumPy to read as it does
+    (a Python scalar stays weak: ``union1d(float32_array, 0.1)`` is float32).
     NumPy's set functions only read them (they sort copies)."""
-    return [np.asarray(v) for v in evaluate([wrap(x)._node for x in xs])]
+    lazy = [i for i, x in enumerate(xs) if isinstance(x, Tensor)]
+    out = list(xs)
+    for i, v in zip(lazy, evaluate([xs[i]._node for i in lazy])):
+        out[i] = np.asarray(v)
+    return out
 
 
 def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False,
@@ -453,27 +459,8 @@ def frexp(x: Any, /) -> tuple[Tensor, Tensor]:
 
 # ------------------------------------------------------------------ ranges and products
 
-def _is_scalar(v: Any) -> bool:
-    return not isinstance(v, Tensor) and np.ndim(v) == 0
-
-
 def _shape_of(v: Any) -> Shape:
     return v.shape if isinstance(v, Tensor) else np.shape(v)
-
-
-def _linspace(start: Any, stop: Any, num: int, endpoint: bool, axis: int) -> Tensor:
-    """``np.linspace(start, stop, num, endpoint=endpoint, axis=axis)``: a lazy
-    creation node for scalar bounds; computed now for array bounds (NumPy's
-    own code then: it branches on whether any step is zero)."""
-    if _is_scalar(start) and _is_scalar(stop):
-        if axis != 0:
-            S.normalize_axis(axis, 1)     # NumPy's moveaxis of the 1-d result
-        # A 0-d array keeps its dtype as a NumPy scalar; Python numbers stay weak.
-        bounds = [v[()] if isinstance(v, np.ndarray) else v for v in (start, stop)]
-        return linspace(bounds[0], bounds[1], num, endpoint=endpoint)
-    # (evaluates tensors; Python numbers stay as they are: weak, NEP 50)
-    values = [np.asarray(v) if isinstance(v, Tensor) else v for v in (start, stop)]
-    return asarray(np.linspace(values[0], values[1], num, endpoint=endpoint, axis=axis))
 
 
 @ops.reports("logspace")
@@ -493,7 +480,7 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
         start, stop = (np.array(v, ndmin=ndmax) for v in (start, stop))
         b = wrap(base)
         base = F.expand_dims(b.reshape((1,) * (ndmax - b.ndim) + b.shape), axis)
-    y = F.pow(base, _linspace(start, stop, num, endpoint, axis))
+    y = F.pow(base, linspace(start, stop, num, endpoint, axis=axis))
     return y if dtype is None else F.astype(y, dtype, copy=False)
 
 

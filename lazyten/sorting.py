@@ -196,13 +196,14 @@ def unique_all(x: Any) -> UniqueAllResult:
 
 def unique(x: Any, return_index: bool = False, return_inverse: bool = False,
            return_counts: bool = False, axis: int | None = None, *,
-           equal_nan: bool = True) -> Any:
+           equal_nan: bool = True, sorted: bool = True) -> Any:  # noqa: A002 - NumPy's
     """NumPy's ``unique`` (evaluates ``x``): the values, and the requested
     arrays after them, as tensors.  ``equal_nan`` (NumPy's default True)
-    makes all NaNs one value; False keeps each NaN apart."""
+    makes all NaNs one value; False keeps each NaN apart.  ``sorted=False``
+    allows any order: NumPy's (sorted, here)."""
     flags: dict[str, Any] = {"return_index": return_index, "return_inverse": return_inverse,
                              "return_counts": return_counts, "axis": axis,
-                             "equal_nan": equal_nan}
+                             "equal_nan": equal_nan, "sorted": sorted}
     r: Any = np.unique(_values(x, "unique"), **flags)
     if isinstance(r, tuple):
         return tuple(asarray(a) for a in r)

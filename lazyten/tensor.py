@@ -577,8 +577,12 @@ class Tensor:
     def ravel(self) -> Tensor:
         return self.reshape(-1)
 
-    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
-        return _fn.astype(self, dtype, copy=copy)
+    def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe",
+               subok: bool = True, copy: bool = True, *, device: Any = None) -> Tensor:
+        if order not in ("K", "A", "C", "F"):
+            raise ValueError(f"astype: order must be one of 'C', 'F', 'A', or 'K' "
+                             f"(got {order!r})")
+        return _fn.astype(self, dtype, copy=copy, casting=casting, device=device)
 
     def copy(self) -> Tensor:
         return _fn.copy(self)

@@ -214,6 +214,11 @@ def test_astype(engine: Any, src: np.dtype[Any]) -> None:
     for dst in DTYPES:
         check(lambda: x.astype(dst), lambda: t.astype(dst))
         check(lambda: x0.astype(dst), lambda: lt.astype(t0, dst))
+        for casting in ("no", "equiv", "safe", "same_kind", "unsafe"):
+            check(lambda: x.astype(dst, casting=casting),
+                  lambda: t.astype(dst, casting=casting))
+    check(lambda: np.astype(x, np.float64, device="cpu"),
+          lambda: lt.astype(t, np.float64, device="cpu"))
     # copy=False with the same dtype: the same value (a no-op lazily)
     assert_eq(lt.astype(t, src, copy=False), x)
 
@@ -788,6 +793,25 @@ def test_full_fill_values(engine: Any) -> None:
               lambda: lt.full_like(lt.zeros(2, dt), fill))
     check(lambda: np.full_like(np.zeros(3, np.int8), 5), lambda: lt.full_like(lt.zeros(3,
                                                                                 np.int8), 5))
+    # A tensor or array fill keeps its dtype, is cast unsafely, and broadcasts.
+    for fill in (np.float32(1.5), np.int8(-3), np.uint8(200), np.arange(3), [1, 2, 3],
+                 np.arange(2.0)[:, None], np.ones((2, 2)), 2 ** 70):
+        for dt in (None, np.int8, np.float64):
+            if isinstance(fill, int) and dt is None:
+                continue                 # (NumPy: an object array; not supported here)
+            check(lambda: np.full((2, 3), fill, dt), lambda: lt.full((2, 3), fill, dt))
+            if np.ndim(fill):
+                check(lambda: np.full((2, 3), fill, dt),
+                      lambda: lt.full((2, 3), lt.asarray(fill), dt))
+    check(lambda: np.full_like(np.zeros(2, np.int8), np.uint8(200)),
+          lambda: lt.full_like(lt.zeros(2, np.int8), lt.asarray(np.uint8(200))))
+    t = lt.full(3, lt.asarray(np.float32(2)))
+    t[0] = 5                                     # a tensor of its own: writes stay in it
+    assert_eq(t, np.array([5, 2, 2], np.float32))
+    for shape in (np.array(3), np.int8(2), (np.int64(2), 1)):
+        check(lambda: np.zeros(shape), lambda: lt.zeros(shape))
+    with pytest.raises(ValueError, match="too big"):
+        lt.zeros((2 ** 31, 2 ** 31))             # (NumPy's check when it allocates)
 
 
 ARANGES: list[tuple[tuple[Any, ...], Any]] = [
@@ -797,6 +821,13 @@ ARANGES: list[tuple[tuple[Any, ...], Any]] = [
     ((-1.5, 2), None), ((0, 1, 0.3), np.float16), ((3,), np.complex128),
     ((5,), np.bool_), ((2,), np.bool_), ((0, 3), np.bool_), ((1, 0.3, -0.2), None),
     ((0, 5, 0.5), np.int64), ((np.uint64(1), np.int64(3)), None), ((0, np.uint64(3)), None),
+    # NumPy's length rule, ceil((stop - start) / step) on the arguments: a
+    # float quotient of wide ints, NumPy integers that wrap, its errors.
+    ((0, 10 ** 18 + 1, 10 ** 17), None), ((np.int8(-100), np.int8(100)), None),
+    ((np.uint8(5), np.uint8(0), np.int8(-1)), None), ((0, 3, 0), None), ((0, 3, 0.0), None),
+    ((0, 3, np.int64(0)), None), ((0, np.inf), None), ((0, np.nan), None), ((0, 2 ** 70), None),
+    ((np.array(3),), None), ((np.array(2.5), 4), np.float32), ((np.array([3]),), None),
+    ((True,), None),
 ]
 
 
@@ -805,16 +836,43 @@ def test_arange(engine: Any, args: tuple[Any, ...], dtype: Any) -> None:
     check(lambda: np.arange(*args, dtype=dtype), lambda: lt.arange(*args, dtype=dtype))
 
 
+def test_arange_keywords_and_tensor_bounds(engine: Any) -> None:
+    check(lambda: np.arange(stop=3), lambda: lt.arange(stop=3))
+    check(lambda: np.arange(5, step=2), lambda: lt.arange(5, step=2))
+    check(lambda: np.arange(), lambda: lt.arange())
+    check(lambda: np.arange(np.int16(7)), lambda: lt.arange(lt.asarray(np.int16(7))))
+    check(lambda: np.arange(1, 4.5), lambda: lt.arange(lt.asarray(1), lt.asarray(2.0) * 2.25))
+
+
 LINSPACES: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
     ((0, 1), {}), ((0, 1, 5), {}), ((1, 0, 4), {"endpoint": False}), ((0, 10, 0), {}),
     ((0, 10, 1), {}), ((-1, 1, 7), {"dtype": np.float32}), ((0, 10, 5), {"dtype": np.int32}),
     ((0, 1 + 1j, 3), {}), ((2, 3, 4), {"dtype": np.float16}),
+    # NumPy's signature: endpoint positional, retstep (NumPy's step), axis,
+    # array and 0-d array bounds (computed by NumPy), a NumPy scalar's dtype.
+    ((0, 1, 5, False), {}), ((0, 1, 5), {"retstep": True}), ((0, 1, 1), {"retstep": True}),
+    ((0, 1, 0), {"retstep": True}), ((0, 1, 1, False), {"retstep": True}),
+    ((0, 10, 4), {"retstep": True, "dtype": int}), ((0, 1 + 1j, 3), {"retstep": True}),
+    ((np.float32(0), 1, 3), {"retstep": True}), ((0, 1, 3), {"axis": -1}),
+    ((0, 1, 3), {"axis": 1}), (([0, 1], 2, 3), {}), (([0, 1], [2, 5], 3), {"axis": 1}),
+    (([0, 1], 2, 3), {"retstep": True, "axis": -1}),
+    ((np.array(0.0), np.array(1.0, np.float32), 3), {}), ((0, 1, 3.0), {}),
+    ((0, 1, np.int64(3)), {}), ((0, 1, -1), {}),
 ]
 
 
 @pytest.mark.parametrize("args,kw", LINSPACES, ids=[f"{a}-{k}" for a, k in LINSPACES])
 def test_linspace(engine: Any, args: tuple[Any, ...], kw: dict[str, Any]) -> None:
     check(lambda: np.linspace(*args, **kw), lambda: lt.linspace(*args, **kw))
+    bounds = [lt.asarray(np.asarray(v)) if np.ndim(v) else v for v in args[:2]]
+    check(lambda: np.linspace(*args, **kw), lambda: lt.linspace(*bounds, *args[2:], **kw))
+
+
+def test_eye_takes_numpys_keywords(engine: Any) -> None:
+    check(lambda: np.eye(2, M=3, k=1), lambda: lt.eye(2, M=3, k=1))
+    check(lambda: np.eye(N=3), lambda: lt.eye(N=3))
+    with pytest.raises(ValueError, match="device"):
+        lt.eye(2, device="gpu")
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)

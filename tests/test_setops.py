@@ -323,6 +323,13 @@ def test_set_operations_mixed_and_lazy(engine: Any) -> None:
     for np_fn, lt_fn in SETOPS.values():
         exact(lambda: np_fn(a, b), lambda: lt_fn(lt.asarray(a), b))
         exact(lambda: np_fn([1, 2, 2], 2), lambda: lt_fn([1, 2, 2], 2))
+        # A Python scalar is weak (NEP 50): 0.1 is a float32 beside float32.
+        for c in (np.float32([0.1, 2.0]), np.int8([1, 3])):
+            exact(lambda: np_fn(c, 0.1 if c.dtype.kind == "f" else 3),
+                  lambda: lt_fn(lt.asarray(c), 0.1 if c.dtype.kind == "f" else 3))
+    for np_fn, lt_fn in UNIQUE_SETOPS.values():
+        exact(lambda: np_fn(np.float32([0.1, 2.0]), 0.1),
+              lambda: lt_fn(lt.asarray(np.float32([0.1, 2.0])), 0.1))
     x = lt.asarray(np.arange(10))
     got = lt.setdiff1d(x * 3 % 7, x[::2])          # inputs sharing work: one plan
     same_bits(results(got)[0], np.setdiff1d(np.arange(10) * 3 % 7, np.arange(10)[::2]))

@@ -143,7 +143,7 @@ def test_tril_triu(engine: Any, dtype: np.dtype[Any]) -> None:
     for shape in ((4, 6), (2, 5, 3), (7,), (0, 3)):
         x = values(rng, dtype, shape)
         t = lt.asarray(x)
-        for k in (-2, 0, 1, 9):
+        for k in (-2, 0, 1, 9, 1.5, -0.5, np.float32(0.5), True):
             check(lambda: np.tril(x, k), lambda: lt.tril(t, k))
             check(lambda: np.triu(x, k), lambda: lt.triu(t, k))
     check(lambda: np.tril(np.array(3, dtype)), lambda: lt.tril(lt.asarray(np.array(3, dtype))))
@@ -222,5 +222,6 @@ def test_unique_equal_nan(engine: Any, dtype: Any) -> None:
             for g, w in zip(*((got, want) if isinstance(want, tuple) else ((got,), (want,)))):
                 assert_eq(g, w)
     assert_eq(lt.unique(t), np.unique(x))
+    assert_eq(lt.unique(t, sorted=False), np.unique(x, sorted=False))
     assert len(lt.unique(t, equal_nan=False).eval()) == len(np.unique(x, equal_nan=False)) > \
         len(np.unique(x))

@@ -999,7 +999,9 @@ def _tri_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, di
     x = inputs[0]
     if x.ndim == 0:
         raise TypeError("tril/triu of a 0-d array: it has no diagonal")
-    k = operator.index(attrs.get("k", 0))
+    k = attrs.get("k", 0)
+    # (A float k is NumPy's too: its mask compares positions with k.)
+    k = float(k) if isinstance(k, (float, np.floating)) else operator.index(k)
     # (NumPy masks a 1-d array as the rows of an (n, n) one)
     return (x.shape * 2 if x.ndim == 1 else x.shape), {"k": k}
 
