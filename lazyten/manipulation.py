@@ -56,7 +56,7 @@ from . import functions as F
 from .creation import arange, asarray, eye, full, ones, zeros
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node, Shape, reaches_placeholder
+from .graph.node import Node, Shape, refuse_call_sizes
 from .indexing import _assigned, _check_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
@@ -260,11 +260,7 @@ def _runs(perm: np.ndarray[Any, Any], part: np.ndarray[Any, Any]
 def _fixed_length(t: Tensor, axis: int) -> None:
     """Refuse a position map along a ``None`` dimension of a compiled
     function (see ``_gather``)."""
-    if S.sized_at_call((t.shape[axis],)) and reaches_placeholder(t.node):
-        raise ValueError(
-            f"the positions it moves along axis {axis} depend on that axis' length, a "
-            f"None dimension of a compiled function known only when it runs; give the "
-            f"placeholder a fixed size there, or trace the computation with @lt.jit")
+    refuse_call_sizes(t.node, (t.shape[axis],), f"the positions it moves along axis {axis}")
 
 
 def _gather(parts: Sequence[Tensor], perm: np.ndarray[Any, Any], axis: int) -> Tensor:

@@ -45,7 +45,7 @@ from . import manipulation as _manipulation  # noqa: F401  (registers the partit
 from .creation import asarray, full_like, ones_like
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node, Shape
+from .graph.node import Node, Shape, refuse_call_sizes
 from .sorting import argsort, diff, searchsorted, take_along_axis
 from .tensor import Tensor, node_of, wrap
 
@@ -282,11 +282,14 @@ def _false() -> Tensor:
 
 def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Tensor:
     """NumPy's ``array_equal``: a lazy 0-d bool, false at once for other
-    shapes; ``equal_nan`` counts NaNs in the same places as equal."""
+    shapes; ``equal_nan`` counts NaNs in the same places as equal.  (Data
+    lazyten does not hold, strings or objects, is its TypeError, not False.)"""
     try:
         t1, t2 = wrap(a1), wrap(a2)
-    except Exception:  # noqa: BLE001 - NumPy: anything that is no array is not equal
+    except ValueError:                # NumPy: what is no array (ragged) is not equal
         return _false()
+    refuse_call_sizes(t1.node, t1.shape, "array_equal's shape comparison")
+    refuse_call_sizes(t2.node, t2.shape, "array_equal's shape comparison")
     if t1.shape != t2.shape:
         return _false()
     if not equal_nan or (t1.dtype.kind in "biu" and t2.dtype.kind in "biu"):
@@ -302,8 +305,13 @@ def array_equiv(a1: Any, a2: Any) -> Tensor:
     """NumPy's ``array_equiv``: equal after broadcasting (false if they do not)."""
     try:
         t1, t2 = wrap(a1), wrap(a2)
+    except ValueError:
+        return _false()
+    refuse_call_sizes(t1.node, t1.shape, "array_equiv's broadcast check")
+    refuse_call_sizes(t2.node, t2.shape, "array_equiv's broadcast check")
+    try:
         S.broadcast_shapes(t1.shape, t2.shape)
-    except Exception:  # noqa: BLE001 - NumPy: anything that does not broadcast is not equal
+    except ValueError:               # NumPy: shapes that do not broadcast are not equal
         return _false()
     return F.all(t1 == t2)
 
@@ -603,7 +611,12 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     if fact <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0
-    X = F.astype(X - avg[:, None], X.dtype, copy=False)          # X -= avg[:, None]
+    centred = X - avg[:, None]
+    if not np.can_cast(centred.dtype, X.dtype, "same_kind"):     # X -= avg[:, None]
+        raise ops.located("cov", [X.node], TypeError(
+            f"Cannot cast ufunc 'subtract' output from {centred.dtype!r} to {X.dtype!r} "
+            f"with casting rule 'same_kind' (dtype={X.dtype})"))
+    X = F.astype(centred, X.dtype, copy=False)
     X_T = X.T if w is None else (X * w).T
     # ndarray.conj() of a real array is the array itself: NumPy's dot then
     # sees X times its own transpose (BLAS syrk), and so does this.
@@ -666,8 +679,10 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     return _keepdims(_median_along(x, ax), t.ndim, axes, keepdims)
 
 
-_CONTINUOUS = {"interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5),
-               "weibull": (0.0, 0.0), "median_unbiased": (1 / 3.0, 1 / 3.0),
+# (NumPy's alpha and beta: Python ints for two methods, so an integer q
+# keeps an integer virtual index there, and the result the data's dtype.)
+_CONTINUOUS = {"interpolated_inverted_cdf": (0, 1), "hazen": (0.5, 0.5),
+               "weibull": (0, 0), "median_unbiased": (1 / 3.0, 1 / 3.0),
                "normal_unbiased": (3 / 8.0, 3 / 8.0)}
 # Methods whose virtual index is an integer (NumPy's fix_gamma None).
 _DISCRETE = frozenset({"inverted_cdf", "closest_observation", "lower", "higher", "nearest"})
@@ -1088,7 +1103,11 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> Tensor:
 def _monotonicity(bins: np.ndarray[Any, Any]) -> int:
     """NumPy's ``_monotonicity`` (C): 1 rising, -1 falling, 0 neither, read
     as NumPy reads it (equal leading values skipped; a NaN compares false)."""
-    b = np.asarray(bins, dtype=np.float64)
+    b = np.asarray(bins)
+    if not np.can_cast(b.dtype, np.float64, "safe"):      # (NumPy's C reads them so)
+        raise TypeError(f"Cannot cast array data from {b.dtype!r} to dtype('float64') "
+                        f"according to the rule 'safe'")
+    b = b.astype(np.float64, copy=False)
     if b.ndim != 1:
         raise ValueError("object too deep for desired array" if b.ndim > 1 else
                          "object of too small depth for desired array")
@@ -1237,17 +1256,18 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
             inner = (_shaped(a, ax, nd) * at(ax, slice(None, -2))
                      + _shaped(b, ax, nd) * at(ax, slice(1, -1))
                      + _shaped(c, ax, nd) * at(ax, slice(2, None)))
-        # The edges as length-1 slices (NumPy writes out[0] and out[-1]).
-        first, second, third = (at(ax, slice(k, k + 1)) for k in (0, 1, 2))
-        last, last2, last3 = (at(ax, slice(k, k + 1 if k < -1 else None)) for k in (-1, -2, -3))
+        # The edges as length-1 views (NumPy writes out[0] and out[-1]), taken
+        # by an integer and a new axis, so that over a compiled function's
+        # None axis a call too short for them is an IndexError, not empty.
+        first, second, last, last2 = (
+            t[(slice(None),) * ax + (k, None)] for k in (0, 1, -1, -2))
         if edge_order == 1:
             dx_0 = ax_dx if uniform else ax_dx[0]
             dx_n = ax_dx if uniform else ax_dx[-1]
             head = (second - first) / dx_0
             tail = (last - last2) / dx_n
         else:
-            if n < 3:                        # NumPy's f[2] of a shorter axis (edge_order 0)
-                raise IndexError(f"index 2 is out of bounds for axis {ax} with size {n}")
+            third, last3 = (t[(slice(None),) * ax + (k, None)] for k in (2, -3))
             if uniform:
                 a0, b0, c0 = -1.5 / ax_dx, 2.0 / ax_dx, -0.5 / ax_dx
                 a1, b1, c1 = 0.5 / ax_dx, -2.0 / ax_dx, 1.5 / ax_dx

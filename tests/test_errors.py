@@ -129,3 +129,19 @@ def test_runtime_error_names_the_node_line(engine: Any) -> None:
         b.eval()
     notes = "\n".join(getattr(info.value, "__notes__", []))
     assert f"{HERE.replace('.py', '')}" in notes and str(line) in notes, notes
+
+
+def test_a_bool_is_no_axis_of_a_reduction_or_scan(engine: Any) -> None:
+    """NumPy's reductions and scans read the axis in C, where a bool is no
+    integer (TypeError); its Python functions (flip, moveaxis) take True as 1."""
+    x = np.arange(6.0).reshape(2, 3)
+    t = lt.asarray(x)
+    for np_f, lt_f in ((lambda a, ax: a.sum(axis=ax), lambda a, ax: a.sum(axis=ax)),
+                       (np.mean, lt.mean), (np.argmax, lt.argmax), (np.cumsum, lt.cumsum),
+                       (np.nanmax, lt.nanmax), (np.ptp, lt.ptp), (np.any, lt.any)):
+        for axis in (True, (np.True_,)):
+            with pytest.raises(TypeError):
+                np_f(x, axis)
+            with pytest.raises(TypeError, match="integer"):
+                lt_f(t, axis)
+    np.testing.assert_array_equal(lt.flip(t, True).eval(), np.flip(x, True))

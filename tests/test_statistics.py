@@ -253,7 +253,8 @@ def test_quantile_forms(engine: Any, dtype: np.dtype[Any]) -> None:
     arrays, lazy tensors; layouts; keepdims."""
     rng = np.random.default_rng(8)
     qs: list[Any] = [1, 0.5, np.float64(0.75), np.float32(0.1), np.array(0.5),
-                     np.array([1, 0]), [[0.1, 0.9], [0.5, 0.6]], lt.asarray([0.2, 0.4])]
+                     np.array([1, 0]), [[0.1, 0.9], [0.5, 0.6]], lt.asarray([0.2, 0.4]),
+                     True, np.array([0, 1], np.int8)]
     for x, t, axes in cases(dtype, rng):
         for i, q in enumerate(qs):
             qn = np.asarray(q) if isinstance(q, lt.Tensor) else q
@@ -265,6 +266,17 @@ def test_quantile_forms(engine: Any, dtype: np.dtype[Any]) -> None:
                           lambda: getattr(lt, name)(t, q, axis=axis, keepdims=True))
             exact(lambda: np.nanpercentile(x, np.asarray(qn) * 100, axis=axes[0]),
                   lambda: lt.nanpercentile(t, np.asarray(qn) * 100, axis=axes[0]))
+
+
+def test_quantile_of_integer_q_keeps_numpys_dtype(engine: Any) -> None:
+    """Two methods' alpha and beta are Python ints in NumPy: an integer or
+    bool q keeps an integer virtual index and the data's (or int64) dtype."""
+    for x in (np.array([3, 1, 2, 5], np.int8), np.array([3, 1, 2, 5], np.float32)):
+        for q in ([0, 1], True, np.array([0, 1], np.int8), 1, [0.5, 1]):
+            for method in ("weibull", "interpolated_inverted_cdf", "hazen", "linear"):
+                for name in ("quantile", "nanquantile"):
+                    exact(lambda: getattr(np, name)(x, q, method=method),
+                          lambda: getattr(lt, name)(lt.asarray(x), q, method=method))
 
 
 def _nan_dtype_case(x: np.ndarray[Any, Any], q: Any, axis: Any) -> bool:
@@ -376,7 +388,8 @@ def test_cov_and_corrcoef(engine: Any, dtype: np.dtype[Any]) -> None:
     aw = rng.random(10)
     for kw in ({}, {"rowvar": False}, {"bias": True}, {"ddof": 3}, {"fweights": fw},
                {"aweights": aw}, {"fweights": fw, "aweights": aw, "ddof": 1},
-               {"aweights": aw, "bias": True}, {"dtype": np.float32}, {"ddof": 10}):
+               {"aweights": aw, "bias": True}, {"dtype": np.float32}, {"ddof": 10},
+               {"dtype": np.int64}, {"dtype": np.bool_}):   # (NumPy: X -= avg refuses)
         exact(lambda: np.cov(m, **kw), lambda: lt.cov(tm, **kw))
         exact(lambda: np.cov(m, y, **kw), lambda: lt.cov(tm, ty, **kw))
         exact(lambda: np.cov(m[1], **kw), lambda: lt.cov(tm[1], **kw))
@@ -386,6 +399,7 @@ def test_cov_and_corrcoef(engine: Any, dtype: np.dtype[Any]) -> None:
         exact(lambda: np.corrcoef(x_), lambda: lt.corrcoef(t_))
     exact(lambda: np.corrcoef(m, y, rowvar=True), lambda: lt.corrcoef(tm, ty))
     exact(lambda: np.corrcoef(m, dtype=np.float32), lambda: lt.corrcoef(tm, dtype=np.float32))
+    exact(lambda: np.corrcoef(m, dtype=np.int16), lambda: lt.corrcoef(tm, dtype=np.int16))
     for kw in ({"fweights": fw + 0.5}, {"fweights": -fw}, {"aweights": -aw},
                {"aweights": aw[:4]}, {"fweights": np.ones((2, 10))}, {"ddof": 1.5}):
         exact(lambda: np.cov(m, **kw), lambda: lt.cov(tm, **kw))
@@ -483,6 +497,8 @@ def test_bincount_and_digitize(engine: Any) -> None:
                 bn = np.asarray(bins) if isinstance(bins, lt.Tensor) else bins
                 exact(lambda: np.digitize(xv, bn, right=right), lambda: lt.digitize(tv, bins, right=right))
     exact(lambda: np.digitize(v + 1j, [0, 1]), lambda: lt.digitize(lt.asarray(v) + 1j, [0, 1]))
+    for bins in (np.array([0, 1j, 2]), np.array([0, 1, 2], complex)):   # (read as float64, 'safe')
+        exact(lambda: np.digitize([0, 1, 2], bins), lambda: lt.digitize([0, 1, 2], bins))
 
 
 def test_interp(engine: Any) -> None:
@@ -609,6 +625,26 @@ CALLS: list[tuple[str, Callable[..., Any]]] = [
     ("average", lambda m, t: m.average(t, axis=1, weights=np.arange(1.0, 6.0))),
     ("ediff1d", lambda m, t: m.ediff1d(t, to_begin=3)),
     ("nancumsum", lambda m, t: m.nancumsum(t))]
+
+
+def test_decisions_on_a_none_dimension_are_refused_or_checked_per_call() -> None:
+    """A result decided from a None dimension's size when the graph is built
+    would be fixed for every call: refused (use @lt.jit); gradient's edges
+    are checked per call (a call too short raises)."""
+    p, q = lt.placeholder((None,), "float64"), lt.placeholder((None,), "float64")
+    for fn in (lt.array_equal, lt.array_equiv):
+        with pytest.raises(ValueError, match="None dimension"):
+            fn(p, q)
+        with pytest.raises(ValueError, match="None dimension"):
+            fn(p, np.arange(3.0))
+    f = lt.function([p], [lt.gradient(p), lt.gradient(p * 2, edge_order=2)])
+    for n in (3, 9):
+        v = np.arange(float(n)) ** 2
+        for got, want in zip(f(v), [np.gradient(v), np.gradient(v * 2, edge_order=2)]):
+            same_bits(got, want)
+    for n in (1, 2):
+        with pytest.raises(IndexError, match="out of bounds"):
+            f(np.ones(n))
 
 
 def test_compiled_over_placeholders() -> None:

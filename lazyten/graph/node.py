@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .shapes import sized_at_call
+
 if TYPE_CHECKING:
     from .ops import OpSpec
 
@@ -765,6 +767,17 @@ def reaches_placeholder(node: Node) -> bool:
     else:
         leaves = toposort([node])
     return any(n in _symbolic_placeholders and n.value is None for n in leaves)
+
+
+def refuse_call_sizes(node: Node, dims: Sequence[int], what: str) -> None:
+    """Refuse ``what``, decided now from ``dims`` (sizes in ``node``'s
+    graph), where those are a compiled function's None dimensions, known
+    only when it runs (a result that would be fixed for every call)."""
+    if _symbolic_placeholders and sized_at_call(tuple(dims)) and reaches_placeholder(node):
+        raise ValueError(
+            f"{what} depends on the size of a None dimension of a compiled function, "
+            f"known only when it runs; give the placeholder a fixed size there, or trace "
+            f"the computation with @lt.jit")
 
 
 def consumers(order: Sequence[Node]) -> dict[int, list[Node]]:

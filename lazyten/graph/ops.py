@@ -445,7 +445,7 @@ _view("diagonal", _diagonal_impl, _diagonal_infer, "a read-only diagonal view")
 
 def _reduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     x = inputs[0]
-    axes = S.normalize_axes(attrs.get("axis"), x.ndim)
+    axes = S.reduction_axes(attrs.get("axis"), x.ndim)
     keep = bool(attrs.get("keepdims", False))
     out = dict(attrs)
     out["axis"] = axes
@@ -590,7 +590,7 @@ def _argreduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Sha
     if axis is None or _legacy_0d_axis(x, axis):
         shape: Shape = (1,) * x.ndim if keep else ()
         return shape, {"axis": None, "keepdims": keep}
-    ax = S.normalize_axis(axis, x.ndim)
+    (ax,) = S.reduction_axes(axis, x.ndim)
     return S.reduce_shape(x.shape, (ax,), keep), {"axis": ax, "keepdims": keep}
 
 
@@ -621,9 +621,9 @@ def _cumsum_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape,
         axis = 0
     inc = bool(attrs.get("include_initial", False))
     if x.ndim == 0:  # NumPy scans a 0-d array as a 1-d array of one element
-        ax = S.normalize_axis(axis, 1)
+        (ax,) = S.reduction_axes(axis, 1)
         return (1 + inc,), {"axis": ax, "dtype": attrs.get("dtype"), "include_initial": inc}
-    ax = S.normalize_axis(axis, x.ndim)
+    (ax,) = S.reduction_axes(axis, x.ndim)
     shape = tuple(d + (1 if inc and i == ax else 0) for i, d in enumerate(x.shape))
     return shape, {"axis": ax, "dtype": attrs.get("dtype"), "include_initial": inc}
 

@@ -13,6 +13,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from numpy.exceptions import AxisError
 
 Shape = tuple[int, ...]
@@ -89,6 +90,17 @@ def normalize_axes(axis: int | Sequence[int] | None, ndim: int) -> tuple[int, ..
     if len(set(axes)) != len(axes):
         raise ValueError(f"repeated axis in {axis}")
     return tuple(sorted(axes))
+
+
+def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """``normalize_axes`` as NumPy's reductions and scans read an axis (in
+    C): a bool is no axis there (TypeError), where its Python functions
+    (``flip``, ``moveaxis``) take True as 1."""
+    items = axis if isinstance(axis, (tuple, list)) else (axis,)
+    for a in items:
+        if isinstance(a, (bool, np.bool_)):
+            raise TypeError(f"an integer is required for the axis, got {a!r}")
+    return normalize_axes(axis, ndim)
 
 
 def reduce_shape(shape: Shape, axes: tuple[int, ...], keepdims: bool) -> Shape:
