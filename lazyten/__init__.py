@@ -141,3 +141,16 @@ __all__ = ["Tensor", "asarray", "array", "compute", "debugprint", "explain", "pl
            "set_options",
            "get_options", "Options", "random", "zeros", "ones", "full", "empty", "arange",
            "linspace", "eye", "identity", *sorted(ELEMENTWISE)]
+
+# The array API's names for the standard's version and its inspection
+# namespace (NumPy's: the same devices, dtypes and defaults).
+__array_api_version__ = "2023.12"
+__array_namespace_info__ = np.__array_namespace_info__
+
+
+def __getattr__(name: str) -> Any:
+    # The array API's ``bool`` dtype, served here so that it does not shadow
+    # the builtin in this module (its functions and annotations use that).
+    if name == "bool":
+        return np.bool_
+    raise AttributeError(f"module 'lazyten' has no attribute {name!r}")

@@ -265,7 +265,10 @@ def _arange_length(start: Any, stop: Any, step: Any) -> int:
     themselves, so a float quotient of wide ints rounds and NumPy integer
     scalars wrap, as in NumPy (``arange(0, 10**18 + 1, 10**17)`` has 10
     elements; a zero Python step raises ZeroDivisionError)."""
-    q = float((stop - start) / step)
+    try:
+        q = float((stop - start) / step)
+    except ZeroDivisionError:
+        raise ZeroDivisionError("arange: division by zero (step is 0)") from None
     if math.isnan(q):
         raise ValueError("arange: cannot compute length")
     if math.isinf(q) or q > _MAX_BYTES:
@@ -296,6 +299,13 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
             v = v[()]                       # a NumPy scalar keeps its dtype
         bounds.append(v)
     lo, hi = bounds
+    for v in bounds:
+        if not isinstance(v, (int, float, complex, np.number, np.bool_)):
+            try:
+                asarray(v)      # (what no array of numbers is: asarray's error)
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"linspace: start and stop must be numbers or arrays of "
+                              f"them: {e}") from None
     if any(np.ndim(v) for v in bounds) or not all(
             isinstance(v, (int, float, complex, np.number, np.bool_)) for v in bounds):
         if retstep:

@@ -217,8 +217,13 @@ def round(x: Any, decimals: int = 0) -> Tensor:  # noqa: A001 - NumPy's name
 around = round
 
 
-def clip(x: Any, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
-    """``minimum(maximum(x, min), max)``: NumPy's clip, NaN propagating."""
+def clip(x: Any, min: Any = None, max: Any = None, *,  # noqa: A002
+         a_min: Any = None, a_max: Any = None) -> Tensor:
+    """``minimum(maximum(x, min), max)`` in the type of all three: NumPy's
+    clip (a ufunc of three operands, Python scalars weak), NaN propagating.
+    ``a_min``/``a_max`` are NumPy's older names."""
+    min = a_min if min is None else min
+    max = a_max if max is None else max
     t = wrap(x)
     if t.dtype.kind in "iu":
         # NumPy's _clip: a Python int bound past the dtype's range on its own
@@ -228,11 +233,22 @@ def clip(x: Any, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
             min = None
         if type(max) is int and max >= info.max:
             max = None
+    # (Two steps alone would promote pairwise: int8 with 1.5 is float64
+    # before a float32 max could make it float32, as NumPy's clip does.)
+    dt = np.result_type(*(_operand_type(v) for v in (t, min, max) if v is not None))
+    if dt != t.dtype:
+        t = astype(t, dt)
     if min is not None:
         t = _apply_elementwise("maximum", t, min)
     if max is not None:
         t = _apply_elementwise("minimum", t, max)
     return t
+
+
+def _operand_type(v: Any) -> Any:
+    """What ``np.result_type`` reads for a ufunc operand: a tensor's or an
+    array's dtype, a Python scalar itself (weak, NEP 50)."""
+    return v if type(v) in (bool, int, float, complex) else wrap(v).dtype
 
 
 def copy(x: Any) -> Tensor:
@@ -848,16 +864,37 @@ def atleast_3d(x: Any) -> Tensor:
 
 
 @ops.reports("repeat")
-def repeat(x: Any, repeats: int, axis: int | None = None) -> Tensor:
-    """NumPy's ``repeat`` with an integer count: a broadcast then a reshape."""
+def repeat(x: Any, repeats: Any, axis: int | None = None) -> Tensor:
+    """NumPy's ``repeat``: an integer count is a broadcast then a reshape; a
+    count per element (the array API's ``int | array``) a gather of the
+    positions that many times each.  Counts in a tensor are computed now:
+    the length depends on them."""
     t = wrap(x)
-    repeats = operator.index(repeats)
-    if repeats < 0:
-        raise ValueError(f"negative count {repeats}")
-    if axis is None:
+    counts = np.asarray(repeats.eval() if isinstance(repeats, Tensor) else repeats)
+    if isinstance(repeats, (Tensor, np.ndarray)):
+        if not np.can_cast(counts.dtype, np.intp, "safe"):
+            raise TypeError(f"Cannot cast array data from {counts.dtype!r} to "
+                            f"{np.dtype(np.intp)!r} according to the rule 'safe'")
+    elif counts.dtype.kind in "fb":
+        counts = counts.astype(np.intp)      # (NumPy reads numbers as int() does)
+    if counts.ndim > 1:
+        raise ValueError(f"repeats must be an integer or a 1-d array, got shape {counts.shape}")
+    if axis is None or t.ndim == 0:          # (NumPy repeats a 0-d array as a 1-d one)
         t = t.reshape(-1)
-        axis = 0
+        axis = 0 if axis is None else axis
     ax = S.normalize_axis(axis, t.ndim)
+    if counts.ndim == 1 and counts.shape != (1,):
+        if counts.shape != (t.shape[ax],):
+            raise ValueError(f"operands could not be broadcast together with shape "
+                             f"({t.shape[ax]},) {counts.shape}")
+        if (counts < 0).any():
+            raise ValueError("repeats may not contain negative values.")
+        return take(t, np.repeat(np.arange(t.shape[ax]), counts), axis=ax)
+    repeats = operator.index(counts.reshape(())[()])
+    if repeats < 0:
+        if t.shape[ax]:                 # (NumPy's length n * repeats, made when it allocates)
+            raise ValueError("negative dimensions are not allowed")
+        repeats = 0
     e = expand_dims(t, ax + 1)
     shape = t.shape[:ax + 1] + (repeats,) + t.shape[ax + 1:]
     out_shape = t.shape[:ax] + (t.shape[ax] * repeats,) + t.shape[ax + 1:]

@@ -128,7 +128,7 @@ def _probe_ones(inputs: Sequence[Node], attrs: dict[str, Any], impl: Callable[..
 
 def _reg(name: str, impl: Callable[..., Any],
          infer: Callable[[Sequence[Node], dict[str, Any]], tuple[Shape, dict[str, Any]]],
-         arity: int, doc: str, probe_size: int = 1) -> None:
+         arity: int | None, doc: str, probe_size: int = 1) -> None:
     def dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
         return _probe_ones(inputs, attrs, impl, name, probe_size)
     ops.register(ops.OpSpec(name, "linalg", impl, infer, dtype, arity, doc=doc))
@@ -176,11 +176,31 @@ def _cholesky_impl(a: Any, upper: bool) -> Any:
 _UNSET = "unset"
 
 
-def _pinv_impl(a: Any, rcond: Any, rtol: Any, hermitian: bool) -> Any:
+def _pinv_impl(a: Any, *tol: Any, rcond: Any, rtol: Any, hermitian: bool,
+               tol_arg: str | None = None) -> Any:
     kw: dict[str, Any] = {} if rtol == _UNSET else {"rtol": rtol}
     if rcond is not None:
         kw["rcond"] = rcond
+    if tol_arg is not None:                  # an array tolerance: the second input
+        kw[tol_arg] = tol[0]
     return np.linalg.pinv(a, hermitian=hermitian, **kw)
+
+
+def _tolerance_input(inputs: Sequence[Node], batch: Shape, what: str,
+                     grows: bool = False) -> Shape:
+    """The batch shape with an array tolerance (input 1), one cut-off per
+    matrix, broadcast in (as NumPy's ``rtol[..., newaxis]``): it may make
+    the batch larger where ``grows`` (matrix_rank counts per cut-off)."""
+    if len(inputs) == 1:
+        return batch
+    tol = inputs[1]
+    if tol.dtype.kind not in "biuf":
+        raise TypeError(f"{what}: the tolerance must be real, got {tol.dtype}")
+    out = S.broadcast_shapes(tol.shape, batch)
+    if out != batch and not grows:
+        raise ValueError(f"{what}: a tolerance of shape {tol.shape} does not broadcast "
+                         f"against the batch shape {batch}")
+    return out
 
 
 def _pinv_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
@@ -191,23 +211,29 @@ def _pinv_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, d
     if hermitian and m != n and m * n != 0:
         raise LinAlgError(f"pinv(hermitian=True): last 2 dimensions of the array must be "
                           f"square, got {inputs[0].shape}")
+    _tolerance_input(inputs, batch, "pinv")
     return batch + (n, m), {"rcond": attrs.get("rcond"), "rtol": attrs.get("rtol", _UNSET),
-                            "hermitian": hermitian}
+                            "hermitian": hermitian, "tol_arg": attrs.get("tol_arg")}
 
 
-def _rank_impl(a: Any, tol: Any, hermitian: bool, rtol: Any) -> Any:
+def _rank_impl(a: Any, *tols: Any, tol: Any, hermitian: bool, rtol: Any,
+               tol_arg: str | None = None) -> Any:
+    kw = {"tol": tol, "rtol": rtol}
+    if tol_arg is not None:                  # an array tolerance: the second input
+        kw[tol_arg] = tols[0]
     # NumPy gives a Python int for a vector or a scalar (the rank is 0 or 1),
     # which has no dtype: the intp array its count_nonzero gives matrices.
-    return np.asarray(np.linalg.matrix_rank(a, tol=tol, hermitian=hermitian, rtol=rtol),
-                      dtype=np.intp)
+    return np.asarray(np.linalg.matrix_rank(a, hermitian=hermitian, **kw), dtype=np.intp)
 
 
 def _rank_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     x = inputs[0]
     if x.ndim < 2:  # NumPy: a vector has rank 0 or 1
+        if len(inputs) > 1:
+            raise TypeError("matrix_rank: an array tolerance needs matrices")
         return (), dict(attrs)
     batch, _, _ = _matrix(x, "matrix_rank")
-    return batch, dict(attrs)
+    return _tolerance_input(inputs, batch, "matrix_rank", grows=True), dict(attrs)
 
 
 def _power_impl(a: Any, n: int) -> Any:
@@ -337,8 +363,10 @@ _reg("linalg_inv", np.linalg.inv, _same_square_infer("inv"), 1,
 _reg("linalg_solve", np.linalg.solve, _solve_infer, 2, "solve a @ x = b (LAPACK gesv)")
 _reg("linalg_cholesky", _cholesky_impl, _same_square_infer("cholesky"), 1,
      "Cholesky factor (LAPACK potrf); attrs['upper'] picks U instead of L")
-_reg("linalg_pinv", _pinv_impl, _pinv_infer, 1, "Moore-Penrose pseudo-inverse (via SVD)")
-_reg("linalg_matrix_rank", _rank_impl, _rank_infer, 1, "rank by SVD with NumPy's tolerance")
+_reg("linalg_pinv", _pinv_impl, _pinv_infer, None,
+     "Moore-Penrose pseudo-inverse (via SVD); input 1, if any, an array tolerance")
+_reg("linalg_matrix_rank", _rank_impl, _rank_infer, None,
+     "rank by SVD with NumPy's tolerance; input 1, if any, an array tolerance")
 _reg("linalg_matrix_power", _power_impl, _same_square_infer("matrix_power"), 1,
      "integer matrix power by repeated squaring (inverse first for n < 0)")
 _reg("linalg_svdvals", _svdvals_impl, _svdvals_infer, 1, "singular values (LAPACK gesdd)")
@@ -562,13 +590,27 @@ def pinv(x: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _UNS
     >>> lt.linalg.pinv(lt.asarray([[1.0, 0.0, 0.0]])).shape
     (3, 1)
     """
-    if isinstance(rtol, Tensor) or isinstance(rcond, Tensor):
-        raise TypeError("pinv: rcond and rtol must be Python floats, not Tensors")
-    if rcond is not None and rtol != _UNSET:
+    if rcond is not None and rtol is not _UNSET:
         raise ValueError("pinv: `rtol` and `rcond` can't be both set.")
-    return _node("linalg_pinv", [x], rcond=None if rcond is None else float(rcond),
-                 rtol=rtol if rtol is None or rtol == _UNSET else float(rtol),
-                 hermitian=bool(hermitian))
+    given = {"rcond": rcond, "rtol": rtol}
+    arg, extra = _array_tolerance(given)
+    return _node("linalg_pinv", [x, *extra], rcond=_float_or(given["rcond"]),
+                 rtol=given["rtol"] if given["rtol"] is _UNSET else _float_or(given["rtol"]),
+                 hermitian=bool(hermitian), tol_arg=arg)
+
+
+def _float_or(v: Any) -> float | None:
+    return None if v is None else float(v)
+
+
+def _array_tolerance(given: dict[str, Any]) -> tuple[str | None, list[Any]]:
+    """The one tolerance of ``given`` that is an array or a tensor (then an
+    input of the node, per matrix; its entry is set to None), if any."""
+    for k, v in given.items():
+        if v is not None and v is not _UNSET and (isinstance(v, Tensor) or np.ndim(v)):
+            given[k] = None
+            return k, [v]
+    return None, []
 
 
 def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Tensor:
@@ -578,8 +620,10 @@ def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any =
     >>> int(lt.linalg.matrix_rank(lt.asarray([[1.0, 2.0], [2.0, 4.0]])))
     1
     """
-    return _node("linalg_matrix_rank", [x], tol=None if tol is None else float(tol),
-                 hermitian=bool(hermitian), rtol=None if rtol is None else float(rtol))
+    given = {"tol": tol, "rtol": rtol}
+    arg, extra = _array_tolerance(given)
+    return _node("linalg_matrix_rank", [x, *extra], tol=_float_or(given["tol"]),
+                 hermitian=bool(hermitian), rtol=_float_or(given["rtol"]), tol_arg=arg)
 
 
 def matrix_power(x: Any, n: int) -> Tensor:

@@ -28,8 +28,10 @@ def sort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
     """NumPy's ``sort`` (``axis=None`` flattens; ``kind="stable"`` or
     ``stable=True`` keeps equal elements in order; NumPy's default kind
     otherwise, where the array API's default is stable) and the array API's
-    ``descending`` (stable too where asked)."""
+    ``descending``, stable unless ``stable=False`` or a ``kind`` says not."""
     t = _flat_if_none(x, axis)
+    if descending and kind is None and stable is None:
+        stable = True                 # (the array API's default; NumPy has no descending)
     return Tensor(ops.apply("sort", [t._node], axis=-1 if axis is None else axis,
                             descending=descending, kind=_kind(kind, order, stable)))
 
@@ -41,6 +43,8 @@ def argsort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any =
     ``[0]`` for axis 0, -1 or None, and any other axis out of bounds."""
     t = wrap(x)
     t = _flat_if_none(t, None if t.ndim == 0 else axis)
+    if descending and kind is None and stable is None:
+        stable = True                 # (the array API's default; NumPy has no descending)
     return Tensor(ops.apply("argsort", [t._node], axis=-1 if axis is None else axis,
                             descending=descending, kind=_kind(kind, order, stable)))
 

@@ -296,8 +296,23 @@ class Tensor:
         return self._node
 
     def __array_namespace__(self, api_version: str | None = None) -> Any:
+        if api_version not in (None, "2021.12", "2022.12", "2023.12"):
+            raise ValueError(f"lazyten follows the array API standard 2023.12 (and the "
+                             f"versions before it), not {api_version!r}")
         import lazyten
         return lazyten
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> Tensor:
+        if device != "cpu":
+            raise ValueError(f"to_device: unsupported device {device!r} (only 'cpu')")
+        return self
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        # The computed value's (a copy of its own, so the consumer may keep it).
+        return self.eval().__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)                        # (kDLCPU, device 0)
 
     # ------------------------------------------------------------ forcing
     def eval(self) -> np.ndarray[Any, Any]:
@@ -345,9 +360,14 @@ class Tensor:
         return complex(self._scalar("complex"))
 
     def __index__(self) -> int:
-        if self.dtype.kind not in "iub":
-            raise TypeError(f"only integer tensors can be used as an index, not {self.dtype}")
-        return operator.index(self.eval().reshape(()).item())
+        if self.dtype.kind not in "iu" or self.ndim:
+            raise TypeError(f"only integer scalar tensors can be converted to a scalar "
+                            f"index, not {self.dtype}{list(self.shape)}")
+        return operator.index(self.eval().item())
+
+    def __contains__(self, value: Any) -> bool:
+        # NumPy's rule: ``(self == value).any()``, computed now.
+        return bool(_apply_elementwise("equal", self, value).any())
 
     def __bool__(self) -> bool:
         if self.size != 1:
@@ -396,12 +416,27 @@ class Tensor:
         if method == "__call__" and not kwargs and ufunc in (np.divmod, np.modf, np.frexp):
             from . import setops             # (the two-output ufuncs, lazily)
             return getattr(setops, ufunc.__name__)(*inputs)
-        # Anything else (reduce, accumulate, out=, ...) runs eagerly in NumPy.
-        args = [np.asarray(x) if isinstance(x, Tensor) else x for x in inputs]
-        if "out" in kwargs:
-            kwargs["out"] = tuple(np.asarray(o) if isinstance(o, Tensor) else o
-                                  for o in kwargs["out"])
-        return getattr(ufunc, method)(*args, **kwargs)
+        # Anything else (reduce, accumulate, at, out=, where=, ...) runs now in
+        # NumPy on the tensors' values (each a fresh copy: ``eval``); a tensor
+        # that NumPy writes (``out=``, ``at``'s target) then takes the written
+        # copy as its new value, as a write through ``t[...] = v`` would.
+        args = [x.eval() if isinstance(x, Tensor) else x for x in inputs]
+        if isinstance(kwargs.get("where"), Tensor):
+            kwargs["where"] = kwargs["where"].eval()
+        written: list[tuple[Tensor, Any]] = []
+        if method == "at" and isinstance(inputs[0], Tensor):
+            written.append((inputs[0], args[0]))
+        outs = kwargs.get("out")
+        if outs is not None:
+            outs = outs if isinstance(outs, tuple) else (outs,)
+            kwargs["out"] = tuple(o.eval() if isinstance(o, Tensor) else o for o in outs)
+            written += [(o, v) for o, v in zip(outs, kwargs["out"]) if isinstance(o, Tensor)]
+        result = getattr(ufunc, method)(*args, **kwargs)
+        for t, v in written:
+            t[...] = v
+        if outs is not None and written:     # NumPy returns the out arrays themselves
+            return outs[0] if len(outs) == 1 else outs
+        return result
 
     # ------------------------------------------------------------ operators
     def _bin(self, name: str, other: Any, reflected: bool = False) -> Tensor:
@@ -517,6 +552,10 @@ class Tensor:
 
     def __imatmul__(self, o: Any) -> Tensor:
         res = _fn.matmul(self, o)
+        if not np.can_cast(res.dtype, self.dtype, "same_kind"):
+            raise ops.located("matmul", [self._node, res._node], TypeError(
+                f"cannot cast the result from {res.dtype} to {self.dtype} with casting rule "
+                f"'same_kind' (in-place on a {self.dtype} tensor)"))
         if res.shape != self.shape:
             raise ValueError(f"matmul: in-place result has shape {res.shape}, "
                              f"tensor has shape {self.shape}")

@@ -428,3 +428,21 @@ def test_tensorinv_error_types(engine: Any, shape: tuple[int, ...], ind: int) ->
         assert type(got.value) is type(e)
         return
     assert_eq(lt.linalg.tensorinv(lt.asarray(a), ind), want)
+
+
+def test_array_tolerances_are_per_matrix(engine: Any) -> None:
+    """The array API's ``rtol: float | array`` (NumPy's ``rcond``/``tol``
+    too): broadcast against the batch, one cut-off per matrix, an input of
+    the node (a tensor stays lazy)."""
+    x = np.random.default_rng(0).standard_normal((2, 3, 4))
+    x[1, 2] = x[1, 0] + 1e-9 * x[1, 1]        # nearly rank 2
+    t = lt.asarray(x)
+    for kw in ({"rtol": np.array([0.1, 0.9])}, {"rtol": np.array(0.5)}, {"tol": np.array([0.5, 3.0])},
+               {"rtol": np.array([[0.1], [0.2]])}, {"rtol": np.ones(3)}):
+        check(lambda: np.linalg.matrix_rank(x, **kw), lambda: lt.linalg.matrix_rank(t, **kw))
+    for kw in ({"rtol": np.array([0.1, 0.9])}, {"rcond": np.array([0.1, 1e-12])},
+               {"rtol": np.ones(3)}):
+        check(lambda: np.linalg.pinv(x, **kw), lambda: lt.linalg.pinv(t, **kw))
+    lazy = lt.asarray(np.array([0.1, 0.9])) * 1
+    assert_eq(lt.linalg.matrix_rank(t, rtol=lazy), np.linalg.matrix_rank(x, rtol=[0.1, 0.9]))
+    assert_eq(lt.linalg.pinv(t, rtol=lazy), np.linalg.pinv(x, rtol=np.array([0.1, 0.9])))

@@ -264,6 +264,33 @@ def test_clip(engine: Any, dtype: np.dtype[Any]) -> None:
         # past its own side, and refuses one past the other)
         for a, b in ((-1000, 3), (-1, 1000), (-2**70, 2**70), (1000, 2000), (-5, -1000)):
             check(lambda: np.clip(x, a, b), lambda: lt.clip(t, a, b))
+        # The type of all three operands at once (a ufunc of three), Python
+        # scalars weak: int8 with 1.5 and a float32 bound is float32.
+        for a, b in ((1.5, np.float32(2.5)), (0, np.int16(3)), (200, 1.5), (np.int8(1), 2.5),
+                     (lo, 1.5)):
+            check(lambda: np.clip(x, a, b), lambda: lt.clip(t, a, b))
+        check(lambda: np.clip(x, a_min=1, a_max=2), lambda: lt.clip(t, a_min=1, a_max=2))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_repeat_and_tile(engine: Any, dtype: np.dtype[Any]) -> None:
+    """``repeat`` with a count or a count per element (the array API's
+    ``int | array``; a tensor of counts is computed now) and ``tile``."""
+    rng = np.random.default_rng(8)
+    for layout in ("0d", "empty", "strided", "negstride", "broadcast"):
+        x, t = operand(layout, dtype, rng)
+        for reps, axis in ((2, None), (0, None), (3, -1), (np.array(2), 0), ([2], 0), (-1, None),
+                           (1.5, None), ([1, 2], 0), (np.arange(x.shape[0] if x.ndim else 1), 0),
+                           (np.ones((1, 1), int), 0)):
+            check(lambda: np.repeat(x, reps, axis=axis), lambda: lt.repeat(t, reps, axis=axis))
+        if x.ndim:
+            counts = np.arange(x.shape[-1]) % 3
+            check(lambda: np.repeat(x, counts, axis=-1),
+                  lambda: t.repeat(lt.asarray(counts) * 1, axis=-1))
+            check(lambda: np.repeat(x, -counts - 1, axis=-1),
+                  lambda: lt.repeat(t, -counts - 1, axis=-1))
+        for reps_t in (2, (2, 1), (0, 3), (1, 2, 2)):
+            check(lambda: np.tile(x, reps_t), lambda: lt.tile(t, reps_t))
 
 
 # ------------------------------------------------------------------ reductions

@@ -1,0 +1,113 @@
+"""The array object's protocols against NumPy's: ufuncs called with tensors
+(``out=``, ``where=``, ``ufunc.at``), ``__index__``, ``in``, ``@=``, DLPack,
+and the array API's namespace names (``__array_namespace__``, ``bool``,
+``__array_api_version__``, ``__array_namespace_info__``, ``device=``)."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+import pytest
+from util import assert_eq, check
+
+import lazyten as lt
+
+
+def test_ufunc_out_writes_the_tensor(engine: Any) -> None:
+    """NumPy writes ``out=``: a tensor given as ``out`` takes the result as
+    its new value (views write through to their base), and is returned."""
+    n, t = np.arange(3.0), lt.asarray(np.arange(3.0))
+    assert np.add(n, 1, out=n) is n
+    assert np.add(np.arange(3.0), 1, out=t) is t
+    assert_eq(t, n)
+    np.multiply(n, 2, out=n)
+    np.multiply(t, 2, out=t)
+    assert_eq(t, n)
+    nv, tv = n[1:], t[1:]
+    np.negative(nv, out=nv)
+    np.negative(tv, out=tv)
+    assert_eq(t, n)
+    q, r = np.divmod(np.arange(5), 3, out=(lt.zeros(5, np.int64), lt.zeros(5, np.int64)))
+    assert_eq(q, np.arange(5) // 3)
+    assert_eq(r, np.arange(5) % 3)
+    i = lt.zeros(3, np.int64)
+    with pytest.raises(TypeError):          # NumPy's out= casting: same_kind
+        np.add(np.ones(3), 0.5, out=i)
+    assert_eq(i, np.zeros(3, np.int64))
+
+
+def test_ufunc_at_and_where_take_tensors(engine: Any) -> None:
+    n, t = np.arange(4.0), lt.asarray(np.arange(4.0))
+    np.add.at(n, [0, 0, 3], 100)
+    np.add.at(t, [0, 0, 3], 100)
+    assert_eq(t, n)                          # (unbuffered: index 0 twice)
+    mask = lt.asarray(np.array([True, False, True, False]))
+    got = np.add(t, 1, out=lt.zeros(4), where=mask)
+    assert_eq(got, np.add(n, 1, out=np.zeros(4), where=np.asarray(mask)))
+    assert float(np.sum(np.arange(4.0), where=t > 100)) == np.sum(np.arange(4.0), where=n > 100)
+    assert float(np.add.reduce(t, axis=0, where=t > 1)) == np.add.reduce(n, axis=0, where=n > 1)
+
+
+@pytest.mark.parametrize("value", [np.array(True), np.array([1]), np.array([[1, 2]]),
+                                   np.array(1.0), np.array(2), np.uint8(3), np.int64(-1)])
+def test_index_is_numpys(value: Any) -> None:
+    check(lambda: [10, 20, 30, 40][value], lambda: [10, 20, 30, 40][lt.asarray(value)])
+    check(lambda: operator.index(value), lambda: operator.index(lt.asarray(value)))
+
+
+def test_in_is_any_equal(engine: Any) -> None:
+    for n in (np.arange(4).reshape(2, 2), np.array(1), np.array([np.nan]), np.zeros((0,))):
+        for v in (1, 7, np.nan, 0.0):
+            assert (v in lt.asarray(n)) == (v in n)
+
+
+def test_matmul_in_place_casts_same_kind(engine: Any) -> None:
+    for a, b in ((np.eye(2, dtype=np.int64), np.full((2, 2), 0.6)),
+                 (np.eye(2), np.eye(2) * 1j), (np.eye(2, dtype=bool), np.eye(2, dtype=np.int8)),
+                 (np.eye(2), np.full((2, 2), 3, np.int16))):
+        n, t = a.copy(), lt.asarray(a)
+        try:
+            n @= b
+        except TypeError:
+            with pytest.raises(TypeError, match="same_kind"):
+                t @= lt.asarray(b)
+            continue
+        t @= lt.asarray(b)
+        assert_eq(t, n)
+
+
+def test_dlpack_and_devices(engine: Any) -> None:
+    t = lt.asarray(np.arange(3.0)) * 2
+    assert_eq(lt.asarray(np.from_dlpack(t)), np.arange(3.0) * 2)
+    assert t.__dlpack_device__() == np.arange(1.0).__dlpack_device__()
+    assert t.to_device("cpu") is t and t.device == "cpu"
+    with pytest.raises(ValueError, match="device"):
+        t.to_device("cuda")
+    for make in (lambda d: lt.zeros(2, device=d), lambda d: lt.ones_like(t, device=d),
+                 lambda d: lt.arange(3, device=d), lambda d: lt.linspace(0, 1, 3, device=d),
+                 lambda d: lt.full(2, 1.0, device=d), lambda d: lt.empty_like(t, device=d)):
+        assert make("cpu").device == "cpu"
+        with pytest.raises(ValueError, match="device"):
+            make("gpu")
+
+
+def test_namespace_names() -> None:
+    t = lt.asarray(np.arange(3.0))
+    assert t.__array_namespace__() is lt and t.__array_namespace__("2023.12") is lt
+    with pytest.raises(ValueError):
+        t.__array_namespace__("1999.01")
+    assert lt.__array_api_version__ == "2023.12"
+    assert lt.bool is np.bool_ and lt.zeros(2, dtype=lt.bool).dtype == np.bool_
+    info = lt.__array_namespace_info__()
+    assert info.default_device() == "cpu"
+    assert info.default_dtypes()["real floating"] == np.float64
+
+
+def test_descending_sort_is_stable_by_default(engine: Any) -> None:
+    """The array API's default is ``stable=True``; for ``descending`` (which
+    NumPy lacks) equal elements keep their order."""
+    x = np.array([0, 0, 5, 5, 1, 1, 2, 2, 9, 9, 9])
+    assert_eq(lt.argsort(lt.asarray(x), descending=True), np.argsort(-x, kind="stable"))
+    assert_eq(lt.sort(lt.asarray(x), descending=True), np.sort(x)[::-1])
