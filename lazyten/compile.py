@@ -668,7 +668,13 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
         if s.kind in ("numpy", "blas", "view"):
             fn = f"F{t}"
             ns[fn] = functools.partial(n.op.impl, **n.attrs)
-            lines.append(f"{v} = {fn}({', '.join(args)})")
+            if n.op.kind == "view":
+                lines.append(f"{v} = {fn}({', '.join(args)})")
+            else:                            # (a new array: ``unaliased``)
+                from .exec.optimized import unaliased
+                ns["UNALIASED"] = unaliased
+                lines.append(f"{v} = UNALIASED({fn}({', '.join(args)}), "
+                             f"({', '.join(args)},))")
             continue
         return None
     results = ", ".join(name_of[o.id] for o in out_nodes)

@@ -1027,3 +1027,18 @@ def test_cache_clear_of_a_fixed_shape_function_keeps_its_plan() -> None:
     assert f.cache_info().currsize == 1 and "function(x: float64[3])" in f.explain()
     f(np.ones(3))
     assert f.cache_info().hits == 1
+
+
+def test_numpy_steps_that_return_an_argument_give_fresh_results() -> None:
+    """``matrix_power(a, 1)`` is ``a`` itself and ``einsum('ij->ji', a)`` a
+    view of it: the fast path copies such results, so a call's result is not
+    its scratch buffer, which the next call would overwrite."""
+    p = lt.placeholder((3, 3), np.float64)
+    for out in (lt.linalg.matrix_power(p * 2, 1), lt.einsum("ij->ji", p * 2) + 0):
+        f = lt.function([p], out)
+        r1 = f(np.ones((3, 3)))
+        r2 = f(np.full((3, 3), 5.0))
+        r3 = f(np.full((3, 3), 5.0))
+        assert r1 is not r2 and r2 is not r3
+        np.testing.assert_array_equal(r1, np.full((3, 3), 2.0))
+        np.testing.assert_array_equal(r2, np.full((3, 3), 10.0))

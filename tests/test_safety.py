@@ -154,12 +154,24 @@ def _self_ops(x: dict[str, Any]) -> list[Any]:
     return [a + a + a, a * a - a, a, a.T, a[::-1]]
 
 
+def _numpy_results_that_alias(x: dict[str, Any]) -> list[Any]:
+    # NumPy returns an argument itself (matrix_power(m, 1)) or a view of one
+    # (einsum's transpose): the plan must not write into or reuse it.
+    m, a = x["m"], x["a"]
+    xp: Any = lt if isinstance(m, lt.Tensor) else np
+    c = a * 2
+    d = xp.einsum("ij->ji", c)
+    e = xp.exp(a) + 1
+    return [xp.linalg.matrix_power(m, 1) * 2 + 1, d - e.T, d * 3 + (c + 1).T,
+            xp.einsum("ij->ji", a) + 1]
+
+
 CASES: dict[str, Case] = {
     "chain": _chain, "inplace": _inplace, "inplace_int": _inplace_int,
     "inplace_deep": _inplace_deep, "setitem": _setitem, "view_write": _view_write,
     "reshape_write": _reshape_write, "transpose_inplace": _transpose_inplace,
     "noncontig": _noncontig, "broadcast_inplace": _broadcast_inplace, "mixed": _mixed,
-    "self_ops": _self_ops,
+    "self_ops": _self_ops, "numpy_results_that_alias": _numpy_results_that_alias,
 }
 
 

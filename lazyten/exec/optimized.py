@@ -338,6 +338,19 @@ def clear_plan_cache() -> None:
         _plans.clear()
 
 
+def unaliased(v: Any, args: Sequence[Any]) -> Any:
+    """The result ``v`` of a step that is no view, as a new array where NumPy
+    returned an argument or a view of one (``matrix_power(a, 1)`` is ``a``;
+    ``einsum('ij->ji', a)`` a view): the plan gave it a buffer of its own,
+    which it may write in place or reuse, while the argument lives on (a
+    user's array, a cached value, a buffer the plan reuses)."""
+    if isinstance(v, np.ndarray) and v.size:
+        for a in args:
+            if isinstance(a, np.ndarray) and np.may_share_memory(v, a):
+                return v.copy()
+    return v
+
+
 def _fresh(v: Any) -> bool:
     """A NumPy result that owns its memory: never a view of an input
     (``np.einsum`` can return one), so it may be overwritten later."""
@@ -452,6 +465,8 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                 owned[n.id] = v
             else:
                 v = n.op.impl(*args, **n.attrs)
+                if n.op.kind != "view":
+                    v = unaliased(v, args)
                 if _fresh(v):
                     owned[n.id] = v
         except Exception as e:
