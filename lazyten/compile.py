@@ -668,7 +668,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
         if s.kind in ("numpy", "blas", "view"):
             fn = f"F{t}"
             ns[fn] = functools.partial(n.op.impl, **n.attrs)
-            if n.op.kind == "view":
+            if n.op.kind == "view" or not args:
                 lines.append(f"{v} = {fn}({', '.join(args)})")
             else:                            # (a new array: ``unaliased``)
                 from .exec.optimized import unaliased
