@@ -772,11 +772,13 @@ def _weak_operand(ns: dict[str, Any], n: Node, tag: dict[int, int], prog: Any, j
                   r: int) -> str:
     """The name of a Python-scalar operand of instruction ``j``.
 
-    NumPy converts a Python scalar on every call (about 0.4 us).  Where NEP 50
-    gives the scalar the dtype of the instruction's array operands anyway
-    (they share one dtype ``D`` and ``result_type(D, value) == D``), it is
-    bound once as a 0-d ``D`` array: the same loop, the same values.
-    Otherwise it stays a Python scalar.
+    NumPy converts a Python scalar on every call (about 0.4 us).  Where the
+    ufunc's loop for the operands takes every input as the dtype ``D`` of the
+    instruction's array operands (``ufunc.resolve_dtypes`` with the scalar's
+    Python type, NEP 50), it is bound once as a 0-d ``D`` array: the same
+    loop, the same values.  Otherwise it stays a Python scalar: NumPy reads
+    it another way (``logical_or(float16, 1e-8)`` by its truth, in a bool
+    loop; ``float_power`` in float64; ``ldexp``'s exponent as an int).
     """
     name, refs, _attrs, _dt = prog[j]
     value = n.inputs[r].attrs["value"]
@@ -787,15 +789,19 @@ def _weak_operand(ns: dict[str, Any], n: Node, tag: dict[int, int], prog: Any, j
         elif not n.inputs[rr].weak:
             dts.add(n.inputs[rr].dtype)
     key = f"K{tag[n.inputs[r].id]}"
-    if len(dts) == 1 and name != "where" and ops.REGISTRY[name].ufunc is not None:
+    uf = ops.REGISTRY[name].ufunc
+    if len(dts) == 1 and name != "where" and uf is not None:
         (d,) = dts
         try:
             # NEP 50 keeps ``d`` for any Python int, in range or not: a value
             # out of d's range (int32 / 2**40 is a float64 division) raises
             # converting, and stays a Python scalar.
-            same = np.result_type(d, value) == d
+            kinds = tuple((np.dtype(bool) if type(value) is bool else type(value))
+                          if rr == r else d for rr in refs)
+            loop = uf.resolve_dtypes(kinds + (None,) * uf.nout)
+            same = all(x == d for x in loop[:uf.nin]) and np.result_type(d, value) == d
             arr = np.asarray(value, dtype=d) if same else None
-        except (TypeError, OverflowError):
+        except (TypeError, OverflowError, ValueError):
             same = False
         if same and arr is not None:
             key = f"K{tag[n.inputs[r].id]}_{d.str.strip('<>=|')}"

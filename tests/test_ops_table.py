@@ -1080,7 +1080,8 @@ def test_complex_multiply_by_one_is_not_an_identity(engine: Any) -> None:
 
 # Python scalars on either side of every binary op: NEP 50 weak typing, and
 # NumPy's errors for values the array's dtype cannot hold (uint8 + -1).
-PY_SCALARS: list[Any] = [True, 3, -2, 300, 2 ** 64, 2.5, -0.0, float("nan"), 1.5j]
+PY_SCALARS: list[Any] = [True, 3, -2, 300, 2 ** 64, 2.5, -0.0, float("nan"), 1.5j, 1e-8,
+                         2 ** 40]
 
 
 @pytest.mark.parametrize("name", BINARY_OPS)
@@ -1092,6 +1093,22 @@ def test_binary_with_python_scalars(engine: Any, name: str) -> None:
         for s in PY_SCALARS:
             check(lambda: np_fn(x, s), lambda: lt_fn(t, s))
             check(lambda: np_fn(s, x), lambda: lt_fn(s, t))
+
+
+@pytest.mark.parametrize("name", BINARY_OPS)
+def test_binary_with_python_scalars_on_the_fast_path(name: str) -> None:
+    """The second evaluation of a structure (new leaves: nothing cached)
+    runs its cached plan's fast path, which binds a scalar once as a 0-d
+    array where NumPy's loop would convert it the same way (not under
+    ``check=True``, the engine fixture's: hence default options here)."""
+    rng = np.random.default_rng(19)
+    np_fn, lt_fn = getattr(np, name), getattr(lt, name)
+    for dtype in DTYPES:
+        x, _ = operand("plain", dtype, rng, 1)
+        for s in PY_SCALARS:
+            for _ in range(2):
+                check(lambda: np_fn(x, s), lambda: lt_fn(lt.asarray(x), s))
+                check(lambda: np_fn(s, x), lambda: lt_fn(s, lt.asarray(x)))
 
 
 def test_where_with_scalar_branches(engine: Any) -> None:
