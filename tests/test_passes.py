@@ -202,6 +202,20 @@ def test_pushdown_golden() -> None:
         "%8:float64[3] = pow %6 %7\nreturn %8")
 
 
+def test_pushdown_keeps_a_rebuilt_shared_node_whole() -> None:
+    """``c = a - (a*0.5)[:, :1]; c @ c.T``: the slice is pushed into ``c``'s
+    operand first, which rebuilds ``c``; the transpose must not then be
+    pushed through the new ``c``, which the matmul reads too (``c`` would be
+    computed twice, and NumPy's X @ X.T, one BLAS syrk, lost its bits)."""
+    a = lt.asarray(np.random.default_rng(12).standard_normal((7, 9)), name="a")
+    c = a - (a * 0.5)[:, :1]
+    g = pushdown(graph(c @ c.T))
+    assert text(g).count("subtract") == 1, text(g)
+    x_ = np.asarray(a)
+    cn = x_ - (x_ * 0.5)[:, :1]
+    assert np.array_equal((c @ c.T).eval(), cn @ cn.T)
+
+
 def test_pushdown_through_reductions_and_scans_golden() -> None:
     """An index of a reduction or scan reaches the expression it reduces:
     ``sum(m*2, axis=1)[:2]`` reduces two rows, ``cumsum(m, axis=1)[3]``

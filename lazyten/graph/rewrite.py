@@ -58,14 +58,16 @@ def rebuild(node: Node, inputs: Sequence[Node], **attrs: Any) -> Node:
 Rule = Callable[[Node, tuple[Node, ...]], Node | None]
 
 
-def rewrite(graph: Graph, rule: Rule, only: frozenset[str] | None = None) -> Graph:
+def rewrite(graph: Graph, rule: Rule, only: frozenset[str] | None = None,
+            replaced: Callable[[Node, Node], None] | None = None) -> Graph:
     """Apply ``rule`` bottom-up: each node sees its already-rewritten inputs.
 
     ``rule(node, new_inputs)`` returns a replacement node or None (keep the
     node, rebuilt on the new inputs).  Iterative over the topological order.
     With ``only`` (the op names the rule can change), the rule sees only
     nodes of those ops, and a graph without such ops is returned as it is,
-    as is a graph the rule left unchanged.
+    as is a graph the rule left unchanged.  ``replaced(old, new)`` hears of
+    each node replaced or rebuilt, before any node that reads it is seen.
     """
     if only is not None and only.isdisjoint(graph.op_names):
         return graph
@@ -84,7 +86,14 @@ def rewrite(graph: Graph, rule: Rule, only: frozenset[str] | None = None) -> Gra
             out = rule(n, ins)
             if out is not None:
                 mapping[n.id] = out
+                if replaced is not None and out is not n:
+                    replaced(n, out)
                 continue
-        mapping[n.id] = n if ins == ins0 else rebuild(n, ins)
+        if ins == ins0:
+            mapping[n.id] = n
+        else:
+            mapping[n.id] = new = rebuild(n, ins)
+            if replaced is not None:
+                replaced(n, new)
     outs = tuple([mapping[o.id] for o in graph.outputs])
     return graph if outs == graph.outputs else Graph(outs)

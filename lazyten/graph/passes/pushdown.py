@@ -424,4 +424,13 @@ def pushdown(graph: Graph) -> Graph:
             return sink(node, ins[0], ins)
         return None
 
-    return rewrite(graph, rule, only=PUSHED)
+    def replaced(old: Node, new: Node) -> None:
+        # A node rebuilt (or replaced) stands for the original everywhere:
+        # its consumers are the original's, so a view is not pushed through
+        # it when others read it whole.  (Nodes the pass makes for a view it
+        # pushes have one consumer: the default.)
+        count = uses.get(old.id, 1)
+        if count > uses.get(new.id, 1):
+            uses[new.id] = count
+
+    return rewrite(graph, rule, only=PUSHED, replaced=replaced)
