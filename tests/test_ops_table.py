@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+import math
 from typing import Any
 
 import numpy as np
@@ -1050,6 +1051,18 @@ def test_python_scalars_are_weak(engine: Any, dtype: str, fn: Callable[[Any], An
     that does not fit the array's dtype is an OverflowError when built."""
     x = values(np.random.default_rng(18), np.dtype(dtype), (2, 3), 1)
     check(lambda: fn(x), lambda: fn(lt.asarray(x)))
+
+
+@pytest.mark.parametrize("first", [1.0, -1.0])
+def test_nan_constants_keep_their_sign(engine: Any, first: float) -> None:
+    """``nan`` and ``-nan`` are different constants (repr drops the sign):
+    built in either order, each keeps its own, for Python and NumPy scalars."""
+    x = np.arange(3.0)
+    for nan in (float("nan"), np.float32("nan"), np.float64("nan")):
+        for sign in (first, -first):
+            v = nan * sign if not isinstance(nan, float) else math.copysign(nan, sign)
+            check(lambda: np.copysign(1.0, x + v), lambda: lt.copysign(1.0, lt.asarray(x) + v))
+            check(lambda: np.signbit(x * v), lambda: lt.signbit(lt.asarray(x) * v))
 
 
 def test_weak_dtype_named(engine: Any) -> None:

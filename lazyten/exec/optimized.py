@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.node import (Node, _hashable, entered, graph_summary, intern, toposort,
-                          without_summary)
+from ..graph.node import (Node, _hashable, entered, graph_summary, intern, scalar_key,
+                          toposort, without_summary)
 from ..graph.ops import REGISTRY
 from ..graph.passes.canonicalize import cse
 from ..graph.passes.decompose import blas_dots, decompose
@@ -235,7 +235,7 @@ def walk_signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]
         pos[n.id] = len(items)
         if n.value is None and n.op.name == "const":
             v = n.attrs["value"]   # a scalar: (type, repr) tells 1 from 1.0 and NaN == NaN
-            items.append(("c", type(v), repr(v), n.dtype, n.weak))
+            items.append(("c", type(v), scalar_key(v), n.dtype, n.weak))
         elif n.value is not None or n.op.kind == "source":
             items.append(("s", n.shape, n.dtype))
             leaves.append(n)

@@ -170,6 +170,14 @@ _EXACT = object()
 _INT_OR_NONE = frozenset({int, type(None)})
 
 
+def scalar_key(v: Any) -> Any:
+    """A scalar's key: its repr (1 from 1.0, -0.0 from 0.0, NaN equal to
+    NaN), with a NaN's bits, whose sign and payload its repr drops
+    (``copysign(1, x + -nan)`` is -1)."""
+    r = repr(v)
+    return (r, np.asarray(v).tobytes()) if "nan" in r else r
+
+
 def _hashable(v: Any) -> Any:
     """``v`` (an attribute value) as a hashable key that equals another's
     exactly when the two values are the same constant.
@@ -214,7 +222,7 @@ def _hashable(v: Any) -> Any:
     if t is slice:                           # (unhashable before Python 3.12)
         return (slice, _hashable(v.start), _hashable(v.stop), _hashable(v.step))
     if isinstance(v, (bool, int, float, complex, np.generic)):
-        return (t.__name__, repr(v))
+        return (t.__name__, scalar_key(v))
     if isinstance(v, (tuple, list)):
         return tuple([_hashable(x) for x in v])
     if isinstance(v, dict):

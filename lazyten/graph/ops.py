@@ -23,7 +23,7 @@ import numpy as np
 
 from . import shapes as S
 from .node import (Node, Shape, _hashable, intern, intern_elementwise, intern_key, intern_view,
-                   remember_view, user_source)
+                   remember_view, scalar_key, user_source)
 
 # What an op is, for the passes: only "elementwise" ops fuse, only "view" ops
 # alias their input, "source"/"creation" ops have no inputs; "linalg" ops are
@@ -1229,7 +1229,7 @@ def const(value: Any, src: tuple[str, int] | None = None) -> Node:
     dt = _WEAK_DTYPES.get(t)
     if dt is not None:
         # The value's repr tells 1 from 1.0 from True and makes NaN equal NaN.
-        key = ("const", t, repr(value) if t is float or t is complex else value)
+        key = ("const", t, scalar_key(value) if t is float or t is complex else value)
         node = _weak_consts.get(key)
         if node is None:
             node = intern(_CONST, (), {"value": value, "shape": (), "dtype": dt}, (), dt,
