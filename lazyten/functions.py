@@ -323,16 +323,34 @@ _STAND_INS_MAX = 256
 
 def _reshape_is_view(t: Tensor) -> bool:
     """Whether the reshape ``t`` (the last of its view steps) is a view of its
-    root.  A write through views runs on a copy of the root's data in the
-    order ``write_order`` gives (``view_update``), so the steps are replayed
-    on an array of the root's shape in that order: an ``as_strided`` over one
-    element, whose strides NumPy reads and whose memory nothing touches."""
+    root (see ``_stand_in``)."""
+    steps, root = t._steps, t._root
+    assert steps is not None and root is not None
+    if steps[1] is None and write_order(root._node) == "C":
+        return True                          # a reshape of C-contiguous data
+    return _stand_in(t) is not None
+
+
+def is_c_contiguous(t: Tensor) -> bool:
+    """Whether ``t``'s data is C-contiguous in the layout the view decisions
+    read (``_stand_in``): ``ravel`` is a view exactly then, as NumPy's."""
+    if t._root is None:
+        return t.ndim < 2 or write_order(t._node) == "C"
+    v = _stand_in(t)
+    return v is not None and v.flags.c_contiguous
+
+
+def _stand_in(t: Tensor) -> np.ndarray[Any, Any] | None:
+    """The layout of the view ``t`` of its root, or None where a reshape
+    among its steps would copy.  A write through views runs on a copy of the
+    root's data in the order ``write_order`` gives (``view_update``), so the
+    steps are replayed on an array of the root's shape in that order: an
+    ``as_strided`` over one element, whose strides NumPy reads and whose
+    memory nothing touches."""
     steps = t._steps
     root = t._root
     assert steps is not None and root is not None
     order = write_order(root._node)
-    if steps[1] is None and order == "C":
-        return True                          # a reshape of C-contiguous data
     todo: list[Any] = []                     # the steps to replay, newest first
     link = steps
     v = None
@@ -356,13 +374,13 @@ def _reshape_is_view(t: Tensor) -> bool:
             try:
                 v = np.reshape(v, a["shape"], copy=False)
             except ValueError:
-                return False
+                return None
         else:
             v = ops.REGISTRY[name].impl(v, **a)
     if len(_STAND_INS) >= _STAND_INS_MAX:
         _STAND_INS.popitem(last=False)
     _STAND_INS[id(steps)] = (steps, order, v)
-    return True
+    return v
 
 
 @ops.reports("permute_dims")

@@ -996,20 +996,26 @@ def ix_(*args: Any) -> tuple[Tensor, ...]:
 # ------------------------------------------------------------------ flat indices
 
 @ops.reports("ravel")
-def ravel(a: Any, order: str = "C") -> Tensor:
-    """``a`` flattened: a view where NumPy's is (``reshape(-1)``), in
-    column-major order for ``order="F"``.  ``"A"`` and ``"K"`` follow the
-    memory layout, which a lazy tensor does not have: refused for 2 or
-    more dimensions."""
+def ravel(a: Any, order: Any = "C") -> Tensor:
+    """``a`` flattened, in column-major order for ``order="F"``: a view
+    where NumPy's is (the data C-contiguous, F-contiguous for "F", in the
+    layout writes see: ``functions.is_c_contiguous``), else a copy, so a
+    write to it reaches ``a`` exactly as in NumPy.  ``"A"`` and ``"K"``
+    follow the memory layout, which a lazy tensor does not have: refused for
+    2 or more dimensions."""
     t = wrap(a)
-    if order not in ("C", "F", "A", "K"):
+    o = "C" if order is None else order.upper() if isinstance(order, str) else order
+    if o not in ("C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    if order == "F" and t.ndim > 1:
-        return t.T.reshape(-1)
-    if order in ("A", "K") and t.ndim > 1:
+    if o in ("A", "K") and t.ndim > 1:
         raise NotImplementedError(f"ravel: order={order!r} reads the memory layout, which "
                                   f"lazy tensors do not have; use 'C' or 'F'")
-    return t.reshape(-1)
+    if o == "F" and t.ndim > 1:
+        t = t.T
+    flat = t.reshape(-1)
+    if flat._root is not None and not F.is_c_contiguous(t):
+        return Tensor(flat._node)            # a copy in NumPy: writes stay in it
+    return flat
 
 
 def _dims(shape: Any) -> tuple[int, ...]:

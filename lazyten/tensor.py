@@ -613,8 +613,9 @@ class Tensor:
         it leaves ``self`` alone; ``ravel`` is the view)."""
         return Tensor(self.reshape(-1)._node)
 
-    def ravel(self) -> Tensor:
-        return self.reshape(-1)
+    def ravel(self, order: Any = "C") -> Tensor:
+        from .manipulation import ravel
+        return ravel(self, order)
 
     def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe",
                subok: bool = True, copy: bool = True, *, device: Any = None) -> Tensor:

@@ -328,6 +328,20 @@ def test_flatten_is_a_copy_and_ravel_a_view(engine: Any) -> None:
     nv[1] = v[1] = 60
     assert_eq(a, n)
     assert_eq(f, nf)
+    # A view exactly where NumPy's is: C-contiguous data ("F": F-contiguous),
+    # in the layout writes see (a Fortran-ordered user array's too).
+    for make in (lambda: np.arange(12.0).reshape(3, 4),
+                 lambda: np.asfortranarray(np.arange(12.0).reshape(3, 4))):
+        for view in (lambda v: v, lambda v: v[::2], lambda v: v[:, ::2], lambda v: v[::-1],
+                     lambda v: v.T, lambda v: v[1:], lambda v: v[1], lambda v: v[..., :1]):
+            for order in ("C", "F", None, "f"):
+                x = make()
+                nn, t = x.copy(order="K"), lt.asarray(x)
+                nr, r = np.ravel(view(nn), order=order), lt.ravel(view(t), order=order)
+                nr[0] = r[0] = -7
+                assert_eq(t, nn)
+                assert_eq(r, nr)
+                np.testing.assert_array_equal(x, make())
 
 
 def test_real_and_imag_are_views_writes_reach(engine: Any) -> None:
