@@ -580,20 +580,20 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, out: Any = None,
                             **{k: v for k, v in extra.items() if v is not None}))
 
 
-def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,  # noqa: A001
-        out: Any = None, initial: Any = None, where: Any = True) -> Tensor:
+def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A001
+        keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
     return _reduce("sum", x, axis, keepdims, out, where, initial,
                    dtype=_opt_dtype(dtype, "sum"))
 
 
-def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-         out: Any = None, initial: Any = None, where: Any = True) -> Tensor:
+def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+         keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
     return _reduce("prod", x, axis, keepdims, out, where, initial,
                    dtype=_opt_dtype(dtype, "prod"))
 
 
-def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-         out: Any = None, *, where: Any = True) -> Tensor:
+def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+         keepdims: bool = False, *, where: Any = True) -> Tensor:
     return _reduce("mean", x, axis, keepdims, out, where, dtype=_opt_dtype(dtype, "mean"))
 
 
@@ -708,8 +708,9 @@ def cumulative_prod(x: Any, axis: int | None = None, dtype: Any = None,
 
 
 @ops.reports("cumsum")
-def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
+def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Tensor:
     """NumPy's ``cumsum``: flattens when ``axis`` is None."""
+    _no_scan_out("cumsum", out)
     t = wrap(x)
     if axis is None:
         t = t.reshape(-1)
@@ -717,12 +718,19 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
     return cumulative_sum(t, axis=axis, dtype=dtype)
 
 
-def cumprod(x: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
+def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Tensor:
+    _no_scan_out("cumprod", out)
     t = wrap(x)
     if axis is None:
         t = t.reshape(-1)
         axis = 0
     return cumulative_prod(t, axis=axis, dtype=dtype)
+
+
+def _no_scan_out(name: str, out: Any) -> None:
+    if out is not None:
+        raise TypeError(f"{name}: out= is not supported on lazy functions; assign the "
+                        f"result instead")
 
 
 def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:

@@ -587,11 +587,20 @@ class Tensor:
         """The real part, a view as in NumPy: ``t.real[0] = 5`` writes ``t``."""
         return self._view("real")
 
+    @real.setter
+    def real(self, value: Any) -> None:
+        # (``t.real = v``, and ``t.real += 1``, which assigns the view back)
+        self._view("real")[...] = value
+
     @property
     def imag(self) -> Tensor:
         """The imaginary part, a view of a complex tensor (a real one's is
         zeros, which cannot be written)."""
         return self._view("imag")
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        self._view("imag")[...] = value
 
     def reshape(self, *shape: Any, order: str = "C") -> Tensor:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -632,6 +641,22 @@ class Tensor:
 
     def __deepcopy__(self, memo: Any) -> Tensor:
         return self.copy()
+
+    def conj(self) -> Tensor:
+        # ndarray.conj() of a real array is the array itself (writes through
+        # it reach it; a bool one stays bool), of a complex one a new array.
+        return _fn.conj(self) if self.dtype.kind == "c" else self
+
+    conjugate = conj
+
+    def fill(self, value: Any) -> None:
+        """Every element set to ``value`` (NumPy's cast of a scalar)."""
+        if np.ndim(value) or isinstance(value, Tensor) and value.ndim:
+            raise ValueError("fill: the value must be a scalar")
+        self[...] = value
+
+    def tobytes(self, order: str = "C") -> bytes:
+        return self.eval().tobytes(order=order)  # type: ignore[arg-type]
 
     def __getattr__(self, name: str) -> Any:
         # Methods that mirror module functions (t.sum(), t.swapaxes(0, 1), ...).

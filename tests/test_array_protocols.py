@@ -111,3 +111,38 @@ def test_descending_sort_is_stable_by_default(engine: Any) -> None:
     x = np.array([0, 0, 5, 5, 1, 1, 2, 2, 9, 9, 9])
     assert_eq(lt.argsort(lt.asarray(x), descending=True), np.argsort(-x, kind="stable"))
     assert_eq(lt.sort(lt.asarray(x), descending=True), np.sort(x)[::-1])
+
+
+def test_ndarray_methods_numpy_has(engine: Any) -> None:
+    """``conj`` of a real array is the array itself; ``real``/``imag`` can be
+    assigned; ``fill``, ``tobytes``; the reductions' positional order
+    ``(axis, dtype, out, keepdims)`` and the scans' ``out`` slot."""
+    c = np.array([1 + 1j, 2 - 2j])
+    n, t = c.copy(), lt.asarray(c)
+    n.real = 5
+    t.real = 5
+    n.imag += 1
+    t.imag += 1
+    assert_eq(t, n)
+    for dt in (np.bool_, np.int8, np.float32):
+        x = lt.asarray(np.arange(3).astype(dt))
+        assert x.conj() is x and x.conjugate() is x
+    r, nr = lt.asarray(np.arange(3.0)), np.arange(3.0)
+    r[1:].conj()[0] = 9
+    nr[1:].conj()[0] = 9
+    assert_eq(r, nr)
+    for value, dt in ((2.5, np.float64), (1.5, np.int16), (True, np.int8), (-1, np.float32)):
+        f, nf = lt.zeros(3, dt), np.zeros(3, dt)
+        f.fill(value)
+        nf.fill(value)
+        assert_eq(f, nf)
+        assert f.tobytes() == nf.tobytes()
+    m = np.arange(6.0).reshape(2, 3)
+    tm = lt.asarray(m)
+    for name in ("sum", "prod", "mean"):
+        check(lambda: getattr(m, name)(0, None, None, True),
+              lambda: getattr(tm, name)(0, None, None, True))
+        check(lambda: getattr(np, name)(m, 1, np.float32, None, True),
+              lambda: getattr(lt, name)(tm, 1, np.float32, None, True))
+    for name in ("cumsum", "cumprod"):
+        check(lambda: getattr(m, name)(1, None, None), lambda: getattr(tm, name)(1, None, None))
