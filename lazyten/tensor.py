@@ -401,7 +401,9 @@ class Tensor:
     def __format__(self, spec: str) -> str:
         if self.ndim == 0:
             return format(self.item(), spec)
-        return format(str(self), spec)
+        if spec:                             # (NumPy's TypeError; nothing computed)
+            raise TypeError("unsupported format string passed to lazyten.Tensor.__format__")
+        return str(self)
 
     __hash__ = None  # type: ignore[assignment]  # like ndarray: == is elementwise
 

@@ -146,3 +146,15 @@ def test_ndarray_methods_numpy_has(engine: Any) -> None:
               lambda: getattr(lt, name)(tm, 1, np.float32, None, True))
     for name in ("cumsum", "cumprod"):
         check(lambda: getattr(m, name)(1, None, None), lambda: getattr(tm, name)(1, None, None))
+
+
+def test_format_is_numpys(engine: Any) -> None:
+    for a in (np.arange(3.0), np.array(2.5), np.array(7), np.zeros((2, 0))):
+        for spec in ("", ".2f", ">20"):
+            try:
+                want = format(a, spec)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    format(lt.asarray(a), spec)
+                continue
+            assert format(lt.asarray(a), spec) == want
