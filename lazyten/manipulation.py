@@ -116,11 +116,25 @@ def _intp(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
     return np.dtype(np.intp)
 
 
+def _clipmode(mode: Any) -> str:
+    """A clip mode as NumPy reads one (a name as str or bytes, an int code
+    0/1/2 for clip/wrap/raise, None for raise) by its name; NumPy's own
+    errors for others (TypeError for ``True`` or ``1.0``, ValueError for
+    an unknown name or code)."""
+    # NumPy parses the mode before it looks at an index: an empty choice
+    # checks it alone.
+    np.choose(np.zeros(0, np.intp), [np.zeros(0)], mode=mode)
+    try:
+        # index -1 of two choices: clip gives choice 0, wrap choice 1.
+        got = np.choose(np.array([-1]), [0, 1], mode=mode)
+    except ValueError:                        # (out of range: mode raise)
+        return "raise"
+    return "clip" if got[0] == 0 else "wrap"
+
+
 def _choose_infer(inputs: Sequence[Node], attrs: dict[str, Any]
                   ) -> tuple[Shape, dict[str, Any]]:
-    if attrs["mode"] not in ("raise", "wrap", "clip"):
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' "
-                         f"(got {attrs['mode']!r})")
+    attrs = {**attrs, "mode": _clipmode(attrs["mode"])}
     if not np.can_cast(inputs[0].dtype, np.intp, "safe"):
         raise TypeError(f"Cannot cast array data from {inputs[0].dtype!r} to "
                         f"{np.dtype(np.intp)!r} according to the rule 'safe'")
@@ -140,13 +154,21 @@ def _pad_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, di
         probe = np.zeros(tuple(min(d, 1) for d in x.shape), x.dtype)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            np.pad(probe, [(min(b, 1), min(a, 1)) for b, a in widths], attrs["mode"],
-                   **dict(attrs["kwargs"]))
+            np.pad(probe, _width_array([(min(b, 1), min(a, 1)) for b, a in widths]),
+                   attrs["mode"], **dict(attrs["kwargs"]))
     return tuple(d + b + a for d, (b, a) in zip(x.shape, widths)), attrs
 
 
+def _width_array(widths: Sequence[tuple[int, int]]) -> Any:
+    """Pad widths as ``np.pad`` takes them.  A 0-d array has none: NumPy
+    refuses an empty list (a float64 array: not integral) and an empty
+    integer array (it takes its minimum), so one width, 0, for every axis
+    of none."""
+    return [tuple(w) for w in widths] if widths else 0
+
+
 def _pad_impl(x: Any, pad_width: Any, mode: Any, kwargs: Any) -> Any:
-    return np.pad(x, pad_width, mode, **dict(kwargs))
+    return np.pad(x, _width_array(pad_width), mode, **dict(kwargs))
 
 
 def _index_arrays_check(inputs: Sequence[Node], call: Callable[..., Any]) -> None:
@@ -218,9 +240,18 @@ def _along(t: Tensor, axis: int, item: Any) -> Tensor:
     return t[(slice(None),) * axis + (item,)]
 
 
-def _fit(v: Tensor, target: Shape) -> Tensor:
+def _fit(v: Tensor, target: Shape, advanced: bool = False) -> Tensor:
     """``v`` as an assignment broadcasts it into ``target``: extra leading
-    unit axes dropped, then broadcast (NumPy's ValueError otherwise)."""
+    unit axes dropped, then broadcast (NumPy's ValueError otherwise).
+
+    ``advanced``: as an assignment through an index array, which reshapes
+    ``v`` to its trailing ``len(target)`` axes (numpy/_core/src/multiarray/
+    mapping.c): extra leading axes of any length go when those hold all
+    of ``v``'s elements, so any empty ``v`` ending in an empty axis fits
+    an empty ``target``."""
+    tail = v.shape[v.ndim - len(target):]
+    if advanced and v.ndim > len(target) and math.prod(tail) == v.size:
+        v = v.reshape(tail)
     if not S.fits_assignment(v.shape, target):
         raise ValueError(f"could not broadcast input array from shape {v.shape} into "
                          f"shape {target}")
@@ -403,16 +434,18 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Tensor:
         pos = idx.item()
         if pos < -n or pos > n:
             raise IndexError(f"index {obj} is out of bounds for axis {ax} with size {n}")
+        # NumPy converts the values before it slices at the position (300
+        # into int8: its OverflowError before a float position's TypeError).
+        v = _cast_block(values, t.dtype)
+        v = v.reshape((1,) * (t.ndim - v.ndim) + v.shape)        # NumPy's ndmin
+        if idx.ndim == 0:
+            v = F.moveaxis(v, 0, ax)
         if not isinstance(pos, int):
             raise TypeError("slice indices must be integers or None or have an __index__ "
                             "method")
         pos += n if pos < 0 else 0
         if pos not in (0, n):               # (the start and the end: any length has them)
             _fixed_length(t, ax)
-        v = _cast_block(values, t.dtype)
-        v = v.reshape((1,) * (t.ndim - v.ndim) + v.shape)        # NumPy's ndmin
-        if idx.ndim == 0:
-            v = F.moveaxis(v, 0, ax)
         v = _fit(v, t.shape[:ax] + (v.shape[ax],) + t.shape[ax + 1:])
         return _copy(F.concat([_along(t, ax, slice(None, pos)), v,
                                _along(t, ax, slice(pos, None))], axis=ax))
@@ -423,7 +456,9 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Tensor:
     # position map, and NumPy's own errors for the indices.
     perm = np.insert(_axis_proxy(n, t.ndim, ax), idx,
                      _axis_proxy(k, t.ndim, ax) + n, axis=ax).reshape(-1)
-    v = _fit(Tensor(_assigned(t, values)), t.shape[:ax] + (k,) + t.shape[ax + 1:])
+    # (NumPy writes them through an index array: ``new[..., idx, ...] = values``)
+    v = _fit(Tensor(_assigned(t, values)), t.shape[:ax] + (k,) + t.shape[ax + 1:],
+             advanced=True)
     return _copy(_gather([t, F.astype(v, t.dtype, copy=False)], perm, ax))
 
 
@@ -881,8 +916,12 @@ def fill_diagonal(a: Tensor, val: Any, wrap: bool = False) -> None:
             raise ValueError("All dimensions of input must be of equal length")
         step = 1 + int(np.cumprod(t.shape[:-1]).sum())
     positions = np.arange(t.size)[:end:step]
-    if positions.size:                       # (NumPy writes nothing, whatever ``val`` is)
+    if positions.size:
         _put(t, positions, val)
+    elif not isinstance(val, (Tensor, np.ndarray, np.generic)):
+        # NumPy writes nothing but still converts a Python value (300 into
+        # int8: OverflowError; "abc", None, a ragged list: its errors).
+        np.asarray(val, dtype=t.dtype)
 
 
 # ------------------------------------------------------------------ products and grids
@@ -1042,7 +1081,11 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise",
     if not any(isinstance(x, Tensor) for x in arrays):
         concrete: Any = tuple(arrays)
         return asarray(np.ravel_multi_index(concrete, d, mode=mode, order=order))
-    m = mode if isinstance(mode, str) else tuple(mode)
+    # One mode or a list or tuple of them, one per axis, each by its name
+    # (NumPy takes ints and None too): a hashable attribute; NumPy checks
+    # the count when the node is made.
+    m: Any = (tuple(_clipmode(x) for x in mode) if isinstance(mode, (list, tuple))
+              else _clipmode(mode))
     return _op("ravel_multi_index", arrays, dims=d, mode=m, order=order)
 
 
@@ -1071,7 +1114,7 @@ def unravel_index(indices: Any, shape: Any, order: Any = "C") -> tuple[Tensor, .
 # ------------------------------------------------------------------ selecting
 
 @ops.reports("choose")
-def choose(a: Any, choices: Any, out: Any = None, mode: str = "raise") -> Tensor:
+def choose(a: Any, choices: Any, out: Any = None, mode: Any = "raise") -> Tensor:
     """``choices[a[i]][i]`` for each ``i``, all broadcast together: one node
     running ``np.choose`` (an index out of range raises its ValueError
     when it runs, in mode "raise").  The choices are first brought to
@@ -1084,6 +1127,9 @@ def choose(a: Any, choices: Any, out: Any = None, mode: str = "raise") -> Tensor
     if out is not None:
         raise TypeError("choose: out= is not supported on lazy functions; assign the "
                         "result instead")
+    # NumPy parses the mode first; by its name as the node's attribute
+    # (mode 1 and mode True are equal as attributes, and only one is valid).
+    mode = _clipmode(mode)
     if isinstance(choices, (Tensor, np.ndarray)):
         ct = wrap(choices)
         if ct.ndim == 0:
@@ -1223,19 +1269,24 @@ def put_along_axis(arr: Tensor, indices: Any, values: Any, axis: int | None) -> 
     t = _writable(arr, "put_along_axis")
     # A concrete index array stays one: its values are checked on this line.
     idx = indices if isinstance(indices, Tensor) else np.asarray(indices)
-    if idx.dtype.kind not in "iu":
-        raise IndexError("`indices` must be an integer array")
+    # NumPy's order: the axis (the indices' dimensions for axis=None), the
+    # index dtype, the dimensions, then the assignment's checks (the index
+    # arrays' shapes, the values, their shape, last the index bounds).
     if axis is None:
         if idx.ndim != 1:
             raise ValueError("when axis=None, `indices` must have a single dimension.")
+    else:
+        ax = S.normalize_axis(axis, t.ndim)
+    if idx.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        v = _fit(Tensor(_assigned(t, values)), idx.shape, advanced=True)
         if isinstance(idx, np.ndarray):
             _check_bounds(idx, t.size, 0)
         flat = ops.apply("reshape", [t._node], shape=(-1,))
-        new = ops.apply("scatter", [flat, _assigned(t, values), wrap(idx)._node],
-                        key=(("a", 0),))
+        new = ops.apply("scatter", [flat, v._node, wrap(idx)._node], key=(("a", 0),))
         t._write(ops.apply("reshape", [new], shape=t.shape))
         return
-    ax = S.normalize_axis(axis, t.ndim)
     if idx.ndim != t.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
     key: list[Any] = []
@@ -1244,6 +1295,12 @@ def put_along_axis(arr: Tensor, indices: Any, values: Any, axis: int | None) -> 
             key.append(idx)
         else:
             key.append(np.arange(n).reshape((1,) * dim + (-1,) + (1,) * (t.ndim - dim - 1)))
+    try:
+        target = np.broadcast_shapes(*(k.shape for k in key))
+    except ValueError:
+        target = None                        # (the assignment raises NumPy's IndexError)
+    if target is not None:
+        values = _fit(Tensor(_assigned(t, values)), target, advanced=True)
     t[tuple(key)] = values
 
 
@@ -1301,10 +1358,14 @@ def _kthof(kth: Any) -> Any:
     return _values(kth, "partition") if isinstance(kth, Tensor) else kth
 
 
-def _partition_args(a: Any, kth: Any, axis: int | None, kind: str, order: Any,
+def _partition_args(a: Any, kth: Any, axis: int | None, kind: Any, order: Any,
                     arg: bool) -> tuple[Tensor, int]:
+    if isinstance(kind, bytes):              # (NumPy takes b"introselect")
+        kind = kind.decode("latin-1")
+    if not isinstance(kind, str):
+        raise TypeError(f"select kind must be str, not {type(kind).__name__}")
     if kind != "introselect":
-        raise ValueError(f"{kind!r} is an invalid kind")
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
     if order is not None:
         raise ValueError("partition: order= (fields of a structured dtype) is not supported")
     t = wrap(a)

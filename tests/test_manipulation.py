@@ -120,6 +120,27 @@ def test_insert(engine: Any) -> None:
           lambda: lt.insert(lt.asarray(5), 0, 1, axis=0))
 
 
+def test_insert_empty_values_and_error_order(engine: Any) -> None:
+    # No new positions: NumPy's ``new[..., idx, ...] = values`` through an
+    # index array reshapes values to the result's dimensions, so an empty
+    # one with extra leading axes of any length fits.
+    for a, obj, values, ax in ((np.arange(4.0), [], np.zeros((3, 0)), None),
+                               (np.arange(4.0), [], np.zeros((2, 3, 0)), None),
+                               (np.arange(4.0), [], np.zeros((0, 2)), None),
+                               (np.arange(4.0), [], np.zeros((0, 2, 1)), None),
+                               (np.zeros(0), slice(1, None, 2), np.zeros((3, 0)), None),
+                               (np.zeros(0), slice(1, None, 2), [1, 2], None),
+                               (np.zeros((2, 3)), [], np.zeros((3, 2, 0)), 1),
+                               (np.zeros((2, 3)), [], np.zeros((3, 0)), 1),
+                               (np.zeros((2, 3)), [], np.zeros((5, 0, 3)), 0)):
+        check(lambda: np.insert(a, obj, values, axis=ax),
+              lambda: lt.insert(lt.asarray(a), obj, values, axis=ax))
+    # NumPy converts the values before it slices at a float position.
+    i8 = np.arange(3, dtype=np.int8)
+    for obj, values in ((1.0, 300), ([1.0], 300), (1.5, "abc"), (1.0, 3)):
+        check(lambda: np.insert(i8, obj, values), lambda: lt.insert(lt.asarray(i8), obj, values))
+
+
 def test_delete(engine: Any) -> None:
     for a, t in each([(0,), (6,), (3, 4)], MOVE[::2]):
         for obj in (-1, 6, [2, 0, 2], [], slice(1, None, 2), slice(None, None, -2),
@@ -243,6 +264,12 @@ def test_pad_errors_and_edges(engine: Any) -> None:
         vector[vector.size - widths[1]:] = kwargs.get("v", 3)
     a = np.arange(6.0).reshape(2, 3)
     check(lambda: np.pad(a, 1, twos, v=5), lambda: lt.pad(lt.asarray(a), 1, twos, v=5))
+    # A 0-d array in the computing modes: NumPy returns it, after its checks.
+    z = np.array(3.5)
+    for mode, kw in (("linear_ramp", {}), ("maximum", {}), ("minimum", {"stat_length": 0}),
+                     ("mean", {}), ("median", {}), ("mean", {"stat_length": -1}),
+                     ("reflect", {"reflect_type": "odd"}), (twos, {})):
+        check(lambda: np.pad(z, 2, mode, **kw), lambda: lt.pad(lt.asarray(z), 2, mode, **kw))
     # A slice of a padded expression: the optimizer pushes it through the join.
     x = np.arange(50.0)
     check(lambda: np.pad(x * 2, 5, "reflect")[3:9], lambda: lt.pad(lt.asarray(x) * 2, 5,
@@ -302,6 +329,11 @@ def test_fill_diagonal(engine: Any) -> None:
     assert_eq(base, expected)
     with pytest.raises(TypeError, match="Tensor"):
         lt.fill_diagonal(a, 1)
+    # Nothing written on an empty array, but NumPy still converts the value.
+    for shape in ((3, 0), (0, 0), (0, 3)):
+        for val in (300, [300], "abc", "5", None, np.nan, [[1, 2], [3]], [], np.int64(300)):
+            check_write(lambda x: np.fill_diagonal(x, val),
+                        lambda t: lt.fill_diagonal(t, val), np.zeros(shape, np.int8))
 
 
 # ------------------------------------------------------------------ products and grids
@@ -377,7 +409,18 @@ def test_ravel_multi_index(engine: Any) -> None:
         (([[1], [2]], [0, 1, 2]), (3, 4), {}), (([1, 2], [0, 1]), (3, 4), {"order": "F"}),
         (([True], [True]), (3, 4), {}), ((1, 2), (3, 4), {}), (([1],), (3,), {"mode": "x"}),
         ((np.array([1], np.int8), np.array([1], np.uint8)), (3, 4), {}),
-        (([0],), (2**62, 2**62), {})]
+        (([0],), (2**62, 2**62), {}),
+        # NumPy's other forms of a mode: int codes (0 clip, 1 wrap, 2 raise),
+        # None (raise), bytes, or one per axis of any of these.
+        (([1, 5], [0, -1]), (3, 4), {"mode": 1}), (([1, 5], [0, 1]), (3, 4), {"mode": 0}),
+        (([1, 5], [0, 1]), (3, 4), {"mode": None}), (([1, 2], [0, 1]), (3, 4), {"mode": 2}),
+        (([1, 5], [0, -1]), (3, 4), {"mode": b"wrap"}),
+        (([1, 5], [0, -1]), (3, 4), {"mode": np.int64(1)}),
+        (([1, 5], [0, -1]), (3, 4), {"mode": ("clip", 1)}),
+        (([1, 5], [0, -1]), (3, 4), {"mode": [b"clip", None]}),
+        (([1, 2], [0, 1]), (3, 4), {"mode": True}), (([1, 2], [0, 1]), (3, 4), {"mode": 1.0}),
+        (([1, 2], [0, 1]), (3, 4), {"mode": ("clip",)}),
+        (([1, 2], [0, 1]), (3, 4), {"mode": np.array(["clip", "wrap"])})]
     for mi, dims, kw in cases:
         check(lambda: np.ravel_multi_index(mi, dims, **kw),
               lambda: lt.ravel_multi_index(mi, dims, **kw))
@@ -443,6 +486,21 @@ def test_choose(engine: Any) -> None:
         lt.choose(lt.asarray([0, 3]), [1, 2]).eval()      # a value's error: when it runs
 
 
+def test_choose_modes(engine: Any) -> None:
+    # NumPy's clip modes: names as str or bytes, int codes (0 clip, 1 wrap,
+    # 2 raise), None (raise); TypeError for a bool or a float.
+    idx = np.array([-1, 0, 3])
+    for mode in (0, 1, b"wrap", b"clip", np.int64(1)):
+        check(lambda: np.choose(idx, [10, 20], mode=mode),
+              lambda: lt.choose(lt.asarray(idx), [10, 20], mode=mode))
+    for mode in (2, None, 3, -1, True, False, 1.0, "w", "WRAP", b"bogus"):
+        check(lambda: np.choose([0, 1], [10, 20], mode=mode),
+              lambda: lt.choose(lt.asarray([0, 1]), [10, 20], mode=mode))
+    for mode in (2, None):
+        with pytest.raises(ValueError, match="invalid entry"):
+            lt.choose(lt.asarray(idx), [10, 20], mode=mode).eval()
+
+
 def test_compress_and_extract(engine: Any) -> None:
     for a, t in each([(), (3,), (3, 4), (0, 3)], MOVE[1:2]):
         for cond in ([1, 0, 2], [1, 0, 1, 1], [True, False, True, False], [[1, 0]], [],
@@ -499,6 +557,25 @@ def test_put_along_axis(engine: Any) -> None:
         lt.put_along_axis(a, np.zeros((1, 1), int), 1, 0)
 
 
+def test_put_along_axis_error_order(engine: Any) -> None:
+    # NumPy's order: the axis (or the indices' dimensions for axis=None),
+    # the index dtype, the dimensions, the index arrays' shapes, the values
+    # (their conversion, then their shape), last the index bounds.
+    a = np.arange(12, dtype=np.int8).reshape(3, 4)
+    for idx, values, axis in ((np.array([[0.5]]), 1, 5), (np.array([[0.5]]), 1, None),
+                              (np.array([[9]]), np.zeros((2, 2)), 1),
+                              (np.array([[9, 2]]), np.zeros(5), 1),
+                              (np.array([[5]]), np.zeros((0, 0)), 1),
+                              (np.array([20]), np.zeros((2, 2)), None),
+                              (np.array([20]), 300, None), (np.array([[20]]), [300], 1),
+                              (np.zeros((0, 1), int), np.zeros(5), 1),
+                              (np.zeros(0, int), np.zeros((3, 0)), None),
+                              (np.array([[1]]), np.zeros((2, 1, 1)), 1),
+                              (np.array([[1]]), np.ones((1, 1, 1)), 1)):
+        check_write(lambda x: np.put_along_axis(x, idx, values, axis),
+                    lambda t: lt.put_along_axis(t, idx, values, axis), a)
+
+
 # ------------------------------------------------------------------ shape queries
 
 def test_shape_queries() -> None:
@@ -542,7 +619,10 @@ def test_partition(engine: Any) -> None:
         check(lambda: np.argpartition(np.array(5), 0, axis=axis),
               lambda: lt.argpartition(lt.asarray(5), 0, axis=axis))
     check(lambda: np.partition(np.zeros((0, 3)), 1), lambda: lt.partition(lt.zeros((0, 3)), 1))
-    check(lambda: np.partition(a, 1, kind="quick"), lambda: lt.partition(t, 1, kind="quick"))
+    for kind in ("quick", None, 1, b"introselect"):
+        check(lambda: np.partition(a, 1, kind=kind), lambda: lt.partition(t, 1, kind=kind))
+        check(lambda: np.argpartition(a, 1, kind=kind),
+              lambda: lt.argpartition(t, 1, kind=kind))
 
 
 def test_method_forms(engine: Any) -> None:
