@@ -950,6 +950,8 @@ def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
 def take(x: Any, indices: Any, axis: int | None = None) -> Tensor:
     t = wrap(x)
     idx = wrap(_take_indices(indices) if isinstance(indices, (list, tuple)) else indices)
+    if idx.dtype == np.bool_:
+        idx = astype(idx, np.intp)           # (NumPy casts them: True is index 1)
     if axis is None:
         t = t.reshape(-1)
         axis = 0

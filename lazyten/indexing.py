@@ -313,6 +313,8 @@ def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
         if mode == "raise" and ind.dtype.kind in "iu":
             _check_bounds(ind, a.size, 0)
     idx = wrap(ind).reshape(-1)
+    if idx.dtype == np.bool_:
+        idx = idx.astype(np.intp)            # (NumPy casts them: True is index 1)
     if idx.dtype.kind not in "iu":
         raise TypeError(f"put: indices must be integers, got {idx.dtype}")
     n = a.size

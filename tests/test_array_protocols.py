@@ -158,3 +158,16 @@ def test_format_is_numpys(engine: Any) -> None:
                     format(lt.asarray(a), spec)
                 continue
             assert format(lt.asarray(a), spec) == want
+
+
+def test_take_and_put_cast_bool_indices(engine: Any) -> None:
+    """``np.take``/``put`` cast bool indices to intp (True is index 1): they
+    are positions here, not a mask."""
+    x = np.arange(4.0)
+    for idx in ([True, False], np.array([True, False]), np.array([[True], [True]])):
+        check(lambda: np.take(x, idx), lambda: lt.take(lt.asarray(x), idx))
+        check(lambda: np.take(x, idx), lambda: lt.take(lt.asarray(x), lt.asarray(np.asarray(idx))))
+        n, t = x.copy(), lt.asarray(x)
+        n.put(idx, [7, 8])
+        t.put(idx, [7, 8])
+        assert_eq(t, n)
