@@ -385,10 +385,20 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         value = self.eval()                 # iterating forces the tensor, once
         if self.ndim == 1:
-            return iter(value)              # NumPy scalars: copies, as NumPy's
+            return self._elements(value)
         # Rows are views, as NumPy's: ``for row in t: row[0] = 1`` writes ``t``
         # (each row is taken when the loop reaches it, after earlier writes).
         return (self[i] for i in range(len(value)))
+
+    def _elements(self, value: np.ndarray[Any, Any]) -> Iterator[Any]:
+        # NumPy scalars (copies, as NumPy's), read live as NumPy's iteration
+        # is: a write to the tensor during the loop is seen by the elements
+        # after it (the value is computed again only then).
+        node = self._node
+        for i in range(len(value)):
+            if self._node is not node:
+                node, value = self._node, self.eval()
+            yield value[i]
 
     def __repr__(self) -> str:
         from .printing import tensor_repr

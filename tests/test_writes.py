@@ -374,6 +374,17 @@ def test_iterating_gives_rows_that_are_views(engine: Any) -> None:
         row[0] = -1
     assert_eq(a, n)
     assert [type(v) for v in lt.asarray(np.arange(3.0))] == [np.float64] * 3
+    # 1-d elements are read live, as NumPy's: a write in the loop is seen after it
+    z, t = np.arange(5), lt.asarray(np.arange(5))
+    seen_n, seen_t = [], []
+    for v in z:
+        z[-1] = z[-1] + v
+        seen_n.append(int(v))
+    for v in t:
+        t[-1] = t[-1] + v
+        seen_t.append(int(v))
+    assert seen_t == seen_n
+    assert_eq(t, z)
 
 
 # ------------------------------------------------------------------ random write programs
