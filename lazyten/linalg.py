@@ -767,8 +767,9 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Tenso
     7.0
     """
     t = wrap(x)
-    if t.ndim < 2:
-        raise ValueError(f"matrix_norm: needs at least 2 dimensions, got shape {t.shape}")
+    if t.ndim < 2:          # (NumPy's AxisError, also a ValueError)
+        raise np.exceptions.AxisError(f"matrix_norm: axis -2 is out of bounds for array "
+                                      f"of dimension {t.ndim} (needs matrices)")
     return _node("linalg_norm", [t], ord=ord, axis=(-2, -1), keepdims=bool(keepdims))
 
 

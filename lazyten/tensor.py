@@ -546,6 +546,12 @@ class Tensor:
     def __ifloordiv__(self, o: Any) -> Tensor: return self._inplace("floor_divide", o)
     def __imod__(self, o: Any) -> Tensor: return self._inplace("remainder", o)
     def __ipow__(self, o: Any) -> Tensor:
+        if type(o) is int and self.dtype == np.bool_:
+            # NumPy checks the cast back before it computes (bool ** -1 is an
+            # int64 power: its cast error, not the negative-power one).
+            raise ops.located("pow", [self._node], TypeError(
+                f"cannot cast the result from int64 to bool with casting rule 'same_kind' "
+                f"(in-place on a bool tensor)"))
         if _fast_power(self.dtype, type(o), o) is not None:
             res = self.__pow__(o)                # (NumPy's fast power, as for ``**``)
             if not np.can_cast(res.dtype, self.dtype, "same_kind"):

@@ -171,3 +171,16 @@ def test_take_and_put_cast_bool_indices(engine: Any) -> None:
         n.put(idx, [7, 8])
         t.put(idx, [7, 8])
         assert_eq(t, n)
+
+
+def test_numpys_exception_types_for_bool_powers_and_vector_matrix_norms(engine: Any) -> None:
+    for o in (-1, 2, True):
+        b, t = np.array([True, False]), lt.asarray(np.array([True, False]))
+        with pytest.raises(TypeError):      # the cast back to bool, first
+            b **= o
+        with pytest.raises(TypeError):
+            t **= o
+    with pytest.raises(np.exceptions.AxisError):
+        np.linalg.matrix_norm(np.ones(3))
+    with pytest.raises(np.exceptions.AxisError):
+        lt.linalg.matrix_norm(lt.ones(3))
