@@ -696,9 +696,13 @@ def write_order(n: Node) -> str:
     C-ordered, computed values included: their layout (NumPy's) is known
     only when they run, and a write through a reshape that is a copy in
     that layout is refused then (``view_update``).
+
+    No walk: a write to a root of order "F" makes its new node a
+    ``view_update`` with ``order="F"`` (``Tensor._write``), so the root's
+    node says it, or is the user's array itself.
     """
-    while n.op.kind == "update":
-        n = n.inputs[0]
+    if n.op.name == "view_update":
+        return "F" if n.attrs.get("order") == "F" else "C"
     v = n.value
     if (n.op.name == "input" and isinstance(v, np.ndarray) and v.flags.f_contiguous
             and not v.flags.c_contiguous):
