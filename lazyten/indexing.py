@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .graph import ops
+from .graph import shapes as S
 from .graph.node import Node, _symbolic_placeholders, reaches_placeholder
 from .tensor import Tensor, node_of, wrap
 
@@ -259,6 +260,19 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
     items = index if isinstance(index, tuple) else (index,)
     val = _assigned(t, value)
     if all(_is_basic(i) for i in items):
+        if val.shape and len(items) == t.ndim and all(
+                isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
+                for i in items):
+            # One element (NumPy's scalar assignment): an array of any size
+            # is "a sequence" there, where a view of it would broadcast.
+            raise ValueError("setting an array element with a sequence.")
+        if isinstance(value, (list, tuple)):
+            # NumPy reads a sequence at most as deep as the destination is.
+            depth = len(S.normalize_index(t.shape, items)[1])
+            if len(val.shape) > depth:
+                raise ValueError(f"setting an array element with a sequence. The requested "
+                                 f"array would exceed the maximum number of dimension of "
+                                 f"{depth}.")
         t._write(ops.apply("setitem", [t._node, val], index=items))
         return
     if _has_scalar_bool(items):

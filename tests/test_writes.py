@@ -454,3 +454,20 @@ def test_reshapes_of_view_chains_replay_only_their_new_steps(monkeypatch: Any) -
         t = t[1:].reshape(-1)
     assert len(calls) <= 201
     assert t.shape == (800,)
+
+
+def test_a_nested_list_no_deeper_than_the_destination(engine: Any) -> None:
+    """NumPy reads a sequence value at most as deep as the destination of a
+    basic index (``a[0] = [[1]]`` is its ValueError; an array broadcasts)."""
+    for idx in (0, (0, slice(None)), (slice(None),), (0, 0), Ellipsis):
+        for v in ([[1]], [[1, 2, 3]], [[[1]]], [1, 2, 3], [[1, 2, 3], [4, 5, 6]], 5,
+                  (1, 2, 3), np.array([[1]])):
+            n, t = np.zeros((2, 3)), lt.zeros((2, 3))
+            try:
+                n[idx] = v
+            except ValueError:
+                with pytest.raises(ValueError):
+                    t[idx] = v
+                continue
+            t[idx] = v
+            assert_eq(t, n)
