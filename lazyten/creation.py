@@ -105,12 +105,6 @@ def _creation(name: str, shape: tuple[int, ...], dtype: np.dtype[Any], **attrs: 
 _MAX_BYTES = np.iinfo(np.intp).max
 
 
-def _default_dtype(dtype: Any, fill: Any = 0.0) -> np.dtype[Any]:
-    if dtype is None:
-        return np.result_type(fill) if not isinstance(fill, float) else np.dtype(np.float64)
-    return _dtype_ok(np.dtype(dtype), "creation")
-
-
 def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     """``np.full``: ``fill_value`` (a number, an array or a tensor) cast to
     ``dtype`` (default: its own) and broadcast to ``shape``.
