@@ -313,10 +313,11 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
     return t2
 
 
-# View chains' layouts, replayed on stand-ins (``_reshape_is_view``): id of a
+# View chains' layouts, replayed on stand-ins (``_stand_in``): id of a
 # ``Tensor._steps`` link -> (the link, kept alive so the id stays its own, the
-# root's write order, the stand-in after its steps).  A chain of reshapes of views then replays only
-# the steps since the last reshape, not the whole chain each time.
+# root's write order, the stand-in after its steps).  A chain of reshapes of
+# views then replays only the steps since the last reshape, not the whole
+# chain each time.
 _STAND_INS: OrderedDict[int, tuple[Any, str, np.ndarray[Any, Any]]] = OrderedDict()
 _STAND_INS_MAX = 256
 
