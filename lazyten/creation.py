@@ -11,7 +11,7 @@ import numpy as np
 
 from .graph import ops
 from .graph.node import Node, reaches_placeholder
-from .graph.shapes import sized_at_call
+from .graph.shapes import fits_assignment, sized_at_call
 from .tensor import Tensor
 
 
@@ -120,11 +120,14 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
         # NumPy copies it into the new array, casting="unsafe": broadcast.
         fill = asarray(fill_value)
         dt = fill.dtype if dtype is None else _dtype_ok(np.dtype(dtype), "full")
-        if not _broadcasts(fill.shape, shp):
+        # (copyto's rule is an assignment's: extra leading unit axes dropped)
+        if not fits_assignment(fill.shape, shp):
             raise ValueError(f"full: could not broadcast input array from shape "
                              f"{fill.shape} into shape {shp}")
         if math.prod(shp) * dt.itemsize > _MAX_BYTES:
             return _creation("full", shp, dt, fill_value=dt.type(0))   # (its error)
+        if fill.ndim > len(shp):
+            fill = fill.reshape(fill.shape[fill.ndim - len(shp):])
         # (A new tensor over a broadcast view: written, it gets its own copy.)
         return Tensor(ops.apply("broadcast_to", [fill.astype(dt, copy=False)._node],
                                 shape=shp))
@@ -141,12 +144,6 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
         # (NumPy would make an object array of a string or a huge int)
         raise TypeError(f"full: fill_value must be a number, got {fill_value!r}")
     return _creation("full", shp, value.dtype, fill_value=value[()])
-
-
-def _broadcasts(src: tuple[int, ...], dst: tuple[int, ...]) -> bool:
-    """Whether ``src`` broadcasts to ``dst`` (NumPy's rule, one way)."""
-    return len(src) <= len(dst) and all(
-        a in (1, b) for a, b in zip(src[::-1], dst[::-1]))
 
 
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:

@@ -823,7 +823,8 @@ def test_full_fill_values(engine: Any) -> None:
                                                                                 np.int8), 5))
     # A tensor or array fill keeps its dtype, is cast unsafely, and broadcasts.
     for fill in (np.float32(1.5), np.int8(-3), np.uint8(200), np.arange(3), [1, 2, 3],
-                 np.arange(2.0)[:, None], np.ones((2, 2)), 2 ** 70):
+                 np.arange(2.0)[:, None], np.ones((2, 2)), 2 ** 70, [[[1, 2, 3]]],
+                 np.ones((2, 2, 3))):
         for dt in (None, np.int8, np.float64):
             if isinstance(fill, int) and dt is None:
                 continue                 # (NumPy: an object array; not supported here)
