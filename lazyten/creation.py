@@ -12,7 +12,7 @@ import numpy as np
 from .graph import ops
 from .graph.node import Node, reaches_placeholder
 from .graph.shapes import fits_assignment, sized_at_call
-from .tensor import Tensor
+from .tensor import Tensor, check_device
 
 
 def _dtype_ok(dt: np.dtype[Any], what: str) -> np.dtype[Any]:
@@ -20,11 +20,6 @@ def _dtype_ok(dt: np.dtype[Any], what: str) -> np.dtype[Any]:
         raise TypeError(f"{what}: unsupported dtype {dt}; lazyten handles bool, integer, "
                         f"floating and complex data")
     return dt
-
-
-def _cpu(device: Any, what: str) -> None:
-    if device not in (None, "cpu"):
-        raise ValueError(f"{what}: unsupported device {device!r} (only 'cpu')")
 
 
 def _shape(shape: Any, what: str) -> tuple[int, ...]:
@@ -61,7 +56,7 @@ def asarray(obj: Any, dtype: Any = None, copy: bool | None = None, *,
                 raise ValueError("asarray: a dtype change needs a copy, but copy=False")
             return t.astype(dtype)
         return Tensor(t._node) if copy else t
-    _cpu(device, "asarray")
+    check_device(device, "asarray")
     if isinstance(obj, str):
         raise TypeError(f"asarray: cannot make a tensor from a string ({obj!r})")
     try:
@@ -114,7 +109,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
     array([[1, 2, 3],
            [1, 2, 3]])
     """
-    _cpu(device, "full")
+    check_device(device, "full")
     shp = _shape(shape, "full")
     if isinstance(fill_value, Tensor) or np.ndim(fill_value):
         # NumPy copies it into the new array, casting="unsafe": broadcast.
@@ -147,19 +142,19 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
 
 
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
-    _cpu(device, "zeros")
+    check_device(device, "zeros")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "zeros")
     return _creation("full", _shape(shape, "zeros"), dt, fill_value=dt.type(0))
 
 
 def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
-    _cpu(device, "ones")
+    check_device(device, "ones")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "ones")
     return _creation("full", _shape(shape, "ones"), dt, fill_value=dt.type(1))
 
 
 def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
-    _cpu(device, "empty")
+    check_device(device, "empty")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "empty")
     return _creation("empty", _shape(shape, "empty"), dt)
 
@@ -185,24 +180,24 @@ def _sized_like(x: Any, shape: Any, made: Tensor) -> Tensor:
 
 
 def zeros_like(x: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Tensor:
-    _cpu(device, "zeros_like")
+    check_device(device, "zeros_like")
     return _sized_like(x, shape, zeros(*_like(x, dtype, shape)))
 
 
 def ones_like(x: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Tensor:
-    _cpu(device, "ones_like")
+    check_device(device, "ones_like")
     return _sized_like(x, shape, ones(*_like(x, dtype, shape)))
 
 
 def empty_like(x: Any, dtype: Any = None, shape: Any = None, *,
                device: Any = None) -> Tensor:
-    _cpu(device, "empty_like")
+    check_device(device, "empty_like")
     return _sized_like(x, shape, empty(*_like(x, dtype, shape)))
 
 
 def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
               device: Any = None) -> Tensor:
-    _cpu(device, "full_like")
+    check_device(device, "full_like")
     shp, dt = _like(x, dtype, shape)
     return _sized_like(x, shape, full(shp, fill_value, dt))
 
@@ -216,7 +211,7 @@ def arange(start: Any = None, stop: Any = None, step: Any = None, dtype: Any = N
     >>> lt.arange(1, 2, 0.25).eval()
     array([1.  , 1.25, 1.5 , 1.75])
     """
-    _cpu(device, "arange")
+    check_device(device, "arange")
     if stop is None:
         if start is None:
             raise TypeError("arange() requires stop to be specified.")
@@ -278,7 +273,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     >>> lt.linspace(0, 1, 5).eval()
     array([0.  , 0.25, 0.5 , 0.75, 1.  ])
     """
-    _cpu(device, "linspace")
+    check_device(device, "linspace")
     num = _int(num, "linspace", "num")
     if num < 0:
         raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
@@ -320,7 +315,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
         device: Any = None) -> Tensor:
-    _cpu(device, "eye")
+    check_device(device, "eye")
     n = _int(N, "eye", "the number of rows")
     m = n if M is None else _int(M, "eye", "the number of columns")
     if n < 0 or m < 0:

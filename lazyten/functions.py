@@ -17,7 +17,8 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _in_package, user_source
-from .tensor import Tensor, _apply_elementwise, _unary_method, node_of, wrap, write_order
+from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, node_of, wrap,
+                     write_order)
 
 # ------------------------------------------------------------------ elementwise
 
@@ -197,8 +198,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, casting: str = "unsafe",
     """``x`` cast to ``dtype`` (the array API's ``astype``; NumPy's
     ``casting`` rule is checked when the node is built)."""
     t = wrap(x)
-    if device not in (None, "cpu"):
-        raise ValueError(f"astype: unsupported device {device!r} (only 'cpu')")
+    check_device(device, "astype")
     dt = _check_dtype(dtype, "astype")
     if casting != "unsafe" and not np.can_cast(t.dtype, dt, casting):  # type: ignore[arg-type]
         raise ops.located("astype", [t._node], TypeError(

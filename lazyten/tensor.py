@@ -303,8 +303,7 @@ class Tensor:
         return lazyten
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> Tensor:
-        if device != "cpu":
-            raise ValueError(f"to_device: unsupported device {device!r} (only 'cpu')")
+        check_device(device, "to_device")
         return self
 
     def __dlpack__(self, **kwargs: Any) -> Any:
@@ -682,6 +681,12 @@ class Tensor:
         if fn is None:
             raise AttributeError(f"'Tensor' object has no attribute {name!r}")
         return fn.__get__(self, Tensor)
+
+
+def check_device(device: Any, what: str) -> None:
+    """The array API's ``device=``: lazyten computes on the CPU only."""
+    if device not in (None, "cpu"):
+        raise ValueError(f"{what}: unsupported device {device!r} (only 'cpu')")
 
 
 def write_order(n: Node) -> str:
