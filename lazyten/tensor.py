@@ -668,7 +668,7 @@ class Tensor:
 
     def fill(self, value: Any) -> None:
         """Every element set to ``value`` (NumPy's cast of a scalar)."""
-        if np.ndim(value) or isinstance(value, Tensor) and value.ndim:
+        if value.ndim if isinstance(value, Tensor) else np.ndim(value):  # (no eval)
             raise ValueError("fill: the value must be a scalar")
         self[...] = value
 
