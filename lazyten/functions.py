@@ -562,20 +562,25 @@ def array_split(x: Any, sections: int, axis: int = 0) -> list[Tensor]:
 
 
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, out: Any = None,
-            where: Any = True, initial: Any = None, **extra: Any) -> Tensor:
-    """The reduction ``name``; with a ``where=`` mask or an ``initial=``
-    value (None: none, as in NumPy) it is NumPy's masked reduction."""
+            where: Any = True, initial: Any = None, mean: Any = None,
+            **extra: Any) -> Tensor:
+    """The reduction ``name``; with a ``where=`` mask, an ``initial=``
+    value (None: none, as in NumPy) or var/std's precomputed ``mean=`` it
+    is NumPy's masked reduction."""
     if out is not None:
         raise TypeError(f"{name}: out= is not supported on lazy reductions; assign the "
                         f"result instead")
     if isinstance(axis, list):               # NumPy takes an int or a tuple only
         raise TypeError("'list' object cannot be interpreted as an integer")
     t = wrap(x)
-    if where is True and initial is None:
+    if where is True and initial is None and mean is None:
         return Tensor(ops.apply(name, [t._node], axis=axis, keepdims=bool(keepdims), **extra))
     nodes = [t._node] if where is True else [t._node, node_of(where)]
     if initial is not None:
         extra["initial"] = initial
+    if mean is not None:
+        nodes.append(node_of(mean))
+        extra["with_mean"] = True
     return Tensor(ops.apply("masked_reduce", nodes, reduce=name, axis=axis,
                             keepdims=bool(keepdims),
                             **{k: v for k, v in extra.items() if v is not None}))
@@ -610,14 +615,13 @@ def _correction(correction: float | None, ddof: float | None) -> float:
 
 def _spread(name: str, x: Any, axis: Any, dtype: Any, out: Any, ddof: float | None,
             keepdims: bool, where: Any, mean: Any, correction: float | None) -> Tensor:
-    if mean is not None:
-        raise TypeError(f"{name}: mean= (a precomputed mean) is not supported; the "
-                        f"optimizer shares the mean's work where it can")
     c = _correction(correction, ddof)
     dt = _opt_dtype(dtype, name)
-    if where is True:
+    if where is True and mean is None:
         return _reduce(name, x, axis, keepdims, out, correction=c, dtype=dt)
-    return _reduce(name, x, axis, keepdims, out, where, ddof=c, dtype=dt)
+    # (NumPy's own var/std, whole: with a precomputed mean it subtracts that
+    # mean in the operands' promoted dtype, not in dtype=)
+    return _reduce(name, x, axis, keepdims, out, where, mean=mean, ddof=c, dtype=dt)
 
 
 @ops.reports("var")

@@ -377,13 +377,11 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     (``x * conj(x)`` real for complex) summed and divided by ``count - ddof``;
     NaN where that is not positive.  Other dtypes: ``var``."""
     _no_out(out)
-    if mean is not None:
-        raise TypeError("nanvar: mean= (a precomputed mean) is not supported")
     arr, mask = _replace_nan(wrap(a), 0)
     if mask is None:
         # np.var with ddof=0 and a correction: the correction alone.
         return F.var(arr, axis=axis, dtype=dtype, ddof=None if ddof == 0 else ddof,
-                     keepdims=keepdims, where=where, correction=correction)
+                     keepdims=keepdims, where=where, mean=mean, correction=correction)
     dt = _inexact_dtype(dtype)
     if correction is not None:
         if ddof != 0:
@@ -391,7 +389,8 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
         ddof = correction
     masked = where is not True
     cnt = F.sum(~mask, axis=axis, dtype=np.intp, keepdims=True, where=where)
-    avg = _divide_by_count(F.sum(arr, axis=axis, dtype=dt, keepdims=True, where=where), cnt)
+    avg = (_divide_by_count(F.sum(arr, axis=axis, dtype=dt, keepdims=True, where=where), cnt)
+           if mean is None else wrap(mean))
     # np.subtract(arr, avg, out=arr, casting="unsafe", where=where)
     dev = F.astype(arr - avg, arr.dtype, copy=False)
     if masked:

@@ -149,6 +149,35 @@ def test_nan_reductions_masked(engine: Any, dtype: np.dtype[Any]) -> None:
         exact(lambda: np.nanmax(x, axis=axis, initial=0.5), lambda: lt.nanmax(t, axis=axis, initial=0.5))
 
 
+@pytest.mark.parametrize("dtype", [np.dtype(np.int16), np.dtype(np.float32),
+                                   np.dtype(np.complex128)], ids=ids)
+def test_precomputed_mean(engine: Any, dtype: np.dtype[Any]) -> None:
+    """var/std/nanvar/nanstd with ``mean=``: NumPy subtracts that mean as
+    given (in the operands' promoted dtype, not in dtype=), as a lazy mean
+    or an array, with where= masks and corrections too."""
+    rng = np.random.default_rng(3)
+    x = data(dtype, (4, 6), rng)
+    t = lt.asarray(x)
+    w = rng.random((4, 6)) < 0.6
+    for axis in (0, 1, (0, 1)):
+        m = _quiet(lambda: np.mean(x, axis=axis, keepdims=True))
+        for name in ("var", "std", "nanvar", "nanstd"):
+            for mean in (m, m.astype(np.float32), lt.mean(t, axis=axis, keepdims=True)):
+                exact(lambda: getattr(np, name)(x, axis=axis, mean=np.asarray(mean)),
+                      lambda: getattr(lt, name)(t, axis=axis, mean=mean))
+            exact(lambda: getattr(np, name)(x, axis=axis, mean=m, ddof=1, keepdims=True),
+                  lambda: getattr(lt, name)(t, axis=axis, mean=m, ddof=1, keepdims=True))
+            exact(lambda: getattr(np, name)(x, axis=axis, mean=m, where=w),
+                  lambda: getattr(lt, name)(t, axis=axis, mean=m, where=w))
+            exact(lambda: getattr(np, name)(x[::-1, ::2], axis=axis, mean=m[..., :3],
+                                            dtype=np.complex64),
+                  lambda: getattr(lt, name)(t[::-1, ::2], axis=axis, mean=m[..., :3],
+                                            dtype=np.complex64))
+    with pytest.raises(ValueError, match="keepdims=True"):
+        lt.var(t, axis=0, mean=np.zeros((2, 4, 6)))
+    exact(lambda: np.var(x, axis=0, mean=np.zeros(7)), lambda: lt.var(t, axis=0, mean=np.zeros(7)))
+
+
 def test_signed_zeros_are_numpys(engine: Any) -> None:
     """fmin.reduce (nanmin) and min pick different zeros; NumPy's partition and
     its sort different ones: each function gives NumPy's."""

@@ -521,9 +521,10 @@ _reduction("any", _any_impl)
 _reduction("all", _all_impl)
 
 
-# A reduction with a ``where=`` mask (input 1, when given) or an ``initial=``
-# value; also NumPy's ``fmin``/``fmax`` reductions (``nanmin``/``nanmax``,
-# whose zeros are not ``min``'s).  NumPy's masked reduction adds up runs of
+# A reduction with a ``where=`` mask (input 1, when given), an ``initial=``
+# value or, for var/std, a precomputed ``mean=`` (the last input, when the
+# attr ``with_mean`` says so); also NumPy's ``fmin``/``fmax`` reductions
+# (``nanmin``/``nanmax``, whose zeros are not ``min``'s).  NumPy's masked reduction adds up runs of
 # unmasked elements in its own order, which no rewrite over ``where(mask, x,
 # 0)`` reproduces bit for bit, so NumPy runs it whole (an opaque call, like
 # "linalg").
@@ -536,7 +537,18 @@ _NO_IDENTITY = frozenset({"min", "max", "fmin", "fmax"})
 
 def _masked_reduce_infer(inputs: Sequence[Node],
                          attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
-    x, where = inputs[0], (inputs[1] if len(inputs) > 1 else None)
+    x, where, mean = _masked_reduce_operands(inputs, attrs)
+    if mean is not None:
+        if attrs["reduce"] not in ("var", "std"):
+            raise TypeError(f"{attrs['reduce']} takes no mean=")
+        try:
+            fits = S.broadcast_shapes(mean.shape, x.shape) == x.shape
+        except ValueError:
+            fits = False
+        if not fits:   # (NumPy's docs: "a shape as if it was calculated with keepdims=True")
+            raise ValueError(f"mean= of shape {mean.shape} does not broadcast to the "
+                             f"operand's shape {x.shape}; give it the shape of a mean "
+                             f"taken with keepdims=True")
     if where is not None:
         if where.dtype != np.bool_:
             raise TypeError(f"where= must be a boolean array, got {where.dtype}")
@@ -562,26 +574,39 @@ def _masked_reduce_infer(inputs: Sequence[Node],
     return shape, {**attrs, "axis": plain["axis"], "keepdims": plain["keepdims"]}
 
 
-def _masked_reduce_impl(x: Any, *where: Any, reduce: str, **kw: Any) -> Any:
-    if where:
-        kw["where"] = where[0]
+def _masked_reduce_operands(inputs: Sequence[Any], attrs: dict[str, Any]
+                            ) -> tuple[Any, Any | None, Any | None]:
+    """(operand, where mask or None, mean or None) of a masked_reduce."""
+    rest = list(inputs[1:])
+    mean = rest.pop() if attrs.get("with_mean") else None
+    return inputs[0], (rest[0] if rest else None), mean
+
+
+def _masked_reduce_impl(*inputs: Any, reduce: str, with_mean: bool = False,
+                        **kw: Any) -> Any:
+    x, where, mean = _masked_reduce_operands(inputs, {"with_mean": with_mean})
+    if where is not None:
+        kw["where"] = where
+    if mean is not None:
+        kw["mean"] = mean
     return _MASKED_REDUCERS[reduce](x, **kw)
 
 
 def _masked_reduce_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
     # Run on one element: NumPy's own errors (``initial=300`` for int8) come
-    # from this line, and ``dtype=`` / ``initial`` decide the result's dtype.
-    x = inputs[0]
+    # from this line, and ``dtype=`` / ``initial`` / the mean's dtype decide
+    # the result's dtype.
+    ones = [np.ones((1,) * n.ndim, n.dtype) for n in inputs]
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        one = np.ones((1,) * x.ndim, x.dtype)
-        return np.asarray(_masked_reduce_impl(one, **attrs)).dtype
+        return np.asarray(_masked_reduce_impl(*ones, **attrs)).dtype
 
 
 register(OpSpec("masked_reduce", "linalg", _masked_reduce_impl, _masked_reduce_infer,
                 _masked_reduce_dtype, None,
                 doc="attrs['reduce'] (sum, ..., all, fmin, fmax) with NumPy's where= mask "
-                    "(input 1, if any) and initial="))
+                    "(input 1, if any), initial= and, for var/std, mean= (the last "
+                    "input, if attrs['with_mean'])"))
 
 
 def _argreduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
