@@ -280,6 +280,12 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
         view[rest] = value
         return
     mask = _advanced(items[0])
+    if (len(items) == 1 and mask is not None and mask.dtype.kind == "b"
+            and mask.ndim == t.ndim >= 1 and len(val.shape) > 1):
+        # NumPy's own path for one full-rank mask takes only a scalar or a
+        # 1-d run of values (``t[..., mask]`` broadcasts, as a gather's key)
+        raise TypeError(f"NumPy boolean array indexing assignment requires a 0 or "
+                        f"1-dimensional input, input has {len(val.shape)} dimensions")
     if (mask is not None and mask.dtype.kind == "b" and mask.ndim
             and all(i is Ellipsis or (type(i) is slice and i == slice(None))
                     for i in items[1:])

@@ -440,15 +440,25 @@ def test_advanced_assignment_is_numpys(engine: Any, shape: tuple[int, ...],
         sub = n[idx].shape
     except IndexError:
         return                     # (covered by test_advanced_indexing_is_numpys)
-    form = data.draw(st.sampled_from(["scalar", "full", "row", "iadd"]), label="value")
+    form = data.draw(st.sampled_from(["scalar", "full", "row", "iadd", "lifted"]),
+                     label="value")
     val: Any = (data.draw(st.integers(-9, 9)) if form in ("scalar", "iadd")
                 else np.arange(math.prod(sub), dtype=np.int64).reshape(sub) - 3
                 if form == "full" else np.arange(sub[-1] if sub else 1, dtype=np.int8))
+    if form == "lifted":
+        # a leading 1 broadcasts away, except where NumPy's one-mask path
+        # wants at most one dimension (TypeError)
+        val = np.reshape(val, (1, *np.shape(val)))
     if form == "iadd":
         n[idx] += val
         t[idx] += val
     else:
-        n[idx] = val
+        try:
+            n[idx] = val
+        except TypeError:
+            with pytest.raises(TypeError, match="0 or 1-dimensional"):
+                t[idx] = val
+            return
         t[idx] = val
     assert_eq(t, n)
     np.testing.assert_array_equal(x, np.arange(math.prod(shape)).reshape(shape))

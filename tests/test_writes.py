@@ -471,3 +471,21 @@ def test_a_nested_list_no_deeper_than_the_destination(engine: Any) -> None:
                 continue
             t[idx] = v
             assert_eq(t, n)
+
+
+def test_one_full_rank_mask_takes_at_most_a_vector(engine: Any) -> None:
+    """``a[mask] = v`` with one mask of ``a``'s rank is NumPy's own path: a
+    value of two or more dimensions is its TypeError even where it would
+    broadcast; with the mask over leading axes or beside ``...`` it broadcasts."""
+    x = np.arange(12.0).reshape(3, 4)
+    for idx in (x > 4, (x > 4,), x[:, 0] > 4, (Ellipsis, x > 4)):
+        for v in (np.ones((1, 7)), np.ones((1, 1)), np.ones(7), 2.0, np.ones((2, 1, 4))):
+            n, t = x.copy(), lt.asarray(x) * 1
+            try:
+                n[idx] = v
+            except (TypeError, ValueError) as e:
+                with pytest.raises(type(e)):
+                    t[idx] = v
+                continue
+            t[idx] = v
+            assert_eq(t, n)
