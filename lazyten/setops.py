@@ -272,19 +272,34 @@ def i0(x: Any) -> Tensor:
     return F.where(small, lo, hi)
 
 
-def _copyto_value(value: Any, dtype: np.dtype[Any]) -> Any:
-    """``value`` as ``np.copyto`` writes it into an array of ``dtype``
-    (same-kind casting: a complex fill for a float array is a TypeError),
-    as a NumPy scalar: a strong operand, so the result keeps ``dtype``."""
-    buf = np.empty((), dtype)
-    np.copyto(buf, value)
-    return buf[()]
+def _copyto_value(value: Any, dtype: np.dtype[Any], shape: Shape, what: str) -> Any:
+    """``value`` as ``np.copyto`` writes it into an array of ``dtype`` and
+    ``shape`` (same-kind casting: a complex fill for a float array is a
+    TypeError), as a NumPy scalar, or a tensor of ``dtype`` for an array
+    or a tensor (broadcast by copyto's rule): a strong operand either way,
+    so the result keeps ``dtype``."""
+    if not isinstance(value, Tensor) and not np.ndim(value):
+        buf = np.empty((), dtype)
+        np.copyto(buf, value)
+        return buf[()]
+    v = asarray(value)
+    if not np.can_cast(v.dtype, dtype, "same_kind"):
+        raise TypeError(f"{what}: cannot cast array data from {v.dtype} to {dtype} "
+                        f"according to the rule 'same_kind'")
+    if not S.fits_assignment(v.shape, shape):
+        raise ValueError(f"{what}: could not broadcast input array from shape {v.shape} "
+                         f"into shape {shape}")
+    if v.ndim > len(shape):                 # (copyto drops extra leading unit axes)
+        v = v.reshape(v.shape[v.ndim - len(shape):])
+    return v.astype(dtype, copy=False)
 
 
 def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
                neginf: Any = None) -> Tensor:
     """NaN, +inf and -inf replaced by ``nan``, ``posinf`` and ``neginf``
-    (defaults: 0 and the dtype's largest and smallest finite values), in
+    (numbers, or arrays or tensors taken element by element as ``np.copyto``
+    broadcasts them; defaults: 0 and the dtype's largest and smallest
+    finite values), in
     the real and imaginary parts separately; other dtypes unchanged.
 
     NumPy copies and writes with ``copyto(where=...)``; lazily that is a
@@ -304,8 +319,9 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
     real = np.finfo(t.dtype).dtype
     info = np.finfo(real)
     fill_nan, fill_pos, fill_neg = (
-        _copyto_value(v, real) for v in (nan, info.max if posinf is None else posinf,
-                                         info.min if neginf is None else neginf))
+        _copyto_value(v, real, t.shape, f"nan_to_num: {name}")
+        for name, v in (("nan", nan), ("posinf", info.max if posinf is None else posinf),
+                        ("neginf", info.min if neginf is None else neginf)))
 
     def fixed(d: Tensor) -> Tensor:
         # (the three masks are disjoint: NumPy's order of copyto calls is moot)

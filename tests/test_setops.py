@@ -227,6 +227,15 @@ def test_nan_to_num_in_place_and_fills(engine: Any) -> None:
         for kw in ({"nan": 1e10}, {"posinf": np.float64(0.1), "neginf": -3},
                    {"nan": 1j}, {"posinf": np.inf, "nan": np.nan}):
             exact(lambda: np.nan_to_num(x, **kw), lambda: lt.nan_to_num(lt.asarray(x), **kw))
+        # array fills, element by element as copyto broadcasts them
+        n = x.shape[-1]
+        for kw in ({"nan": np.arange(n)}, {"nan": np.arange(n) * 1.5, "posinf": -np.arange(n)},
+                   {"neginf": np.arange(n)[None, :] + 0.25}, {"nan": np.arange(n * 2.0)},
+                   {"nan": np.arange(n) * 1j}, {"posinf": np.ones((2, 1))}):
+            exact(lambda: np.nan_to_num(x, **kw), lambda: lt.nan_to_num(lt.asarray(x), **kw))
+        lazy = lt.arange(n) * 2.5
+        exact(lambda: np.nan_to_num(x, nan=np.arange(n) * 2.5),
+              lambda: lt.nan_to_num(lt.asarray(x), nan=lazy))
     ints = np.arange(3)
     assert lt.nan_to_num(lt.asarray(ints)).dtype == ints.dtype
 
