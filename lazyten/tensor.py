@@ -23,6 +23,7 @@ import numpy as np
 
 from .exec.executor import cache, evaluate
 from .graph import ops
+from .graph import shapes as S
 from .graph.node import Node, _in_package, entered, intern_elementwise, user_source
 
 ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
@@ -327,8 +328,13 @@ class Tensor:
         return np.array(v, copy=True)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        # (``eval`` hands out a fresh array of the tensor's dtype: no copy
+        # beyond it, whatever ``copy`` says, except to change the dtype,
+        # which ``copy=False`` forbids, as for an ndarray)
         v = self.eval()
         if dtype is not None and np.dtype(dtype) != v.dtype:
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
             v = v.astype(dtype)
         return v
 
@@ -366,7 +372,7 @@ class Tensor:
 
     def __contains__(self, value: Any) -> bool:
         # NumPy's rule: ``(self == value).any()``, computed now.
-        return bool(_apply_elementwise("equal", self, value).any())
+        return bool(self.__eq__(value).any())
 
     def __bool__(self) -> bool:
         if self.size != 1:
@@ -420,6 +426,10 @@ class Tensor:
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         name = _fn.UFUNC_OPS.get(ufunc)
         if method == "__call__" and name is not None and not kwargs:
+            if ufunc in (np.equal, np.not_equal) and type(inputs[0]) is not Tensor:
+                # ``ndarray == t``: symmetric, so compared as ``t == ndarray``
+                # (which knows arrays of strings, dates and objects)
+                return inputs[1]._compare(name, inputs[0], ufunc is np.not_equal)
             return _apply_elementwise(name, *inputs)
         # ndarray @ Tensor and divmod(ndarray, Tensor) come here as ufuncs too.
         if method == "__call__" and not kwargs and ufunc is np.matmul:
@@ -486,20 +496,32 @@ class Tensor:
     __gt__ = _binary_method("greater")
     __ge__ = _binary_method("greater_equal")
     def __eq__(self, o: Any) -> Tensor:  # type: ignore[override]
-        if o is None or isinstance(o, str):
-            return self._all_bool(False)
-        return self._bin("equal", o)
+        return self._compare("equal", o, False)
 
     def __ne__(self, o: Any) -> Tensor:  # type: ignore[override]
-        if o is None or isinstance(o, str):
-            return self._all_bool(True)
-        return self._bin("not_equal", o)
+        return self._compare("not_equal", o, True)
 
-    def _all_bool(self, value: bool) -> Tensor:
-        # NumPy compares with None or a string elementwise (as objects): every
-        # element differs.  lazyten has no object dtype, so it says so directly.
-        return Tensor(ops.apply("full", [], shape=self.shape, dtype=np.dtype(np.bool_),
-                                fill_value=np.bool_(value)))
+    def _compare(self, name: str, o: Any, differ: bool) -> Tensor:
+        if type(o) in _COMPARABLE:
+            return self._bin(name, o)
+        o, shape, numbers = _comparand(o)
+        if shape is None:
+            res = self._bin(name, o)
+            if numbers is None:
+                return res
+            return res | ~numbers if differ else res & numbers
+        # NumPy compares with None, strings, dates or other objects (or arrays
+        # of them) elementwise as objects, or finds no loop: every element
+        # differs.  lazyten has no object dtype, so it says so directly, in
+        # the broadcast shape (NumPy's broadcast error if there is none).
+        try:
+            out = S.broadcast_shapes(self.shape, shape)
+        except ValueError as e:
+            raise ops.located(name, [self._node], ValueError(
+                f"operands could not be broadcast together with shapes {self.shape} "
+                f"{shape}")) from e
+        return Tensor(ops.apply("full", [], shape=out, dtype=np.dtype(np.bool_),
+                                fill_value=np.bool_(differ)))
 
     def __divmod__(self, o: Any) -> tuple[Tensor, Tensor]:
         return self // o, self % o
@@ -568,6 +590,16 @@ class Tensor:
     def __irshift__(self, o: Any) -> Tensor: return self._inplace("bitwise_right_shift", o)
 
     def __imatmul__(self, o: Any) -> Tensor:
+        if isinstance(o, _SCALARS) or isinstance(o, np.generic) or np.ndim(o) == 0:
+            # NumPy converts a scalar (OverflowError) and checks the cast
+            # (TypeError) before the core dimensions (ValueError): its own
+            # call on a stand-in gives its error in its order.
+            probe = np.zeros((1, 1), self.dtype)
+            try:
+                np.matmul(probe, np.zeros((), o.dtype) if isinstance(o, Tensor) else o,
+                          out=probe)
+            except Exception as e:  # noqa: BLE001 - NumPy's error, located
+                raise ops.located("matmul", [self._node], e) from None
         res = _fn.matmul(self, o)
         if not np.can_cast(res.dtype, self.dtype, "same_kind"):
             raise ops.located("matmul", [self._node, res._node], TypeError(
@@ -657,7 +689,24 @@ class Tensor:
         return self.copy()
 
     def __deepcopy__(self, memo: Any) -> Tensor:
-        return self.copy()
+        """A tensor of this one's value, computed now: as NumPy's deep copy
+        copies the data, later writes to a user's array this tensor reads
+        (``lt.asarray`` reads it at evaluation) do not reach the copy.  A
+        tensor that depends on a compiled function's placeholders has no
+        value yet: its copy is the lazy ``copy()``."""
+        from .compile import TracingError
+        try:
+            value = self.eval()
+        except TracingError:
+            return self.copy()
+        return _creation.asarray(value)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its value, as NumPy pickles an array: a graph's node ids
+        # and structure keys mean nothing in another process (nor, loaded
+        # again, beside the live nodes of this one), and a leaf's data is
+        # the user's array as it is now.
+        return _creation.asarray, (self.eval(),)
 
     def conj(self) -> Tensor:
         # ndarray.conj() of a real array is the array itself (writes through
@@ -720,6 +769,40 @@ def _defers(x: Any) -> bool:
     tensors, lt.sparse's matrices) handles binary operators with arrays itself,
     so ``Tensor op x`` returns NotImplemented and Python calls ``x``'s reflected op."""
     return getattr(type(x), "__array_ufunc__", False) is None
+
+
+# Operand types ``==`` compares as numbers with no look inside.
+_COMPARABLE = frozenset({bool, int, float, complex})
+
+
+def _comparand(o: Any) -> tuple[Any, tuple[int, ...] | None, np.ndarray[Any, Any] | None]:
+    """``(operand, None, None)`` for an operand NumPy compares as numbers,
+    ``(o, shape, None)`` for one that holds no numbers (None, strings,
+    bytes, dates, arbitrary objects, or arrays of them), whose comparisons
+    NumPy answers "different" everywhere, and ``(numbers, None, where)`` for
+    an object array holding some numbers (zeros elsewhere), with a mask of
+    where it holds them."""
+    if isinstance(o, (Tensor, np.number, np.bool_)) or _defers(o):
+        return o, None, None
+    if o is None or isinstance(o, (str, bytes)):
+        return o, (), None
+    try:
+        arr = np.asarray(o)
+    except (ValueError, TypeError):          # (a ragged list: NumPy's error, later)
+        return o, None, None
+    if arr.dtype.kind in "biufc":
+        return o, None, None
+    if arr.dtype.kind == "O" and arr.size:
+        numbers = np.array([isinstance(e, (int, float, complex, np.number, np.bool_))
+                            for e in arr.flat]).reshape(arr.shape)
+        if numbers.any():
+            numeric = np.array(np.where(numbers, arr, 0).tolist())
+            if numeric.dtype.kind not in "biufc":
+                raise TypeError(f"cannot compare a tensor with an object array holding "
+                                f"numbers no numeric dtype holds ({arr.shape})")
+            # (the objects that are not numbers differ from every element)
+            return numeric, None, numbers
+    return o, arr.shape, None
 
 
 def wrap(x: Any) -> Tensor:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from util import assert_eq, check
+from util import assert_eq, check, public_type
 
 import lazyten as lt
 
@@ -59,8 +59,76 @@ def test_index_is_numpys(value: Any) -> None:
 
 def test_in_is_any_equal(engine: Any) -> None:
     for n in (np.arange(4).reshape(2, 2), np.array(1), np.array([np.nan]), np.zeros((0,))):
-        for v in (1, 7, np.nan, 0.0):
+        for v in (1, 7, np.nan, 0.0, None, "a", b"a", object()):
             assert (v in lt.asarray(n)) == (v in n)
+
+
+NOT_NUMBERS = [None, "a", b"a", object(), Ellipsis, {1: 2}, np.datetime64("2020"),
+               np.array(["a", "b", "c"]), np.array([["a"], ["b"]]), [[None], [None]],
+               np.array([1, 2, 3], object), np.array([1.5, 2, None], object),
+               np.array([], object), [1, "a", 2], (1, 2, 3), [True, 1, 2.0]]
+
+
+@pytest.mark.parametrize("other", NOT_NUMBERS, ids=lambda o: type(o).__name__)
+def test_comparisons_with_what_holds_no_numbers(engine: Any, other: Any) -> None:
+    """``==`` and ``!=`` with None, strings, bytes, dates, objects or arrays
+    of them: NumPy answers "different" everywhere, in the broadcast shape
+    (or its broadcast error); an object array of numbers compares them."""
+    n = np.arange(3)
+    t = lt.asarray(n)
+    for fn in (operator.eq, operator.ne):
+        check(lambda: fn(n, other), lambda: fn(t, other))
+        check(lambda: fn(other, n), lambda: fn(other, t))
+
+
+def test_in_place_matmul_errors_in_numpys_order(engine: Any) -> None:
+    """``a @= scalar``: NumPy's conversion (OverflowError) and cast
+    (TypeError) come before its core-dimension ValueError."""
+    for dt in (np.int8, np.uint8, np.float64):
+        for o in (2.5, 300, -1, 2, np.float64(2), np.array(2.5)):
+            n, t = np.zeros((2, 2), dt), lt.zeros((2, 2), dt)
+            with pytest.raises(Exception) as info:
+                n @= o
+            with pytest.raises(public_type(info.value)):
+                t @= o
+
+
+def test_pickles_and_deep_copies_hold_the_value(engine: Any, tmp_path: Any) -> None:
+    """A pickled tensor loads as its value, as an ndarray does (node ids and
+    structure keys mean nothing elsewhere, nor beside live nodes), and a deep
+    copy does not follow later writes to the user's array it read."""
+    import copy
+    import pickle
+    import subprocess
+    import sys
+    arr = np.array([1.0, 2.0, 3.0])
+    t = lt.asarray(arr)
+    loaded = pickle.loads(pickle.dumps(t))
+    deep = copy.deepcopy({"t": t})["t"]
+    arr[:] = 100.0
+    assert_eq(t + loaded, np.array([101.0, 102.0, 103.0]))
+    assert_eq(deep, np.array([1.0, 2.0, 3.0]))
+    assert_eq(loaded * 2 + t, np.array([102.0, 104.0, 106.0]))
+    # another process, whose own graphs have the same structure ids
+    a, b = lt.asarray(np.array([1.0, 2.0, 3.0])), lt.asarray(np.array([10.0, 20.0, 30.0]))
+    (tmp_path / "e.pkl").write_bytes(pickle.dumps((a + b)[::-1]))
+    script = ("import pickle, numpy as np, lazyten as lt\n"
+              "x, y = lt.asarray(np.array([1., 2., 3.])), lt.asarray(np.array([10., 20., 30.]))\n"
+              "f = (x - y)[::-1]; lt.compute(f); lt.compute(f)\n"
+              f"e = pickle.load(open({str(tmp_path / 'e.pkl')!r}, 'rb'))\n"
+              "print(lt.compute(e * 2 + f)[0].tolist())\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["[39.0,", "26.0,", "13.0]"]          # (66-27, 44-18, 22-9)
+    with pytest.raises(TypeError, match="placeholder"):
+        pickle.dumps(lt.placeholder((3,), np.float64) * 2)
+
+
+def test_array_protocol_copy_false_refuses_a_cast(engine: Any) -> None:
+    n, t = np.arange(3.0), lt.asarray(np.arange(3.0))
+    for kw in ({"dtype": np.int8, "copy": False}, {"dtype": np.int8}, {"copy": False},
+               {"dtype": np.float64, "copy": False}, {"copy": True}):
+        check(lambda: np.asarray(n, **kw), lambda: np.asarray(t, **kw))
 
 
 def test_matmul_in_place_casts_same_kind(engine: Any) -> None:
