@@ -182,12 +182,14 @@ if TYPE_CHECKING:
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Tensor:
-    """``x`` where ``condition`` is true, else ``y`` (NumPy's three-argument form)."""
+    """``x`` where ``condition`` is true, else ``y``; with the condition
+    alone, NumPy's ``nonzero(condition)`` (the indices' count depends on the
+    data, so it is computed now)."""
     if (x is None) != (y is None):
         raise ValueError("either both or neither of x and y should be given")
     if x is None:
-        raise TypeError("where() needs condition, x and y; for the indices of nonzero "
-                        "elements use lt.nonzero (it forces evaluation)")
+        from .sorting import nonzero
+        return nonzero(condition)  # type: ignore[return-value]
     if not isinstance(condition, Tensor):
         condition = wrap(condition)
     return _apply_elementwise("where", condition, x, y)
@@ -295,16 +297,18 @@ def fma(a: Any, b: Any, c: Any) -> Tensor:
 
 @ops.reports("reshape")
 def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> Tensor:
-    """Reshape, with one ``-1`` inferred and ``()`` giving a scalar (TensorFlow's
-    rules).  A view when the layout allows."""
-    if order != "C":
-        raise NotImplementedError("only order='C' reshapes are supported")
+    """Reshape, with one unknown (negative) dimension inferred and ``()``
+    giving a scalar (TensorFlow's rules too).  A view when the layout
+    allows.  ``order="F"`` reads and writes the elements in Fortran order
+    (NumPy's: the reversed axes' C-order reshape, a view exactly when
+    NumPy's is), ``"A"`` in Fortran order for Fortran-contiguous data."""
     t = wrap(x)
-    if isinstance(shape, (int, np.integer)):
-        shape = (int(shape),)
-    if isinstance(shape, Tensor):
-        shape = tuple(int(v) for v in shape.tolist())
-    t2 = t._view("reshape", shape=tuple(shape))
+    if order not in ("C", "F", "A"):
+        raise ValueError(f"reshape: order must be one of 'C', 'F', 'A' (got {order!r})")
+    dims = _reshape_dims(shape)
+    if order == "F" or (order == "A" and is_f_contiguous(t) and not is_c_contiguous(t)):
+        return reshape(t.T, dims[::-1], copy=copy).T
+    t2 = t._view("reshape", shape=dims)
     if copy or (t2._root is not None and not _reshape_is_view(t2)):
         if copy is False:
             raise ValueError("Unable to avoid creating a copy while reshaping.")
@@ -330,6 +334,33 @@ def _reshape_is_view(t: Tensor) -> bool:
     if steps[1] is None and write_order(root._node) == "C":
         return True                          # a reshape of C-contiguous data
     return _stand_in(t) is not None
+
+
+def _reshape_dims(shape: Any) -> tuple[int, ...]:
+    """A reshape's new shape as ints, any negative one read as the unknown
+    (NumPy's rule; two are its ValueError, when the op is built)."""
+    if isinstance(shape, Tensor):
+        shape = shape.tolist()
+    elif isinstance(shape, np.ndarray):
+        shape = shape.tolist() if shape.ndim else int(shape)
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, (bool, np.bool_)):
+        shape = (shape,)
+    dims = []
+    for d in shape:
+        if isinstance(d, (bool, np.bool_)):
+            raise TypeError("reshape: an integer is required (got a bool dimension)")
+        d = operator.index(d)
+        dims.append(-1 if d < 0 else d)
+    return tuple(dims)
+
+
+def is_f_contiguous(t: Tensor) -> bool:
+    """Whether ``t``'s data is Fortran-contiguous in the layout the view
+    decisions read (``_stand_in``; a root: its write order)."""
+    if t._root is None:
+        return t.ndim < 2 or write_order(t._node) == "F"
+    v = _stand_in(t)
+    return v is not None and v.flags.f_contiguous
 
 
 def is_c_contiguous(t: Tensor) -> bool:

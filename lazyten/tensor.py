@@ -651,10 +651,12 @@ class Tensor:
     def imag(self, value: Any) -> None:
         self._view("imag")[...] = value
 
-    def reshape(self, *shape: Any, order: str = "C") -> Tensor:
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        return _fn.reshape(self, shape, order=order)
+    def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> Tensor:
+        if not shape:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list, np.ndarray, Tensor)):
+            shape = shape[0]
+        return _fn.reshape(self, shape, order=order, copy=copy)
 
     def transpose(self, *axes: Any) -> Tensor:
         # t.transpose(1, 0), t.transpose((1, 0)) and t.transpose(None) alike

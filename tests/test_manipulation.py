@@ -718,3 +718,55 @@ def test_mask_indices(engine: Any) -> None:
             assert len(got) == len(want)
             for g, w in zip(got, want):
                 np.testing.assert_array_equal(g.eval(), w, strict=True)
+
+
+LAYOUTS = {"c": lambda x: x, "f": np.asfortranarray, "strided": lambda x: x[:, ::2],
+           "transposed": lambda x: x.T, "f_transposed": lambda x: np.asfortranarray(x).T,
+           "reversed": lambda x: x[::-1]}
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("order", ["C", "F", "A"])
+def test_reshape_orders_read_and_write_as_numpys(engine: Any, layout: str, order: str) -> None:
+    """``reshape(order=)``: NumPy's values, and a view exactly where NumPy's
+    is (a write through it reaches the base) for every layout; any
+    negative dimension is the unknown one."""
+    x = LAYOUTS[layout](np.arange(24.0).reshape(4, 6))
+    for shape in [(-1,), (2, -1), (-2, 2), (x.size,), x.shape[::-1], (2, 2, -1), (5, -1)]:
+        check(lambda: x.copy().reshape(shape, order=order),
+              lambda: lt.asarray(x.copy()).reshape(shape, order=order))
+        try:
+            n = x.copy()
+            v = n.reshape(shape, order=order)
+        except ValueError:
+            continue
+        t = lt.asarray(x.copy())
+        tv = t.reshape(shape, order=order)
+        v[...] = -np.arange(v.size).reshape(v.shape)
+        tv[...] = -np.arange(v.size).reshape(v.shape)
+        assert_eq(t, n)
+        assert_eq(tv, v)
+
+
+def test_reshape_shape_arguments_as_numpys(engine: Any) -> None:
+    x = np.arange(24.0)
+    t = lt.asarray(x)
+    for shape in [(True, 24), (-1, -3), (2.0, 12), np.array([2, -1]), [2, 12], np.int8(24),
+                  (np.int8(2), -5)]:
+        check(lambda: x.reshape(shape), lambda: t.reshape(shape))
+        check(lambda: np.reshape(x, shape), lambda: lt.reshape(t, shape))
+    assert t.reshape(lt.asarray(np.array([2, -1]))).shape == (2, 12)
+    with pytest.raises(TypeError):
+        t.reshape()
+    with pytest.raises(ValueError):
+        t.reshape(24, order="K")
+    with pytest.raises(ValueError, match="copy"):
+        lt.asarray(x.reshape(4, 6)).T.reshape(24, copy=False)
+
+
+def test_where_of_a_condition_alone_is_nonzero(engine: Any) -> None:
+    for c in (np.array([[1, 0], [0, 3]]), np.array([True, False, True]), np.zeros((0, 2))):
+        check(lambda: np.where(c), lambda: lt.where(lt.asarray(c)))
+        check(lambda: np.where(c > 0), lambda: lt.where(lt.asarray(c) > 0))
+    with pytest.raises(ValueError, match="both or neither"):
+        lt.where(lt.asarray([True]), 1)
