@@ -654,9 +654,8 @@ class Tensor:
     def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> Tensor:
         if not shape:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list, np.ndarray, Tensor)):
-            shape = shape[0]
-        return _fn.reshape(self, shape, order=order, copy=copy)
+        one = len(shape) == 1 and isinstance(shape[0], (tuple, list, np.ndarray, Tensor))
+        return _fn.reshape(self, shape[0] if one else shape, order=order, copy=copy)
 
     def transpose(self, *axes: Any) -> Tensor:
         # t.transpose(1, 0), t.transpose((1, 0)) and t.transpose(None) alike
