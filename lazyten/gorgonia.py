@@ -1,8 +1,21 @@
 """gorgonia's ``tensor`` package (Go), spelled for lazyten: ``lt.gorgonia``.
 
-The names a gorgonia user looks for, with lazyten's (NumPy's) semantics:
-values and dtypes are NumPy's, so ``div`` of two int tensors is a true
-division giving float64 (Go's integer division is ``floor_divide`` here).
+The names a gorgonia user looks for.  Values and dtypes are NumPy's (NEP 50
+promotion), except where gorgonia's documented behaviour differs and is kept:
+
+- ``div`` and ``mod`` are Go's ``/`` and ``%``: for integers the quotient
+  truncates toward zero (``-7 / 2 == -3``, not ``floor_divide``'s ``-4``) and
+  the remainder takes the dividend's sign (``-7 % 2 == -1``, NumPy's ``fmod``);
+  for floats ``/`` is IEEE division and ``mod`` is ``math.Mod`` (``fmod``).
+- Axes are gorgonia's: non-negative.  ``AllAxes`` (``-1``) means *every axis*
+  in the functions gorgonia gives it to: ``argmax``/``argmin`` of the flattened
+  tensor, ``repeat`` of the flattened tensor, ``concat`` along axis 0.  Any
+  other negative axis raises ``AxisError`` (gorgonia rejects or panics), so
+  ``-1`` is never NumPy's "last axis" here; ``lt.argmax`` & co. take NumPy's.
+  ``lt.reduce`` (top-level) takes NumPy's axes.
+- ``S(i)`` is one index and drops its axis; ``slice_`` is ``T.Slice`` with
+  gorgonia's checks (see ``S``).
+
 The most used ones are also top-level: ``lt.at``, ``lt.set_at``, ``lt.clone``,
 ``lt.materialize``, ``lt.copy_to``, ``lt.safe_t``, ``lt.ut``, ``lt.clamp``,
 ``lt.reduce``, ``lt.mat_vec_mul``, ``lt.contract``, ``lt.tensor_mul``,
@@ -34,24 +47,26 @@ from __future__ import annotations
 import builtins
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
+from numpy.exceptions import AxisError
 
 from . import functions as F
 from .creation import arange, asarray, eye
 from .creation import ones as _ones
 from .creation import tensor_from
 from .graph import ops
+from .graph.shapes import normalize_axis
 from .tensor import Tensor, wrap
 
 __all__ = ["new", "at", "set_at", "clone", "materialize", "copy_to", "safe_t", "ut", "T",
            "clamp", "reduce", "mat_vec_mul", "mat_mul", "contract", "tensor_mul", "ones",
-           "range_", "I", "random", "S", "add", "sub", "mul", "div", "pow", "mod", "add_scalar",
-           "sub_scalar", "mul_scalar", "div_scalar", "gt", "gte", "lt", "lte", "eq", "ne",
-           "sum", "max", "min", "argmax", "argmin", "concat", "stack", "repeat", "diag",
-           "sign", "cbrt", "cube", "inv", "inv_sqrt", "fma", "square", "sqrt", "exp", "log",
-           "abs", "neg", "dot", "inner", "outer", "trace", "svd", "norm"]
+           "range_", "I", "random", "S", "slice_", "AllAxes", "add", "sub", "mul", "div", "pow",
+           "mod", "add_scalar", "sub_scalar", "mul_scalar", "div_scalar", "gt", "gte", "lt",
+           "lte", "eq", "ne", "sum", "max", "min", "argmax", "argmin", "concat", "stack",
+           "repeat", "diag", "sign", "cbrt", "cube", "inv", "inv_sqrt", "fma", "square", "sqrt",
+           "exp", "log", "abs", "neg", "dot", "inner", "outer", "trace", "svd", "norm"]
 
 # ---------------------------------------------------------------- construction
 
@@ -105,12 +120,113 @@ def random(dtype: Any, *shape: int) -> Tensor:
     raise TypeError(f"random: unsupported dtype {dt}")
 
 
-def S(start: int, end: int | None = None, step: int = 1) -> slice:
-    """gorgonia's ``S(start, end, step)`` slice; ``t[S(0, 4, 2)]`` is ``t[0:4:2]``.
-    With only ``start`` it selects one index range of length 1, as in gorgonia."""
-    if end is None:
-        end = start + 1
+def _slice_name(start: int, end: int | None, step: int | None) -> str:
+    return f"S({', '.join(str(v) for v in (start, end, step) if v is not None)})"
+
+
+def _make_slice(name: str, start: int, end: int, step: int | None) -> int | slice:
+    """``S``'s checks and result (``name`` starts its error messages)."""
+    step = (0 if end == start + 1 else 1) if step is None else step
+    if start < 0:
+        raise IndexError(f"{name}: gorgonia's slices take no negative start (it is no "
+                         f"count from the end)")
+    if start > end:
+        raise ValueError(f"{name}: start {start} > end {end}")
+    if step < 0:
+        raise ValueError(f"{name}: gorgonia's slices go forward; a negative step is not taken")
+    if step == 0:
+        if end - start > 1:
+            raise ValueError(f"{name}: a step of 0 selects one index, but start {start} and "
+                             f"end {end} span {end - start}")
+        return start if end > start else slice(start, start)
+    if 0 < end - start <= step:     # one element: AP.S drops its axis
+        return start
     return slice(start, end, step)
+
+
+def S(start: int, end: int | None = None, step: int | None = None) -> int | slice:
+    """gorgonia's ``S(start, end, step)``: one axis of ``t[...]`` or ``slice_``.
+
+    A single index, ``S(i)`` (gorgonia's ``ss``; also ``S(i, i + 1)``, to which
+    gorgonia gives step 0), is the int ``i``: it selects index ``i`` and drops
+    the axis, as gorgonia's ``AP.S`` does (and NumPy's int index): of a (3, 3)
+    tensor ``t[S(1)]`` and ``t[:, S(1)]`` are (3,), ``t[S(1), S(1)]`` is 0-d.
+    ``S(a, b)`` and ``S(a, b, step)`` are the slice ``a:b:step`` and keep the
+    axis; but ``AP.S`` drops every sliced axis left with one element, so a
+    range that can only hold one (``b - a <= step``, e.g. ``S(0, 2, 2)``) is
+    the int ``a`` too.  ``S(i, i)`` is empty, as written (gorgonia's ``AP.S``
+    would read one element there).
+
+    gorgonia's ``CheckSlice`` errors that need no size are raised here: a
+    negative start (there is no counting from the end: ``S(-1)`` is no "last
+    element"), start > end, a step of 0 over more than one element; a
+    negative step (gorgonia's slices go forward) too.  ``t[S(i)]`` with ``i``
+    past the axis raises ``IndexError`` there; a range starting past the axis
+    is empty in ``t[...]`` (Python's rule) and an ``IndexError`` in
+    ``slice_``, which knows the sizes.
+
+    >>> import lazyten as lt
+    >>> t = lt.arange(9).reshape(3, 3)
+    >>> t[lt.gorgonia.S(1)].eval()
+    array([3, 4, 5])
+    >>> t[lt.gorgonia.S(0, 3, 2), lt.gorgonia.S(1, 3)].eval()
+    array([[1, 2],
+           [7, 8]])
+    """
+    name = _slice_name(start, end, step)
+    start = operator.index(start)
+    return _make_slice(name, start, start + 1 if end is None else operator.index(end),
+                       None if step is None else operator.index(step))
+
+
+def slice_(t: Any, *slices: int | slice | None) -> Tensor:
+    """``T.Slice(slices...)``: a view, with gorgonia's checks and shapes.
+
+    One item per leading axis: ``None`` (gorgonia's ``nil``) for the whole
+    axis, an int or ``S(...)`` (a Python slice of non-negative ints too);
+    missing trailing items are ``nil``.  ``CheckSlice`` applies to each with
+    its axis' size (``IndexError`` for a start past it, naming the slice,
+    the axis and the shape); an end past it is clamped.  As in ``AP.S``, an
+    axis an index or range leaves with one element is dropped, and a view of
+    one element is a scalar (0-d).  Writing to the view writes ``t``.
+
+    >>> import lazyten as lt
+    >>> G = lt.gorgonia
+    >>> t = lt.arange(9.0).reshape(3, 3)
+    >>> G.slice_(t, None, G.S(1)).eval()
+    array([1., 4., 7.])
+    >>> G.slice_(t, G.S(2, 9)).shape      # (one row left: its axis is dropped)
+    (3,)
+    """
+    x = wrap(t)
+    if len(slices) > x.ndim:
+        raise IndexError(f"slice_: {len(slices)} slices for a {x.ndim}-d tensor of shape "
+                         f"{x.shape}")
+    key: list[int | slice] = []
+    for ax, (sl, n) in enumerate(zip(slices + (None,) * (x.ndim - len(slices)), x.shape)):
+        if sl is None:
+            key.append(builtins.slice(None))
+            continue
+        if isinstance(sl, builtins.slice):
+            a = 0 if sl.start is None else operator.index(sl.start)
+            b = n if sl.stop is None else operator.index(sl.stop)
+            c = 1 if sl.step is None else operator.index(sl.step)
+            name = _slice_name(a, b, None if c == 1 else c)
+        else:
+            a = operator.index(sl)
+            b, c, name = a + 1, 0, _slice_name(a, None, None)
+        where = f"slice_: {name} on axis {ax} of shape {x.shape}"
+        item = _make_slice(where, a, b, c)
+        if a >= n:
+            raise IndexError(f"{where}: start {a} is not below the size {n}")
+        if isinstance(item, builtins.slice) and item.step:
+            b = builtins.min(b, n)
+            item = a if -(-(b - a) // item.step) == 1 else builtins.slice(a, b, item.step)
+        key.append(item)
+    view = x[tuple(key) + (Ellipsis,)]  # (``...``: a view even when every item is an int)
+    if view.ndim and view.size == 1:    # AP.S: a view of one element is a scalar
+        view = view[(0,) * view.ndim + (Ellipsis,)]
+    return view
 
 
 # ---------------------------------------------------------------- element access and copies
@@ -245,25 +361,47 @@ def _deliver(what: str, res: Tensor, first: Any, reuse: Tensor | None, incr: Ten
     return res
 
 
-def _arith(name: str, what: str) -> Callable[..., Tensor]:
+def _go_div(a: Any, b: Any) -> Tensor:
+    """Go's ``/``: integers truncate toward zero (``-7 / 2 == -3``); otherwise
+    NumPy's true division (IEEE, as Go's for floats)."""
+    if _operand_dtype(a, b).kind not in "iu":
+        return F._apply_elementwise("divide", a, b)
+    # a - fmod(a, b) is an exact multiple of b, nearer zero than a (so it
+    # cannot overflow): its floor division is exact, the truncated quotient.
+    # A division by zero gives 0, as gorgonia's VecDiv does (it also returns
+    # an error, which a lazy graph cannot; NumPy warns).
+    exact = F._apply_elementwise("subtract", a, F._apply_elementwise("fmod", a, b))
+    return F._apply_elementwise("floor_divide", exact, b)
+
+
+def _arith(compute: Callable[[Any, Any], Tensor], what: str, semantics: str
+           ) -> Callable[..., Tensor]:
     def fn(a: Any, b: Any, *, reuse: Tensor | None = None, incr: Tensor | None = None,
            unsafe: bool = False) -> Tensor:
         if not isinstance(a, Tensor) and not isinstance(b, Tensor):
             a = wrap(a)
-        return _deliver(what, F._apply_elementwise(name, a, b), a, reuse, incr, unsafe)
+        return _deliver(what, compute(a, b), a, reuse, incr, unsafe)
     fn.__name__ = fn.__qualname__ = what
-    fn.__doc__ = (f"gorgonia's ``{what.capitalize()}``: elementwise ``{name}`` (NumPy "
-                  f"semantics); either operand may be a scalar.  Options ``reuse=``, "
+    fn.__doc__ = (f"gorgonia's ``{what.capitalize()}``: elementwise {semantics}; either "
+                  f"operand may be a scalar (NumPy's promotion).  Options ``reuse=``, "
                   f"``incr=``, ``unsafe=``.")
     return fn
 
 
-add = _arith("add", "add")
-sub = _arith("subtract", "sub")
-mul = _arith("multiply", "mul")
-div = _arith("divide", "div")
-pow = _arith("pow", "pow")  # noqa: A001 - gorgonia's name
-mod = _arith("remainder", "mod")
+def _elementwise(name: str) -> Callable[[Any, Any], Tensor]:
+    return lambda a, b: F._apply_elementwise(name, a, b)
+
+
+add = _arith(_elementwise("add"), "add", "``add``")
+sub = _arith(_elementwise("subtract"), "sub", "``subtract``")
+mul = _arith(_elementwise("multiply"), "mul", "``multiply``")
+div = _arith(_go_div, "div", "Go's ``/``: integers truncate toward zero (``-7 / 2 == -3``; "
+             "0 where the divisor is 0, as gorgonia gives, without its error), floats and "
+             "complex numbers divide (IEEE)")
+pow = _arith(_elementwise("pow"), "pow", "``pow``")  # noqa: A001 - gorgonia's name
+mod = _arith(_elementwise("fmod"), "mod", "Go's ``%`` (integers) and ``math.Mod`` (floats): "
+             "``fmod``, the remainder taking the dividend's sign (``-7 % 2 == -1``; an "
+             "integer ``% 0``, a panic in Go, gives 0)")
 
 
 def _scalar_variant(fn: Callable[..., Tensor], what: str) -> Callable[..., Tensor]:
@@ -338,27 +476,69 @@ neg = F.ELEMENTWISE["negative"]
 cube, inv, inv_sqrt, fma = F.cube, F.inv, F.inv_sqrt, F.fma
 
 
+# ---------------------------------------------------------------- axes
+
+AllAxes: Final = -1
+"""gorgonia's ``AllAxes``: every axis, in ``argmax``, ``argmin``, ``repeat``
+(the flattened tensor) and ``concat`` (axis 0).  Not NumPy's "last axis"."""
+
+
+def _axis(what: str, axis: int, ndim: int, all_axes: bool = False) -> int:
+    """An axis as gorgonia takes it: ``0 <= axis < ndim``, or ``AllAxes``
+    (returned as is) where ``all_axes``.  NumPy's other negative axes are
+    refused, not counted from the end: gorgonia has none (``Concat`` says
+    "no negative indexing here"; elsewhere they panic)."""
+    ax = operator.index(axis)
+    if ax < 0 and not (all_axes and ax == AllAxes):
+        allowed = "its only negative axis is AllAxes (-1), every axis" if all_axes else \
+            "no negative axis"
+        raise AxisError(f"{what}: negative axis {ax}: gorgonia's {what} takes {allowed} "
+                        f"(lt.{what} takes NumPy's axes)")
+    if ax >= ndim:
+        raise AxisError(f"{what}: axis {ax} is out of bounds for a {ndim}-d tensor")
+    return ax
+
+
 # ---------------------------------------------------------------- reductions
 
 def sum(t: Any, *along: int) -> Tensor:  # noqa: A001 - gorgonia's name
-    """``Sum(t, along...)``: over the given axes, all when none."""
-    return F.sum(t, axis=along or None)
+    """``Sum(t, along...)``: over the given axes, all when none (gorgonia's
+    axes: non-negative; no ``AllAxes``)."""
+    x = wrap(t)
+    return F.sum(x, axis=tuple(_axis("sum", a, x.ndim) for a in along) or None)
 
 
 def max(t: Any, *along: int) -> Tensor:  # noqa: A001
-    return F.max(t, axis=along or None)
+    """``Max(t, along...)``, as ``sum``."""
+    x = wrap(t)
+    return F.max(x, axis=tuple(_axis("max", a, x.ndim) for a in along) or None)
 
 
 def min(t: Any, *along: int) -> Tensor:  # noqa: A001
-    return F.min(t, axis=along or None)
+    """``Min(t, along...)``, as ``sum``."""
+    x = wrap(t)
+    return F.min(x, axis=tuple(_axis("min", a, x.ndim) for a in along) or None)
 
 
 def argmax(t: Any, axis: int) -> Tensor:
-    return F.argmax(t, axis=axis)
+    """``Argmax(t, axis)``: indices of the maxima along ``axis``; with
+    ``AllAxes`` (-1) the flat index in the flattened tensor, a scalar.
+
+    >>> import lazyten as lt
+    >>> t = lt.asarray([[0, 100], [200, 3]])
+    >>> lt.gorgonia.argmax(t, 0).eval(), lt.gorgonia.argmax(t, lt.gorgonia.AllAxes).eval()
+    (array([1, 0]), array(2))
+    """
+    x = wrap(t)
+    ax = _axis("argmax", axis, x.ndim, all_axes=True)
+    return F.argmax(x, axis=None if ax == AllAxes else ax)
 
 
 def argmin(t: Any, axis: int) -> Tensor:
-    return F.argmin(t, axis=axis)
+    """``Argmin(t, axis)``, as ``argmax`` (``AllAxes``: the flat index)."""
+    x = wrap(t)
+    ax = _axis("argmin", axis, x.ndim, all_axes=True)
+    return F.argmin(x, axis=None if ax == AllAxes else ax)
 
 
 def reduce(fn: Callable[[Any, Any], Any], t: Any, axis: int | None = None,
@@ -370,7 +550,8 @@ def reduce(fn: Callable[[Any, Any], Any], t: Any, axis: int | None = None,
     result keeps ``t``'s dtype, as gorgonia's does.  ``initial`` starts each
     reduction (gorgonia's default value); without it the first element does.
     This *forces* ``t``: a Python function cannot run inside the graph; the
-    result is a new graph input.
+    result is a new graph input.  ``axis`` is NumPy's (negative counts from
+    the end; ``None``: every element); out of range, NumPy's ``AxisError``.
 
     >>> import lazyten as lt
     >>> lt.reduce(lambda a, b: a * 10 + b, lt.asarray([[1, 2, 3], [4, 5, 6]]), axis=1).eval()
@@ -379,7 +560,11 @@ def reduce(fn: Callable[[Any, Any], Any], t: Any, axis: int | None = None,
     arr = wrap(t).eval()
     if axis is None:
         arr, axis = arr.reshape(-1), 0
-    axis = operator.index(axis)
+    try:
+        axis = normalize_axis(axis, arr.ndim)
+    except AxisError:
+        raise AxisError(f"reduce: axis {axis} is out of bounds for a {arr.ndim}-d tensor of "
+                        f"shape {arr.shape}") from None
     if isinstance(fn, np.ufunc):
         kw = {} if initial is None else {"initial": initial}
         return asarray(np.asarray(fn.reduce(arr, axis=axis, **kw)))
@@ -397,28 +582,34 @@ def reduce(fn: Callable[[Any, Any], Any], t: Any, axis: int | None = None,
 # ---------------------------------------------------------------- joining and shapes
 
 def concat(axis: int, t: Any, *others: Any) -> Tensor:
-    """``Concat(axis, t, others...)``."""
-    return F.concat([t, *others], axis=axis)
+    """``Concat(axis, t, others...)``; ``AllAxes`` (-1) is axis 0, as in
+    gorgonia's ``Shape.Concat``."""
+    ax = _axis("concat", axis, wrap(t).ndim, all_axes=True)
+    return F.concat([t, *others], axis=0 if ax == AllAxes else ax)
 
 
 def stack(axis: int, t: Any, *others: Any) -> Tensor:
-    """``t.Stack(axis, others...)``: along a new axis."""
-    return F.stack([t, *others], axis=axis)
+    """``t.Stack(axis, others...)``: along a new axis, ``0 <= axis <= t.ndim``
+    (no negative axis, no ``AllAxes``)."""
+    return F.stack([t, *others], axis=_axis("stack", axis, wrap(t).ndim + 1))
 
 
 def repeat(t: Any, axis: int | None, *repeats: int) -> Tensor:
     """``Repeat(t, axis, repeats...)``: one count for every element, or one per
-    element along ``axis`` (a lazy gather).
+    element along ``axis`` (a lazy gather).  ``AllAxes`` (-1; also ``None``)
+    repeats the elements of the flattened tensor.
 
     >>> import lazyten as lt
     >>> lt.gorgonia.repeat(lt.asarray([1, 2, 3]), 0, 1, 2, 3).eval()
     array([1, 2, 2, 3, 3, 3])
+    >>> lt.gorgonia.repeat(lt.asarray([[1, 2], [3, 4]]), lt.gorgonia.AllAxes, 2).eval()
+    array([1, 1, 2, 2, 3, 3, 4, 4])
     """
     x = wrap(t)
+    if axis is None or _axis("repeat", axis, x.ndim, all_axes=True) == AllAxes:
+        x, axis = x.reshape(-1), 0
     if len(repeats) == 1:
         return F.repeat(x, repeats[0], axis=axis)
-    if axis is None:
-        x, axis = x.reshape(-1), 0
     n = x.shape[axis]
     if len(repeats) != n:
         raise ValueError(f"repeat: {len(repeats)} counts for an axis of length {n}")

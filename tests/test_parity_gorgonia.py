@@ -75,9 +75,109 @@ def test_dense_slice(engine: Any) -> None:
     # ExampleDense_Slice_oneDimension
     T1 = G.new(backing=rng_(F64, 0, 9).eval())
     assert_eq(T1[G.S(0, 5)], np.arange(5.0))
-    # slices with steps
+    # slices with steps; S(2) alone is one index, which drops its axis
     assert_eq(T1[G.S(0, 9, 2)], np.arange(0.0, 9, 2))
-    assert_eq(T[G.S(0, 3, 2), G.S(2)], ref[0:3:2, 2:3])
+    assert_eq(T[G.S(0, 3, 2), G.S(2)], ref[0:3:2, 2])
+
+
+def test_slice_single_index_drops_dimension(engine: Any) -> None:
+    # gorgonia's S(i) (an ``ss``, step 0) selects index i and drops the axis
+    T = G.new(backing=np.arange(9.0), shape=(3, 3))
+    ref = np.arange(9.0).reshape(3, 3)
+    assert T[G.S(1)].shape == (3,)
+    assert_eq(T[G.S(1)], ref[1])
+    assert_eq(T[:, G.S(1)], ref[:, 1])
+    assert_eq(T[G.S(1), G.S(1)], np.asarray(ref[1, 1]))          # 0-d
+    assert_eq(T[G.S(2), :], ref[2])
+    # S(i, i+1) is the same slice (gorgonia gives it step 0); a range that can
+    # hold one element only is left with one, and AP.S drops that axis too
+    assert G.S(1, 2) == G.S(1) == 1
+    assert_eq(T[G.S(0, 2, 2)], ref[0])
+    assert_eq(T[G.S(1, 2, 1), G.S(0, 3)], ref[1, 0:3])
+    # ranges keep the axis
+    assert_eq(T[G.S(1, 3)], ref[1:3])
+    assert_eq(T[G.S(0, 3, 2), G.S(1, 3)], ref[0:3:2, 1:3])
+    assert G.S(0, 3, 2) == slice(0, 3, 2) and G.S(1, 3) == slice(1, 3, 1)
+    assert_eq(T[G.S(1, 1)], ref[1:1])                             # empty, as written
+
+
+def test_slice_checks(engine: Any) -> None:
+    # gorgonia's CheckSlice: no negative start (not NumPy's "from the end"),
+    # start <= end, step 0 only for one index, start < the axis' size
+    T = G.new(backing=np.arange(9.0), shape=(3, 3))
+    with pytest.raises(IndexError, match=r"S\(-1\): .*negative start"):
+        G.S(-1)
+    with pytest.raises(IndexError, match=r"S\(-2, 1\): .*negative start"):
+        G.S(-2, 1)
+    with pytest.raises(ValueError, match=r"S\(2, 1\): start 2 > end 1"):
+        G.S(2, 1)
+    with pytest.raises(ValueError, match=r"S\(0, -1\): start 0 > end -1"):
+        G.S(0, -1)
+    with pytest.raises(ValueError, match=r"S\(0, 3, 0\): a step of 0"):
+        G.S(0, 3, 0)
+    with pytest.raises(ValueError, match=r"S\(0, 3, -1\): .*negative step"):
+        G.S(0, 3, -1)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
+        T[G.S(3)]
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 1 with size 3"):
+        T[:, G.S(5)]
+    # a range past the end: only slice_ knows the size when it checks
+    with pytest.raises(IndexError, match=r"slice_: S\(3, 5\) on axis 1 of shape \(3, 3\): "
+                                         r"start 3 is not below the size 3"):
+        G.slice_(T, None, G.S(3, 5))
+    with pytest.raises(IndexError, match=r"slice_: S\(4\) on axis 0 of shape \(3, 3\)"):
+        G.slice_(T, G.S(4))
+    with pytest.raises(IndexError, match=r"slice_: 3 slices for a 2-d tensor"):
+        G.slice_(T, None, None, None)
+    with pytest.raises(IndexError, match=r"slice_: .*negative start"):
+        G.slice_(T, slice(-1, None))
+
+
+def test_dense_slice_function(engine: Any) -> None:
+    # T.Slice(slices...), nil for a whole axis, with AP.S's shape rules
+    T = G.new(backing=np.arange(9.0), shape=(3, 3))
+    ref = np.arange(9.0).reshape(3, 3)
+    assert_eq(G.slice_(T, G.S(1)), ref[1])
+    assert_eq(G.slice_(T, None, G.S(1)), ref[:, 1])
+    assert_eq(G.slice_(T, G.S(0, 2)), ref[0:2])
+    assert_eq(G.slice_(T, G.S(0, 9), G.S(1, 3)), ref[:, 1:3])     # the end is clamped
+    assert_eq(G.slice_(T, G.S(0, 3, 2), None), ref[0:3:2])
+    assert_eq(G.slice_(T, G.S(1), G.S(1)), np.asarray(ref[1, 1]))
+    assert_eq(G.slice_(T), ref)
+    # a range the size leaves with one element drops its axis
+    C = G.new(backing=[1.0, 2.0, 3.0], shape=(3, 1))
+    assert_eq(G.slice_(C, None, G.S(0, 5)), np.array([1.0, 2.0, 3.0]))
+    assert_eq(G.slice_(T, G.S(2, 7)), ref[2])
+    # a one-element view is a scalar (AP.S: ndEnd - ndStart == 1)
+    assert_eq(G.slice_(C, G.S(1)), np.asarray(2.0))
+    assert_eq(G.slice_(C, G.S(0, 2)), np.array([[1.0], [2.0]]))
+
+
+def test_slice_views_write_through(engine: Any) -> None:
+    T = G.new(backing=np.arange(9.0), shape=(3, 3))
+    exp = np.arange(9.0).reshape(3, 3)
+    row = T[G.S(1)]
+    row[0] = 100.0
+    exp[1, 0] = 100.0
+    col = T[:, G.S(2)]
+    col += 1
+    exp[:, 2] += 1
+    T[G.S(0), G.S(0)] = -5.0
+    exp[0, 0] = -5.0
+    s = G.slice_(T, G.S(2), G.S(0))                              # a 0-d view
+    lt.set_at(s, 7.0)
+    exp[2, 0] = 7.0
+    v = G.slice_(T, None, G.S(1))
+    v[...] = 0.5
+    exp[:, 1] = 0.5
+    assert_eq(T, exp)
+    assert_eq(row, exp[1])
+    assert_eq(s, np.asarray(7.0))
+    C = G.new(backing=[1.0, 2.0, 3.0], shape=(3, 1))
+    one = G.slice_(C, G.S(1))                                    # the one-element scalar
+    one[...] = 20.0
+    G.slice_(C, None, G.S(0, 5))[2] = 30.0                       # the dropped axis
+    assert_eq(C, np.array([[1.0], [20.0], [30.0]]))
 
 
 def test_dense_slice_view_mutation(engine: Any) -> None:
@@ -277,15 +377,63 @@ def test_arith_scalar_variants_and_errors(engine: Any) -> None:
     assert_eq(G.add_scalar(T, 5), np.arange(4, dtype=np.int32) + 5)
     assert_eq(G.sub_scalar(T, 5, left_tensor=False), 5 - np.arange(4, dtype=np.int32))
     assert_eq(G.mul(2, T), 2 * np.arange(4, dtype=np.int32))
-    assert_eq(G.div_scalar(T, 2), np.arange(4, dtype=np.int32) / 2)
+    assert_eq(G.div_scalar(T, 2), np.arange(4, dtype=np.int32) // 2)      # Go's int /
+    assert_eq(G.div_scalar(T, 2.0), np.arange(4, dtype=np.int32) / 2.0)
+    assert_eq(G.div_scalar(T, 7, left_tensor=False),
+              np.array([0, 7, 3, 2], np.int32))                      # 7/0 -> 0 below
     assert_eq(G.mod(T, 3), np.arange(4, dtype=np.int32) % 3)
     assert_eq(G.pow(T, 2), np.arange(4, dtype=np.int32) ** 2)
     with pytest.raises(ValueError, match="at most one"):
         G.add(T, 1, reuse=T, unsafe=True)
     with pytest.raises(TypeError, match="cannot store a float64 result"):
-        G.div(T, 2, unsafe=True)                         # true division: not an int32 result
+        G.div(T, 2.5, unsafe=True)                       # a float divisor: a float64 result
+    assert G.div(T, 2, unsafe=True) is T                 # Go's int division: int32
+    assert_eq(T, np.arange(4, dtype=np.int32) // 2)
     with pytest.raises(TypeError, match="first operand"):
         G.add(1, T, unsafe=True)
+
+
+def test_go_division_and_mod(engine: Any) -> None:
+    # Go's integer / truncates toward zero and % takes the dividend's sign
+    # (-7/2 == -3, -7%2 == -1); floats: / is IEEE division, math.Mod is fmod
+    a = np.array([-7, 7, -7, 7, 0, -1, 6], np.int32)
+    b = np.array([2, 2, -2, -2, 3, 5, -3], np.int32)
+    A, B = lt.asarray(a), lt.asarray(b)
+    assert_eq(G.div(A, B), np.array([-3, 3, 3, -3, 0, 0, -2], np.int32))
+    assert_eq(G.mod(A, B), np.array([-1, 1, -1, 1, 0, -1, 0], np.int32))
+    assert_eq(G.div(A, 2), np.array([-3, 3, -3, 3, 0, 0, 3], np.int32))
+    assert_eq(G.div(-7, B), np.array([-3, -3, 3, 3, -2, -1, 2], np.int32))
+    assert_eq(G.mod(-7, B), np.array([-1, -1, -1, -1, -1, -2, -1], np.int32))
+    # every sign pair, against q*b + r == a with |r| < |b| and r of a's sign
+    x = np.arange(-20, 21, dtype=np.int64)[:, None]
+    y = np.array([-7, -3, -2, -1, 1, 2, 3, 7], np.int64)[None, :]
+    q = G.div(lt.asarray(x), lt.asarray(y)).eval()
+    r = G.mod(lt.asarray(x), lt.asarray(y)).eval()
+    np.testing.assert_array_equal(q, np.trunc(x / y).astype(np.int64))
+    np.testing.assert_array_equal(r, np.fmod(x, y))
+    np.testing.assert_array_equal(q * y + r, np.broadcast_to(x, q.shape))
+    # Go: the most negative value / -1 wraps to itself
+    with np.errstate(all="ignore"):
+        assert_eq(G.div(lt.asarray(np.array([-128, 127], np.int8)), np.int8(-1)),
+                  np.array([-128, -127], np.int8))
+    # unsigned and mixed widths: NumPy's promotion, Go's truncation
+    assert_eq(G.div(lt.asarray(np.array([7, 9], np.uint8)), 2), np.array([3, 4], np.uint8))
+    assert_eq(G.div(A, lt.asarray(b.astype(np.int64))),
+              np.array([-3, 3, 3, -3, 0, 0, -2], np.int64))
+    # floats: true division, and fmod (math.Mod)
+    f = np.array([-7.5, 7.5, -7.0, 0.5])
+    assert_eq(G.div(lt.asarray(f), 2.0), f / 2.0)
+    assert_eq(G.mod(lt.asarray(f), 2.0), np.fmod(f, 2.0))
+    assert_eq(G.mod(lt.asarray(f.astype(np.float32)), -2.0),
+              np.fmod(f.astype(np.float32), np.float32(-2.0)))
+    assert_eq(G.div(A, 2.0), a / 2.0)                    # a float operand: float division
+    # the options still apply
+    acc = lt.full((7,), 100, np.int32)
+    G.div(A, B, incr=acc)
+    assert_eq(acc, 100 + np.array([-3, 3, 3, -3, 0, 0, -2], np.int32))
+    A2 = lt.asarray(a)
+    assert G.mod(A2, 4, unsafe=True) is A2
+    assert_eq(A2, np.fmod(a, 4))
 
 
 # ---------------------------------------------------------------- comparisons
@@ -381,6 +529,36 @@ def test_argmax_argmin_examples(engine: Any) -> None:
         assert_eq(G.argmin(T, ax), ref.argmin(axis=ax))
 
 
+def test_all_axes(engine: Any) -> None:
+    # gorgonia's AllAxes (-1): Argmax/Argmin of the flattened tensor (a scalar),
+    # Repeat of the flattened tensor, Concat along axis 0
+    assert G.AllAxes == -1
+    ref = np.array([[0.0, 100], [200, 3]])
+    T = G.new(backing=ref.ravel(), shape=(2, 2))
+    assert_eq(G.argmax(T, G.AllAxes), np.asarray(ref.argmax()))
+    assert_eq(G.argmin(T, G.AllAxes), np.asarray(ref.argmin()))
+    m = np.array([[1, 2], [3, 4]])
+    M = lt.asarray(m)
+    assert_eq(G.repeat(M, G.AllAxes, 2), np.repeat(m, 2))
+    assert_eq(G.repeat(M, G.AllAxes, 1, 2, 0, 3), np.repeat(m.ravel(), [1, 2, 0, 3]))
+    with pytest.raises(ValueError, match="3 counts for an axis of length 4"):
+        G.repeat(M, G.AllAxes, 1, 2, 3)
+    assert_eq(G.concat(G.AllAxes, M, M * 10), np.concatenate([m, m * 10], axis=0))
+    # no other negative axis: -1 is never NumPy's last axis in this module
+    for call in (lambda: G.argmax(T, -2), lambda: G.argmin(T, -2),
+                 lambda: G.repeat(M, -2, 2), lambda: G.concat(-2, M, M),
+                 lambda: G.stack(-1, M, M), lambda: G.sum(M, -1), lambda: G.max(M, 0, -1),
+                 lambda: G.min(M, -1)):
+        with pytest.raises(np.exceptions.AxisError, match="negative axis"):
+            call()
+    with pytest.raises(np.exceptions.AxisError, match=r"argmax: axis 2 is out of bounds "
+                                                       r"for a 2-d tensor"):
+        G.argmax(T, 2)
+    with pytest.raises(np.exceptions.AxisError, match=r"stack: axis 3"):
+        G.stack(3, M, M)
+    assert_eq(G.stack(2, M, M), np.stack([m, m], axis=2))
+
+
 def test_reduce_with_user_function(engine: Any) -> None:
     x = np.arange(1, 13).reshape(3, 4)
     t = lt.asarray(x)
@@ -393,6 +571,23 @@ def test_reduce_with_user_function(engine: Any) -> None:
     assert f.dtype == np.float32                          # gorgonia keeps the type
     with pytest.raises(ValueError, match="initial"):
         lt.reduce(lambda a, b: a + b, lt.zeros((0, 2)), axis=0)
+
+
+def test_reduce_axis_checks(engine: Any) -> None:
+    # NumPy's axes (negative from the end), and NumPy's AxisError naming the axis
+    x = np.arange(1, 13).reshape(3, 4)
+    t = lt.asarray(x)
+    assert_eq(lt.reduce(lambda a, b: a + b, t, axis=-1), x.sum(axis=-1))
+    assert_eq(lt.reduce(lambda a, b: a + b, t, axis=-2), x.sum(axis=0))
+    assert_eq(lt.reduce(np.add, t, axis=-1), x.sum(axis=-1))
+    for fn in (lambda a, b: a + b, np.add):
+        for axis in (2, -3, 7):
+            with pytest.raises(np.exceptions.AxisError,
+                               match=rf"reduce: axis {axis} is out of bounds for a 2-d "
+                                     r"tensor of shape \(3, 4\)"):
+                lt.reduce(fn, t, axis=axis)
+    with pytest.raises(np.exceptions.AxisError, match=r"0-d tensor of shape \(\)"):
+        lt.reduce(lambda a, b: a + b, lt.asarray(3), axis=0)
 
 
 # ---------------------------------------------------------------- linear algebra
