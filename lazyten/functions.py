@@ -17,8 +17,8 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _in_package, user_source
-from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, node_of, wrap,
-                     write_order)
+from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, node_of,
+                     numpy_out, wrap, write_order)
 
 # ------------------------------------------------------------------ elementwise
 
@@ -592,15 +592,12 @@ def array_split(x: Any, sections: int, axis: int = 0) -> list[Tensor]:
 # ------------------------------------------------------------------ reductions
 
 
-def _reduce(name: str, x: Any, axis: Any, keepdims: bool, out: Any = None,
+def _reduce(name: str, x: Any, axis: Any, keepdims: bool,
             where: Any = True, initial: Any = None, mean: Any = None,
             **extra: Any) -> Tensor:
     """The reduction ``name``; with a ``where=`` mask, an ``initial=``
     value (None: none, as in NumPy) or var/std's precomputed ``mean=`` it
     is NumPy's masked reduction."""
-    if out is not None:
-        raise TypeError(f"{name}: out= is not supported on lazy reductions; assign the "
-                        f"result instead")
     if isinstance(axis, list):               # NumPy takes an int or a tuple only
         raise TypeError("'list' object cannot be interpreted as an integer")
     t = wrap(x)
@@ -617,21 +614,24 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, out: Any = None,
                             **{k: v for k, v in extra.items() if v is not None}))
 
 
+@numpy_out(np.sum)
 def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A001
         keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
-    return _reduce("sum", x, axis, keepdims, out, where, initial,
+    return _reduce("sum", x, axis, keepdims, where, initial,
                    dtype=_opt_dtype(dtype, "sum"))
 
 
+@numpy_out(np.prod)
 def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,
          keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
-    return _reduce("prod", x, axis, keepdims, out, where, initial,
+    return _reduce("prod", x, axis, keepdims, where, initial,
                    dtype=_opt_dtype(dtype, "prod"))
 
 
+@numpy_out(np.mean)
 def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,
          keepdims: bool = False, *, where: Any = True) -> Tensor:
-    return _reduce("mean", x, axis, keepdims, out, where, dtype=_opt_dtype(dtype, "mean"))
+    return _reduce("mean", x, axis, keepdims, where, dtype=_opt_dtype(dtype, "mean"))
 
 
 def _correction(correction: float | None, ddof: float | None) -> float:
@@ -644,47 +644,51 @@ def _correction(correction: float | None, ddof: float | None) -> float:
     return float(c) if not float(c).is_integer() else int(c)
 
 
-def _spread(name: str, x: Any, axis: Any, dtype: Any, out: Any, ddof: float | None,
+def _spread(name: str, x: Any, axis: Any, dtype: Any, ddof: float | None,
             keepdims: bool, where: Any, mean: Any, correction: float | None) -> Tensor:
     c = _correction(correction, ddof)
     dt = _opt_dtype(dtype, name)
     if where is True and mean is None:
-        return _reduce(name, x, axis, keepdims, out, correction=c, dtype=dt)
+        return _reduce(name, x, axis, keepdims, correction=c, dtype=dt)
     # (NumPy's own var/std, whole: with a precomputed mean it subtracts that
     # mean in the operands' promoted dtype, not in dtype=)
-    return _reduce(name, x, axis, keepdims, out, where, mean=mean, ddof=c, dtype=dt)
+    return _reduce(name, x, axis, keepdims, where, mean=mean, ddof=c, dtype=dt)
 
 
+@numpy_out(np.var)
 @ops.reports("var")
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
         keepdims: bool = False, *, where: Any = True, mean: Any = None,
         correction: float | None = None) -> Tensor:
-    return _spread("var", x, axis, dtype, out, ddof, keepdims, where, mean, correction)
+    return _spread("var", x, axis, dtype, ddof, keepdims, where, mean, correction)
 
 
+@numpy_out(np.std)
 @ops.reports("std")
 def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
         keepdims: bool = False, *, where: Any = True, mean: Any = None,
         correction: float | None = None) -> Tensor:
-    return _spread("std", x, axis, dtype, out, ddof, keepdims, where, mean, correction)
+    return _spread("std", x, axis, dtype, ddof, keepdims, where, mean, correction)
 
 
+@numpy_out(np.min)
 @ops.reports("min")
 def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         initial: Any = None, where: Any = True) -> Tensor:
     t = wrap(x)
     if initial is None:
         _check_nonempty_reduction("min", t, axis)
-    return _reduce("min", t, axis, keepdims, out, where, initial)
+    return _reduce("min", t, axis, keepdims, where, initial)
 
 
+@numpy_out(np.max)
 @ops.reports("max")
 def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         initial: Any = None, where: Any = True) -> Tensor:
     t = wrap(x)
     if initial is None:
         _check_nonempty_reduction("max", t, axis)
-    return _reduce("max", t, axis, keepdims, out, where, initial)
+    return _reduce("max", t, axis, keepdims, where, initial)
 
 
 amin, amax = min, max
@@ -699,32 +703,36 @@ def _check_nonempty_reduction(name: str, t: Tensor, axis: Any) -> None:
                          f"no identity (shape {t.shape}, axis {axis})")
 
 
+@numpy_out(np.any)
 def any(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         *, where: Any = True) -> Tensor:
-    return _reduce("any", x, axis, keepdims, out, where)
+    return _reduce("any", x, axis, keepdims, where)
 
 
+@numpy_out(np.all)
 def all(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         *, where: Any = True) -> Tensor:
-    return _reduce("all", x, axis, keepdims, out, where)
+    return _reduce("all", x, axis, keepdims, where)
 
 
+@numpy_out(np.argmin)
 @ops.reports("argmin")
 def argmin(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
     t = wrap(x)
     if axis is not None:  # NumPy checks the axis (an int) before the size
         S.normalize_axis(axis, builtins.max(t.ndim, 1))
     _check_nonempty_reduction("argmin", t, axis)
-    return _reduce("argmin", t, axis, keepdims, out)
+    return _reduce("argmin", t, axis, keepdims)
 
 
+@numpy_out(np.argmax)
 @ops.reports("argmax")
 def argmax(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
     t = wrap(x)
     if axis is not None:  # NumPy checks the axis (an int) before the size
         S.normalize_axis(axis, builtins.max(t.ndim, 1))
     _check_nonempty_reduction("argmax", t, axis)
-    return _reduce("argmax", t, axis, keepdims, out)
+    return _reduce("argmax", t, axis, keepdims)
 
 
 def cumulative_sum(x: Any, axis: int | None = None, dtype: Any = None,
@@ -743,10 +751,10 @@ def cumulative_prod(x: Any, axis: int | None = None, dtype: Any = None,
                             include_initial=include_initial))
 
 
+@numpy_out(np.cumsum)
 @ops.reports("cumsum")
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Tensor:
     """NumPy's ``cumsum``: flattens when ``axis`` is None."""
-    _no_scan_out("cumsum", out)
     t = wrap(x)
     if axis is None:
         t = t.reshape(-1)
@@ -754,19 +762,13 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) 
     return cumulative_sum(t, axis=axis, dtype=dtype)
 
 
+@numpy_out(np.cumprod)
 def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Tensor:
-    _no_scan_out("cumprod", out)
     t = wrap(x)
     if axis is None:
         t = t.reshape(-1)
         axis = 0
     return cumulative_prod(t, axis=axis, dtype=dtype)
-
-
-def _no_scan_out(name: str, out: Any) -> None:
-    if out is not None:
-        raise TypeError(f"{name}: out= is not supported on lazy functions; assign the "
-                        f"result instead")
 
 
 def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -982,24 +984,46 @@ def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
     return broadcast_to(t[tuple(idx)], shape).reshape(tuple(r * d for r, d in zip(reps_t, t.shape)))
 
 
+@numpy_out(np.take)
 @ops.reports("take")
-def take(x: Any, indices: Any, axis: int | None = None) -> Tensor:
+def take(x: Any, indices: Any, axis: int | None = None, out: Any = None,
+         mode: Any = "raise") -> Tensor:
+    """NumPy's ``take``: elements along ``axis`` (the flattened ``x`` for
+    None; a 0-d ``x`` reads as 1-d), with ``mode`` ``"raise"`` (an index out
+    of range is an error), ``"wrap"`` or ``"clip"`` (a negative index clips
+    to 0)."""
+    from .manipulation import _clipmode
+    how = _clipmode(mode)
     t = wrap(x)
-    idx = wrap(_take_indices(indices) if isinstance(indices, (list, tuple)) else indices)
+    idx = _take_indices(indices)
     if idx.dtype == np.bool_:
         idx = astype(idx, np.intp)           # (NumPy casts them: True is index 1)
-    if axis is None:
+    if axis is None or (t.ndim == 0 and axis in (0, -1)):
         t = t.reshape(-1)
         axis = 0
+    if how != "raise" and idx.dtype.kind in "iu":
+        n = t.shape[S.normalize_axis(axis, t.ndim)] if t.ndim else 0
+        if n == 0:
+            if idx.size:
+                raise ops.located("take", [t._node, idx._node], IndexError(
+                    "cannot do a non-empty take from an empty axes."))
+        else:
+            idx = idx % n if how == "wrap" else idx.clip(0, n - 1)
     return Tensor(ops.apply("take", [t._node, idx._node], axis=axis))
 
 
-def _take_indices(seq: list[Any] | tuple[Any, ...]) -> np.ndarray[Any, Any]:
-    """A Python sequence of indices, as ``np.take`` reads it: ``[]`` and
-    ``[True, False]`` are intp (0 and 1).  (NumPy also truncates ``[1.7]``
-    to 1; that is refused here, as a float index is most likely a bug.)"""
-    a = np.asarray(seq)
-    return a.astype(np.intp) if a.size == 0 or a.dtype == np.bool_ else a
+def _take_indices(indices: Any) -> Tensor:
+    """Indices as ``np.take`` reads them: a Python number or sequence is
+    converted to intp, floats truncated (``[1.7]`` is ``[1]``); ``[]`` and
+    ``[True, False]`` are intp (0 and 1); an array or a tensor of floats
+    is NumPy's same_kind cast error."""
+    if isinstance(indices, (Tensor, np.ndarray)):
+        if indices.dtype.kind in "fc":
+            raise TypeError(f"take: Cannot cast array data from {indices.dtype!r} to "
+                            f"dtype('int64') according to the rule 'same_kind'")
+        return wrap(indices)
+    a = np.asarray(indices)
+    return wrap(a.astype(np.intp) if a.size == 0 or a.dtype.kind in "bf" else a)
 
 
 # ------------------------------------------------------------------ methods

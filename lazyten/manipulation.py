@@ -60,7 +60,7 @@ from .graph.node import Node, Shape, refuse_call_sizes
 from .indexing import _assigned, _check_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
-from .tensor import Tensor, wrap
+from .tensor import Tensor, numpy_out, wrap
 
 __all__: list[str] = [
     "append", "insert", "delete", "roll", "rot90", "fliplr", "flipud", "pad", "resize",
@@ -1113,6 +1113,7 @@ def unravel_index(indices: Any, shape: Any, order: Any = "C") -> tuple[Tensor, .
 
 # ------------------------------------------------------------------ selecting
 
+@numpy_out(np.choose)
 @ops.reports("choose")
 def choose(a: Any, choices: Any, out: Any = None, mode: Any = "raise") -> Tensor:
     """``choices[a[i]][i]`` for each ``i``, all broadcast together: one node
@@ -1124,9 +1125,6 @@ def choose(a: Any, choices: Any, out: Any = None, mode: Any = "raise") -> Tensor
     >>> lt.choose(lt.asarray([0, 1, 0]), [lt.asarray([1, 2, 3]), 9]).eval()
     array([1, 9, 3])
     """
-    if out is not None:
-        raise TypeError("choose: out= is not supported on lazy functions; assign the "
-                        "result instead")
     # NumPy parses the mode first; by its name as the node's attribute
     # (mode 1 and mode True are equal as attributes, and only one is valid).
     mode = _clipmode(mode)
@@ -1175,6 +1173,7 @@ def _take(t: Tensor, positions: np.ndarray[Any, Any], axis: int) -> Tensor:
     return _copy(_gather([t], positions, axis))
 
 
+@numpy_out(np.compress)
 @ops.reports("compress")
 def compress(condition: Any, a: Any, axis: int | None = None, out: Any = None) -> Tensor:
     """The slices of ``a`` along ``axis`` (flattened when None) where the 1-d
@@ -1186,9 +1185,6 @@ def compress(condition: Any, a: Any, axis: int | None = None, out: Any = None) -
     array([[1, 2],
            [5, 6]])
     """
-    if out is not None:
-        raise TypeError("compress: out= is not supported on lazy functions; assign the "
-                        "result instead")
     pos = _condition_positions(condition, flat=False)
     t = wrap(a)
     # (NumPy's PyArray_CheckAxis: a 0-d array is read as a 1-d one)

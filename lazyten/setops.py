@@ -48,7 +48,7 @@ from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, Shape
 from .sorting import _values, diff
-from .tensor import Tensor, wrap
+from .tensor import Tensor, numpy_out, wrap
 
 __all__: list[str] = [
     "isin", "intersect1d", "union1d", "setdiff1d", "setxor1d",
@@ -366,9 +366,7 @@ def isreal(x: Any) -> Tensor:
     return F.imag(wrap(x)) == 0
 
 
-def _signed_inf(x: Any, out: Any, negative: bool) -> Tensor:
-    if out is not None:
-        raise TypeError("out= is not supported on lazy functions; assign the result instead")
+def _signed_inf(x: Any, negative: bool) -> Tensor:
     t = wrap(x)
     is_inf = F.isinf(t)
     try:
@@ -379,6 +377,7 @@ def _signed_inf(x: Any, out: Any, negative: bool) -> Tensor:
     return F.logical_and(is_inf, sign if negative else ~sign)
 
 
+@numpy_out(np.isposinf)
 @ops.reports("isposinf")
 def isposinf(x: Any, out: Any = None) -> Tensor:
     """True at +inf: ``isinf(x) & ~signbit(x)``, as NumPy (complex: TypeError).
@@ -387,9 +386,10 @@ def isposinf(x: Any, out: Any = None) -> Tensor:
     >>> lt.isposinf(lt.asarray([np.inf, -np.inf, 1.0])).eval()
     array([ True, False, False])
     """
-    return _signed_inf(x, out, False)
+    return _signed_inf(x, False)
 
 
+@numpy_out(np.isneginf)
 @ops.reports("isneginf")
 def isneginf(x: Any, out: Any = None) -> Tensor:
     """True at -inf: ``isinf(x) & signbit(x)``, as NumPy (complex: TypeError).
@@ -398,7 +398,7 @@ def isneginf(x: Any, out: Any = None) -> Tensor:
     >>> lt.isneginf(lt.asarray([np.inf, -np.inf, 1.0])).eval()
     array([False,  True, False])
     """
-    return _signed_inf(x, out, True)
+    return _signed_inf(x, True)
 
 
 def real_if_close(a: Any, tol: float = 100) -> Tensor:

@@ -47,7 +47,7 @@ from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, Shape, refuse_call_sizes
 from .sorting import argsort, diff, searchsorted, take_along_axis
-from .tensor import Tensor, node_of, wrap
+from .tensor import Tensor, node_of, numpy_out, wrap
 
 __all__: list[str] = [
     "allclose", "array_equal", "array_equiv", "average", "bincount", "convolve", "corrcoef",
@@ -58,11 +58,6 @@ __all__: list[str] = [
 
 
 # ------------------------------------------------------------------ shared helpers
-
-def _no_out(out: Any) -> None:
-    if out is not None:
-        raise TypeError("out= is not supported on lazy results; assign the result instead")
-
 
 def _concrete(x: Any) -> np.ndarray[Any, Any]:
     """``x``'s values now: small arguments NumPy checks by value (quantiles,
@@ -318,6 +313,7 @@ def array_equiv(a1: Any, a2: Any) -> Tensor:
 
 # ------------------------------------------------------------------ NaN-aware reductions
 
+@numpy_out(np.nansum)
 @ops.reports("nansum")
 def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
            keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
@@ -327,6 +323,7 @@ def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                  where=where)
 
 
+@numpy_out(np.nanprod)
 @ops.reports("nanprod")
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
             keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
@@ -336,29 +333,29 @@ def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                   where=where)
 
 
+@numpy_out(np.nancumsum)
 @ops.reports("nancumsum")
 def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Tensor:
     """``cumsum`` with NaNs read as zero."""
-    _no_out(out)
     t, _ = _replace_nan(wrap(a), 0)
     return F.cumsum(t, axis=axis, dtype=dtype)
 
 
+@numpy_out(np.nancumprod)
 @ops.reports("nancumprod")
 def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Tensor:
     """``cumprod`` with NaNs read as one."""
-    _no_out(out)
     t, _ = _replace_nan(wrap(a), 1)
     return F.cumprod(t, axis=axis, dtype=dtype)
 
 
+@numpy_out(np.nanmean)
 @ops.reports("nanmean")
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
             keepdims: bool = False, *, where: Any = True) -> Tensor:
     """NumPy's ``nanmean``: the sum of the non-NaN elements (in ``a``'s dtype,
     float16 too) divided by their intp count, in ``_divide_by_count``'s way;
     all-NaN slices give NaN.  Other dtypes: ``mean``."""
-    _no_out(out)
     arr, mask = _replace_nan(wrap(a), 0)
     if mask is None:
         return F.mean(arr, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
@@ -368,6 +365,7 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
     return _divide_by_count(tot, cnt)
 
 
+@numpy_out(np.nanvar)
 @ops.reports("nanvar")
 def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None,
@@ -376,7 +374,6 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     elements, deviations written back into ``a``'s dtype, NaNs zeroed, squares
     (``x * conj(x)`` real for complex) summed and divided by ``count - ddof``;
     NaN where that is not positive.  Other dtypes: ``var``."""
-    _no_out(out)
     arr, mask = _replace_nan(wrap(a), 0)
     if mask is None:
         # np.var with ddof=0 and a correction: the correction alone.
@@ -408,6 +405,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     return F.where(dof <= 0, np.nan, _divide_by_count(var, dof))
 
 
+@numpy_out(np.nanstd)
 @ops.reports("nanstd")
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None,
@@ -423,9 +421,8 @@ def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
                          where=where, mean=mean, correction=correction))
 
 
-def _nan_extreme(ufunc: str, a: Any, axis: Any, out: Any, keepdims: bool, initial: Any,
+def _nan_extreme(ufunc: str, a: Any, axis: Any, keepdims: bool, initial: Any,
                  where: Any) -> Tensor:
-    _no_out(out)
     if isinstance(axis, list):               # (NumPy's ufunc reduce: an int or a tuple)
         raise TypeError("'list' object cannot be interpreted as an integer")
     t = wrap(a)
@@ -439,23 +436,24 @@ def _nan_extreme(ufunc: str, a: Any, axis: Any, out: Any, keepdims: bool, initia
                             **({} if initial is None else {"initial": initial})))
 
 
+@numpy_out(np.nanmin)
 @ops.reports("nanmin")
 def nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
            initial: Any = None, where: Any = True) -> Tensor:
     """NumPy's ``nanmin``: ``np.fmin.reduce`` (one op: its signed zeros are
     not ``min``'s); NaN for all-NaN slices."""
-    return _nan_extreme("fmin", a, axis, out, keepdims, initial, where)
+    return _nan_extreme("fmin", a, axis, keepdims, initial, where)
 
 
+@numpy_out(np.nanmax)
 @ops.reports("nanmax")
 def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
            initial: Any = None, where: Any = True) -> Tensor:
     """NumPy's ``nanmax``: ``np.fmax.reduce``; NaN for all-NaN slices."""
-    return _nan_extreme("fmax", a, axis, out, keepdims, initial, where)
+    return _nan_extreme("fmax", a, axis, keepdims, initial, where)
 
 
-def _nan_arg(name: str, a: Any, axis: int | None, out: Any, keepdims: bool) -> Tensor:
-    _no_out(out)
+def _nan_arg(name: str, a: Any, axis: int | None, keepdims: bool) -> Tensor:
     t = wrap(a)
     arr, mask = _replace_nan(t, np.inf if name == "nanargmin" else -np.inf)
     fn = F.argmin if name == "nanargmin" else F.argmax
@@ -467,26 +465,28 @@ def _nan_arg(name: str, a: Any, axis: int | None, out: Any, keepdims: bool) -> T
     return res
 
 
+@numpy_out(np.nanargmin)
 @ops.reports("nanargmin")
 def nanargmin(a: Any, axis: int | None = None, out: Any = None, *,
               keepdims: bool = False) -> Tensor:
     """``argmin`` with NaNs read as +inf.  Evaluates ``a`` when it is inexact:
     NumPy raises ``ValueError`` for an all-NaN slice."""
-    return _nan_arg("nanargmin", a, axis, out, keepdims)
+    return _nan_arg("nanargmin", a, axis, keepdims)
 
 
+@numpy_out(np.nanargmax)
 @ops.reports("nanargmax")
 def nanargmax(a: Any, axis: int | None = None, out: Any = None, *,
               keepdims: bool = False) -> Tensor:
     """``argmax`` with NaNs read as -inf (evaluates an inexact ``a``, as
     ``nanargmin``)."""
-    return _nan_arg("nanargmax", a, axis, out, keepdims)
+    return _nan_arg("nanargmax", a, axis, keepdims)
 
 
+@numpy_out(np.ptp)
 @ops.reports("ptp")
 def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Tensor:
     """``max - min`` (NumPy's ``_ptp``; not an ndarray method in NumPy 2)."""
-    _no_out(out)
     t = wrap(a)
     return F.max(t, axis=axis, keepdims=keepdims) - F.min(t, axis=axis, keepdims=keepdims)
 
@@ -664,12 +664,12 @@ def _median_along(x: Tensor, ax: int) -> Tensor:
     return r
 
 
+@numpy_out(np.median)
 @ops.reports("median")
 def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Tensor:
     """NumPy's ``median`` (``overwrite_input`` changes nothing here: inputs
     are never written)."""
-    _no_out(out)
     t = wrap(a)
     _probe(np.median, t, axis=axis, keepdims=keepdims)
     if _length_at_call(t, axis):
@@ -938,12 +938,11 @@ def _quantile_op(fn: str, t: Tensor, axis: Any, keepdims: bool, **kw: Any) -> Te
                             keepdims=bool(keepdims), dtype=dtype, **kw))
 
 
-def _quantile_entry(fn: Callable[..., Any], a: Any, q: Any, axis: Any, out: Any, method: str,
+def _quantile_entry(fn: Callable[..., Any], a: Any, q: Any, axis: Any, method: str,
                     keepdims: bool, weights: Any, *, percent: bool, nan: bool) -> Tensor:
     """quantile, percentile and their NaN-skipping forms, as NumPy composes
     them: q checked (by value: a tensor q is evaluated), then the values
     reduced as one merged axis, moved first."""
-    _no_out(out)
     t = wrap(a)
     weak = type(q) in (int, float)
     qv = _concrete(q) if isinstance(q, Tensor) else q
@@ -984,6 +983,7 @@ def _quantile_entry(fn: Callable[..., Any], a: Any, q: Any, axis: Any, out: Any,
     return _keepdims(r, t.ndim, axes, keepdims)
 
 
+@numpy_out(np.quantile)
 @ops.reports("quantile")
 def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
              method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Tensor:
@@ -991,18 +991,20 @@ def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input:
     the indexes from ``q`` and the length, computed now; the values
     partitioned there and interpolated with NumPy's ``_lerp``, lazily.
     Weights are checked by value (evaluated)."""
-    return _quantile_entry(np.quantile, a, q, axis, out, method, keepdims, weights,
+    return _quantile_entry(np.quantile, a, q, axis, method, keepdims, weights,
                            percent=False, nan=False)
 
 
+@numpy_out(np.percentile)
 @ops.reports("percentile")
 def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
                method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Tensor:
     """``quantile`` of ``q / 100``."""
-    return _quantile_entry(np.percentile, a, q, axis, out, method, keepdims, weights,
+    return _quantile_entry(np.percentile, a, q, axis, method, keepdims, weights,
                            percent=True, nan=False)
 
 
+@numpy_out(np.nanquantile)
 @ops.reports("nanquantile")
 def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None,
                 overwrite_input: bool = False, method: str = "linear", keepdims: bool = False,
@@ -1013,26 +1015,27 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None,
     remain depends on the values).  Where NumPy's result dtype depends on the
     data (an all-NaN lane with a q array wider than ``a``) the dtype of the
     other lanes holds."""
-    return _quantile_entry(np.nanquantile, a, q, axis, out, method, keepdims, weights,
+    return _quantile_entry(np.nanquantile, a, q, axis, method, keepdims, weights,
                            percent=False, nan=True)
 
 
+@numpy_out(np.nanpercentile)
 @ops.reports("nanpercentile")
 def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None,
                   overwrite_input: bool = False, method: str = "linear", keepdims: bool = False,
                   *, weights: Any = None) -> Tensor:
     """``nanquantile`` of ``q / 100``."""
-    return _quantile_entry(np.nanpercentile, a, q, axis, out, method, keepdims, weights,
+    return _quantile_entry(np.nanpercentile, a, q, axis, method, keepdims, weights,
                            percent=True, nan=True)
 
 
+@numpy_out(np.nanmedian)
 @ops.reports("nanmedian")
 def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
               keepdims: bool = False) -> Tensor:
     """NumPy's ``nanmedian``: for floats one op running NumPy's (the median
     of each lane's non-NaN values, which NumPy averages in two ways by lane
     length); for other dtypes ``median``, which NumPy's every path equals."""
-    _no_out(out)
     t = wrap(a)
     if t.dtype.kind not in "fc":
         if t.size == 0:                      # NumPy: nanmean of the empty array

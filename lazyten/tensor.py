@@ -14,6 +14,8 @@ its node from the root's current version when next used.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import operator
 from collections.abc import Callable, Iterator
 from sys import _getframe
@@ -438,26 +440,9 @@ class Tensor:
             from . import setops             # (the two-output ufuncs, lazily)
             return getattr(setops, ufunc.__name__)(*inputs)
         # Anything else (reduce, accumulate, at, out=, where=, ...) runs now in
-        # NumPy on the tensors' values (each a fresh copy: ``eval``); a tensor
-        # that NumPy writes (``out=``, ``at``'s target) then takes the written
-        # copy as its new value, as a write through ``t[...] = v`` would.
-        args = [x.eval() if isinstance(x, Tensor) else x for x in inputs]
-        if isinstance(kwargs.get("where"), Tensor):
-            kwargs["where"] = kwargs["where"].eval()
-        written: list[tuple[Tensor, Any]] = []
-        if method == "at" and isinstance(inputs[0], Tensor):
-            written.append((inputs[0], args[0]))
-        outs = kwargs.get("out")
-        if outs is not None:
-            outs = outs if isinstance(outs, tuple) else (outs,)
-            kwargs["out"] = tuple(o.eval() if isinstance(o, Tensor) else o for o in outs)
-            written += [(o, v) for o, v in zip(outs, kwargs["out"]) if isinstance(o, Tensor)]
-        result = getattr(ufunc, method)(*args, **kwargs)
-        for t, v in written:
-            t[...] = v
-        if outs is not None and written:     # NumPy returns the out arrays themselves
-            return outs[0] if len(outs) == 1 else outs
-        return result
+        # NumPy (``at`` writes its first operand).
+        return run_now(getattr(ufunc, method), *inputs, written=(0,) if method == "at" else (),
+                       **kwargs)
 
     # ------------------------------------------------------------ operators
     def _bin(self, name: str, other: Any, reflected: bool = False) -> Tensor:
@@ -770,6 +755,60 @@ def _defers(x: Any) -> bool:
     tensors, lt.sparse's matrices) handles binary operators with arrays itself,
     so ``Tensor op x`` returns NotImplemented and Python calls ``x``'s reflected op."""
     return getattr(type(x), "__array_ufunc__", False) is None
+
+
+def run_now(fn: Callable[..., Any], *args: Any, written: tuple[int, ...] = (),
+            **kwargs: Any) -> Any:
+    """``fn`` (NumPy's) called now on the tensors' values, each a fresh copy
+    (``eval``; in lists and tuples too): the path of calls NumPy answers by
+    writing an array (``out=``; the positional ``args`` in ``written``).
+    A tensor NumPy writes takes the written copy as its new value, as a write
+    through ``t[...] = v`` would, and is what the call returns in place of
+    the copy, as NumPy returns its ``out`` array."""
+    def value(a: Any) -> Any:
+        if isinstance(a, Tensor):
+            return a.eval()
+        if isinstance(a, (list, tuple)) and any(isinstance(e, Tensor) for e in a):
+            return type(a)(value(e) for e in a)
+        return a
+    vals = [value(a) for a in args]
+    targets: list[tuple[Tensor, Any]] = [(args[i], vals[i]) for i in written
+                                         if isinstance(args[i], Tensor)]
+    outs = kwargs.pop("out", None)
+    kw = {k: value(v) for k, v in kwargs.items()}
+    if outs is not None:
+        seq = outs if isinstance(outs, tuple) else (outs,)
+        copies = tuple(value(o) for o in seq)
+        targets += [(o, c) for o, c in zip(seq, copies) if isinstance(o, Tensor)]
+        kw["out"] = copies if isinstance(outs, tuple) else copies[0]
+    result = fn(*vals, **kw)
+    for t, v in targets:
+        t[...] = v
+    if outs is not None and any(isinstance(o, Tensor) for o in seq):
+        return seq[0] if len(seq) == 1 else seq
+    return result
+
+
+def numpy_out(np_fn: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator for a function with NumPy's signature (its parameter
+    order and, from ``out`` on, its names): a call that gives ``out`` (by
+    name or position) is ``np_fn`` run now (``run_now``), its arguments as
+    the user wrote them.  A lazy result cannot be written into an existing
+    array, and NumPy's ``out`` rules (its casting, a reduction's accumulator
+    in ``out``'s dtype) are then NumPy's own."""
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        params = list(inspect.signature(fn).parameters)
+        pos = params.index("out")
+
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if kwargs.get("out") is None and (len(args) <= pos or args[pos] is None):
+                return fn(*args, **kwargs)
+            # (from ``out`` on, by name: run_now takes ``out`` as a keyword)
+            kwargs.update(zip(params[pos:], args[pos:]))
+            return run_now(np_fn, *args[:pos], **kwargs)
+        return call
+    return decorate
 
 
 # Operand types ``==`` compares as numbers with no look inside.

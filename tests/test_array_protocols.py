@@ -252,3 +252,57 @@ def test_numpys_exception_types_for_bool_powers_and_vector_matrix_norms(engine: 
         np.linalg.matrix_norm(np.ones(3))
     with pytest.raises(np.exceptions.AxisError):
         lt.linalg.matrix_norm(lt.ones(3))
+
+
+_X = np.arange(24.0).reshape(4, 6) - 7.5
+_X[1, 2] = np.nan
+OUT_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+    *[(n, (), {"axis": 0}) for n in ("sum", "prod", "mean", "var", "std", "min", "max", "any",
+                                     "all", "nansum", "nanprod", "nanmean", "nanvar", "nanstd",
+                                     "nanmin", "nanmax", "ptp", "median", "nanmedian")],
+    *[(n, (), {"axis": 1}) for n in ("argmin", "argmax", "nanargmin", "nanargmax")],
+    *[(n, (), {"axis": 1}) for n in ("cumsum", "cumprod", "nancumsum", "nancumprod")],
+    *[(n, (0.3,), {"axis": 0}) for n in ("quantile", "nanquantile")],
+    *[(n, (30,), {"axis": 0}) for n in ("percentile", "nanpercentile")],
+    ("take", ([1, 5, 7],), {}), ("isposinf", (), {}), ("isneginf", (), {}),
+    ("sum", (), {"axis": 1, "keepdims": True, "where": _X > 0, "initial": 1.0}),
+    ("var", (), {"axis": 1, "ddof": 1}), ("cumsum", (), {}),
+]
+
+
+@pytest.mark.parametrize("name,args,kw", OUT_CALLS, ids=lambda v: v if isinstance(v, str) else "")
+def test_out_is_numpys_own_call(engine: Any, name: str, args: tuple[Any, ...],
+                                kw: dict[str, Any]) -> None:
+    """``out=``: lazyten runs NumPy's function now and it writes ``out``
+    (its casting, its accumulator in ``out``'s dtype), given by name or
+    position, as an ndarray (returned) or a tensor (which takes the value);
+    the same through ``np.<name>(tensor, out=...)`` and the method."""
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(_X, *args, **kw)
+    for dtype in {expected.dtype, np.dtype(np.float32)}:
+        n_out, l_out = np.zeros(expected.shape, dtype), np.zeros(expected.shape, dtype)
+        with np.errstate(all="ignore"):
+            try:
+                getattr(np, name)(_X, *args, out=n_out, **kw)
+            except TypeError:                 # (NumPy's casting error for this out)
+                with pytest.raises(TypeError):
+                    getattr(lt, name)(lt.asarray(_X), *args, out=l_out, **kw)
+                continue
+            assert getattr(lt, name)(lt.asarray(_X), *args, out=l_out, **kw) is l_out
+            assert l_out.tobytes() == n_out.tobytes()
+            t_out = lt.zeros(expected.shape, dtype)
+            assert getattr(lt, name)(lt.asarray(_X), *args, out=t_out, **kw) is t_out
+            assert_eq(t_out, n_out)
+            if hasattr(np.ndarray, name) and name != "ptp":
+                via = np.zeros(expected.shape, dtype)
+                getattr(np, name)(lt.asarray(_X), *args, out=via, **kw)
+                assert via.tobytes() == n_out.tobytes()
+
+
+def test_out_by_position(engine: Any) -> None:
+    n_out, l_out = np.zeros(6), np.zeros(6)
+    np.sum(_X, 0, None, n_out)
+    assert lt.sum(lt.asarray(_X), 0, None, l_out) is l_out
+    assert l_out.tobytes() == n_out.tobytes()
+    with pytest.raises(ValueError):           # NumPy's shape error, from its call
+        lt.sum(lt.asarray(_X), axis=0, out=np.zeros(4))
