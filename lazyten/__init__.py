@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import gorgonia, linalg, ma, random, sparse
+from . import gorgonia, linalg, ma, random, sparse, tfcompat
 from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, full,
                        full_like, geomspace, identity, linspace, meshgrid, ones, ones_like,
                        tensor_from, zeros, zeros_like)
@@ -31,10 +31,9 @@ from .io import load, load_csv, loadtxt, save, save_csv, savetxt, savez, savez_c
 from .iterators import iterate, multi_iterate
 from .gorgonia import (I, at, clamp, clone, contract, copy_to, mat_vec_mul, materialize,
                        range_, reduce, safe_t, set_at, tensor_mul, ut)
-from .tfcompat import select
 from .sorting import (UniqueAllResult, UniqueCountsResult, UniqueInverseResult, argsort,
-                      argwhere, diff, flatnonzero, from_dlpack, nonzero, searchsorted, sort,
-                      take_along_axis, tril, triu, unique, unique_all, unique_counts,
+                      argwhere, diff, flatnonzero, from_dlpack, nonzero, searchsorted, select,
+                      sort, take_along_axis, tril, triu, unique, unique_all, unique_counts,
                       unique_inverse, unique_values, unstack)
 from .options import Options, get_options, set_default_options, set_options
 from .tensor import Tensor

@@ -1,5 +1,6 @@
 """Sorting, searching and set functions (the array API's, with NumPy's
-spellings and defaults), and the differences and splits built from views.
+spellings and defaults), NumPy's ``select``, and the differences and splits
+built from views.
 
 ``sort``, ``argsort``, ``searchsorted``, ``take_along_axis``, ``tril`` and
 ``triu`` are graph nodes (``graph/ops.py``), lazy like any other.  Functions
@@ -10,14 +11,15 @@ indexing does, and return tensors of the evaluated results.
 
 from __future__ import annotations
 
+import math
 import operator
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
 from . import functions as _functions
 from .creation import asarray
-from .functions import broadcast_to, concat
+from .functions import broadcast_to, concat, where
 from .graph import ops
 from .graph import shapes as S
 from .tensor import Tensor, wrap
@@ -71,13 +73,114 @@ def _kind(kind: str | None, order: Any, stable: bool | None) -> Any:
     return "stable" if stable else None
 
 
-def searchsorted(x1: Any, x2: Any, side: str = "left", sorter: Any = None) -> Tensor:
-    """Where the elements of ``x2`` would be inserted into the sorted 1-d
-    ``x1`` (``sorter``: the indices that sort ``x1``)."""
-    nodes = [wrap(x1)._node, wrap(x2)._node]
+def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Tensor:
+    """Where the elements of ``v`` would be inserted into the sorted 1-d
+    ``a`` (``sorter``: the indices that sort ``a``).  NumPy's parameter
+    names; the array API's ``x1, x2`` are positional, so its calls are these.
+
+    >>> import lazyten as lt
+    >>> lt.searchsorted(lt.asarray([1.0, 2.0, 3.0]), v=[1.5, 3.0], side="right").eval()
+    array([1, 3])
+    """
+    ta = wrap(a)
+    nodes = [ta._node, _search_key(v, ta.dtype, side)._node]
     if sorter is not None:
-        nodes.append(wrap(sorter)._node)
+        ts = wrap(sorter)
+        # NumPy's exception types, which the node's check (a ValueError for
+        # any bad sorter) does not tell apart: intp indices of a's 1 axis
+        if ts.ndim != 1:
+            raise TypeError(f"searchsorted: could not parse sorter argument (a 1-d array of "
+                            f"indices), got shape {ts.shape}")
+        if ts.dtype.kind not in "iu":
+            raise TypeError(f"searchsorted: sorter must only contain integers, got {ts.dtype}")
+        if not np.can_cast(ts.dtype, np.intp):
+            raise ValueError(f"searchsorted: could not parse sorter argument ({ts.dtype} "
+                             f"indices are not intp)")
+        nodes.append(ts._node)
     return Tensor(ops.apply("searchsorted", nodes, side=side))
+
+
+def _search_key(v: Any, dtype: np.dtype[Any], side: str) -> Tensor:
+    """``v`` as the node's keys.  A Python int that no int64 or uint64 holds
+    is an object to NumPy, which compares it with the elements exactly: it
+    is replaced by a value of the same place among any elements of ``dtype``
+    (for ``side``), as no lazyten tensor holds Python objects."""
+    if type(v) is not int or -2**63 <= v < 2**64:
+        return wrap(v)
+    if dtype.kind in "biu":
+        return wrap(math.inf if v > 0 else -math.inf)      # beyond every integer
+    if dtype.kind != "f":
+        raise TypeError(f"searchsorted: '<' not supported between {dtype} elements and the "
+                        f"Python int {v}")
+    # The float of the dtype next to v on the side's side: the smallest one
+    # >= v for "left" (elements < v are those < it), the largest <= v for
+    # "right".  (Python compares a float with an int exactly.)
+    try:
+        with np.errstate(over="ignore"):                   # (beyond the dtype: inf)
+            f = np.asarray(float(v), dtype)
+    except OverflowError:                                  # (beyond float64)
+        f = np.asarray(math.inf if v > 0 else -math.inf, dtype)
+    up, down = np.asarray(math.inf, dtype), np.asarray(-math.inf, dtype)
+    if side == "left" and float(f) < v:
+        f = np.nextafter(f, up)
+    elif side == "right" and float(f) > v:
+        f = np.nextafter(f, down)
+    return asarray(np.asarray(f, dtype))
+
+
+def select(condlist: Any, choicelist: Any, default: Any = 0) -> Tensor:
+    """NumPy's ``select``: where ``condlist[i]`` is the first true condition,
+    ``choicelist[i]``; where none is, ``default``.  Conditions broadcast
+    together, choices and ``default`` too, and the two shapes against each
+    other.  The dtype is ``result_type`` of the choices and ``default``
+    (Python scalars weak); NumPy then casts each choice into it with
+    ``same_kind`` and ``default`` unsafely, a Python scalar as its NumPy
+    array (``int64``, ...), so ``-1`` with ``uint8`` choices wraps as a
+    default and is a TypeError as a choice.  Lazy: a chain of ``where``,
+    the last condition innermost, as NumPy writes the choices in reverse.
+
+    (TensorFlow's ``select``, whose vector condition picks rows, is
+    ``lt.tfcompat.select``.)
+
+    >>> import lazyten as lt
+    >>> x = lt.arange(6)
+    >>> lt.select([x < 3, x > 3], [-x, x**2], 42).eval()
+    array([ 0, -1, -2, 42, 16, 25])
+    """
+    if len(condlist) != len(choicelist):
+        raise ValueError("select: list of cases must be same length as list of conditions "
+                         f"(got {len(condlist)} conditions, {len(choicelist)} choices)")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    # Python scalars stay weak for the dtype (NumPy's own special case)
+    values = [*choicelist, default]
+    items = [v if type(v) in (int, float, complex) else wrap(v) for v in values]
+    try:
+        dtype = np.result_type(*(i.dtype if isinstance(i, Tensor) else i for i in items))
+    except TypeError as e:
+        raise TypeError(f"select: Choicelist and default value do not have a common dtype: "
+                        f"{e}") from None
+    conds = [wrap(c) for c in condlist]
+    cond_shape = S.broadcast_shapes(*(c.shape for c in conds))
+    shape = S.broadcast_shapes(*(i.shape if isinstance(i, Tensor) else () for i in items))
+    for i, c in enumerate(conds):
+        if c.dtype != np.bool_:
+            raise TypeError(f"select: invalid entry {i} in condlist: should be boolean "
+                            f"ndarray, got {c.dtype}")
+    shape = S.broadcast_shapes(cond_shape, shape)
+    result = broadcast_to(_cast(items[-1], dtype, "unsafe"), shape)     # (np.full's cast)
+    for c, choice in zip(conds[::-1], items[-2::-1]):
+        result = where(c, _cast(choice, dtype, "same_kind"), result)    # (np.copyto's)
+    return result
+
+
+def _cast(x: Tensor | complex, dtype: np.dtype[Any],
+          casting: Literal["unsafe", "same_kind"]) -> Tensor:
+    """``x`` cast as ``np.select`` casts it: a Python scalar as NumPy's
+    array of it (cast now, with NumPy: it is one number), a tensor lazily."""
+    if isinstance(x, Tensor):
+        return x.astype(dtype, casting=casting, copy=False)
+    return asarray(np.asarray(x).astype(dtype, casting=casting))
 
 
 def take_along_axis(x: Any, indices: Any, axis: int | None = -1) -> Tensor:
@@ -115,12 +218,12 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     if n == 0:
         return t
     parts = [t]
-    for where, extra in ((0, prepend), (1, append)):
+    for at, extra in ((0, prepend), (1, append)):
         if extra is not None:
             e = wrap(extra)
             if e.ndim == 0:     # a scalar: one slice along the axis, as NumPy
                 e = broadcast_to(e, t.shape[:ax] + (1,) + t.shape[ax + 1:])
-            parts.insert(0 if where == 0 else len(parts), e)
+            parts.insert(0 if at == 0 else len(parts), e)
     if len(parts) > 1:
         t = concat(parts, axis=ax)
     lo = (slice(None),) * ax + (slice(1, None),)
@@ -231,9 +334,9 @@ def _sort_in_place(t: Tensor, axis: int | None = -1, kind: str | None = None,
                    order: Any = None, *, stable: bool | None = None) -> None:
     """``t.sort()``: NumPy's in-place sort, as a new version of ``t`` (a
     functional write, as ``t[...] = v``; through views to their root)."""
-    if axis is None:
-        raise ValueError("sort in place: axis=None is not supported (NumPy: flattened copy "
-                         "via np.sort(a, axis=None))")
+    if axis is None:        # (NumPy's TypeError: an array sorts in place along one axis)
+        raise TypeError("sort in place: axis=None: 'NoneType' object cannot be interpreted "
+                        "as an integer (np.sort(a, axis=None) returns a flattened copy)")
     t[...] = sort(t, axis=axis, kind=kind, order=order, stable=stable)
 
 

@@ -1,8 +1,10 @@
-"""TensorFlow's ``select`` (``tf.where`` in TF1, ``tf.compat.v1.where``).
+"""TensorFlow's ``select`` (``tf.where`` in TF1, ``tf.compat.v1.where``), as
+``lt.tfcompat.select``: ``lt.select`` is NumPy's ``select`` (lists of
+conditions and choices), which a user swapping ``np`` for ``lt`` calls.
 
 >>> import lazyten as lt
 >>> x, y = lt.asarray([[1, 2], [3, 4]]), lt.asarray([[10, 20], [30, 40]])
->>> lt.select(lt.asarray([True, False]), x, y).eval()   # whole rows
+>>> lt.tfcompat.select(lt.asarray([True, False]), x, y).eval()   # whole rows
 array([[ 1,  2],
        [30, 40]])
 """

@@ -1,5 +1,6 @@
-"""TensorFlow's documented ``tf.reshape`` and ``tf.select`` (TF1 ``tf.where``)
-examples, rewritten for lazyten; NumPy is the judge."""
+"""TensorFlow's documented ``tf.reshape`` and ``tf.select`` (TF1 ``tf.where``;
+lazyten's ``lt.tfcompat.select``, as ``lt.select`` is NumPy's) examples,
+rewritten for lazyten; NumPy is the judge."""
 
 from __future__ import annotations
 
@@ -87,39 +88,40 @@ def test_select_doc_examples(engine: Any) -> None:
     e = np.array([[5, 6], [7, 8]])
     # 'condition' tensor is [[True, False], [False, True]]  ==> [[1, 6], [7, 4]]
     cond = np.array([[True, False], [False, True]])
-    assert_eq(lt.select(lt.asarray(cond), lt.asarray(t), lt.asarray(e)),
+    assert_eq(lt.tfcompat.select(lt.asarray(cond), lt.asarray(t), lt.asarray(e)),
               np.array([[1, 6], [7, 4]]))
     # 'condition' tensor is [True, False]  ==> [[1, 2], [7, 8]]  (whole rows)
-    assert_eq(lt.select(lt.asarray([True, False]), lt.asarray(t), lt.asarray(e)),
+    assert_eq(lt.tfcompat.select(lt.asarray([True, False]), lt.asarray(t), lt.asarray(e)),
               np.array([[1, 2], [7, 8]]))
 
 
 def test_select_tf_where_examples(engine: Any) -> None:
     # tf.where([True, False, False, True], [1,2,3,4], [100,200,300,400]) => [1, 200, 300, 4]
-    assert_eq(lt.select(lt.asarray([True, False, False, True]), lt.asarray([1, 2, 3, 4]),
-                        lt.asarray([100, 200, 300, 400])), np.array([1, 200, 300, 4]))
+    assert_eq(lt.tfcompat.select(lt.asarray([True, False, False, True]),
+                                 lt.asarray([1, 2, 3, 4]), lt.asarray([100, 200, 300, 400])),
+              np.array([1, 200, 300, 4]))
     # a scalar condition picks all of x or all of y
     x, y = np.arange(6.0).reshape(2, 3), -np.arange(6.0).reshape(2, 3)
-    assert_eq(lt.select(lt.asarray(True), lt.asarray(x), lt.asarray(y)), x)
-    assert_eq(lt.select(np.bool_(False), lt.asarray(x), lt.asarray(y)), y)
+    assert_eq(lt.tfcompat.select(lt.asarray(True), lt.asarray(x), lt.asarray(y)), x)
+    assert_eq(lt.tfcompat.select(np.bool_(False), lt.asarray(x), lt.asarray(y)), y)
     # a vector condition picks rows of higher-rank tensors too
     x3, y3 = np.arange(24).reshape(3, 2, 4), np.zeros((3, 2, 4), np.int64)
     c = np.array([False, True, True])
-    assert_eq(lt.select(lt.asarray(c), lt.asarray(x3), lt.asarray(y3)),
+    assert_eq(lt.tfcompat.select(lt.asarray(c), lt.asarray(x3), lt.asarray(y3)),
               np.where(c[:, None, None], x3, y3))
     # lazy operands, NumPy's dtype promotion
     xf = lt.asarray(np.ones((2, 2), np.float32))
-    assert_eq(lt.select(lt.asarray([True, False]), xf * 2, lt.zeros((2, 2), np.float32)),
+    assert_eq(lt.tfcompat.select(lt.asarray([True, False]), xf * 2, lt.zeros((2, 2), np.float32)),
               np.array([[2, 2], [0, 0]], np.float32))
 
 
 def test_select_errors() -> None:
     x, y = lt.ones((3, 2)), lt.zeros((3, 2))
     with pytest.raises(ValueError, match="vector of length x.shape"):
-        lt.select(lt.asarray([True, False]), x, y)             # length 2 != 3 rows
+        lt.tfcompat.select(lt.asarray([True, False]), x, y)             # length 2 != 3 rows
     with pytest.raises(ValueError, match="condition of shape"):
-        lt.select(lt.asarray([[True, False]]), x, y)           # no general broadcasting
+        lt.tfcompat.select(lt.asarray([[True, False]]), x, y)           # no general broadcasting
     with pytest.raises(ValueError, match="same shape"):
-        lt.select(lt.asarray(True), x, lt.zeros(2))
+        lt.tfcompat.select(lt.asarray(True), x, lt.zeros(2))
     with pytest.raises(TypeError, match="boolean"):
-        lt.select(lt.asarray([1, 0, 1]), x, y)
+        lt.tfcompat.select(lt.asarray([1, 0, 1]), x, y)

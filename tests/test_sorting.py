@@ -225,3 +225,153 @@ def test_unique_equal_nan(engine: Any, dtype: Any) -> None:
     assert_eq(lt.unique(t, sorted=False), np.unique(x, sorted=False))
     assert len(lt.unique(t, equal_nan=False).eval()) == len(np.unique(x, equal_nan=False)) > \
         len(np.unique(x))
+
+
+# ------------------------------------------------------------------ NumPy's spellings and errors
+
+def test_searchsorted_takes_numpys_keywords(engine: Any) -> None:
+    """NumPy's parameter names (``a, v, side, sorter``); the array API's
+    positional calls are the same calls."""
+    a: Any = np.array([1.0, 2.0, 3.0, 5.0])         # (NumPy's stubs: v positional-only)
+    ta = lt.asarray(a)
+    for _ in range(2):                                       # evaluated twice: cached the same
+        check(lambda: np.searchsorted(a=a, v=[1.5]), lambda: lt.searchsorted(a=ta, v=[1.5]))
+        check(lambda: np.searchsorted(a, v=[2.0, 9.0], side="right"),
+              lambda: lt.searchsorted(ta, v=[2.0, 9.0], side="right"))
+        order = np.array([3, 0, 2, 1])
+        check(lambda: np.searchsorted(a=a[order], v=2.5, sorter=np.argsort(a[order])),
+              lambda: lt.searchsorted(a=ta[order], v=2.5, sorter=lt.argsort(ta[order])))
+        check(lambda: a.searchsorted(v=4), lambda: ta.searchsorted(v=4))
+
+
+def test_searchsorted_sorter_errors_are_numpys() -> None:
+    """NumPy's types: a sorter that is not a 1-d integer array is a
+    TypeError, one of another size or not castable to intp a ValueError;
+    raised when the graph is built."""
+    a = np.array([1, 2, 3, 4])
+    ta = lt.asarray(a)
+    sorter: Any
+    for sorter in (np.array([0.0, 1, 2, 3]), np.array([0, 1, 1, 0], bool), [0, 1.0, 2, 3],
+                   np.array([0, 1, 2, 3], complex), np.array([[0, 1], [2, 3]]), np.array(1),
+                   np.ones((2, 2)), np.array([0, 1, 2]), np.array([0, 1, 2, 3], np.uint64),
+                   np.array([0, 1, 2], np.uint64), np.array([], float),
+                   np.array([0, 1, 2, 3], np.uint32), [3, 2, 1, 0]):
+        check(lambda: np.searchsorted(a, 2, sorter=sorter),
+              lambda: lt.searchsorted(ta, 2, sorter=sorter))
+        check(lambda: np.searchsorted(a, 2, sorter=sorter),
+              lambda: lt.searchsorted(ta, 2, sorter=lt.asarray(sorter)))
+
+
+BIG = [2**64, 2**70, 2**70 + 1, -2**70, -2**70 - 1, 2**200, -2**200, 2**5000, -2**5000,
+       2**128 - 2**103, 2**128 - 2**104]
+
+
+@pytest.mark.parametrize("dtype", [d for d in REAL if d.kind in "biuf"], ids=str)
+def test_searchsorted_python_int_beyond_int64(engine: Any, dtype: np.dtype[Any]) -> None:
+    """A Python int that no int64 or uint64 holds: NumPy compares it with
+    the elements exactly (as a Python object), so it sorts after (before)
+    every integer and among floats by its exact value.  (Not with a NaN in
+    ``a``: no object compares with it, and NumPy's answer for side="right"
+    is where its binary search happens to step.)"""
+    if dtype.kind == "f":
+        big = [float(np.finfo(dtype).max), 2.0**70, 2.0**70 * (1 + 2.0**-52), 2.0**128]
+        vals = [-np.inf, *(-b for b in big[::-1]), -1.5, 0.0, 3.0, *big, np.inf]
+        with np.errstate(over="ignore"):                # (those beyond the dtype's max)
+            a = np.sort(np.array([v for v in vals if np.isfinite(dtype.type(v)) or not
+                                  np.isfinite(v)], dtype))
+    else:
+        a = np.sort(values(np.random.default_rng(11), dtype, (9,)))
+    ta = lt.asarray(a)
+    for v in BIG:
+        for side in ("left", "right"):
+            for _ in range(2):
+                check(lambda: np.searchsorted(a, v, side=side),
+                      lambda: lt.searchsorted(ta, v, side=side))
+            check(lambda: a.searchsorted(v, side=side, sorter=np.arange(len(a))),
+                  lambda: ta.searchsorted(v, side=side, sorter=np.arange(len(a))))
+    with pytest.raises(TypeError):                          # NumPy: complex < int: no order
+        np.searchsorted(a.astype(complex), 2**70)
+    with pytest.raises(TypeError):
+        lt.searchsorted(ta.astype(complex), 2**70)
+
+
+def test_sort_method_axis_none_is_a_type_error(engine: Any) -> None:
+    """``ndarray.sort(axis=None)`` is a TypeError (only ``np.sort`` flattens)."""
+    a: Any = np.array([[3, 1], [2, 0]])
+    t = lt.asarray(a)
+    check(lambda: a.copy().sort(axis=None), lambda: t.sort(axis=None))
+    check(lambda: np.sort(a, axis=None), lambda: lt.sort(t, axis=None))
+    assert_eq(t, a)                                         # not written
+
+
+# ------------------------------------------------------------------ np.select
+
+def _select_cases() -> list[tuple[Any, Any, Any]]:
+    """(condlist, choicelist, default) as NumPy takes them: broadcasting
+    conditions and choices, overlapping conditions, Python scalars (weak)."""
+    rng = np.random.default_rng(12)
+    x = rng.integers(-5, 6, (3, 4))
+    i8 = x.astype(np.int8)
+    f16 = (x / 3).astype(np.float16)
+    col, row = x[:, :1] > 0, np.array([True, False, True, False])
+    return [
+        ([x < 3, x > 3], [-x, x**2], 42),                   # NumPy's examples
+        ([x <= 4, x > 3], [x, x**2], 55),                   # both true: the first wins
+        ([col, row], [x, 7.5], 0),                          # broadcasting conditions
+        ([col, row], [x[0], -1], x[:, :1] * 10),            # ... and choices, array default
+        ([col], [i8], 1000),                                # default: int64 cast to int8
+        ([col], [1000], i8),                                # choice: same_kind cast
+        ([row], [-1], i8.astype(np.uint8)),                 # int64 -> uint8: TypeError
+        ([row], [i8.astype(np.uint8)], -1),                 # default: unsafe cast, wraps
+        ([row], [f16], 1e300),                              # to float16: inf
+        ([row], [1.5], f16),
+        ([row], [1j], i8),
+        ([row, col], [True, False], False),                 # bools stay bools
+        ([row], [True], 2),                                 # Python bool: strong
+        ([np.bool_(True)], [1], 2),                         # 0-d
+        ([True, False], [3, 4], 5),
+        (np.array([x > 0, x < 0]), np.array([x, -x]), 0),   # 2-d arrays of lists
+        ([x > 0], [f16.astype(np.float32)], np.float64(2)),
+        ([row], [x], np.int8(3)),
+        ([row], [2**63], 0),                                # uint64 -> float64
+        ([row], [2**70], 0),                                # object: TypeError
+        ([row], [x], 2**70),                                # object: OverflowError
+        ([row], [x, x], 0),                                 # lengths differ: ValueError
+        ([], [], 0),                                        # empty: ValueError
+        ([x], [x], 0),                                      # not bool: TypeError
+        ([row, np.ones(3, bool)], [x, x], 0),               # conditions don't broadcast
+        ([row], [x, ], np.ones(3)),                         # choices don't broadcast
+        ([np.ones(3, bool)], [x], 0),                       # the two don't broadcast
+    ]
+
+
+def _lazy(obj: Any) -> Any:
+    return [lt.asarray(o) if isinstance(o, np.ndarray) else o for o in obj] \
+        if isinstance(obj, list) else (lt.asarray(obj) if isinstance(obj, np.ndarray) else obj)
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+def test_select_is_numpys(engine: Any) -> None:
+    """``lt.select`` is NumPy's: values, shape, dtype (the choices' and the
+    default's ``result_type``, Python scalars weak) and exception types."""
+    for conds, choices, default in _select_cases():
+        for _ in range(2):
+            check(lambda: np.select(conds, choices, default),
+                  lambda: lt.select(conds, choices, default))
+        check(lambda: np.select(conds, choices, default),             # tensors in the lists
+              lambda: lt.select(_lazy(conds), _lazy(choices), _lazy(default)))
+    assert_eq(lt.select([lt.asarray([True, False])], [lt.asarray([1, 2])]),
+              np.select([np.array([True, False])], [np.array([1, 2])]))   # default=0
+
+
+def test_select_is_lazy_and_tensorflows_is_in_tfcompat(engine: Any) -> None:
+    x = np.arange(12.0).reshape(3, 4)
+    t = lt.asarray(x)
+    got = lt.select([t < 3, t > 8], [-t, t * 2], default=t + 0.5)
+    assert "where" in lt.explain(got)                       # nothing computed yet
+    for _ in range(2):
+        assert_eq(got, np.select([x < 3, x > 8], [-x, x * 2], default=x + 0.5))
+    # TensorFlow's select (a vector condition picks rows) keeps its own name
+    assert lt.select is not lt.tfcompat.select
+    assert_eq(lt.tfcompat.select(lt.asarray([True, False, True]), t, -t),
+              np.where(np.array([True, False, True])[:, None], x, -x))
