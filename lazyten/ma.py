@@ -19,6 +19,13 @@ particular ``numpy.ma`` has two kinds of operators:
 - the ones ``MaskedArray`` leaves to ``ndarray`` (``%``, ``divmod``) run the
   NumPy ufunc, where Python scalars are weak: a masked int8 array % 3 is int8.
 
+``m[index] = value`` writes lazily, with numpy.ma's semantics (see
+``MaskedTensor.__setitem__``).  As in numpy.ma, views (``m[1:]``, ``m.T``,
+``m.reshape``, ``m.data``, ``m.mask``) and the tensors ``masked_array`` was
+given share the writes; every operation's result owns its data and mask.
+A write never reaches a NumPy array: lazyten reads its inputs, never writes
+them.
+
 >>> import lazyten as lt
 >>> m = lt.ma.masked_greater(lt.asarray([1.0, 5.0, 2.0, 9.0]), 4.0)
 >>> m.eval()
@@ -42,7 +49,7 @@ from . import functions as F
 from .creation import zeros
 from .tensor import Tensor, wrap
 
-__all__ = ["MaskedTensor", "array", "masked_array", "masked_equal", "masked_not_equal",
+__all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_equal", "masked_not_equal",
            "masked_greater", "masked_greater_equal", "masked_less", "masked_less_equal",
            "masked_inside", "masked_outside", "masked_where", "masked_invalid", "filled",
            "count", "compressed", "getdata", "getmask", "getmaskarray", "is_masked",
@@ -54,6 +61,17 @@ __all__ = ["MaskedTensor", "array", "masked_array", "masked_equal", "masked_not_
 _TINY = np.finfo(np.float64).tiny
 
 _op = F._apply_elementwise
+
+# numpy.ma's masked constant: ``m[i] = lt.ma.masked`` masks, as with np.ma.masked.
+masked = np.ma.masked
+
+
+def _own(t: Tensor) -> Tensor:
+    """A new handle on ``t``'s current value.  ``t[i] = v`` rebinds the handle
+    it is called on (and a view's base), so a handle of its own keeps a write
+    from reaching another tensor; it copies nothing (nodes are immutable), and
+    it can be written where ``t`` is a read-only broadcast view."""
+    return Tensor(t._node)
 
 
 def default_fill_value(dtype: Any) -> Any:
@@ -104,7 +122,9 @@ class MaskedTensor:
     """A lazy masked array: ``data`` and ``mask`` tensors and a ``fill_value``.
 
     ``fill_value`` is checked against the data's dtype as ``numpy.ma`` does
-    (TypeError where it cannot be held).
+    (TypeError where it cannot be held).  Like ``numpy.ma.MaskedArray(data,
+    mask)``, it holds the tensors it is given (a mask of another shape is
+    broadcast into one of its own), so ``m[i] = v`` writes them too.
 
     >>> import lazyten as lt
     >>> m = lt.ma.masked_array([1, 2, 3], mask=[False, True, False])
@@ -120,7 +140,7 @@ class MaskedTensor:
 
     def __init__(self, data: Tensor, mask: Tensor, fill_value: Any = None) -> None:
         if mask.shape != data.shape:
-            mask = F.broadcast_to(mask, data.shape)
+            mask = _own(F.broadcast_to(mask, data.shape))   # (a broadcast view is read-only)
         if mask.dtype != np.bool_:
             mask = mask.astype(np.bool_)
         self._data = data
@@ -213,8 +233,9 @@ class MaskedTensor:
 
     # ------------------------------------------------------------ views
     def _both(self, fn: Callable[[Tensor], Tensor]) -> MaskedTensor:
-        # numpy.ma's views keep the fill value as it is (``_update_from``).
-        return _make(fn(self._data), fn(self._mask), self._fill_value)
+        # numpy.ma's views keep the fill value as it is (``_update_from``),
+        # and share data and mask: a write to the view is one to its base.
+        return _make(fn(self._data), fn(self._mask), self._fill_value, view=True)
 
     def __getitem__(self, index: Any) -> MaskedTensor:
         return self._both(lambda t: t[index])
@@ -227,8 +248,53 @@ class MaskedTensor:
         return self._both(lambda t: t.reshape(*shape))
 
     def astype(self, dtype: Any) -> MaskedTensor:
-        """The data cast to ``dtype``; the fill value is cast too (numpy.ma)."""
-        return MaskedTensor(self._data.astype(dtype), self._mask, self._fill_value)
+        """The data cast to ``dtype``; the fill value is cast too (numpy.ma).
+        A copy: mask included."""
+        return MaskedTensor(self._data.astype(dtype), _own(self._mask), self._fill_value)
+
+    # ------------------------------------------------------------ writes
+    def __setitem__(self, index: Any, value: Any) -> None:
+        """``m[index] = value``, lazily, as ``numpy.ma`` writes (basic and
+        advanced indices, a masked key read as its data):
+
+        - ``value`` is ``lt.ma.masked`` (``np.ma.masked``): those elements are
+          masked, their data left as it is;
+        - a masked ``value`` (``MaskedTensor`` or ``numpy.ma`` array): its
+          data is written, and its mask (data under it included);
+        - any other value is written and unmasks what it writes, except that
+          a masked key (``m[m > 2] = 0``) writes the data only, as numpy.ma
+          does.
+
+        Masks are soft (numpy.ma's default; lazyten has no ``hard_mask``).
+        The fill value is kept.  A view (``m[1:]``, ``m.T``) writes its
+        base, as in numpy.ma; the result of an operation (``-m``) is its own,
+        where numpy.ma's unary functions share the operand's mask.
+
+        >>> import lazyten as lt
+        >>> m = lt.ma.masked_array([1, 2, 3], mask=[False, True, False])
+        >>> m[1] = 20
+        >>> m[0] = lt.ma.masked
+        >>> m.eval()
+        masked_array(data=[--, 20, 3],
+                     mask=[ True, False, False],
+               fill_value=999999)
+        """
+        key = _key(index)
+        data: Any
+        mask: Any
+        if value is np.ma.masked:
+            self._mask[key] = True
+            return
+        if _is_masked_type(value):
+            v = _masked(value)
+            data, mask = v._data, v._mask
+        elif _is_masked_type(index):
+            self._data[key] = value
+            return
+        else:
+            data, mask = value, False
+        self._data[key] = data
+        self._mask[key] = mask
 
     # ------------------------------------------------------------ reductions
     def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
@@ -301,11 +367,28 @@ class MaskedTensor:
         return _make(_op("abs", self._data), self._mask, self._fill_value)
 
 
-def _make(data: Tensor, mask: Tensor, fill: np.ndarray[Any, Any] | None) -> MaskedTensor:
-    """A MaskedTensor with a stored fill value taken as it is (no check)."""
-    out = MaskedTensor(data, mask)
+def _make(data: Tensor, mask: Tensor, fill: np.ndarray[Any, Any] | None,
+          view: bool = False) -> MaskedTensor:
+    """A MaskedTensor with a stored fill value taken as it is (no check).
+
+    An operation's result owns its data and mask, which may be an operand's
+    passed through (``-m`` keeps ``m``'s mask): a later write to it must not
+    reach the operand.  A ``view`` shares its base's."""
+    out = MaskedTensor(data if view else _own(data), mask if view else _own(mask))
     out._fill_value = fill
     return out
+
+
+def _key(index: Any) -> Any:
+    """An index as ``m[index] = v`` applies it: a masked key read as its data,
+    as NumPy indexes with a MaskedArray.  (Not a copy: as in numpy.ma, a key
+    that is this tensor's data, ``m[m.data] = ...`` for bool data, is the
+    data as written when the mask is written.)"""
+    def one(k: Any) -> Any:
+        if isinstance(k, np.ma.MaskedArray):
+            return np.ma.getdata(k)
+        return k._data if isinstance(k, MaskedTensor) else k
+    return tuple(one(k) for k in index) if isinstance(index, tuple) else one(index)
 
 
 # ---------------------------------------------------------------- operands
@@ -623,7 +706,7 @@ def _fit_mask(mask: Any, shape: tuple[int, ...]) -> Tensor:
     if m.shape != shape:
         size = int(np.prod(shape))
         if m.size == 1:
-            m = F.broadcast_to(m.reshape(()), shape)
+            m = _own(F.broadcast_to(m.reshape(()), shape))   # (writable: a mask of its own)
         elif m.size == size:
             m = m.reshape(shape)
         else:
@@ -632,13 +715,18 @@ def _fit_mask(mask: Any, shape: tuple[int, ...]) -> Tensor:
     return m if m.dtype == np.bool_ else m.astype(np.bool_)
 
 
-def masked_array(data: Any, mask: Any = False, fill_value: Any = None,
-                 dtype: Any = None) -> MaskedTensor:
+def masked_array(data: Any, mask: Any = np.ma.nomask, fill_value: Any = None,
+                 dtype: Any = None, copy: bool = False) -> MaskedTensor:
     """A masked tensor from data and a mask (``numpy.ma.masked_array``).
 
     A mask of one element applies to all; one of the data's size but another
     shape is reshaped; others raise ``np.ma.MaskError``.  A masked ``data``
     keeps its mask (or'ed with ``mask``) and its fill value.
+
+    As in numpy.ma (``copy=False``), a tensor given as ``data`` or ``mask``
+    is shared, so ``m[i] = v`` writes it too, and so is a masked ``data``'s
+    mask when no ``mask`` is given; ``copy=True`` makes them the result's
+    own.  NumPy arrays are never written.
 
     >>> import lazyten as lt
     >>> lt.ma.masked_array([1.0, 2.0], mask=[True, False]).eval()
@@ -654,9 +742,15 @@ def masked_array(data: Any, mask: Any = False, fill_value: Any = None,
         d, m0, fv = wrap(data), None, None
     if dtype is not None:
         d = d.astype(dtype)
-    m = _fit_mask(mask, d.shape)
+    if m0 is not None and mask is np.ma.nomask:
+        m = m0                                # numpy.ma keeps (shares) the mask
+    else:
+        m = _fit_mask(mask, d.shape)
+        m = m if m0 is None else m0 | m
+    if copy:
+        d, m = _own(d), _own(m)
     # An inherited fill value is checked against the (new) dtype too.
-    return MaskedTensor(d, m if m0 is None else m0 | m, fv if fill_value is None else fill_value)
+    return MaskedTensor(d, m, fv if fill_value is None else fill_value)
 
 
 array = masked_array

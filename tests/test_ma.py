@@ -538,3 +538,178 @@ def test_mean_var_std_bit_exact(engine: Any, rng: np.random.Generator, dtype: An
             assert_ma_eq(lz.std(**kw), ref.std(**kw), exact=True)
     assert_ma_eq(lt.ma.mean(lz, axis, mean_dtype, keepdims),
                  np.ma.mean(ref, axis, mean_dtype, keepdims=keepdims), exact=True)
+
+
+# ---------------------------------------------------------------- writes
+
+def _write_pair(dtype: Any = np.float64) -> tuple[np.ma.MaskedArray, MaskedTensor]:
+    """The same masked array in numpy.ma and lazyten (an explicit mask, a fill
+    value of its own); lazyten's over NumPy arrays that its writes must not touch."""
+    d = (np.arange(12) % 7).reshape(3, 4).astype(dtype)
+    mask = np.arange(12).reshape(3, 4) % 5 == 0
+    ref = np.ma.masked_array(d.copy(), mask=mask.copy(), fill_value=6)
+    lz = lt.ma.masked_array(d, mask=mask, fill_value=6)
+    return ref, lz
+
+
+def _lazy(x: Any) -> Any:
+    """``x`` as lazyten spells it: numpy.ma arrays, arrays and keys as tensors."""
+    if x is np.ma.masked:
+        return lt.ma.masked
+    if isinstance(x, np.ma.MaskedArray):
+        return lt.ma.array(x)
+    if isinstance(x, np.ndarray):
+        return lt.asarray(x)
+    return tuple(_lazy(k) for k in x) if isinstance(x, tuple) else x
+
+
+ROWS = np.array([True, False, True])
+CELLS = np.arange(12).reshape(3, 4) % 3 == 1
+WRITES = [
+    (0, 5),
+    ((1, 2), 3),
+    ((-1, -1), np.ma.masked),
+    (slice(None, None, 2), np.arange(4.0)),
+    ((Ellipsis, 1), np.ma.masked),
+    ((None, 1), [[1, 2, 3, 4]]),
+    (1, np.ma.masked_array([9, 8, 7, 6], mask=[1, 0, 0, 1], fill_value=3)),
+    ((slice(1, None), [0, 3]), np.ma.masked_array(5, mask=True)),
+    ([0, 2], np.ma.masked_array([1, 2, 3, 4])),                   # no mask: unmasks
+    ([2, 0, 2], np.ma.masked),
+    ((np.array([0, 0, 2]), np.array([1, 1, 3])), np.array([1, 2, 3])),   # repeats: last wins
+    (CELLS, 0),
+    (CELLS, np.ma.masked),
+    (ROWS, np.ma.masked_array([1, 2, 3, 4], mask=[0, 1, 0, 1])),
+    ((ROWS, slice(1, 3)), np.ma.masked),
+    ((), np.ma.masked_array(np.ones((3, 4)), mask=CELLS)),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+@pytest.mark.parametrize("lazy_operands", [False, True], ids=["numpy", "lazy"])
+@pytest.mark.parametrize("index,value", WRITES)
+def test_setitem_as_numpy_ma(engine: Any, dtype: Any, lazy_operands: bool, index: Any,
+                             value: Any) -> None:
+    """Data (under the mask too), mask and fill value after ``m[index] = value``,
+    with keys and values from NumPy or as lazyten tensors."""
+    ref, lz = _write_pair(dtype)
+    ref[index] = value
+    key, val = (_lazy(index), _lazy(value)) if lazy_operands else (index, value)
+    lz[key] = val
+    assert_ma_eq(lz, ref, exact=True)
+
+
+def test_setitem_masked_keys(engine: Any) -> None:
+    """A masked key is read as its data; with a plain value numpy.ma writes the
+    data only (masked elements stay masked)."""
+    for value in (0, np.ma.masked, np.ma.masked_array([7.0] * 6, mask=[1, 0, 0, 0, 0, 1])):
+        ref, lz = _write_pair()
+        ref[ref > 2] = value
+        lz[lz > 2] = _lazy(value)
+        assert_ma_eq(lz, ref, exact=True)
+        ref, lz = _write_pair()
+        key = ref > 2                                            # a numpy.ma key for both
+        ref[key] = value
+        lz[key] = value
+        assert_ma_eq(lz, ref, exact=True)
+    ref, lz = _write_pair(np.bool_)                              # a key that is the data
+    ref[ref.data] = np.ma.masked_array(False, mask=True)
+    lz[lz.data] = np.ma.masked_array(False, mask=True)
+    assert_ma_eq(lz, ref, exact=True)
+
+
+def test_setitem_is_lazy_and_errors_as_numpy_ma() -> None:
+    ref, lz = _write_pair(np.int8)
+    lz[0] = 1
+    assert lz.data.node.value is None                            # nothing computed yet
+    ref[0] = 1
+    for index, value, err in [(0, 300, OverflowError), (5, 1, IndexError),
+                              ((0, 0, 0), 1, IndexError)]:
+        with pytest.raises(err):
+            ref[index] = value
+        with pytest.raises(err):
+            lz[index] = value
+    assert_ma_eq(lz, ref, exact=True)                            # a failed write changes nothing
+
+
+def test_setitem_views_write_their_base(engine: Any) -> None:
+    """numpy.ma's views share data and mask: a write to one is a write to its
+    base; an advanced index takes a copy."""
+    views: list[Callable[[Any], Any]] = [
+        lambda m: m[1:], lambda m: m[1:][:, ::2], lambda m: m.T, lambda m: m.reshape(4, 3),
+        lambda m: m[None, 2], lambda m: m[[0, 2]]]
+    for view in views:
+        ref, lz = _write_pair()
+        rv, lv = view(ref), view(lz)
+        for index, value in [(0, 100), ((Ellipsis, -1), np.ma.masked),
+                             (0, np.ma.masked_array(5.0, mask=True))]:
+            rv[index] = value
+            lv[index] = value
+        assert_ma_eq(lv, rv, exact=True)
+        assert_ma_eq(lz, ref, exact=True)
+    ref, lz = _write_pair()
+    rv, lv = ref[1:], lz[1:]
+    ref[2] = np.ma.masked                                        # and the base's writes reach
+    lz[2] = lt.ma.masked                                         # its views
+    assert_ma_eq(lv, rv, exact=True)
+    ref[1:] = ref[:-1]                                           # overlapping, as NumPy
+    lz[1:] = lz[:-1]
+    assert_ma_eq(lz, ref, exact=True)
+
+
+def test_setitem_shares_what_numpy_ma_shares(engine: Any) -> None:
+    """A tensor given to masked_array is shared (numpy.ma's copy=False), and so
+    is a masked array's mask when no mask is given; copy=True, and every
+    operation's result, own theirs.  NumPy arrays are never written."""
+    d, mask = np.arange(4.0), np.array([False, True, False, False])
+    for copy in (False, True):
+        x, k = lt.asarray(d), lt.asarray(mask)
+        rx, rk = d.copy(), mask.copy()
+        m, ref = lt.ma.masked_array(x, mask=k, copy=copy), np.ma.masked_array(
+            rx, mask=rk, copy=copy)
+        m[0], ref[0] = 9.0, 9.0
+        m[1], ref[1] = lt.ma.masked, np.ma.masked
+        m[2], ref[2] = lt.ma.masked, np.ma.masked
+        assert_ma_eq(m, ref, exact=True)
+        assert_eq(x, rx)
+        assert_eq(k, rk)
+    np.testing.assert_array_equal(d, np.arange(4.0))
+    np.testing.assert_array_equal(mask, [False, True, False, False])
+    # numpy.ma's constructor shares a masked array's data, and its mask unless
+    # given one; operations (and astype) return copies.
+    makes: list[Callable[[Any, Any], Any]] = [
+        lambda ma, m: ma.masked_array(m), lambda ma, m: ma.masked_array(m, mask=True),
+        lambda ma, m: ma.masked_array(m, copy=True), lambda ma, m: m + 0,
+        lambda ma, m: m * np.ones((2, 3, 4)), lambda ma, m: ma.masked_where(m.data > 4, m),
+        lambda ma, m: m.astype(np.float32)]
+    for make in makes:
+        ref, lz = _write_pair()
+        r, lr = make(np.ma, ref), make(lt.ma, lz)
+        for index, value in [((Ellipsis, 0), 100), ((Ellipsis, 1), np.ma.masked)]:
+            r[index] = value
+            lr[index] = value
+        assert_ma_eq(lr, r, exact=True)
+        assert_ma_eq(lz, ref, exact=True)
+
+
+def test_setitem_on_unary_results_and_default_masks(engine: Any) -> None:
+    """numpy.ma's unary functions share their operand's mask, so a write to
+    ``-m`` changes ``m``'s; lazyten's results are their own, as numpy.ma's
+    binary ones are.  Masks made by broadcasting (no mask given, a scalar
+    mask, a broadcast operand) take writes too."""
+    ref, lz = _write_pair()
+    for r in (-lz, abs(lz), lt.ma.exp(lz), lt.ma.sqrt(lz)):
+        r[...] = 1.0
+        r[0] = lt.ma.masked
+    assert_ma_eq(lz, ref, exact=True)
+    for mask in (np.ma.nomask, True, False):
+        ref, lz = np.ma.masked_array(np.arange(3.0), mask=mask), lt.ma.masked_array(
+            np.arange(3.0), mask=mask)
+        ref[0], lz[0] = np.ma.masked, lt.ma.masked
+        ref[1], lz[1] = 7.0, 7.0
+        assert_ma_eq(lz, ref, exact=True)
+    ref, lz = _write_pair()
+    ref, lz = ref[0] + np.zeros((2, 4)), lz[0] + np.zeros((2, 4))
+    ref[1, 1], lz[1, 1] = np.ma.masked, lt.ma.masked
+    ref[0, 0], lz[0, 0] = 1.0, 1.0
+    assert_ma_eq(lz, ref, exact=True)
