@@ -233,3 +233,18 @@ def test_compiled_function_errors_name_the_line() -> None:
         with pytest.raises(FloatingPointError) as info:
             f(np.zeros(4))
     assert any(at(L_y) in n for n in notes(info.value))
+
+
+def test_errors_through_numpys_functions_name_the_users_line() -> None:
+    """``np.sum(t, axis=3)`` calls ``t.sum`` from NumPy's fromnumeric.py:
+    the build error names the user's line, not NumPy's."""
+    t = lt.asarray(np.ones((2, 3)))
+    with pytest.raises(np.exceptions.AxisError) as info:
+        n = line(); np.sum(t, axis=3)  # noqa: E702 - the line the error must name
+    assert f"test_provenance.py:{n})" in str(info.value), str(info.value)
+    with pytest.raises(ValueError) as info:
+        n = line(); np.reshape(t, (4, 2))  # noqa: E702
+    assert f"test_provenance.py:{n})" in str(info.value), str(info.value)
+    with pytest.raises(ValueError) as info:
+        n = line(); np.transpose(t, (0, 0))  # noqa: E702
+    assert f"test_provenance.py:{n})" in str(info.value), str(info.value)

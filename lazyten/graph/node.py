@@ -62,6 +62,9 @@ def _forget(ref: _KeyedRef) -> None:
 
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# NumPy's own Python frames are passed over too: ``np.sum(t, axis=3)`` calls
+# ``t.sum`` from fromnumeric.py, and the line to blame is the user's.
+_SKIPPED_DIRS = (_PKG_DIR, os.path.dirname(os.path.abspath(np.__file__)) + os.sep)
 
 
 class Node:
@@ -147,7 +150,8 @@ _in_package: dict[CodeType, bool] = {}
 
 
 def user_source() -> tuple[str, int]:
-    """The first stack frame outside the lazyten package: the line to blame."""
+    """The first stack frame outside the lazyten package (and NumPy's, which
+    calls a tensor's methods from its functions): the line to blame."""
     f: FrameType | None = sys._getframe(1)
     while f is not None:
         code = f.f_code
@@ -155,7 +159,7 @@ def user_source() -> tuple[str, int]:
         if inside is None:
             if len(_in_package) > 100_000:  # generated code (exec) must not pile up
                 _in_package.clear()
-            inside = _in_package[code] = code.co_filename.startswith(_PKG_DIR)
+            inside = _in_package[code] = code.co_filename.startswith(_SKIPPED_DIRS)
         if not inside:
             return (code.co_filename, f.f_lineno)
         f = f.f_back
