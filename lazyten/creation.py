@@ -141,18 +141,21 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
     return _creation("full", shp, value.dtype, fill_value=value[()])
 
 
+@ops.reports("zeros")
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "zeros")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "zeros")
     return _creation("full", _shape(shape, "zeros"), dt, fill_value=dt.type(0))
 
 
+@ops.reports("ones")
 def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "ones")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "ones")
     return _creation("full", _shape(shape, "ones"), dt, fill_value=dt.type(1))
 
 
+@ops.reports("empty")
 def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "empty")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "empty")
@@ -324,6 +327,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
     return _creation("eye", (n, m), dt, n=n, m=m, k=_int(k, "eye", "k"))
 
 
+@ops.reports("identity")
 def identity(n: int, dtype: Any = None) -> Tensor:
     return eye(n, dtype=dtype)
 

@@ -219,6 +219,7 @@ def round(x: Any, decimals: int = 0) -> Tensor:  # noqa: A001 - NumPy's name
 around = round
 
 
+@ops.reports("clip")
 def clip(x: Any, min: Any = None, max: Any = None, *,  # noqa: A002
          a_min: Any = None, a_max: Any = None) -> Tensor:
     """``minimum(maximum(x, min), max)`` in the type of all three: NumPy's
@@ -897,10 +898,12 @@ def vstack(arrays: Sequence[Any]) -> Tensor:
 row_stack = vstack
 
 
+@ops.reports("dstack")
 def dstack(arrays: Sequence[Any]) -> Tensor:
     return concat([atleast_3d(a) for a in arrays], axis=2)
 
 
+@ops.reports("column_stack")
 def column_stack(arrays: Sequence[Any]) -> Tensor:
     ts = [wrap(a) for a in arrays]
     return concat([t[:, None] if t.ndim == 1 else atleast_2d(t) for t in ts], axis=1)

@@ -1182,7 +1182,10 @@ def located(name: str, inputs: Sequence[Node], e: BaseException,
         return e
     src = user_source() if src is None else src
     where = f"{src[0].rsplit('/', 1)[-1]}:{src[1]}"
-    msg = f"{name}: {e} [operands: {_describe(inputs)}] (at {where})"
+    text = str(e)
+    # (a message that names the function already, ``put: mode must be ...``)
+    text = text[len(name) + 2:] if text.startswith(f"{name}: ") else text
+    msg = f"{name}: {text} [operands: {_describe(inputs)}] (at {where})"
     err = _same_type(e, msg)
     err.lazyten_source = src  # type: ignore[attr-defined]
     return err
@@ -1201,16 +1204,36 @@ def _operand_nodes(args: Sequence[Any]) -> list[Node]:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# How many ``reports`` functions are running in this thread: only the
+# outermost, the one the user called, names an error.
+_reporting = threading.local()
+
+
 def reports(name: str) -> Callable[[F], F]:
     """Decorator for composite functions: an error raised while checking
-    arguments (before any node is built) is ``located`` like a build error."""
+    arguments (before any node is built) is ``located`` like a build error,
+    and one located by an op or function it built on is named after it as
+    well (``hstack: concat: ...``): the user called ``hstack``."""
     def deco(fn: F) -> F:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            depth = getattr(_reporting, "depth", 0)
+            _reporting.depth = depth + 1
             try:
                 return fn(*args, **kwargs)
             except BUILD_ERRORS as e:
-                raise located(name, _operand_nodes(args), e) from None
+                if depth:
+                    raise                    # (the function the user called names it)
+                src = getattr(e, "lazyten_source", None)
+                if src is None:
+                    raise located(name, _operand_nodes(args), e) from None
+                if str(e).startswith(f"{name}: "):
+                    raise
+                err = _same_type(e, f"{name}: {e}")
+                err.lazyten_source = src  # type: ignore[attr-defined]
+                raise err from None
+            finally:
+                _reporting.depth = depth
         return wrapper  # type: ignore[return-value]
     return deco
 
