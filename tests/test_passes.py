@@ -1236,3 +1236,19 @@ def test_rewrite_shows_a_rule_only_the_ops_it_names() -> None:
                                   np.sin(np.arange(4.0) * 2.0 - 1.0) - np.arange(4.0))
     assert rewrite(g, rule, only=frozenset({"cos"})) is g
     assert rewrite(g, lambda n, ins: None, only=frozenset({"sin"})) is g
+
+
+def test_a_filled_exponent_is_not_a_scalar_one(engine: Any) -> None:
+    """``x ** full(s, 0.5)``: NumPy's power loop takes ``sqrt`` for an
+    exponent of stride 0 only, so a filled array stays an array there
+    (``(-inf) ** 0.5`` is ``inf`` by ``pow``, NaN by ``sqrt``)."""
+    x = np.array([-np.inf, -0.0, 4.0, 2.0])
+    for v in (0.5, -1.0, 2.0, 1.0):
+        for dt in (np.float64, np.float32):
+            xs = x.astype(dt)
+            with np.errstate(all="ignore"):
+                expected = np.power(xs, np.full(4, v, dt))
+                for _ in range(2):                # (the cached plan's fast path too)
+                    same_bits(lt.power(lt.asarray(xs), lt.full(4, v, dt)).eval(), expected)
+                    same_bits((lt.asarray(xs) ** lt.full_like(lt.asarray(xs), v)).eval(),
+                              expected)

@@ -199,9 +199,13 @@ def _scalar_fill(node: Node, ins: tuple[Node, ...]) -> Node | None:
     give anyway (``maximum(x, zeros_like(x))``) becomes that value, 0-d: a
     0-d array promotes as the filled one (under NEP 50 only Python scalars
     are weak, arrays of any ndim are not), the values are the same, and no
-    buffer of the fill is made."""
+    buffer of the fill is made.  Not a power's exponent: NumPy's power
+    loop takes ``sqrt`` (and the like) for an exponent of stride 0 only, and
+    ``(-inf) ** 0.5`` is ``inf`` by ``pow``, NaN by ``sqrt``."""
     for k, f in enumerate(ins):
         if f.op.name != "full" or f.value is not None or not f.shape:
+            continue
+        if k == 1 and node.op.name in ("power", "pow", "float_power"):
             continue
         others = [i.shape for j, i in enumerate(ins) if j != k]
         if broadcast_shapes(*others) != node.shape:
