@@ -64,6 +64,17 @@ def test_scalar_of_higher_kind_is_not_sent_to_numexpr() -> None:
         assert_eq(e, np.arange(5) * 1.5)
 
 
+def test_conj_of_a_real_operand_is_not_sent_to_numexpr() -> None:
+    """numexpr's conj makes a real operand complex (its imaginary part then
+    -0.0, NumPy's +0.0)."""
+    x = np.array([1.0, -2.0, 0.0])
+    for e, expected in ((lt.imag(lt.conj(lt.asarray(x))), np.imag(np.conj(x))),
+                        (lt.real(lt.conj(lt.asarray(x))) * 2 + 1, np.real(np.conj(x)) * 2 + 1)):
+        with lt.set_options(backend="numexpr"):
+            for _ in range(2):
+                same_bits(lt.compute(e)[0], expected)
+
+
 def test_integer_division_and_power_stay_numpy_exact(any_engine: Any) -> None:
     a = np.array([7, -7, 9, 0, 3], dtype=np.int64)
     b = np.array([2, 2, -4, 5, 3], dtype=np.int64)

@@ -147,6 +147,8 @@ def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKe
             return None
         if kind == "c" and name not in COMPLEX_OK:
             return None
+        if name in ("conj", "real", "imag") and kind != "c":
+            return None          # (numexpr's conj makes a real operand complex: imag -0.0)
         if kind == "b" and name not in BOOL_ONLY | {"equal", "not_equal", "where"}:
             return None
         args = []
