@@ -306,3 +306,51 @@ def test_out_by_position(engine: Any) -> None:
     assert l_out.tobytes() == n_out.tobytes()
     with pytest.raises(ValueError):           # NumPy's shape error, from its call
         lt.sum(lt.asarray(_X), axis=0, out=np.zeros(4))
+
+
+def _ufunc_ops() -> list[str]:
+    from lazyten.functions import ELEMENTWISE
+    from lazyten.graph.ops import REGISTRY
+    return sorted(n for n in ELEMENTWISE if n in REGISTRY and REGISTRY[n].ufunc is not None)
+
+
+@pytest.mark.parametrize("name", _ufunc_ops())
+def test_ufunc_keywords_of_the_elementwise_functions(engine: Any, name: str) -> None:
+    """``lt.add(a, b, dtype=..., casting=..., out=..., where=...)``: NumPy's
+    loop for ``dtype=``/``signature=`` (lazily, inputs cast to it), NumPy's
+    own call for ``out=`` (by name or position) and ``where=``."""
+    from lazyten.graph.ops import REGISTRY
+    spec = REGISTRY[name]
+    ufunc, arity = spec.ufunc, spec.arity or 1
+    assert ufunc is not None
+    xs = [np.array([0.5, -1.5, 2.0, 3.0]), np.array([1, 2, 0, 3], np.int8),
+          np.array([True, False, True, False])][:arity]
+    if arity == 1:
+        xs = [np.array([0.5, -1.5, 2.0, 3.0])]
+    mask = np.array([True, False, True, True])
+    calls: list[dict[str, Any]] = [{"dtype": np.float32}, {"dtype": np.int16},
+                                   {"dtype": np.float32, "casting": "unsafe"},
+                                   {"dtype": np.float64, "casting": "safe"},
+                                   {"order": "C", "subok": True}]
+    for kw in calls:
+        with np.errstate(all="ignore"):
+            check(lambda: ufunc(*xs, **kw),
+                  lambda: getattr(lt, name)(*[lt.asarray(x) for x in xs], **kw))
+    with np.errstate(all="ignore"):
+        try:
+            expected = ufunc(*xs)
+        except TypeError:
+            return
+        if ufunc.nout != 1:
+            return
+        for out_by_position in (False, True):
+            n_out, l_out = np.zeros_like(expected), np.zeros_like(expected)
+            args_n = (*xs, n_out) if out_by_position else xs
+            args_l = (*[lt.asarray(x) for x in xs], l_out) if out_by_position else xs
+            ufunc(*args_n, **({} if out_by_position else {"out": n_out}), where=mask)
+            got = getattr(lt, name)(*args_l, **({} if out_by_position else {"out": l_out}),
+                                    where=mask)
+            assert got is l_out
+            assert l_out.tobytes() == n_out.tobytes()
+    with pytest.raises(TypeError, match="invalid keyword"):
+        getattr(lt, name)(*xs, bogus=1)
