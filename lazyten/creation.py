@@ -70,11 +70,17 @@ def asarray(obj: Any, dtype: Any = None, copy: bool | None = None, *,
     return Tensor(ops.source(arr, name))
 
 
-def array(obj: Any, dtype: Any = None, copy: bool = True) -> Tensor:
-    """A tensor holding a copy of ``obj`` (``np.array``)."""
+def array(obj: Any, dtype: Any = None, copy: bool = True, *, ndmin: int = 0) -> Tensor:
+    """A tensor holding a copy of ``obj`` (``np.array``); ``ndmin``: at
+    least that many dimensions, ones prepended."""
     if isinstance(obj, Tensor):
-        return obj.astype(obj.dtype if dtype is None else dtype, copy=True)
-    return asarray(obj, dtype=dtype, copy=copy)
+        t = obj.astype(obj.dtype if dtype is None else dtype, copy=True)
+    else:
+        t = asarray(obj, dtype=dtype, copy=copy)
+    ndmin = _int(ndmin, "array", "ndmin")
+    if ndmin > 64:
+        raise ValueError(f"ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
+    return t if t.ndim >= ndmin else t.reshape((1,) * (ndmin - t.ndim) + t.shape)
 
 
 def from_numpy(a: np.ndarray[Any, Any]) -> Tensor:
@@ -346,13 +352,12 @@ def meshgrid(*xs: Any, copy: bool = True, sparse: bool = False,
     pos = list(range(n))
     if indexing == "xy" and n >= 2:  # Cartesian: the first two axes swap
         pos[0], pos[1] = 1, 0
-    out = []
+    parts = []
     for i, t in enumerate(ts):
         shape = [1] * n
         shape[pos[i]] = t.shape[0]
-        out.append(t.reshape(shape))
-    if not sparse:
-        out = broadcast_arrays(*out)
+        parts.append(t.reshape(shape))
+    out: Sequence[Tensor] = parts if sparse else broadcast_arrays(*parts)
     # A copy is a new tensor: written, it leaves the inputs and the others be.
     return tuple(Tensor(t._node) if copy else t for t in out)
 

@@ -595,13 +595,14 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
 
 
 @ops.reports("broadcast_arrays")
-def broadcast_arrays(*arrays: Any) -> list[Tensor]:
+def broadcast_arrays(*arrays: Any) -> tuple[Tensor, ...]:
+    """The operands broadcast to one shape (views), as a tuple (NumPy 2)."""
     ts = [wrap(a) for a in arrays]
     shape = S.broadcast_shapes(*(t.shape for t in ts))
-    return [t if t.shape == shape else broadcast_to(t, shape) for t in ts]
+    return tuple(t if t.shape == shape else broadcast_to(t, shape) for t in ts)
 
 
-def broadcast_to_same(*arrays: Any) -> list[Tensor]:
+def broadcast_to_same(*arrays: Any) -> tuple[Tensor, ...]:
     """F# Tensor's ``broadcastToSame``: all operands broadcast to one shape (views).
 
     Accepts ``(a, b, ...)`` or a single list ``[a, b, ...]``.

@@ -652,10 +652,14 @@ class Tensor:
         """``lt.put(self, ind, v, mode)``: write ``v`` at flat indices."""
         _put(self, ind, v, mode)
 
-    def flatten(self) -> Tensor:
+    def flatten(self, order: str = "C") -> Tensor:
         """A flat copy (NumPy's ``flatten`` never returns a view: writing to
-        it leaves ``self`` alone; ``ravel`` is the view)."""
-        return Tensor(self.reshape(-1)._node)
+        it leaves ``self`` alone; ``ravel`` is the view), its elements read
+        in ``order`` ("K": Fortran order for Fortran-contiguous data, as "A")."""
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError(f"flatten: order must be one of 'C', 'F', 'A', or 'K' "
+                             f"(got {order!r})")
+        return Tensor(self.reshape(-1, order="A" if order == "K" else order)._node)
 
     def ravel(self, order: Any = "C") -> Tensor:
         from .manipulation import ravel
@@ -668,7 +672,11 @@ class Tensor:
                              f"(got {order!r})")
         return _fn.astype(self, dtype, copy=copy, casting=casting, device=device)
 
-    def copy(self) -> Tensor:
+    def copy(self, order: str = "C") -> Tensor:
+        # (the same values in any order; lazyten lays a result out itself)
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError(f"copy: order must be one of 'C', 'F', 'A', or 'K' "
+                             f"(got {order!r})")
         return _fn.copy(self)
 
     def __copy__(self) -> Tensor:

@@ -354,3 +354,18 @@ def test_ufunc_keywords_of_the_elementwise_functions(engine: Any, name: str) -> 
             assert l_out.tobytes() == n_out.tobytes()
     with pytest.raises(TypeError, match="invalid keyword"):
         getattr(lt, name)(*xs, bogus=1)
+
+
+def test_flatten_copy_array_and_broadcast_arrays_forms(engine: Any) -> None:
+    x = np.arange(6.0).reshape(2, 3)
+    for a in (x, np.asfortranarray(x), x.T, x[:, ::2]):
+        for order in "CFAK":
+            check(lambda: a.flatten(order), lambda: lt.asarray(a).flatten(order))
+            check(lambda: a.copy(order), lambda: lt.asarray(a).copy(order))
+    for v in (5, [1, 2], np.ones((2, 3)), lt.ones((2, 3))):
+        for ndmin in (0, 1, 2, 3):
+            check(lambda: np.array(np.asarray(v), ndmin=ndmin), lambda: lt.array(v, ndmin=ndmin))
+    got = lt.broadcast_arrays(lt.asarray(x), 1.0)
+    assert isinstance(got, tuple) and isinstance(np.broadcast_arrays(x, 1.0), tuple)
+    with pytest.raises(ValueError):
+        lt.asarray(x).flatten("X")
