@@ -566,6 +566,8 @@ def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     if axis is None:
         axes = tuple(i for i, d in enumerate(t.shape) if d == 1)
     else:
+        if isinstance(axis, list):           # (an int or a tuple, as NumPy's)
+            raise TypeError("'list' object cannot be interpreted as an integer")
         axes = S.normalize_axes(axis, t.ndim)
         for a in axes:
             if t.shape[a] != 1:
@@ -619,37 +621,48 @@ def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
 
 
 @ops.reports("split")
-def split(x: Any, indices_or_sections: int | Sequence[int], axis: int = 0) -> list[Tensor]:
-    """NumPy's ``split``: views along ``axis``."""
+def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
+    """NumPy's ``split``: views along ``axis``, at the given indices or into
+    that many equal sections."""
     t = wrap(x)
     ax = S.normalize_axis(axis, t.ndim)
     n = t.shape[ax]
-    if isinstance(indices_or_sections, (int, np.integer)):
-        k = int(indices_or_sections)
-        if k == 0:                           # (NumPy's n % 0)
-            raise ZeroDivisionError("integer division or modulo by zero")
-        if k < 0 or n % k:
-            raise ValueError(f"array of size {n} along axis {ax} does not divide into "
-                             f"{k} equal sections")
-        bounds = [i * (n // k) for i in range(k + 1)]
-    else:
-        bounds = [0] + [int(i) for i in indices_or_sections] + [n]
-    out = []
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        idx = (slice(None),) * ax + (slice(lo, hi),)
-        out.append(t[idx])
-    return out
+    try:
+        len(indices_or_sections)
+    except TypeError:                        # (a number of sections: NumPy's n % k)
+        if n % indices_or_sections:
+            raise ValueError(f"array split does not result in an equal division: size {n} "
+                             f"along axis {ax} into {indices_or_sections} sections") from None
+    return _split_at(t, ax, _division_points(n, indices_or_sections))
 
 
 @ops.reports("array_split")
-def array_split(x: Any, sections: int, axis: int = 0) -> list[Tensor]:
+def array_split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
+    """NumPy's ``array_split``: as ``split``, the first ``n % k`` of ``k``
+    sections one longer."""
     t = wrap(x)
     ax = S.normalize_axis(axis, t.ndim)
-    n = t.shape[ax]
-    q, r = divmod(n, sections)
-    sizes = [q + 1] * r + [q] * (sections - r)
-    bounds = [builtins.sum(sizes[:i]) for i in range(1, sections)]
-    return split(t, bounds, axis=ax)
+    return _split_at(t, ax, _division_points(t.shape[ax], indices_or_sections))
+
+
+def _division_points(n: int, indices_or_sections: Any) -> list[int]:
+    """Where ``array_split`` cuts an axis of ``n``: the indices given (read
+    as slice bounds), or the bounds of ``int(k)`` sections."""
+    try:
+        return [0, *(operator.index(i) for i in indices_or_sections), n]
+    except TypeError:
+        pass
+    k = int(indices_or_sections)
+    if k <= 0:
+        raise ValueError("number sections must be larger than 0.")
+    q, r = divmod(n, k)
+    sizes = [q + 1] * r + [q] * (k - r)
+    return [builtins.sum(sizes[:i]) for i in range(k + 1)]
+
+
+def _split_at(t: Tensor, ax: int, bounds: list[int]) -> list[Tensor]:
+    lead = (slice(None),) * ax
+    return [t[lead + (slice(lo, hi),)] for lo, hi in zip(bounds[:-1], bounds[1:])]
 
 
 # ------------------------------------------------------------------ reductions
@@ -822,7 +835,9 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) 
     if axis is None:
         t = t.reshape(-1)
         axis = 0
-    return cumulative_sum(t, axis=axis, dtype=dtype)
+    # (NumPy's cumsum takes one int axis: a tuple is its TypeError, where the
+    # array API's cumulative_sum takes a 1-tuple)
+    return cumulative_sum(t, axis=operator.index(axis), dtype=dtype)
 
 
 @numpy_out(np.cumprod)
@@ -831,7 +846,9 @@ def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None)
     if axis is None:
         t = t.reshape(-1)
         axis = 0
-    return cumulative_prod(t, axis=axis, dtype=dtype)
+    # (NumPy's cumsum takes one int axis: a tuple is its TypeError, where the
+    # array API's cumulative_sum takes a 1-tuple)
+    return cumulative_prod(t, axis=operator.index(axis), dtype=dtype)
 
 
 def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -1060,14 +1077,22 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None,
     from .manipulation import _clipmode
     how = _clipmode(mode)
     t = wrap(x)
-    idx = _take_indices(indices)
+    idx, known = _take_indices(indices)
     if idx.dtype == np.bool_:
         idx = astype(idx, np.intp)           # (NumPy casts them: True is index 1)
     if axis is None or (t.ndim == 0 and axis in (0, -1)):
         t = t.reshape(-1)
         axis = 0
+    n = t.shape[S.normalize_axis(axis, t.ndim)] if t.ndim else 0
+    if how == "raise" and known is not None and known.dtype.kind in "iu":
+        # (known indices are checked on this line, as NumPy does; a tensor's
+        # values when it runs)
+        from .indexing import _check_bounds
+        try:
+            _check_bounds(known, n, S.normalize_axis(axis, t.ndim))
+        except IndexError as e:
+            raise ops.located("take", [t._node, idx._node], e) from None
     if how != "raise" and idx.dtype.kind in "iu":
-        n = t.shape[S.normalize_axis(axis, t.ndim)] if t.ndim else 0
         if n == 0:
             if idx.size:
                 raise ops.located("take", [t._node, idx._node], IndexError(
@@ -1077,18 +1102,20 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None,
     return Tensor(ops.apply("take", [t._node, idx._node], axis=axis))
 
 
-def _take_indices(indices: Any) -> Tensor:
-    """Indices as ``np.take`` reads them: a Python number or sequence is
-    converted to intp, floats truncated (``[1.7]`` is ``[1]``); ``[]`` and
-    ``[True, False]`` are intp (0 and 1); an array or a tensor of floats
-    is NumPy's same_kind cast error."""
+def _take_indices(indices: Any) -> tuple[Tensor, np.ndarray[Any, Any] | None]:
+    """Indices as ``np.take`` reads them, and their values where the call
+    gives them (not a tensor): a Python number or sequence is converted to
+    intp, floats truncated (``[1.7]`` is ``[1]``); ``[]`` and ``[True,
+    False]`` are intp (0 and 1); an array or a tensor of floats is NumPy's
+    same_kind cast error."""
     if isinstance(indices, (Tensor, np.ndarray)):
         if indices.dtype.kind in "fc":
             raise TypeError(f"take: Cannot cast array data from {indices.dtype!r} to "
                             f"dtype('int64') according to the rule 'same_kind'")
-        return wrap(indices)
+        return wrap(indices), None if isinstance(indices, Tensor) else indices
     a = np.asarray(indices)
-    return wrap(a.astype(np.intp) if a.size == 0 or a.dtype.kind in "bf" else a)
+    a = a.astype(np.intp) if a.size == 0 or a.dtype.kind in "bf" else a
+    return wrap(a), a
 
 
 # ------------------------------------------------------------------ methods

@@ -1373,7 +1373,7 @@ def _partition_args(a: Any, kth: Any, axis: int | None, kind: Any, order: Any,
 # ------------------------------------------------------------------ sorts
 
 @ops.reports("lexsort")
-def lexsort(keys: Any, axis: int | None = -1) -> Tensor:
+def lexsort(keys: Any, axis: int = -1) -> Tensor:
     """The indices that sort by the last key, then the one before, ...
     (``np.lexsort``; a 2-d array's rows are keys).  Stable ``argsort``s,
     least significant key first, each of the key gathered in the order so
@@ -1383,6 +1383,7 @@ def lexsort(keys: Any, axis: int | None = -1) -> Tensor:
     >>> lt.lexsort([lt.asarray([1, 0, 2]), lt.asarray([0, 0, 1])]).eval()
     array([1, 0, 2])
     """
+    axis = operator.index(axis)              # (NumPy reads the axis first: None is a TypeError)
     if isinstance(keys, (Tensor, np.ndarray)):
         kt = wrap(keys)
         # (a 0-d array is no sequence of keys: NumPy's TypeError below)
@@ -1393,8 +1394,6 @@ def lexsort(keys: Any, axis: int | None = -1) -> Tensor:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     if any(k.shape != ks[0].shape for k in ks):
         raise ValueError("all keys need to be the same shape")
-    if axis is None:
-        raise TypeError("'NoneType' object cannot be interpreted as an integer")
     if ks[0].ndim == 0:                    # (NumPy: one scalar key sorts as itself)
         S.normalize_axis(axis, 1)
         return zeros((), np.intp)

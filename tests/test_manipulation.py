@@ -770,3 +770,49 @@ def test_where_of_a_condition_alone_is_nonzero(engine: Any) -> None:
         check(lambda: np.where(c > 0), lambda: lt.where(lt.asarray(c) > 0))
     with pytest.raises(ValueError, match="both or neither"):
         lt.where(lt.asarray([True]), 1)
+
+
+def test_split_and_array_split_arguments_as_numpys(engine: Any) -> None:
+    x = np.arange(12.0).reshape(4, 3)
+    t = lt.asarray(x)
+    for ios in (2, 3, -1, 0, 2.0, [1, 3], [3, 1], [-1], [0, 10], (1,), np.array([1, 2]), [],
+                [1.5]):
+        for axis in (0, 1, -1):
+            for np_fn, lt_fn in ((np.split, lt.split), (np.array_split, lt.array_split)):
+                check(lambda: np_fn(x, ios, axis=axis), lambda: lt_fn(t, ios, axis=axis))
+
+
+def test_axis_argument_types_as_numpys(engine: Any) -> None:
+    """One int where NumPy takes one (cumsum's axis, lexsort's, checked
+    first), an int or a tuple where it takes those (squeeze)."""
+    x = np.arange(6.0).reshape(2, 3)
+    t = lt.asarray(x)
+    for axis in ((1,), [1], np.int8(1), None, (0, 0)):
+        for name in ("cumsum", "cumprod", "nancumsum", "nancumprod"):
+            check(lambda: getattr(np, name)(x, axis=axis), lambda: getattr(lt, name)(t, axis=axis))
+    for axis in ([0], (0,), 0, None):
+        check(lambda: np.squeeze(x[:1], axis=axis), lambda: lt.squeeze(t[:1], axis=axis))
+    for keys in ([np.ones(3), np.ones(4)], [np.ones(3), np.zeros(3)]):
+        for axis in (None, -1, 0):
+            check(lambda: np.lexsort(keys, axis=axis), lambda: lt.lexsort(keys, axis=axis))
+
+
+def test_take_modes_indices_and_bounds_as_numpys(engine: Any) -> None:
+    """``take``: mode raise (known indices checked when built), wrap and
+    clip; Python numbers and sequences converted as NumPy does (floats
+    truncated), float arrays its TypeError; a 0-d array read as 1-d."""
+    x = np.arange(12.0).reshape(3, 4)
+    t = lt.asarray(x)
+    for idx in (7, [1, -7], [13], np.array([5]), np.array([12]), [1.7, 2], 1.0, np.float32(2),
+                np.array([1.0]), [True, False], [], np.array([[0, 11], [-12, 3]])):
+        for mode in ("raise", "wrap", "clip", 0, "bogus"):
+            for axis in (None, 0, 1, -1):
+                check(lambda: np.take(x, idx, axis=axis, mode=mode),
+                      lambda: lt.take(t, idx, axis=axis, mode=mode))
+    z = np.array(3.0)
+    for axis in (None, 0, -1, 1):
+        check(lambda: np.take(z, [0, 0], axis=axis), lambda: lt.take(lt.asarray(z), [0, 0], axis=axis))
+    check(lambda: np.take(np.zeros(0), [1], mode="wrap"),
+          lambda: lt.take(lt.zeros(0), [1], mode="wrap"))
+    with pytest.raises(IndexError):
+        lt.take(t, [99])                          # (on this line, not when evaluated)
