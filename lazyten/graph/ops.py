@@ -191,6 +191,7 @@ _UNARY: list[tuple[str, np.ufunc, str | None, tuple[str, ...]]] = [
     ("asinh", np.arcsinh, "arcsinh({0})", ("arcsinh",)),
     ("atan", np.arctan, "arctan({0})", ("arctan",)),
     ("atanh", np.arctanh, "arctanh({0})", ("arctanh",)),
+    ("bitwise_count", np.bitwise_count, None, ()),
     ("bitwise_invert", np.invert, "(~{0})", ("invert", "bitwise_not")),
     ("cbrt", np.cbrt, None, ()),
     ("ceil", np.ceil, "ceil({0})", ()),
