@@ -248,7 +248,7 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Tensor:
     alone, NumPy's ``nonzero(condition)`` (the indices' count depends on the
     data, so it is computed now)."""
     if (x is None) != (y is None):
-        raise ValueError("either both or neither of x and y should be given")
+        raise ValueError("where: either both or neither of x and y should be given")
     if x is None:
         from .sorting import nonzero
         return nonzero(condition)  # type: ignore[return-value]

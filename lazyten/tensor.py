@@ -532,8 +532,19 @@ class Tensor:
 
     # In-place operators: a new version of this tensor's data (NumPy's rules:
     # the result is cast back with 'same_kind' and must keep this shape).
+    def _is_element(self) -> bool:
+        """Whether this is ``t[i, j, ...]`` with an int for every axis, which
+        NumPy gives as a scalar, not a view: an in-place operator on it makes
+        a new value (``t[0] += 1.5`` then stores it back with
+        ``t.__setitem__``'s cast, and ``x = t[0]; x += 1`` leaves ``t``)."""
+        n = self._n
+        return (self._root is None and not n.shape and n.op.name == "getitem"
+                and all(i[0] == "i" for i in n.attrs["index"]))
+
     def _inplace(self, name: str, o: Any) -> Tensor:
         res = self._bin(name, o)
+        if self._is_element() and res is not NotImplemented:
+            return res
         if not np.can_cast(res.dtype, self.dtype, "same_kind"):
             raise ops.located(name, [self._node, res._node], TypeError(
                 f"cannot cast the result from {res.dtype} to {self.dtype} with casting rule "
@@ -552,6 +563,8 @@ class Tensor:
     def __ifloordiv__(self, o: Any) -> Tensor: return self._inplace("floor_divide", o)
     def __imod__(self, o: Any) -> Tensor: return self._inplace("remainder", o)
     def __ipow__(self, o: Any) -> Tensor:
+        if self._is_element():
+            return self.__pow__(o)
         if type(o) is int and self.dtype == np.bool_:
             # NumPy checks the cast back before it computes (bool ** -1 is an
             # int64 power: its cast error, not the negative-power one).

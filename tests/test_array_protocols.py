@@ -369,3 +369,28 @@ def test_flatten_copy_array_and_broadcast_arrays_forms(engine: Any) -> None:
     assert isinstance(got, tuple) and isinstance(np.broadcast_arrays(x, 1.0), tuple)
     with pytest.raises(ValueError):
         lt.asarray(x).flatten("X")
+
+
+@pytest.mark.parametrize("op", ["+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=",
+                                "<<=", ">>="])
+def test_in_place_operators_on_an_element_are_numpys_scalar(engine: Any, op: str) -> None:
+    """``t[i] op= v`` with an int per axis: NumPy's ``a[i]`` is a scalar, so
+    the new value is stored back by ``__setitem__`` with its cast (no
+    same_kind error), and ``x = t[i]; x op= v`` leaves ``t`` alone."""
+    for dt in (np.int64, np.int8, np.uint8, np.bool_, np.float32):
+        for v in (1.5, 2, True, 300, -1):
+            a = np.array([[3, 2], [1, 0]], dt)
+            t = lt.asarray(a.copy())
+            with np.errstate(all="ignore"):
+                try:
+                    exec(f"a[0, 1] {op} v")
+                except Exception as e:  # noqa: BLE001 - NumPy's error, mirrored
+                    with pytest.raises(public_type(e)):
+                        exec(f"t[0, 1] {op} v")
+                    continue
+                exec(f"t[0, 1] {op} v")
+            assert_eq(t, a)
+    t = lt.asarray(np.arange(3))
+    x = t[0]
+    x += 5
+    assert_eq(t, np.arange(3))

@@ -549,10 +549,10 @@ BAD: list[tuple[str, str, Callable[[], Any]]] = [
     ("stack-empty", "stack", lambda: lt.stack([])),
     ("stack-str", "stack", lambda: lt.stack("ab")),
     ("take-str", "take", lambda: lt.take(T, "a")),
-    ("take-float", "take", lambda: lt.take(T, [1.5])),
+    ("take-float", "take", lambda: lt.take(T, np.array([1.5]))),   # (a list is truncated, as NumPy)
     ("where-str", "asarray", lambda: lt.where(T, "a", 1)),
     ("where-cond-str", "asarray", lambda: lt.where("a", T, T)),
-    ("where-one-arg", "where", lambda: lt.where(T)),
+    ("where-one-arg", "where", lambda: lt.where(T, 1)),        # (x without y)
     ("astype-U5", "astype", lambda: lt.astype(T, "U5")),
     ("astype-object", "astype", lambda: lt.astype(T, object)),
     ("astype-nonsense", "astype", lambda: lt.astype(T, "nonsense")),
