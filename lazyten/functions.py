@@ -552,6 +552,9 @@ def expand_dims(x: Any, axis: int | Sequence[int] = 0) -> Tensor:
     t = wrap(x)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     nd = t.ndim + len(axes)
+    if nd > 64:                              # (NumPy's ValueError, before its getitem's)
+        raise ValueError(f"maximum supported dimension for an ndarray is currently 64, "
+                         f"found {nd}")
     norm = sorted(S.normalize_axis(a, nd) for a in axes)
     if len(set(norm)) != len(norm):
         raise ValueError(f"repeated axis in {axis}")

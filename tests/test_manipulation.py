@@ -816,3 +816,21 @@ def test_take_modes_indices_and_bounds_as_numpys(engine: Any) -> None:
           lambda: lt.take(lt.zeros(0), [1], mode="wrap"))
     with pytest.raises(IndexError):
         lt.take(t, [99])                          # (on this line, not when evaluated)
+
+
+def test_numpys_limits_when_built(engine: Any) -> None:
+    """More than 64 dimensions, or a view too big to index, raise on the
+    line that builds them, with NumPy's exception types."""
+    one, three = np.ones(1), np.ones(3)
+    for np_fn, lt_fn in (
+            (lambda: one.reshape((1,) * 65), lambda: lt.asarray(one).reshape((1,) * 65)),
+            (lambda: one[(None,) * 64], lambda: lt.asarray(one)[(None,) * 64]),
+            (lambda: np.expand_dims(one, tuple(range(64))),
+             lambda: lt.expand_dims(lt.asarray(one), tuple(range(64)))),
+            (lambda: np.ones((1,) * 65), lambda: lt.ones((1,) * 65)),
+            (lambda: np.broadcast_to(three, (2**40, 2**40, 3)),
+             lambda: lt.broadcast_to(lt.asarray(three), (2**40, 2**40, 3)))):
+        with pytest.raises(Exception) as info:
+            np_fn()
+        with pytest.raises(public_type(info.value)):
+            lt_fn()                               # (built: nothing is evaluated)

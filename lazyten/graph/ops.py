@@ -12,6 +12,7 @@ one entry here and one row to the op test table.
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import threading
 import warnings
@@ -413,6 +414,8 @@ def _broadcast_to_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[
         raise ValueError(f"negative dimension in target shape {dst}")
     if len(dst) < len(src) or S.broadcast_shapes(src, dst) != dst:
         raise ValueError(f"cannot broadcast shape {src} to {dst}")
+    if math.prod(dst) > np.iinfo(np.intp).max:
+        raise ValueError(f"iterator is too large (a view of shape {dst})")
     return dst, {"shape": dst}
 
 
@@ -1062,6 +1065,9 @@ def apply(name: str, inputs: Sequence[Node], **attrs: Any) -> Node:
     return build(name, inputs, attrs, user_source())
 
 
+_MAX_DIMS = 64
+
+
 def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
           src: tuple[str, int]) -> Node:
     """``apply`` with an explicit source line (passes keep the user's line)."""
@@ -1099,6 +1105,11 @@ def build(name: str, inputs: Sequence[Node], attrs: dict[str, Any],
     else:
         try:
             shape, attrs = spec.infer(ins, attrs)
+            if len(shape) > _MAX_DIMS:
+                # (NumPy's limit; elementwise results never pass their inputs')
+                raise (IndexError if name in ("getitem", "gather") else ValueError)(
+                    f"maximum supported dimension for an ndarray is currently {_MAX_DIMS}, "
+                    f"found {len(shape)}")
             # The attrs' key serves both the dtype probe and the intern table.
             attrs_key = _hashable(attrs) if attrs else ()
             if spec.dtype is not None:
