@@ -841,7 +841,7 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) 
         axis = 0
     # (NumPy's cumsum takes one int axis: a tuple is its TypeError, where the
     # array API's cumulative_sum takes a 1-tuple)
-    return cumulative_sum(t, axis=operator.index(axis), dtype=dtype)
+    return cumulative_sum(t, axis=_scan_axis(axis), dtype=dtype)
 
 
 @numpy_out(np.cumprod)
@@ -852,7 +852,13 @@ def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None)
         axis = 0
     # (NumPy's cumsum takes one int axis: a tuple is its TypeError, where the
     # array API's cumulative_sum takes a 1-tuple)
-    return cumulative_prod(t, axis=operator.index(axis), dtype=dtype)
+    return cumulative_prod(t, axis=_scan_axis(axis), dtype=dtype)
+
+
+def _scan_axis(axis: Any) -> Any:
+    if isinstance(axis, (tuple, list)):      # (bools and the rest: the op's own check)
+        raise TypeError(f"{type(axis).__name__!r} object cannot be interpreted as an integer")
+    return axis
 
 
 def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
