@@ -34,15 +34,128 @@ def _is_basic(item: Any) -> bool:
 
 
 def _advanced(item: Any) -> np.ndarray[Any, Any] | Tensor | None:
-    if isinstance(item, Tensor):
+    """A prepared item's index array (``_prepare``): itself, or a 0-d array
+    for a Python or NumPy bool; None for a basic item."""
+    if isinstance(item, (Tensor, np.ndarray)):
         return item
-    if isinstance(item, (list, tuple, np.ndarray)) or isinstance(item, (bool, np.bool_)):
-        a = np.asarray(item)
-        if a.dtype == object:             # (``x[[slice(None), 0]]``: not an index array)
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
-                             "(`None`) and integer or boolean arrays are valid indices")
-        return a
+    if isinstance(item, (bool, np.bool_)):
+        return np.asarray(item)
     return None
+
+
+_NOT_AN_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                 "integer or boolean arrays are valid indices")
+
+
+def _prepare(shape: tuple[int, ...], items: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An index that is not all ints, slices, ``None`` and ``...``, read as
+    NumPy's ``prepare_index`` reads it, with its errors, before any node or
+    shortcut: at most one ``...``; an object with ``__index__`` (not a bool,
+    not an array) is an integer; anything else not an ndarray or a Tensor is
+    ``np.asarray``'s array (a list, a range, a memoryview; an empty one is an
+    integer array, an empty ndarray keeps its dtype); arrays must be integer
+    or boolean; then no more indices than axes (a k-d mask indexes k axes, a
+    0-d one and ``None`` none), then each mask's shape against its axes.
+    The items come back with those integers as ``int`` and array-likes as
+    arrays.
+
+    >>> _prepare((4,), (range(2),))
+    (array([0, 1]),)
+    >>> _prepare((4,), ([True, False, True, False], slice(None)))
+    Traceback (most recent call last):
+    IndexError: too many indices for array: array is 1-dimensional, but 2 were indexed
+    """
+    out: list[Any] = []
+    ellipsis = masks = False
+    count = 0                            # the axes of ``shape`` indexed
+    for i in items:
+        if i is None:
+            out.append(i)
+            continue
+        if i is Ellipsis:
+            if ellipsis:
+                raise IndexError("an index can only have a single ellipsis ('...')")
+            ellipsis = True
+            out.append(i)
+            continue
+        if type(i) is slice or (isinstance(i, (int, np.integer))
+                                and not isinstance(i, (bool, np.bool_))):
+            count += 1
+            out.append(i)
+            continue
+        if isinstance(i, (bool, np.bool_)):
+            out.append(i)                # (a new axis: indexes none of ``shape``)
+            continue
+        if isinstance(i, (np.ndarray, Tensor)):
+            if i.dtype.kind not in "biu":
+                raise IndexError("arrays used as indices must be of integer (or boolean) "
+                                 f"type, got {i.dtype}")
+            a: Any = i
+        else:
+            if type(i) is not list:      # (no list is an integer)
+                try:
+                    k = operator.index(i)    # (NumPy clears any error, then tries an array)
+                except Exception:
+                    pass
+                else:
+                    count += 1
+                    out.append(k)
+                    continue
+            a = np.asarray(i)
+            if a.size == 0:
+                a = a.astype(np.intp)    # (``t[[]]``: an empty list is float to asarray)
+            if a.dtype.kind not in "biu":
+                raise IndexError(f"{_NOT_AN_INDEX}; got {type(i).__name__}")
+        if a.dtype.kind == "b":
+            count += a.ndim
+            masks = True
+        else:
+            count += 1
+        out.append(a)
+    if count > len(shape):
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, "
+                         f"but {count} were indexed")
+    prepared = tuple(out)
+    for k, axis in _first_axes(len(shape), prepared) if masks else ():
+        a = prepared[k]
+        if isinstance(a, (np.ndarray, Tensor)) and a.ndim and a.dtype.kind == "b":
+            _check_mask(shape, axis, a.shape)
+    return prepared
+
+
+def _first_axes(ndim: int, items: tuple[Any, ...]) -> list[tuple[int, int]]:
+    """(position, first axis indexed) of each item of a prepared index that
+    indexes axes (not ``None``, ``...`` or a 0-d bool)."""
+    def width(i: Any) -> int:
+        if i is None or i is Ellipsis or isinstance(i, (bool, np.bool_)):
+            return 0
+        if isinstance(i, (np.ndarray, Tensor)) and i.dtype.kind == "b":
+            return i.ndim
+        return 1
+    widths = [width(i) for i in items]
+    skipped = ndim - sum(widths)         # the axes ``...`` stands for
+    axes: list[tuple[int, int]] = []
+    dim = 0
+    for k, (i, w) in enumerate(zip(items, widths)):
+        if i is Ellipsis:
+            dim += skipped
+        elif w:
+            axes.append((k, dim))
+            dim += w
+    return axes
+
+
+def _check_ints(shape: tuple[int, ...], items: tuple[Any, ...]) -> None:
+    """The integers of a prepared index (and its concrete 0-d integer arrays,
+    integers to NumPy) against their axes: the checks NumPy makes before it
+    reads an assigned value."""
+    for k, axis in _first_axes(len(shape), items):
+        i = items[k]
+        if isinstance(i, np.ndarray) and i.ndim == 0 and i.dtype.kind in "iu":
+            i = int(i)
+        if isinstance(i, (int, np.integer)) and not -shape[axis] <= i < shape[axis]:
+            raise IndexError(f"index {i} is out of bounds for axis {axis} with size "
+                             f"{shape[axis]}")
 
 
 @ops.reports("getitem")
@@ -59,6 +172,12 @@ def getitem(t: Tensor, index: Any) -> Tensor:
         elif not _is_basic(i):
             basic = False
             break
+    if not basic:
+        # The whole index checked as NumPy checks it, whichever path serves it.
+        items = _prepare(t.shape, items)
+        basic = all(_is_basic(i) for i in items)       # (``__index__`` objects: ints now)
+        every_int = basic and not any(i is None or i is Ellipsis or type(i) is slice
+                                      for i in items)
     if not basic and _has_scalar_bool(items):
         view, rest = _scalar_bools(t, items)
         return view[rest]
@@ -78,9 +197,14 @@ def getitem(t: Tensor, index: Any) -> Tensor:
     adv = [(k, _advanced(i)) for k, i in enumerate(items) if not _is_basic(i)]
     pos, arr = adv[0]
     if len(adv) > 1 or arr is None or any(
-            isinstance(i, (int, np.integer)) or i is None for i in items):
-        key, arrays = _advanced_key(t, items)
-        return Tensor(ops.apply("gather", [t._node, *arrays], key=key))
+            isinstance(i, (int, np.integer)) or i is None for i in items) or (
+            isinstance(arr, Tensor) and t.size == 0 and arr.dtype.kind != "b"):
+        # (A lazy index into an empty tensor: ``np.take`` checks no index
+        # when the other axes are empty, NumPy's indexing does, when it runs.)
+        key, arrays, checks = _advanced_key(t, items)
+        out = Tensor(ops.apply("gather", [t._node, *arrays], key=key))
+        _check_arrays(checks, arrays)
+        return out
     width = arr.ndim if arr.dtype.kind == "b" else 1       # the axes it indexes
     rest = items[:pos] + (slice(None),) * width + items[pos + 1:]
     if any(i is Ellipsis for i in items[:pos]):
@@ -95,13 +219,8 @@ def getitem(t: Tensor, index: Any) -> Tensor:
         mask = arr.eval() if isinstance(arr, Tensor) else arr
         return _boolean_index(base, axis, mask)
     if not isinstance(arr, Tensor):
-        arr = _int_array(arr)
-        if arr.dtype.kind in "iu":
-            _check_bounds(arr, base.shape[axis], axis)
-    idx = wrap(arr)
-    if idx.dtype.kind not in "iu":
-        raise IndexError(f"arrays used as indices must be of integer type, got {idx.dtype}")
-    return Tensor(ops.apply("take", [base._node, idx._node], axis=axis))
+        _check_bounds(arr, base.shape[axis], axis)
+    return Tensor(ops.apply("take", [base._node, wrap(arr)._node], axis=axis))
 
 
 def _user_key(items: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -163,12 +282,15 @@ def _check_bounds(a: np.ndarray[Any, Any], size: int, axis: int) -> None:
         raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
 
 
-def _advanced_key(t: Tensor, items: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[Any]]:
-    """An advanced index as ``gather``/``scatter`` take it: the key (ints,
-    slices, None, ``...``, and ``("a", j)`` for the j-th index array) and
-    the index arrays' nodes.  A boolean mask becomes its ``nonzero()``
-    arrays (a lazy mask is evaluated: their length is its count of True);
-    a 0-d integer array is an integer, as in NumPy."""
+def _advanced_key(t: Tensor, items: tuple[Any, ...]
+                  ) -> tuple[tuple[Any, ...], list[Any], list[tuple[np.ndarray[Any, Any], int, int]]]:
+    """A prepared advanced index (``_prepare``) as ``gather``/``scatter``
+    take it: the key (ints, slices, None, ``...``, and ``("a", j)`` for the
+    j-th index array), the index arrays' nodes, and the concrete arrays with
+    their axes, for ``_check_arrays`` once the node is built (NumPy checks
+    integers and shapes before those values).  A boolean mask becomes its
+    ``nonzero()`` arrays (a lazy mask is evaluated: their length is its count
+    of True); a 0-d integer array is an integer, as in NumPy."""
     n_ell = sum(1 for i in items if i is Ellipsis)
     consumed = 0
     for i in items:
@@ -177,7 +299,7 @@ def _advanced_key(t: Tensor, items: tuple[Any, ...]) -> tuple[tuple[Any, ...], l
                      else int(i is not None and i is not Ellipsis))
     key: list[Any] = []
     arrays: list[Any] = []
-    checks: list[tuple[np.ndarray[Any, Any], int]] = []     # (concrete array, its axis)
+    checks: list[tuple[np.ndarray[Any, Any], int, int]] = []  # (array, axis size, axis)
     dim = 0
     for i in items:
         if i is Ellipsis:
@@ -191,24 +313,17 @@ def _advanced_key(t: Tensor, items: tuple[Any, ...]) -> tuple[tuple[Any, ...], l
             continue
         a = _advanced(i)
         if a is None:
-            raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
-                             f"(`None`) and integer or boolean arrays are valid indices; "
-                             f"got {type(i).__name__}")
+            raise IndexError(f"{_NOT_AN_INDEX}; got {type(i).__name__}")
         if a.dtype.kind == "b":
-            mask = a.eval() if isinstance(a, Tensor) else a
-            _check_mask(t.shape, dim, mask.shape)
+            mask = a.eval() if isinstance(a, Tensor) else a    # (its shape checked)
             for nz in np.nonzero(mask):
                 key.append(("a", len(arrays)))
                 arrays.append(wrap(nz)._node)
             dim += mask.ndim
             continue
         if not isinstance(a, Tensor):
-            a = _int_array(a)
-            if a.dtype.kind not in "iu":
-                raise IndexError(f"arrays used as indices must be of integer type, "
-                                 f"got {a.dtype}")
             if dim < t.ndim:
-                checks.append((a, dim))
+                checks.append((a, t.shape[dim], dim))
             if a.ndim == 0:
                 key.append(int(a))
                 dim += 1
@@ -216,15 +331,20 @@ def _advanced_key(t: Tensor, items: tuple[Any, ...]) -> tuple[tuple[Any, ...], l
         key.append(("a", len(arrays)))
         arrays.append(wrap(a)._node)
         dim += 1
+    return tuple(key), arrays, checks
+
+
+def _check_arrays(checks: list[tuple[np.ndarray[Any, Any], int, int]], arrays: list[Any]) -> None:
+    """The values of an advanced index's concrete arrays against their axes
+    (``_advanced_key``'s checks), unless the arrays select nothing."""
     shapes = [n.shape for n in arrays]
     try:
         gathers = math.prod(np.broadcast_shapes(*shapes)) if shapes else 1
     except ValueError:
-        gathers = 1                     # (the op's inference raises NumPy's error)
+        gathers = 1                     # (the op's inference raised NumPy's error)
     if gathers:                         # NumPy checks no index when it gathers nothing
-        for a, axis in checks:
-            _check_bounds(a, t.shape[axis], axis)
-    return tuple(key), arrays
+        for a, size, axis in checks:
+            _check_bounds(a, size, axis)
 
 
 def _check_mask(shape: tuple[int, ...], dim: int, mask: tuple[int, ...]) -> None:
@@ -244,7 +364,8 @@ def _check_mask(shape: tuple[int, ...], dim: int, mask: tuple[int, ...]) -> None
 
 
 def _boolean_index(t: Tensor, axis: int, mask: np.ndarray[Any, Any]) -> Tensor:
-    _check_mask(t.shape, axis, mask.shape)
+    """``t[..., mask, ...]``, the mask's axes from ``axis`` (its shape checked
+    by ``_prepare``): a take of its True positions from the merged axes."""
     dims = t.shape[axis:axis + mask.ndim]
     if mask.size == 0:
         mask = np.zeros(dims, bool)          # (a mask with no elements: nothing taken)
@@ -258,14 +379,27 @@ def _boolean_index(t: Tensor, axis: int, mask: np.ndarray[Any, Any]) -> Tensor:
 def setitem(t: Tensor, index: Any, value: Any) -> None:
     """``t[index] = value`` as a new version of ``t`` (and of its root, for views)."""
     items = index if isinstance(index, tuple) else (index,)
-    val = _assigned(t, value)
-    if all(_is_basic(i) for i in items):
-        if val.shape and len(items) == t.ndim and all(
-                isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
-                for i in items):
-            # One element (NumPy's scalar assignment): an array of any size
-            # is "a sequence" there, where a view of it would broadcast.
-            raise ValueError("setting an array element with a sequence.")
+    basic = True
+    for i in items:
+        if not (i is None or i is Ellipsis or type(i) is slice or _is_basic(i)):
+            basic = False
+            break
+    if not basic:
+        # The whole index checked as NumPy checks it, before any shortcut.
+        items = _prepare(t.shape, items)
+        basic = all(_is_basic(i) for i in items)       # (``__index__`` objects: ints now)
+    if (isinstance(value, (list, tuple, range)) or isinstance(value, (np.ndarray, Tensor))
+            and value.ndim) and len(items) == t.ndim and all(_is_int(i) for i in items):
+        # One element (NumPy's scalar assignment): a sequence is read as one
+        # value, by the dtype's rules (index errors first, as NumPy's).
+        _check_index(t, items, basic)
+        value = _element(t, value)
+    try:
+        val = _assigned(t, value)
+    except Exception:
+        _check_index(t, items, basic)      # (NumPy reads the value after the index)
+        raise
+    if basic:
         if isinstance(value, (list, tuple)):
             # NumPy reads a sequence at most as deep as the destination is.
             depth = len(S.normalize_index(t.shape, items)[1])
@@ -273,6 +407,12 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
                 raise ValueError(f"setting an array element with a sequence. The requested "
                                  f"array would exceed the maximum number of dimension of "
                                  f"{depth}.")
+        if val.shape and all(i is Ellipsis or _is_int(i) for i in items) and math.prod(
+                val.shape) == 1 and not S.normalize_index(t.shape, items)[1]:
+            # One element through ``...`` (``t[0, ...] = [[v]]``): a view to
+            # NumPy, which broadcasts a 1-element array into it; the op writes
+            # its normalized index, all integers, where NumPy would not.
+            val = ops.apply("reshape", [val], shape=())
         t._write(ops.apply("setitem", [t._node, val], index=items))
         return
     if _has_scalar_bool(items):
@@ -291,8 +431,8 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
                     for i in items[1:])
             and math.prod(val.shape) == 1):
         # ``t[mask] = 0``: where(mask, 0, t), lazy (a lazy mask is not
-        # evaluated) and fused with what follows.
-        _check_mask(t.shape, 0, mask.shape)
+        # evaluated) and fused with what follows.  (``_prepare`` checked
+        # the mask's shape and the index's length.)
         if mask.size == 0:
             return                           # (a mask with no elements: nothing written)
         cond = wrap(mask)
@@ -301,8 +441,53 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
         fill = ops.apply("reshape", [val], shape=()) if val.shape else val
         t._write(ops.apply("where", [cond._node, fill, t._node]))
         return
-    key, arrays = _advanced_key(t, items)
-    t._write(ops.apply("scatter", [t._node, val, *arrays], key=key))
+    key, arrays, checks = _advanced_key(t, items)
+    new = ops.apply("scatter", [t._node, val, *arrays], key=key)
+    _check_arrays(checks, arrays)            # (NumPy: the value's shape first)
+    t._write(new)
+
+
+def _is_int(i: Any) -> bool:
+    """An item NumPy reads as an integer: an int or a 0-d integer array."""
+    if isinstance(i, (int, np.integer)):
+        return not isinstance(i, (bool, np.bool_))
+    return isinstance(i, (np.ndarray, Tensor)) and i.ndim == 0 and i.dtype.kind in "iu"
+
+
+def _check_index(t: Tensor, items: tuple[Any, ...], basic: bool) -> None:
+    """The errors NumPy finds in an index before it reads the value written
+    (a prepared advanced index: only its integers are left to check)."""
+    if basic:
+        S.normalize_index(t.shape, items)
+    else:
+        _check_ints(t.shape, items)
+
+
+def _element(t: Tensor, value: Any) -> Any:
+    """A list, tuple, range or an array of 1 or more dimensions written to
+    one element, as NumPy reads it: a bool element takes a sequence's truth
+    (an array's if it has one element); an integer or complex element calls
+    ``int()`` or ``complex()`` on a sequence (TypeError); a complex element
+    refuses an array (TypeError); anything else is ValueError.
+
+    >>> _element(wrap(np.zeros(2, bool)), [0])
+    True
+    """
+    kind = t.dtype.kind
+    if isinstance(value, (list, tuple, range)):
+        name = type(value).__name__
+        if kind == "b":
+            return bool(value)
+        if kind in "iu":
+            raise TypeError(f"int() argument must be a string, a bytes-like object or a real "
+                            f"number, not '{name}'")
+        if kind == "c":
+            raise TypeError(f"must be real number, not {name}")
+    elif kind == "c":
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    elif kind == "b" and value.size == 1:
+        return value.reshape(())
+    raise ValueError("setting an array element with a sequence.")
 
 
 def _assigned(t: Tensor, value: Any) -> Node:

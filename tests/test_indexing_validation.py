@@ -1,0 +1,183 @@
+"""``t[index]`` and ``t[index] = value`` check an index as NumPy 2 does, on
+the user's line, whichever path serves it: the number of indices against
+the rank (a k-d mask indexes k axes, ``None`` and a 0-d bool none), one
+``...`` at most, which objects are integers (``__index__``) and which are
+arrays (``np.asarray``: a range, a memoryview; only an empty non-array is
+an integer array), and, for a write, the index's errors before the value's.
+Each case runs on NumPy and on lazyten and compares values, shapes, dtypes
+or the exception's type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazyten as lt
+from tests.util import assert_eq, check, public_type
+
+
+class Index:
+    """Not an int, but has ``__index__``: NumPy reads it as an integer."""
+
+    def __index__(self) -> int:
+        return 1
+
+
+x = np.arange(4.0)
+y = np.arange(6.0).reshape(2, 3)
+z = np.arange(24.0).reshape(2, 3, 4)
+m4 = np.array([True, False, True, False])
+m2 = np.array([True, False])
+m23 = np.ones((2, 3), bool)
+
+# (array, index): each is NumPy's value or NumPy's error
+GETS: list[tuple[np.ndarray[Any, Any], Any]] = [
+    # more indices than axes, by paths that built no view (a mask or an
+    # array among full slices), and repeated ellipses
+    (x, (m4, slice(None))), (x, ([0, 1], slice(None))), (y, (slice(None), [0], slice(None))),
+    (y, (..., ..., [1])), (x, (m4, ..., ...)), (z, (m23, 0, 0)), (z, (m23, [0], 0)),
+    (y, (None, [0], 0, 0)), (y, (m2, m2)), (y, ([0], [0], [0])), (x, (True, m4, slice(None))),
+    (z, (..., m23, ...)), (y, (slice(None), np.array([[True, False, True]]))),
+    # still valid: a mask over several axes, None and 0-d bools count none
+    (z, (m23, [0])), (z, (..., m23)), (z, (0, m23)), (z, (m2, ..., [1])), (z, (True, m2, 1)),
+    (z, (False, [0], ..., None)), (x, (True, True, m4)), (x, (m4, True, ...)),
+    (y, (None, ..., None, [1], None)), (z, (Ellipsis, [0, 1], slice(None))),
+    # integers and arrays as NumPy reads them
+    (x, range(2)), (y, (range(2), 0)), (x, Index()), (y, (Index(), [0])), (y, (Index(), 2)),
+    (y, (Index(), slice(None))), (x, np.array([0, 1]).data), (x, m4.data),
+    (x, slice(Index(), None)), (y, ((0, 1),)), (y, ((0, 1), (1, 2))), (x, [True, 1]),
+    (x, np.array(1)), (y, (np.array(1), np.array(2))),
+    # not indices
+    (x, [Index(), Index()]), (x, [1, [2, 3]]), (x, "a"), (x, b"a"), (x, np.float64(1)),
+    (y, (1, 2.0)), (y, (1, np.array(2.0))), (x, (..., 1.0, ...)), (x, (0, 0, 1.0)),
+    # empty: a list, a range or nested lists are integer arrays; an ndarray keeps its dtype
+    (y, np.array([])), (y, []), (y, [[]]), (y, range(0)), (x, np.array([], object)),
+    (x, np.array([], np.float32)), (y, (slice(None), [])),
+    # out of range on an empty array
+    (np.zeros((0, 3)), np.array([5])), (np.zeros((0, 3)), (slice(None), [5])),
+    (np.zeros((3, 0)), [5]), (np.zeros((0, 3)), (slice(None), np.array([], int))),
+]
+
+
+@pytest.mark.parametrize("arr, index", GETS, ids=[f"{k}-{a.shape}" for k, (a, i) in enumerate(GETS)])
+def test_getitem_checks_the_index_as_numpy(engine: Any, arr: Any, index: Any) -> None:
+    t = lt.asarray(arr) * 1
+    check(lambda: arr[index], lambda: t[index])
+
+
+@pytest.mark.parametrize("arr, index", [
+    (x, (m4, slice(None))), (y, (slice(None), [0], slice(None))), (y, (..., ..., [1])),
+    (x, ([0, 1], slice(None))), (y, ([1, 0],)), (z, (..., m23)), (y, (slice(1, None), [2, 0])),
+    (y, (slice(None), np.array([[True, False, True]]))), (y, np.array([0.5]))])
+def test_lazy_index_arrays_are_checked_too(engine: Any, arr: Any, index: Any) -> None:
+    """The same checks when the index arrays are tensors (their shape and
+    dtype are known; a mask's values are read only for a valid index)."""
+    t = lt.asarray(arr)
+    items = index if isinstance(index, tuple) else (index,)
+    lazy = tuple(lt.asarray(np.asarray(i)) if isinstance(i, (list, np.ndarray)) else i
+                 for i in items)
+    check(lambda: arr[index], lambda: t[lazy])
+
+
+@pytest.mark.parametrize("shape, index, out", [
+    ((0, 3), (slice(None), [5]), (0, 1)), ((0, 3), (Ellipsis, [[5]]), (0, 1, 1)),
+    ((0, 3), ([0],), (1, 3)), ((2, 0, 3), (slice(None), slice(None), [7]), (2, 0, 1)),
+    ((0, 3), (slice(None), [-4]), (0, 1)), ((0, 3), ([0], [5]), (1,))])
+def test_lazy_index_out_of_range_on_an_empty_array(engine: Any, shape: Any, index: Any,
+                                                   out: Any) -> None:
+    """A lazy index's values are known when it runs: out of range, its
+    evaluation raises NumPy's IndexError, also where the other axes are
+    empty (``np.take`` alone checks nothing there)."""
+    n = np.zeros(shape)
+    with pytest.raises(IndexError):
+        n[index]
+    idx = tuple(lt.asarray(np.array(i)) if isinstance(i, list) else i for i in index)
+    r = (lt.asarray(n) * 2)[idx]
+    assert r.shape == out
+    with pytest.raises(IndexError, match="out of bounds"):
+        r.eval()
+    with pytest.raises(IndexError, match="out of bounds"):
+        (r + 1).sum().eval()
+
+
+@pytest.mark.parametrize("index", [(slice(None), [2]), (Ellipsis, [[0, -3]]),
+                                   (slice(None), slice(None), [1])])
+def test_lazy_index_in_range_on_an_empty_array(engine: Any, index: Any) -> None:
+    n = np.zeros((0, 3)) if len(index) < 3 else np.zeros((2, 0, 3))
+    lazy = tuple(lt.asarray(np.array(i)) if isinstance(i, list) else i for i in index)
+    assert_eq((lt.asarray(n) * 2)[lazy], n[index])
+
+
+def check_set(arr: np.ndarray[Any, Any], index: Any, value: Any) -> None:
+    """``arr[index] = value`` on NumPy and on a tensor: the same result or
+    the same exception type (raised when the write is built); an array value
+    is also written as a tensor."""
+    n = arr.copy()
+    try:
+        n[index] = value
+    except Exception as e:  # noqa: BLE001 - any NumPy error must be mirrored
+        values = [value] + ([lt.asarray(value)] if isinstance(value, np.ndarray) else [])
+        for v in values:
+            t = lt.asarray(arr)
+            with pytest.raises(public_type(e)):
+                t[index] = v
+        return
+    for v in [value] + ([lt.asarray(value)] if isinstance(value, np.ndarray) else []):
+        t = lt.asarray(arr)
+        t[index] = v
+        assert_eq(t, n)
+
+
+SETS: list[tuple[np.ndarray[Any, Any], Any, Any]] = [
+    # too many indices, repeated ellipses: also through the ``t[mask] = scalar`` shortcut
+    (x, (m4, slice(None)), -1.0), (x, (m4, ..., ...), -1.0), (x, (m4, ...), -1.0),
+    (y, (m2, slice(None), None), 1.0), (y, (m2, slice(None), slice(None)), 1.0),
+    (x, ([0], slice(None)), 1.0), (y, (slice(None), [0], slice(None)), 1.0),
+    (y, (..., ..., [1]), 1.0), (x, m4, np.zeros((2, 1))), (x, m4, np.zeros(2)),
+    (y, (True, m2), 5.0), (y, (m2, True, 1), 5.0),
+    # integers and arrays as NumPy reads them
+    (x, range(2), 7.0), (x, np.array([0, 1]).data, 7.0), (x, Index(), 7.0),
+    (y, (Index(), [0, 2]), 7.0), (x, [], 1.0), (x, np.array([]), 1.0), (x, "a", 1.0),
+    (x, (0, 0, 1.0), 1.0),
+    # the index's error before the value's (NumPy: integers and the index's
+    # form first; an index array's values after the value and its shape)
+    (np.zeros(1), -2, np.arange(2.0)), (np.zeros(3, np.int8), 5, 300),
+    (np.zeros(3, np.int8), (slice(None), 1), 300), (np.zeros(3, np.int8), m2, 300),
+    (np.zeros(3, np.int8), [5], 300), (np.zeros((3, 3), np.int8), (5, [0]), 300),
+    (np.zeros(3), [5], np.zeros(4)), (np.zeros(3), ([1], 1), np.zeros(4)),
+    (np.zeros(3), m2, np.zeros((2, 2))), (np.zeros((3, 3)), (5, [0]), np.zeros(4)),
+    (np.zeros((3, 3)), ([5], 0), np.zeros(4)), (np.zeros((3, 3)), ([5], slice(0, 1)), np.zeros(4)),
+    (np.zeros((3, 3)), (5, slice(0, 1)), np.zeros(4)), (np.zeros(3), 5, [1, [2, 3]]),
+    (np.zeros((3, 3)), (slice(0, 1), 7), [1, [2, 3]]), (np.zeros(3), [5], [1, [2, 3]]),
+    (np.zeros(3), m2, [1, [2, 3]]), (np.zeros((3, 3)), (slice(None), 5), [[1]]),
+    (np.zeros(3), np.array(5), np.arange(2.0)),
+]
+
+
+@pytest.mark.parametrize("arr, index, value", SETS,
+                         ids=[f"{k}-{a.dtype}{a.shape}" for k, (a, i, v) in enumerate(SETS)])
+def test_setitem_checks_the_index_as_numpy(engine: Any, arr: Any, index: Any,
+                                           value: Any) -> None:
+    check_set(arr, index, value)
+
+
+SEQUENCES = [np.arange(5.0), np.array([1.0]), np.array([[0.0]]), np.zeros(0), np.array(2.0),
+             np.arange(5) + 1j, [1, 2, 3, 4, 5], [1], [0], (1, 2), [], [1, [2, 3]], range(2)]
+
+
+@pytest.mark.parametrize("dtype", ["f8", "f4", "i8", "u1", "c16", "c8", "?"])
+@pytest.mark.parametrize("shape, index", [
+    ((3,), 0), ((3,), (-3,)), ((3,), np.array(0)), ((3,), (Index(),)), ((2, 2), (0, np.array(1))),
+    ((), ()), ((), Ellipsis), ((3,), (0, Ellipsis)), ((2, 2), (1, 0))])
+def test_a_sequence_into_one_element_is_numpys(engine: Any, dtype: str, shape: Any,
+                                               index: Any) -> None:
+    """One element (all integers) is NumPy's scalar assignment: a sequence
+    there is "an element with a sequence" (ValueError) for floats, ``int()``
+    of a list (TypeError) for integers, ``complex()`` of it (TypeError) for
+    complex, and its truth for bools (an array's, if it has one element);
+    through ``...`` it is a view, where a 1-element array broadcasts."""
+    for value in SEQUENCES:
+        check_set(np.zeros(shape, dtype), index, value)
