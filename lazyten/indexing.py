@@ -283,10 +283,10 @@ def _check_bounds(a: np.ndarray[Any, Any], size: int, axis: int) -> None:
 
 
 def _advanced_key(t: Tensor, items: tuple[Any, ...]
-                  ) -> tuple[tuple[Any, ...], list[Any], list[tuple[np.ndarray[Any, Any], int, int]]]:
+                  ) -> tuple[tuple[Any, ...], list[Any], list[tuple[Any, int, int]]]:
     """A prepared advanced index (``_prepare``) as ``gather``/``scatter``
     take it: the key (ints, slices, None, ``...``, and ``("a", j)`` for the
-    j-th index array), the index arrays' nodes, and the concrete arrays with
+    j-th index array), the index arrays' nodes, and the arrays (or tensors) with
     their axes, for ``_check_arrays`` once the node is built (NumPy checks
     integers and shapes before those values).  A boolean mask becomes its
     ``nonzero()`` arrays (a lazy mask is evaluated: their length is its count
@@ -299,7 +299,7 @@ def _advanced_key(t: Tensor, items: tuple[Any, ...]
                      else int(i is not None and i is not Ellipsis))
     key: list[Any] = []
     arrays: list[Any] = []
-    checks: list[tuple[np.ndarray[Any, Any], int, int]] = []  # (array, axis size, axis)
+    checks: list[tuple[Any, int, int]] = []  # (array or tensor, axis size, axis)
     dim = 0
     for i in items:
         if i is Ellipsis:
@@ -321,9 +321,9 @@ def _advanced_key(t: Tensor, items: tuple[Any, ...]
                 arrays.append(wrap(nz)._node)
             dim += mask.ndim
             continue
+        if dim < t.ndim:
+            checks.append((a, t.shape[dim], dim))
         if not isinstance(a, Tensor):
-            if dim < t.ndim:
-                checks.append((a, t.shape[dim], dim))
             if a.ndim == 0:
                 key.append(int(a))
                 dim += 1
@@ -334,9 +334,11 @@ def _advanced_key(t: Tensor, items: tuple[Any, ...]
     return tuple(key), arrays, checks
 
 
-def _check_arrays(checks: list[tuple[np.ndarray[Any, Any], int, int]], arrays: list[Any]) -> None:
-    """The values of an advanced index's concrete arrays against their axes
-    (``_advanced_key``'s checks), unless the arrays select nothing."""
+def _check_arrays(checks: list[tuple[Any, int, int]], arrays: list[Any],
+                  writes: bool = False) -> None:
+    """The values of an advanced index's arrays against their axes
+    (``_advanced_key``'s checks), unless the arrays select nothing: the
+    concrete ones, and for a write the lazy ones too (``check_write_bounds``)."""
     shapes = [n.shape for n in arrays]
     try:
         gathers = math.prod(np.broadcast_shapes(*shapes)) if shapes else 1
@@ -344,7 +346,27 @@ def _check_arrays(checks: list[tuple[np.ndarray[Any, Any], int, int]], arrays: l
         gathers = 1                     # (the op's inference raised NumPy's error)
     if gathers:                         # NumPy checks no index when it gathers nothing
         for a, size, axis in checks:
+            if isinstance(a, Tensor):
+                if writes:
+                    check_write_bounds(a, size, axis)
+                continue
             _check_bounds(a, size, axis)
+
+
+def check_write_bounds(a: Any, size: int, axis: int) -> None:
+    """An index array of a write checked now, a lazy one computed for it: an
+    index out of range must fail on the write's line and leave the tensor
+    as it was, not make every later read of it fail.  A compiled function's
+    placeholders have no values yet: checked when it runs."""
+    if isinstance(a, Tensor):
+        if _symbolic_placeholders and reaches_placeholder(a._node):
+            return
+        from .compile import TracingError
+        try:
+            a = a.eval()
+        except TracingError:
+            return
+    _check_bounds(a, size, axis)
 
 
 def _check_mask(shape: tuple[int, ...], dim: int, mask: tuple[int, ...]) -> None:
@@ -396,6 +418,13 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
         value = _element(t, value)
     try:
         val = _assigned(t, value)
+        if basic and isinstance(value, np.generic):
+            # NumPy converts a scalar written through a basic index as a
+            # Python number (np.float64(300.7) into int8: its OverflowError);
+            # through a mask or index arrays it casts it.
+            buf = np.empty((), t.dtype)
+            buf[()] = value
+            val = ops.const(buf[()])
     except Exception:
         _check_index(t, items, basic)      # (NumPy reads the value after the index)
         raise
@@ -439,11 +468,15 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
         if mask.ndim < t.ndim:               # (the mask covers the leading axes)
             cond = cond.reshape(mask.shape + (1,) * (t.ndim - mask.ndim))
         fill = ops.apply("reshape", [val], shape=()) if val.shape else val
+        if fill.dtype != t.dtype:
+            # (cast first, as NumPy's assignment does: a where() of two dtypes
+            # would promote, and the cast back change the elements left alone)
+            fill = ops.apply("astype", [fill], dtype=t.dtype)
         t._write(ops.apply("where", [cond._node, fill, t._node]))
         return
     key, arrays, checks = _advanced_key(t, items)
     new = ops.apply("scatter", [t._node, val, *arrays], key=key)
-    _check_arrays(checks, arrays)            # (NumPy: the value's shape first)
+    _check_arrays(checks, arrays, writes=True)   # (NumPy: the value's shape first)
     t._write(new)
 
 
@@ -494,7 +527,7 @@ def _assigned(t: Tensor, value: Any) -> Node:
     """The node of a value assigned into ``t``.  A Python scalar or list is
     made ``t``'s dtype here, as NumPy does, with NumPy's errors on this line
     (``300`` into int8, NaN or ``1j`` into an integer array)."""
-    if isinstance(value, (bool, int, float, complex)):
+    if type(value) in (bool, int, float, complex):  # (NumPy's scalars: their own dtype)
         return ops.const(np.asarray(value, dtype=t.dtype)[()])
     if isinstance(value, (list, tuple)):
         return wrap(np.asarray(value, dtype=t.dtype))._node
@@ -517,6 +550,8 @@ def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
         ind = _int_array(np.asarray(ind))
         if mode == "raise" and ind.dtype.kind in "iu":
             _check_bounds(ind, a.size, 0)
+    elif mode == "raise" and ind.dtype.kind in "iu":
+        check_write_bounds(ind, a.size, 0)
     idx = wrap(ind).reshape(-1)
     if idx.dtype == np.bool_:
         idx = idx.astype(np.intp)            # (NumPy casts them: True is index 1)

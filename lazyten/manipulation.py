@@ -57,7 +57,7 @@ from .creation import arange, asarray, eye, full, ones, zeros
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, Shape, refuse_call_sizes
-from .indexing import _assigned, _check_bounds
+from .indexing import _assigned, check_write_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
 from .tensor import Tensor, numpy_out, wrap
@@ -1277,8 +1277,7 @@ def put_along_axis(arr: Tensor, indices: Any, values: Any, axis: int | None) -> 
         raise IndexError("`indices` must be an integer array")
     if axis is None:
         v = _fit(Tensor(_assigned(t, values)), idx.shape, advanced=True)
-        if isinstance(idx, np.ndarray):
-            _check_bounds(idx, t.size, 0)
+        check_write_bounds(idx, t.size, 0)
         flat = ops.apply("reshape", [t._node], shape=(-1,))
         new = ops.apply("scatter", [flat, v._node, wrap(idx)._node], key=(("a", 0),))
         t._write(ops.apply("reshape", [new], shape=t.shape))

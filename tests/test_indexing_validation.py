@@ -181,3 +181,70 @@ def test_a_sequence_into_one_element_is_numpys(engine: Any, dtype: str, shape: A
     through ``...`` it is a view, where a 1-element array broadcasts."""
     for value in SEQUENCES:
         check_set(np.zeros(shape, dtype), index, value)
+
+
+def test_writes_with_a_lazy_index_out_of_range_fail_on_their_line(engine: Any) -> None:
+    """A write's lazy index is computed for its bounds check: the write
+    raises NumPy's IndexError on its line and the tensor keeps its value
+    (it made every later read fail); a lazy read is checked when it runs."""
+    writes = (lambda t: t.__setitem__(lt.asarray(np.array([0, 7])), 1.0),
+              lambda t: t.__setitem__((lt.asarray(np.array([0])) * 1, ), 1.0),
+              lambda t: lt.put(t, lt.asarray([9]), 5.0),
+              lambda t: lt.put_along_axis(t, lt.asarray(np.array([9])), 1.0, axis=None),
+              lambda t: lt.put_along_axis(t.reshape(1, 3), lt.asarray(np.array([[9]])), 1.0,
+                                          axis=1))
+    for write in writes:
+        t = lt.asarray(np.arange(3.0))
+        try:
+            write(t)
+        except IndexError:
+            pass
+        else:
+            assert_eq(t, np.array([1.0, 1.0, 2.0]))    # (the in-range write above)
+            continue
+        assert_eq(t + 1, np.arange(3.0) + 1)
+    t = lt.asarray(np.arange(3.0))
+    t[lt.asarray(np.array([0, 2])) * 1] = 5.0
+    assert_eq(t, np.array([5.0, 1.0, 5.0]))
+    read = t[lt.asarray(np.array([9]))]               # (built; its evaluation raises)
+    with pytest.raises(IndexError):
+        read.eval()
+
+
+def test_mask_fills_of_another_dtype_leave_the_rest_alone(engine: Any) -> None:
+    """``t[mask] = v`` with a NumPy scalar, a 1-element array or tensor of
+    another dtype: cast to ``t``'s dtype first (a where() of both dtypes
+    promoted, and the cast back changed the unmasked elements)."""
+    m = np.array([False, False, True, True])
+    cases = [(np.array([2**62 + 1, 2**53 + 1, 5, 7]), m, np.uint64(9)),
+             (np.array([2**64 - 1, 3], np.uint64), m[2:], np.int64(-1)),
+             (np.array([1, 2], np.int8), m[2:], np.uint64(2**64 - 1)),
+             (np.array([1, 2, 3, 4]), m, np.float32(1.5)),
+             (np.array([[1, 2], [3, 4]]), m[2:], np.array([2.5])),
+             (np.array([1, 2, 3, 4]), m, lt.asarray(np.array([1.5], np.float32)))]
+    for arr, mask, v in cases:
+        n, t = arr.copy(), lt.asarray(arr.copy())
+        with np.errstate(all="ignore"):
+            n[mask] = np.asarray(v)
+            t[mask] = v
+        assert_eq(t, n)
+
+
+@pytest.mark.parametrize("index", [0, Ellipsis, slice(None), np.array([True, False]), [0],
+                                   np.array([0, 0])], ids=lambda i: type(i).__name__)
+def test_numpy_scalars_written_as_numpy_writes_them(engine: Any, index: Any) -> None:
+    """A NumPy scalar through a basic index converts as a Python number
+    (np.float64(300.7) into int8 is NumPy's OverflowError); through a mask
+    or index arrays it is cast."""
+    for v in (np.float64(300.7), np.float32(3.7), np.int64(300), np.uint64(2**64 - 1),
+              np.float64(np.nan), np.bool_(True), 3, 2.5, True):
+        n, t = np.zeros(2, np.int8), lt.zeros(2, np.int8)
+        with np.errstate(all="ignore"):
+            try:
+                n[index] = v
+            except Exception as e:  # noqa: BLE001 - NumPy's error, mirrored
+                with pytest.raises(public_type(e)):
+                    t[index] = v
+                continue
+            t[index] = v
+        assert_eq(t, n)
