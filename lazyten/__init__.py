@@ -64,7 +64,14 @@ matrix_power = linalg.matrix_power
 def common_type(*arrays: Any) -> Any:
     """NumPy's ``common_type`` (a float type for the arrays' dtypes)."""
     return np.common_type(*(np.empty(0, _wrap(a).dtype) for a in arrays))
-isdtype = np.isdtype
+
+
+def isdtype(dtype: Any, kind: Any) -> bool:
+    """NumPy's ``isdtype``: of a dtype, not of an array (a tensor is NumPy's
+    TypeError for an array, not a truth-value error)."""
+    if isinstance(dtype, Tensor):
+        raise TypeError(f"dtype argument must be a NumPy dtype, but it is a {type(dtype)}.")
+    return bool(np.isdtype(dtype, kind))
 
 
 def compute(*tensors: Any, profile: bool = False) -> Any:

@@ -295,6 +295,9 @@ def issparse(x: Any) -> bool:
 
 
 def _wrap_scipy(m: Any) -> SparseMatrix:
+    if len(m.shape) != 2:
+        raise ValueError(f"lt.sparse holds matrices (2-d); got a {len(m.shape)}-d input of "
+                         f"shape {m.shape} (reshape it to (1, n) or (n, 1))")
     fmt = m.format
     if not m.has_canonical_format:
         m = m.copy()  # sum duplicates on our own copy, never the user's matrix
@@ -372,4 +375,6 @@ def from_coo(data: Any, row: Any, col: Any, shape: Sequence[int] | None = None,
 
 
 def to_dense(m: SparseMatrix) -> Tensor:
+    if not isinstance(m, SparseMatrix):
+        raise TypeError(f"to_dense: expected an lt.sparse matrix, got {type(m).__name__}")
     return m.to_dense()

@@ -394,3 +394,9 @@ def test_in_place_operators_on_an_element_are_numpys_scalar(engine: Any, op: str
     x = t[0]
     x += 5
     assert_eq(t, np.arange(3))
+
+
+def test_isdtype_of_a_tensor_is_numpys_type_error() -> None:
+    with pytest.raises(TypeError, match="NumPy dtype"):
+        lt.isdtype(lt.ones(3), "real floating")
+    assert lt.isdtype(lt.ones(3).dtype, "real floating")

@@ -185,3 +185,10 @@ def test_errors() -> None:
         S * lt.ones(3)
     with pytest.raises(TypeError, match="sparse @ sparse"):
         S @ S
+
+
+def test_inputs_that_are_no_matrix_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match="2-d"):
+        lt.sparse.csr(np.ones(3))
+    with pytest.raises(TypeError, match="sparse matrix"):
+        lt.sparse.to_dense(5)
