@@ -386,8 +386,14 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
         ddof = correction
     masked = where is not True
     cnt = F.sum(~mask, axis=axis, dtype=np.intp, keepdims=True, where=where)
-    avg = (_divide_by_count(F.sum(arr, axis=axis, dtype=dt, keepdims=True, where=where), cnt)
-           if mean is None else wrap(mean))
+    if mean is None:
+        avg = _divide_by_count(F.sum(arr, axis=axis, dtype=dt, keepdims=True, where=where), cnt)
+    else:
+        avg = wrap(mean)
+        # (NumPy subtracts it with out= the operand: its shape must fit)
+        if S.broadcast_shapes(avg.shape, arr.shape) != arr.shape:
+            raise ValueError(f"nanvar: mean= of shape {avg.shape} does not broadcast to the "
+                             f"operand's shape {arr.shape}")
     # np.subtract(arr, avg, out=arr, casting="unsafe", where=where)
     dev = F.astype(arr - avg, arr.dtype, copy=False)
     if masked:
