@@ -175,8 +175,9 @@ def test_precomputed_mean(engine: Any, dtype: np.dtype[Any]) -> None:
                                             dtype=np.complex64))
     with pytest.raises(ValueError, match="keepdims=True"):
         lt.var(t, axis=0, mean=np.zeros((2, 4, 6)))
-    exact(lambda: np.nanvar(x, axis=0, mean=np.zeros((2, 4, 6))),     # (NumPy's out= shape)
-          lambda: lt.nanvar(t, axis=0, mean=np.zeros((2, 4, 6))))
+    if dtype.kind in "fc":               # (NumPy's nanvar writes into the operand: out= shape)
+        exact(lambda: np.nanvar(x, axis=0, mean=np.zeros((2, 4, 6))),
+              lambda: lt.nanvar(t, axis=0, mean=np.zeros((2, 4, 6))))
     exact(lambda: np.var(x, axis=0, mean=np.zeros(7)), lambda: lt.var(t, axis=0, mean=np.zeros(7)))
 
 
