@@ -397,6 +397,17 @@ class Tensor:
         # (each row is taken when the loop reaches it, after earlier writes).
         return (self[i] for i in range(len(value)))
 
+    @property
+    def flat(self) -> FlatIter:
+        """NumPy's ``flat``: the elements in C order, read (``t.flat[3]``,
+        ``t.flat[::2]``, iteration) and written (``t.flat[idx] = v``, values
+        repeated as ``put`` repeats them; ``t.flat = v``), through views too."""
+        return FlatIter(self)
+
+    @flat.setter
+    def flat(self, value: Any) -> None:
+        FlatIter(self)[...] = value
+
     def _elements(self, value: np.ndarray[Any, Any]) -> Iterator[Any]:
         # NumPy scalars (copies, as NumPy's), read live as NumPy's iteration
         # is: a write to the tensor during the loop is seen by the elements
@@ -776,6 +787,37 @@ def _defers(x: Any) -> bool:
     tensors, lt.sparse's matrices) handles binary operators with arrays itself,
     so ``Tensor op x`` returns NotImplemented and Python calls ``x``'s reflected op."""
     return getattr(type(x), "__array_ufunc__", False) is None
+
+
+class FlatIter:
+    """``t.flat`` (NumPy's ``flatiter``): C-order element access to a tensor.
+    Reads are lazy (``t.reshape(-1)[idx]``, a copy for a strided tensor, as
+    NumPy's ``flat[idx]`` is); a write is ``put`` at the flat positions the
+    index selects, so it reaches ``t`` whatever its layout."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, t: Tensor) -> None:
+        self._t = t
+
+    def __len__(self) -> int:
+        return self._t.size
+
+    def __iter__(self) -> Iterator[Any]:
+        return self._t.reshape(-1)._elements(self._t.eval().reshape(-1))
+
+    def __getitem__(self, index: Any) -> Tensor:
+        return self._t.reshape(-1)[index]
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if index is Ellipsis or (type(index) is tuple and index == (Ellipsis,)):
+            index = slice(None)
+        positions = (_creation.arange(self._t.size)[index] if isinstance(index, Tensor)
+                     else np.arange(self._t.size)[index])
+        _put(self._t, positions, value)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        return self._t.reshape(-1).__array__(dtype, copy)
 
 
 def run_now(fn: Callable[..., Any], *args: Any, written: tuple[int, ...] = (),

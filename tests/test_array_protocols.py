@@ -400,3 +400,31 @@ def test_isdtype_of_a_tensor_is_numpys_type_error() -> None:
     with pytest.raises(TypeError, match="NumPy dtype"):
         lt.isdtype(lt.ones(3), "real floating")
     assert lt.isdtype(lt.ones(3).dtype, "real floating")
+
+
+def test_flat_reads_and_writes_as_numpys(engine: Any) -> None:
+    """``t.flat``: C-order reads, iteration and writes (values repeated as
+    ``put`` repeats them), through strided and transposed tensors and views;
+    NumPy's own ``fill_diagonal`` works on a tensor through it."""
+    x = np.arange(12.0).reshape(3, 4)
+    for base in (x, x.T, x[:, ::2]):
+        for idx, v in ((3, 99.0), (slice(None, None, 2), [1.0, 2.0]), ([0, 5], -1.0),
+                       (Ellipsis, 7.0), (np.arange(base.size) < 3, 5.0)):
+            n, t = base.copy(), lt.asarray(base.copy())
+            n.flat[idx] = v
+            t.flat[idx] = v
+            assert_eq(t, n)
+            check(lambda: n.flat[idx], lambda: t.flat[idx])
+        assert list(lt.asarray(base).flat) == list(base.flat)
+        assert len(lt.asarray(base).flat) == base.size
+    n, t = np.zeros((3, 3)), lt.zeros((3, 3))
+    np.fill_diagonal(n, 5)
+    np.fill_diagonal(t, 5)
+    assert_eq(t, n)
+    n, t = np.zeros((2, 2)), lt.zeros((2, 2))
+    n.flat = [1, 2]
+    t.flat = [1, 2]
+    assert_eq(t, n)
+    v = lt.zeros((2, 3))
+    v[:, 1:].flat[0] = 9
+    assert_eq(v, np.array([[0.0, 9.0, 0.0], [0.0, 0.0, 0.0]]))
