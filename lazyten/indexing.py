@@ -25,7 +25,7 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _symbolic_placeholders, reaches_placeholder
-from .tensor import Tensor, node_of, wrap
+from .tensor import Tensor, element, node_of, wrap
 
 
 def _is_basic(item: Any) -> bool:
@@ -192,7 +192,7 @@ def getitem(t: Tensor, index: Any) -> Tensor:
         if every_int and len(items) == t.ndim:
             # An integer for every axis: NumPy returns a scalar, a copy, so
             # writing to it (``s = a[0, 1]; s += 1``) must not reach ``t``.
-            return Tensor(view._node)
+            return element(view._node)
         return view
     adv = [(k, _advanced(i)) for k, i in enumerate(items) if not _is_basic(i)]
     pos, arr = adv[0]

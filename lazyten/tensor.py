@@ -31,6 +31,8 @@ from .graph.node import Node, _in_package, entered, intern_elementwise, user_sou
 ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
 
 _SCALARS = (bool, int, float, complex)
+# The view steps of an ``element`` (a root-less tensor has none otherwise).
+_ELEMENT: tuple[ViewStep, Any] = (("element", ()), None)
 _new = object.__new__
 
 
@@ -544,13 +546,11 @@ class Tensor:
     # In-place operators: a new version of this tensor's data (NumPy's rules:
     # the result is cast back with 'same_kind' and must keep this shape).
     def _is_element(self) -> bool:
-        """Whether this is ``t[i, j, ...]`` with an int for every axis, which
-        NumPy gives as a scalar, not a view: an in-place operator on it makes
-        a new value (``t[0] += 1.5`` then stores it back with
-        ``t.__setitem__``'s cast, and ``x = t[0]; x += 1`` leaves ``t``)."""
-        n = self._n
-        return (self._root is None and not n.shape and n.op.name == "getitem"
-                and all(i[0] == "i" for i in n.attrs["index"]))
+        """Whether this is ``t[i, j, ...]`` with an int for every axis
+        (``element``), which NumPy gives as a scalar, not a view: an in-place
+        operator on it makes a new value (``t[0] += 1.5`` then stores it back
+        with ``t.__setitem__``'s cast, and ``x = t[0]; x += 1`` leaves ``t``)."""
+        return self._steps is _ELEMENT and self._root is None
 
     def _inplace(self, name: str, o: Any) -> Tensor:
         res = self._bin(name, o)
@@ -818,6 +818,15 @@ class FlatIter:
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
         return self._t.reshape(-1).__array__(dtype, copy)
+
+
+def element(node: Node) -> Tensor:
+    """The tensor of ``t[i, j, ...]`` with an int for every axis: NumPy's
+    scalar, a copy (no root: a write to it does not reach ``t``), which
+    in-place operators treat as a scalar (``Tensor._is_element``)."""
+    t = Tensor(node)
+    t._steps = _ELEMENT
+    return t
 
 
 def run_now(fn: Callable[..., Any], *args: Any, written: tuple[int, ...] = (),

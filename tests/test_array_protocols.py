@@ -394,6 +394,10 @@ def test_in_place_operators_on_an_element_are_numpys_scalar(engine: Any, op: str
     x = t[0]
     x += 5
     assert_eq(t, np.arange(3))
+    # a copy of an element, or t[...] of a 0-d tensor, is a 0-d array: in place
+    for zero_d in (lt.copy(t[0]), lt.asarray(np.array(3))[...], lt.asarray(np.array(3))[()] * 1):
+        with pytest.raises(TypeError, match="same_kind"):
+            zero_d += 1.5
 
 
 def test_isdtype_of_a_tensor_is_numpys_type_error() -> None:
