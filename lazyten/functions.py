@@ -402,6 +402,12 @@ def _reshape_is_view(t: Tensor) -> bool:
 def _reshape_dims(shape: Any) -> tuple[int, ...]:
     """A reshape's new shape as ints, any negative one read as the unknown
     (NumPy's rule; two are its ValueError, when the op is built)."""
+    if type(shape) is tuple:                 # (the common case: Python ints, >= -1)
+        for d in shape:
+            if type(d) is not int or d < -1:
+                break
+        else:
+            return shape
     if isinstance(shape, Tensor):
         shape = shape.tolist()
     elif isinstance(shape, np.ndarray):

@@ -155,6 +155,12 @@ def _unary_method(name: str) -> Callable[..., Tensor]:
     return method
 
 
+# ``==`` and ``!=`` of a tensor with a tensor or a number, as the other
+# operators are made (``Tensor._compare`` has the other operands).
+_equal = _binary_method("equal")
+_not_equal = _binary_method("not_equal")
+
+
 class Tensor:
     """A lazy n-dimensional array.
 
@@ -494,9 +500,15 @@ class Tensor:
     __gt__ = _binary_method("greater")
     __ge__ = _binary_method("greater_equal")
     def __eq__(self, o: Any) -> Tensor:  # type: ignore[override]
+        t = type(o)
+        if t is Tensor or t is int or t is float:    # (the operators' common case)
+            return _equal(self, o)
         return self._compare("equal", o, False)
 
     def __ne__(self, o: Any) -> Tensor:  # type: ignore[override]
+        t = type(o)
+        if t is Tensor or t is int or t is float:
+            return _not_equal(self, o)
         return self._compare("not_equal", o, True)
 
     def _compare(self, name: str, o: Any, differ: bool) -> Tensor:
