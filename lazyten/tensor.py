@@ -244,7 +244,8 @@ class Tensor:
         view = _new(Tensor)                  # Tensor(node, root), without __init__'s call
         view._n = node
         view._root = root
-        view._steps = (step, self._steps)
+        # (a root's steps are none: an ``element``'s mark is no step)
+        view._steps = (step, self._steps if self._root is not None else None)
         view._root_node = root._node
         return view
 
