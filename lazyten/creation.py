@@ -106,6 +106,16 @@ def _creation(name: str, shape: tuple[int, ...], dtype: np.dtype[Any], **attrs: 
 _MAX_BYTES = np.iinfo(np.intp).max
 
 
+def copyto_source(src: Tensor, shape: tuple[int, ...], what: str) -> Tensor:
+    """``src`` as ``np.copyto`` reads it for a destination of ``shape``: it
+    must broadcast there after its extra leading unit axes are dropped (an
+    assignment's rule, ``fits_assignment``), which are dropped here."""
+    if not fits_assignment(src.shape, shape):
+        raise ValueError(f"{what}: could not broadcast input array from shape {src.shape} "
+                         f"into shape {shape}")
+    return src.reshape(src.shape[src.ndim - len(shape):]) if src.ndim > len(shape) else src
+
+
 def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     """``np.full``: ``fill_value`` (a number, an array or a tensor) cast to
     ``dtype`` (default: its own) and broadcast to ``shape``.
@@ -121,14 +131,9 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
         # NumPy copies it into the new array, casting="unsafe": broadcast.
         fill = asarray(fill_value)
         dt = fill.dtype if dtype is None else _dtype_ok(np.dtype(dtype), "full")
-        # (copyto's rule is an assignment's: extra leading unit axes dropped)
-        if not fits_assignment(fill.shape, shp):
-            raise ValueError(f"full: could not broadcast input array from shape "
-                             f"{fill.shape} into shape {shp}")
+        fill = copyto_source(fill, shp, "full")
         if math.prod(shp) * dt.itemsize > _MAX_BYTES:
             return _creation("full", shp, dt, fill_value=dt.type(0))   # (its error)
-        if fill.ndim > len(shp):
-            fill = fill.reshape(fill.shape[fill.ndim - len(shp):])
         # (A new tensor over a broadcast view: written, it gets its own copy.)
         return Tensor(ops.apply("broadcast_to", [fill.astype(dt, copy=False)._node],
                                 shape=shp))

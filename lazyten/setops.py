@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from . import functions as F
-from .creation import asarray, linspace, zeros, zeros_like
+from .creation import asarray, copyto_source, linspace, zeros, zeros_like
 from .exec.executor import evaluate
 from .graph import ops
 from .graph import shapes as S
@@ -286,12 +286,7 @@ def _copyto_value(value: Any, dtype: np.dtype[Any], shape: Shape, what: str) -> 
     if not np.can_cast(v.dtype, dtype, "same_kind"):
         raise TypeError(f"{what}: cannot cast array data from {v.dtype} to {dtype} "
                         f"according to the rule 'same_kind'")
-    if not S.fits_assignment(v.shape, shape):
-        raise ValueError(f"{what}: could not broadcast input array from shape {v.shape} "
-                         f"into shape {shape}")
-    if v.ndim > len(shape):                 # (copyto drops extra leading unit axes)
-        v = v.reshape(v.shape[v.ndim - len(shape):])
-    return v.astype(dtype, copy=False)
+    return copyto_source(v, shape, what).astype(dtype, copy=False)
 
 
 def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
