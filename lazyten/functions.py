@@ -576,9 +576,7 @@ def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     if axis is None:
         axes = tuple(i for i, d in enumerate(t.shape) if d == 1)
     else:
-        if isinstance(axis, list):           # (an int or a tuple, as NumPy's)
-            raise TypeError("'list' object cannot be interpreted as an integer")
-        axes = S.normalize_axes(axis, t.ndim)
+        axes = S.normalize_axes(S.axis_argument(axis), t.ndim)
         for a in axes:
             if t.shape[a] != 1:
                 raise ValueError(f"cannot select an axis to squeeze out which has size not "
@@ -684,8 +682,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool,
     """The reduction ``name``; with a ``where=`` mask, an ``initial=``
     value (None: none, as in NumPy) or var/std's precomputed ``mean=`` it
     is NumPy's masked reduction."""
-    if isinstance(axis, list):               # NumPy takes an int or a tuple only
-        raise TypeError("'list' object cannot be interpreted as an integer")
+    S.axis_argument(axis)
     t = wrap(x)
     if where is True and initial is None and mean is None:
         return Tensor(ops.apply(name, [t._node], axis=axis, keepdims=bool(keepdims), **extra))
@@ -847,7 +844,7 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) 
         axis = 0
     # (NumPy's cumsum takes one int axis: a tuple is its TypeError, where the
     # array API's cumulative_sum takes a 1-tuple)
-    return cumulative_sum(t, axis=_scan_axis(axis), dtype=dtype)
+    return cumulative_sum(t, axis=S.axis_argument(axis, tuples=False), dtype=dtype)
 
 
 @numpy_out(np.cumprod)
@@ -858,13 +855,7 @@ def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None)
         axis = 0
     # (NumPy's cumsum takes one int axis: a tuple is its TypeError, where the
     # array API's cumulative_sum takes a 1-tuple)
-    return cumulative_prod(t, axis=_scan_axis(axis), dtype=dtype)
-
-
-def _scan_axis(axis: Any) -> Any:
-    if isinstance(axis, (tuple, list)):      # (bools and the rest: the op's own check)
-        raise TypeError(f"{type(axis).__name__!r} object cannot be interpreted as an integer")
-    return axis
+    return cumulative_prod(t, axis=S.axis_argument(axis, tuples=False), dtype=dtype)
 
 
 def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:

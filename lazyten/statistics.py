@@ -429,8 +429,7 @@ def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
 
 def _nan_extreme(ufunc: str, a: Any, axis: Any, keepdims: bool, initial: Any,
                  where: Any) -> Tensor:
-    if isinstance(axis, list):               # (NumPy's ufunc reduce: an int or a tuple)
-        raise TypeError("'list' object cannot be interpreted as an integer")
+    S.axis_argument(axis)                    # (NumPy's ufunc reduce: an int or a tuple)
     t = wrap(a)
     if t.dtype.kind not in "fc":             # no NaN to skip: fmin.reduce is min
         fn = F.min if ufunc == "fmin" else F.max

@@ -92,6 +92,15 @@ def normalize_axes(axis: int | Sequence[int] | None, ndim: int) -> tuple[int, ..
     return tuple(sorted(axes))
 
 
+def axis_argument(axis: Any, tuples: bool = True) -> Any:
+    """``axis`` as NumPy's C functions take it: None, an int or (where
+    ``tuples``) a tuple of them; a list, or a tuple where one axis is
+    wanted (``cumsum``), is their TypeError.  Returned as it is."""
+    if isinstance(axis, list) or (not tuples and isinstance(axis, tuple)):
+        raise TypeError(f"{type(axis).__name__!r} object cannot be interpreted as an integer")
+    return axis
+
+
 def reduction_axes(axis: Any, ndim: int) -> tuple[int, ...]:
     """``normalize_axes`` as NumPy's reductions and scans read an axis (in
     C): a bool is no axis there (TypeError), where its Python functions
