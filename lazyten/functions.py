@@ -17,8 +17,8 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _in_package, user_source
-from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, node_of,
-                     numpy_out, run_now, wrap, write_order)
+from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, check_order,
+                     node_of, numpy_out, run_now, wrap, write_order)
 
 # ------------------------------------------------------------------ elementwise
 
@@ -93,9 +93,7 @@ def _with_ufunc_keywords(spec: ops.OpSpec, args: tuple[Any, ...],
             raise TypeError(f"{k!r} is an invalid keyword to ufunc {ufunc.__name__!r}")
     if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
         return run_now(ufunc, *args, **kwargs)
-    order = kwargs.get("order", "K")
-    if order not in ("K", "A", "C", "F"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    check_order(kwargs.get("order", "K"), name)
     dtype, sig = kwargs.get("dtype"), kwargs.get("signature")
     if dtype is None and sig is None:
         return ELEMENTWISE[name](*args)
@@ -366,8 +364,7 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
     (NumPy's: the reversed axes' C-order reshape, a view exactly when
     NumPy's is), ``"A"`` in Fortran order for Fortran-contiguous data."""
     t = wrap(x)
-    if order not in ("C", "F", "A"):
-        raise ValueError(f"reshape: order must be one of 'C', 'F', 'A' (got {order!r})")
+    check_order(order, "reshape", "CFA")
     dims = _reshape_dims(shape)
     if order == "F" or (order == "A" and is_f_contiguous(t) and not is_c_contiguous(t)):
         return reshape(t.T, dims[::-1], copy=copy).T

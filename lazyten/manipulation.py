@@ -60,7 +60,7 @@ from .graph.node import Node, Shape, refuse_call_sizes
 from .indexing import _assigned, check_write_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
-from .tensor import Tensor, numpy_out, wrap
+from .tensor import Tensor, check_order, numpy_out, wrap
 
 __all__: list[str] = [
     "append", "insert", "delete", "roll", "rot90", "fliplr", "flipud", "pad", "resize",
@@ -1044,8 +1044,7 @@ def ravel(a: Any, order: Any = "C") -> Tensor:
     2 or more dimensions."""
     t = wrap(a)
     o = "C" if order is None else order.upper() if isinstance(order, str) else order
-    if o not in ("C", "F", "A", "K"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    check_order(o, "ravel")
     if o in ("A", "K") and t.ndim > 1:
         raise NotImplementedError(f"ravel: order={order!r} reads the memory layout, which "
                                   f"lazy tensors do not have; use 'C' or 'F'")

@@ -693,9 +693,7 @@ class Tensor:
         """A flat copy (NumPy's ``flatten`` never returns a view: writing to
         it leaves ``self`` alone; ``ravel`` is the view), its elements read
         in ``order`` ("K": Fortran order for Fortran-contiguous data, as "A")."""
-        if order not in ("C", "F", "A", "K"):
-            raise ValueError(f"flatten: order must be one of 'C', 'F', 'A', or 'K' "
-                             f"(got {order!r})")
+        check_order(order, "flatten")
         return Tensor(self.reshape(-1, order="A" if order == "K" else order)._node)
 
     def ravel(self, order: Any = "C") -> Tensor:
@@ -704,16 +702,12 @@ class Tensor:
 
     def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe",
                subok: bool = True, copy: bool = True, *, device: Any = None) -> Tensor:
-        if order not in ("K", "A", "C", "F"):
-            raise ValueError(f"astype: order must be one of 'C', 'F', 'A', or 'K' "
-                             f"(got {order!r})")
+        check_order(order, "astype")
         return _fn.astype(self, dtype, copy=copy, casting=casting, device=device)
 
     def copy(self, order: str = "C") -> Tensor:
         # (the same values in any order; lazyten lays a result out itself)
-        if order not in ("C", "F", "A", "K"):
-            raise ValueError(f"copy: order must be one of 'C', 'F', 'A', or 'K' "
-                             f"(got {order!r})")
+        check_order(order, "copy")
         return _fn.copy(self)
 
     def __copy__(self) -> Tensor:
@@ -831,6 +825,14 @@ class FlatIter:
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
         return self._t.reshape(-1).__array__(dtype, copy)
+
+
+def check_order(order: Any, what: str, allowed: str = "CFAK") -> None:
+    """A layout ``order`` argument among ``allowed`` (NumPy's ValueError
+    otherwise; lazyten lays its results out itself, so it only checks it)."""
+    if not (isinstance(order, str) and len(order) == 1 and order in allowed):
+        names = ", ".join(repr(c) for c in allowed)
+        raise ValueError(f"{what}: order must be one of {names} (got {order!r})")
 
 
 def element(node: Node) -> Tensor:
