@@ -819,8 +819,12 @@ class FlatIter:
     def __setitem__(self, index: Any, value: Any) -> None:
         if index is Ellipsis or (type(index) is tuple and index == (Ellipsis,)):
             index = slice(None)
-        positions = (_creation.arange(self._t.size)[index] if isinstance(index, Tensor)
-                     else np.arange(self._t.size)[index])
+        if isinstance(index, (int, np.integer)) and not isinstance(index, (bool, np.bool_)):
+            positions: Any = [index]         # (one element: no index of every position)
+        elif isinstance(index, Tensor):
+            positions = _creation.arange(self._t.size)[index]
+        else:
+            positions = np.arange(self._t.size)[index]
         _put(self._t, positions, value)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
