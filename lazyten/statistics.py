@@ -391,7 +391,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     else:
         avg = wrap(mean)
         # (NumPy subtracts it with out= the operand: its shape must fit)
-        if S.broadcast_shapes(avg.shape, arr.shape) != arr.shape:
+        if not S.broadcasts_to(avg.shape, arr.shape):
             raise ValueError(f"nanvar: mean= of shape {avg.shape} does not broadcast to the "
                              f"operand's shape {arr.shape}")
     # np.subtract(arr, avg, out=arr, casting="unsafe", where=where)

@@ -412,7 +412,7 @@ def _broadcast_to_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[
     src, dst = inputs[0].shape, tuple(int(d) for d in attrs["shape"])
     if any(d < 0 for d in dst):
         raise ValueError(f"negative dimension in target shape {dst}")
-    if len(dst) < len(src) or S.broadcast_shapes(src, dst) != dst:
+    if not S.broadcasts_to(src, dst):
         raise ValueError(f"cannot broadcast shape {src} to {dst}")
     if math.prod(dst) > np.iinfo(np.intp).max:
         raise ValueError(f"iterator is too large (a view of shape {dst})")
@@ -545,22 +545,15 @@ def _masked_reduce_infer(inputs: Sequence[Node],
     if mean is not None:
         if attrs["reduce"] not in ("var", "std"):
             raise TypeError(f"{attrs['reduce']} takes no mean=")
-        try:
-            fits = S.broadcast_shapes(mean.shape, x.shape) == x.shape
-        except ValueError:
-            fits = False
-        if not fits:   # (NumPy's docs: "a shape as if it was calculated with keepdims=True")
+        if not S.broadcasts_to(mean.shape, x.shape):
+            # (NumPy's docs: "a shape as if it was calculated with keepdims=True")
             raise ValueError(f"mean= of shape {mean.shape} does not broadcast to the "
                              f"operand's shape {x.shape}; give it the shape of a mean "
                              f"taken with keepdims=True")
     if where is not None:
         if where.dtype != np.bool_:
             raise TypeError(f"where= must be a boolean array, got {where.dtype}")
-        try:
-            fits = S.broadcast_shapes(where.shape, x.shape) == x.shape
-        except ValueError:
-            fits = False
-        if not fits:
+        if not S.broadcasts_to(where.shape, x.shape):
             raise ValueError(f"where= of shape {where.shape} does not broadcast to the "
                              f"operand's shape {x.shape}")
     red = attrs["reduce"]

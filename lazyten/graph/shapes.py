@@ -314,6 +314,15 @@ def python_item(it: IndexItem) -> Any:
     return it
 
 
+def broadcasts_to(src: Shape, dst: Shape) -> bool:
+    """Whether an array of shape ``src`` broadcasts to ``dst`` one way (``dst``
+    unchanged, as ``np.broadcast_to``)."""
+    try:
+        return broadcast_shapes(src, dst) == dst
+    except ValueError:
+        return False
+
+
 def fits_assignment(value: Shape, target: Shape) -> bool:
     """Whether ``a[index] = v`` takes a ``v`` of shape ``value`` where
     ``a[index]`` has shape ``target``: ``v`` broadcasts to it, after NumPy
@@ -323,10 +332,7 @@ def fits_assignment(value: Shape, target: Shape) -> bool:
         if any(d != 1 for d in value[:extra]):
             return False
         value = value[extra:]
-    try:
-        return broadcast_shapes(value, target) == target
-    except ValueError:
-        return False
+    return broadcasts_to(value, target)
 
 
 def compose_index(inner: tuple[IndexItem, ...], inner_shape: Shape,
