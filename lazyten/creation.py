@@ -70,11 +70,21 @@ def asarray(obj: Any, dtype: Any = None, copy: bool | None = None, *,
     return Tensor(ops.source(arr, name))
 
 
-def array(obj: Any, dtype: Any = None, copy: bool = True, *, ndmin: int = 0) -> Tensor:
+def array(obj: Any, dtype: Any = None, copy: bool | None = True, *, ndmin: int = 0) -> Tensor:
     """A tensor holding a copy of ``obj`` (``np.array``); ``ndmin``: at
-    least that many dimensions, ones prepended."""
+    least that many dimensions, ones prepended.  Of a tensor, ``copy=None``
+    copies only to change the dtype and ``copy=False`` never (NumPy's
+    ValueError where it would have to): the tensor itself, or a view of it
+    for ``ndmin``, which writes reach, as ``np.array(a, copy=False)``."""
     if isinstance(obj, Tensor):
-        t = obj.astype(obj.dtype if dtype is None else dtype, copy=True)
+        dt = obj.dtype if dtype is None else np.dtype(dtype)
+        if copy or dt != obj.dtype:
+            if copy is False:
+                raise ValueError(f"array: unable to avoid a copy (copy=False) while "
+                                 f"casting {obj.dtype} to {dt}")
+            t = obj.astype(dt, copy=True)
+        else:
+            t = obj
     else:
         t = asarray(obj, dtype=dtype, copy=copy)
     ndmin = _int(ndmin, "array", "ndmin")
@@ -216,7 +226,18 @@ def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
     return _sized_like(x, shape, full(shp, fill_value, dt))
 
 
-def arange(start: Any = None, stop: Any = None, step: Any = None, dtype: Any = None, *,
+class _NotGiven:
+    """``arange``'s default start: ``arange(stop=3)`` starts at 0, where
+    NumPy refuses an explicit ``arange(None, 3)``."""
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+_NOT_GIVEN: Any = _NotGiven()
+
+
+def arange(start: Any = _NOT_GIVEN, stop: Any = None, step: Any = None, dtype: Any = None, *,
            device: Any = None) -> Tensor:
     """``np.arange``: the length is known when the node is built (a tensor
     argument is computed now: the length depends on it).
@@ -227,11 +248,13 @@ def arange(start: Any = None, stop: Any = None, step: Any = None, dtype: Any = N
     """
     check_device(device, "arange")
     if stop is None:
-        if start is None:
+        if start is None or start is _NOT_GIVEN:
             raise TypeError("arange() requires stop to be specified.")
         start, stop = 0, start
-    elif start is None:
+    elif start is _NOT_GIVEN:                # arange(stop=3)
         start = 0
+    elif start is None:
+        raise TypeError("arange: start is None (NumPy's unsupported operand type for -)")
     start, stop, step = (_real_number(v) for v in (start, stop, 1 if step is None else step))
     # NumPy's arange does not use NEP 50 here: each argument counts with its
     # default dtype and the result is at least intp (np.arange(np.int16(4)) is int64).
@@ -252,8 +275,10 @@ def _real_number(v: Any) -> Any:
         v = v.eval()
     if isinstance(v, np.ndarray):
         if v.ndim:
-            raise TypeError("arange: only 0-dimensional arrays can be converted to Python "
-                            f"scalars, got shape {v.shape}")
+            # (NumPy's types: a one-element array's conversion, another's truth value)
+            raise (TypeError if v.size == 1 else ValueError)(
+                f"arange: only 0-dimensional arrays can be converted to Python scalars, "
+                f"got shape {v.shape}")
         v = v[()]
     if not isinstance(v, (int, float, np.integer, np.floating, np.bool_)):
         raise TypeError(f"arange: start, stop and step must be real numbers, got {v!r}")
@@ -266,11 +291,19 @@ def _arange_length(start: Any, stop: Any, step: Any) -> int:
     scalars wrap, as in NumPy (``arange(0, 10**18 + 1, 10**17)`` has 10
     elements; a zero Python step raises ZeroDivisionError)."""
     try:
-        q = float((stop - start) / step)
+        delta = stop - start
+        q = float(delta / step)
     except ZeroDivisionError:
         raise ZeroDivisionError("arange: division by zero (step is 0)") from None
+    except OverflowError:   # (NEP 50: np.int8(0) - 200)
+        raise ValueError(f"Maximum allowed size exceeded (arange({start!r}, {stop!r}, "
+                         f"{step!r}) overflows the arguments' integer type)") from None
     if math.isnan(q):
         raise ValueError("arange: cannot compute length")
+    if q == 0 and delta != 0:
+        # the quotient underflowed (or the step is infinite): NumPy makes
+        # one element when it is +0, none when it is -0
+        return 0 if math.copysign(1.0, q) < 0 else 1
     if math.isinf(q) or q > _MAX_BYTES:
         raise ValueError("Maximum allowed size exceeded")
     return max(0, math.ceil(q))

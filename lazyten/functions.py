@@ -34,6 +34,9 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
     parts = name in ("real", "imag")
 
     def fn(*args: Any, **kwargs: Any) -> Tensor:
+        if parts and len(args) == 1 and isinstance(args[0], Tensor) and not kwargs:
+            # np.real(a) is a.real: a view, written through (t.real's)
+            return getattr(args[0], name)  # type: ignore[no-any-return]
         if unary is not None and len(args) == 1 and type(args[0]) is Tensor and not kwargs:
             f = _getframe(1)                 # user_source's first step, without its call
             return unary(args[0], (f.f_code.co_filename, f.f_lineno)
@@ -572,6 +575,15 @@ def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     t = wrap(x)
     if axis is None:
         axes = tuple(i for i, d in enumerate(t.shape) if d == 1)
+    elif t.ndim == 0:
+        # NumPy lets a lone axis 0 or -1 through for a 0-d array (nothing to
+        # remove), not the same in a tuple
+        axes = ()
+        given = S.axis_argument(axis)
+        for a in given if isinstance(given, tuple) else ():
+            raise np.exceptions.AxisError(operator.index(a), 0)
+        if not isinstance(given, tuple) and operator.index(given) not in (0, -1):
+            raise np.exceptions.AxisError(given, 0)
     else:
         axes = S.normalize_axes(S.axis_argument(axis), t.ndim)
         for a in axes:
@@ -597,8 +609,14 @@ def broadcast_to(x: Any, shape: Sequence[int]) -> Tensor:
     return wrap(x)._view("broadcast_to", shape=tuple(shape))
 
 
-def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
-    return S.broadcast_shapes(*(tuple(s) for s in shapes))
+def broadcast_shapes(*shapes: int | Sequence[int]) -> tuple[int, ...]:
+    """NumPy's ``broadcast_shapes``: an int stands for a 1-d shape."""
+    given = [(operator.index(s),) if not isinstance(s, (tuple, list)) else
+             tuple(operator.index(d) for d in s) for s in shapes]
+    for s in given:
+        if builtins.any(d < 0 for d in s):
+            raise ValueError(f"negative dimensions are not allowed (shape {s})")
+    return S.broadcast_shapes(*given)
 
 
 @ops.reports("broadcast_arrays")
@@ -950,12 +968,47 @@ def concat(arrays: Sequence[Any], axis: int | None = 0) -> Tensor:
     return Tensor(ops.apply("concat", nodes, axis=axis))
 
 
-concatenate = concat
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
-@ops.reports("stack")
-def stack(arrays: Sequence[Any], axis: int = 0) -> Tensor:
+def _join_operands(arrays: Any, dtype: Any, casting: str, what: str) -> list[Tensor]:
+    """The operands of a NumPy join (concatenate, stack, hstack, vstack),
+    as NumPy takes them: a sequence, or an array read as the sequence of
+    its rows; each cast to ``dtype`` (their result type when None) under
+    the rule ``casting``, NumPy's TypeError where the rule refuses."""
+    if isinstance(arrays, (np.ndarray, Tensor)):
+        arrays = list(arrays)
+    elif not isinstance(arrays, (list, tuple)):
+        raise TypeError(f"{what}: arrays must be passed as a sequence type such as list or "
+                        f"tuple, got {type(arrays).__name__}")
+    if casting not in _CASTINGS:
+        raise ValueError(f"{what}: casting must be one of {', '.join(map(repr, _CASTINGS))}, "
+                         f"got {casting!r}")
     ts = [wrap(a) for a in arrays]
+    if not ts or (dtype is None and casting == "same_kind"):
+        return ts                            # (concat's own promotion: result_type)
+    dt = np.dtype(dtype) if dtype is not None else np.result_type(*(t.dtype for t in ts))
+    for t in ts:
+        if not np.can_cast(t.dtype, dt, casting):
+            raise TypeError(f"{what}: Cannot cast array data from {t.dtype!r} to {dt!r} "
+                            f"according to the rule {casting!r}")
+    return [t if t.dtype == dt else t.astype(dt) for t in ts]
+
+
+@numpy_out(np.concatenate)
+@ops.reports("concatenate")
+def concatenate(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *,
+                dtype: Any = None, casting: str = "same_kind") -> Tensor:
+    """NumPy's ``concatenate``: ``concat`` with NumPy's ``dtype``,
+    ``casting`` and ``out`` (run now: see ``numpy_out``)."""
+    return concat(_join_operands(arrays, dtype, casting, "concatenate"), axis=axis)
+
+
+@numpy_out(np.stack)
+@ops.reports("stack")
+def stack(arrays: Sequence[Any], axis: int = 0, out: Any = None, *, dtype: Any = None,
+          casting: str = "same_kind") -> Tensor:
+    ts = _join_operands(arrays, dtype, casting, "stack")
     if not ts:
         raise ValueError("need at least one array to stack")
     shape = ts[0].shape
@@ -968,14 +1021,15 @@ def stack(arrays: Sequence[Any], axis: int = 0) -> Tensor:
 
 
 @ops.reports("hstack")
-def hstack(arrays: Sequence[Any]) -> Tensor:
-    ts = [atleast_1d(a) for a in arrays]
+def hstack(arrays: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Tensor:
+    ts = [_at_least(1, a) for a in _join_operands(arrays, dtype, casting, "hstack")]
     return concat(ts, axis=0 if ts and ts[0].ndim == 1 else 1)
 
 
 @ops.reports("vstack")
-def vstack(arrays: Sequence[Any]) -> Tensor:
-    return concat([atleast_2d(a) for a in arrays], axis=0)
+def vstack(arrays: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Tensor:
+    return concat([_at_least(2, a) for a in _join_operands(arrays, dtype, casting, "vstack")],
+                  axis=0)
 
 
 row_stack = vstack
@@ -983,34 +1037,44 @@ row_stack = vstack
 
 @ops.reports("dstack")
 def dstack(arrays: Sequence[Any]) -> Tensor:
-    return concat([atleast_3d(a) for a in arrays], axis=2)
+    return concat([_at_least(3, a) for a in arrays], axis=2)
 
 
 @ops.reports("column_stack")
 def column_stack(arrays: Sequence[Any]) -> Tensor:
     ts = [wrap(a) for a in arrays]
-    return concat([t[:, None] if t.ndim == 1 else atleast_2d(t) for t in ts], axis=1)
+    return concat([t[:, None] if t.ndim == 1 else _at_least(2, t) for t in ts], axis=1)
 
 
-def atleast_1d(x: Any) -> Tensor:
+def _at_least(ndim: int, x: Any) -> Tensor:
+    """``x`` with at least ``ndim`` (1-3) dimensions, NumPy's way: a 1-d
+    array becomes a row (2) or the middle axis (3), a 2-d one gains a last
+    axis (3); views."""
     t = wrap(x)
-    return t.reshape(1) if t.ndim == 0 else t
-
-
-def atleast_2d(x: Any) -> Tensor:
-    t = wrap(x)
+    if t.ndim >= ndim:
+        return t
     if t.ndim == 0:
-        return t.reshape(1, 1)
-    return t[None, :] if t.ndim == 1 else t
-
-
-def atleast_3d(x: Any) -> Tensor:
-    t = wrap(x)
-    if t.ndim == 0:
-        return t.reshape(1, 1, 1)
+        return t.reshape((1,) * ndim)
     if t.ndim == 1:
-        return t[None, :, None]
-    return t[:, :, None] if t.ndim == 2 else t
+        return t[None, :] if ndim == 2 else t[None, :, None]
+    return t[:, :, None]
+
+
+def atleast_1d(*arys: Any) -> Any:
+    """NumPy's: one operand's view of at least 1 dimension, a tuple of
+    them for several."""
+    res = tuple(_at_least(1, a) for a in arys)
+    return res[0] if len(res) == 1 else res
+
+
+def atleast_2d(*arys: Any) -> Any:
+    res = tuple(_at_least(2, a) for a in arys)
+    return res[0] if len(res) == 1 else res
+
+
+def atleast_3d(*arys: Any) -> Any:
+    res = tuple(_at_least(3, a) for a in arys)
+    return res[0] if len(res) == 1 else res
 
 
 @ops.reports("repeat")
@@ -1048,7 +1112,10 @@ def repeat(x: Any, repeats: Any, axis: int | None = None) -> Tensor:
     e = expand_dims(t, ax + 1)
     shape = t.shape[:ax + 1] + (repeats,) + t.shape[ax + 1:]
     out_shape = t.shape[:ax] + (t.shape[ax] * repeats,) + t.shape[ax + 1:]
-    return broadcast_to(e, shape).reshape(out_shape)
+    # A new array, as NumPy's: where the reshape can stay a view (a count of
+    # 1, a length-1 axis), a view would see later writes to ``x`` and refuse
+    # writes of its own (a broadcast).
+    return Tensor(broadcast_to(e, shape).reshape(out_shape)._node)
 
 
 @ops.reports("tile")
@@ -1067,7 +1134,9 @@ def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
     for r, d in zip(reps_t, t.shape):
         idx += [None, slice(None)]
         shape += [r, d]
-    return broadcast_to(t[tuple(idx)], shape).reshape(tuple(r * d for r, d in zip(reps_t, t.shape)))
+    tiled = broadcast_to(t[tuple(idx)], shape).reshape(
+        tuple(r * d for r, d in zip(reps_t, t.shape)))
+    return Tensor(tiled._node)                # a new array, as repeat's
 
 
 @numpy_out(np.take)

@@ -834,3 +834,79 @@ def test_numpys_limits_when_built(engine: Any) -> None:
             np_fn()
         with pytest.raises(public_type(info.value)):
             lt_fn()                               # (built: nothing is evaluated)
+
+
+def test_tile_and_repeat_are_new_arrays_even_where_a_view_would_do(engine: Any) -> None:
+    """A count of 1 or a length-1 axis could stay a view of the input;
+    NumPy's result is a new array all the same: later writes to the input
+    do not reach it, and it can be written (it is no broadcast)."""
+    a = np.arange(3.0)
+    for make in (lambda x: np.tile(x, (2, 1)), lambda x: np.tile(x, (2, 1, 1)),
+                 lambda x: np.repeat(x, 1), lambda x: np.repeat(x[:1], 4),
+                 lambda x: np.tile(x[:1], 5)):
+        t = lt.asarray(a) * 1
+        r = make(t)
+        want = make(a.copy())
+        t[0] = -100.0
+        assert_eq(r, want)
+        r[(0,) * r.ndim] = 7.0
+        want[(0,) * want.ndim] = 7.0
+        assert_eq(r, want)
+        assert t.eval()[0] == -100.0
+
+
+def test_real_and_imag_functions_are_views_as_numpys(engine: Any) -> None:
+    c = np.array([1 + 2j, 3 - 4j])
+    t = lt.asarray(c) * 1
+    v = lt.real(t)
+    v[0] = 9.0
+    lt.imag(t)[1] = 5.0
+    assert_eq(t, np.array([9 + 2j, 3 + 5j]))
+    r = lt.asarray(np.arange(2.0)) * 1
+    lt.real(r)[0] = 4.0                          # a real array's real part is itself
+    assert_eq(r, np.array([4.0, 1.0]))
+    with pytest.raises(TypeError):
+        lt.real(t, 1)
+
+
+def test_squeeze_broadcast_shapes_and_atleast_as_numpys(engine: Any) -> None:
+    z = np.array(5.0)
+    for axis in (0, -1, (0,), (), 1, -2, (0, 1)):
+        check(lambda: np.squeeze(z, axis=axis), lambda: lt.squeeze(lt.asarray(z), axis=axis))
+    for shapes in (((-1,),), (3, (2, 1)), (), ((2, 0), 1), ((2,), (3,)), ([4, 1], (4,))):
+        try:
+            want = np.broadcast_shapes(*shapes)
+        except ValueError:
+            with pytest.raises(ValueError):
+                lt.broadcast_shapes(*shapes)
+        else:
+            assert lt.broadcast_shapes(*shapes) == want
+    for np_fn, lt_fn in ((np.atleast_1d, lt.atleast_1d), (np.atleast_2d, lt.atleast_2d),
+                         (np.atleast_3d, lt.atleast_3d)):
+        assert lt_fn() == np_fn() == ()
+        got, want = lt_fn(1.0, np.ones((2, 3)), [1, 2]), np_fn(1.0, np.ones((2, 3)), [1, 2])
+        assert isinstance(got, tuple) and len(got) == 3
+        for g, w in zip(got, want):
+            assert_eq(g, w)
+        assert_eq(lt_fn(np.ones(3)), np_fn(np.ones(3)))
+
+
+def test_joins_take_numpys_dtype_casting_out_and_sequences(engine: Any) -> None:
+    a, b = np.ones((2, 3)), np.arange(6).reshape(2, 3)
+    ta, tb = lt.asarray(a), lt.asarray(b) * 1
+    for np_fn, lt_fn in ((np.concatenate, lt.concatenate), (np.stack, lt.stack),
+                         (np.hstack, lt.hstack), (np.vstack, lt.vstack)):
+        for kw in ({"dtype": np.float32}, {"dtype": np.int64}, {"casting": "no"},
+                   {"dtype": np.int8, "casting": "unsafe"}, {"dtype": complex},
+                   {"casting": "bogus"}, {"dtype": np.float32, "casting": "safe"}):
+            check(lambda: np_fn([a, b], **kw), lambda: lt_fn([ta, tb], **kw))
+        # an array is the sequence of its rows; a generator is no sequence
+        check(lambda: np_fn(a), lambda: lt_fn(ta))
+    check(lambda: np.stack(x for x in [a, b]), lambda: lt.stack(x for x in [ta, tb]))
+    check(lambda: np.concatenate(x for x in [a, b]), lambda: lt.concatenate(x for x in [ta, tb]))
+    out = np.empty((4, 3))
+    assert lt.concatenate([ta, tb], out=out) is out
+    assert_eq(lt.asarray(out), np.concatenate([a, b]))
+    out3 = np.zeros((2, 2, 3), np.float32)
+    assert lt.stack([ta, tb], 1, out3) is out3
+    assert_eq(lt.asarray(out3), np.stack([a, b], 1).astype(np.float32))

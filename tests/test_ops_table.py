@@ -857,6 +857,12 @@ ARANGES: list[tuple[tuple[Any, ...], Any]] = [
     ((0, 3, np.int64(0)), None), ((0, np.inf), None), ((0, np.nan), None), ((0, 2 ** 70), None),
     ((np.array(3),), None), ((np.array(2.5), 4), np.float32), ((np.array([3]),), None),
     ((True,), None),
+    # a quotient that underflows to +0 is one element, to -0 none (an
+    # infinite step too); wrapping NumPy integers are its ValueError
+    ((0, 5, np.inf), None), ((0, 1e-300, 1e300), None), ((5, 0, -np.inf), None),
+    ((0, 5, -np.inf), None), ((0, -5, np.inf), None), ((np.int8(0), 200, np.int8(50)), None),
+    ((np.arange(3),), None), ((np.zeros(0),), None),
+    ((np.arange(3),), None), ((np.zeros(0),), None),
 ]
 
 
@@ -869,6 +875,8 @@ def test_arange_keywords_and_tensor_bounds(engine: Any) -> None:
     check(lambda: np.arange(stop=3), lambda: lt.arange(stop=3))
     check(lambda: np.arange(5, step=2), lambda: lt.arange(5, step=2))
     check(lambda: np.arange(), lambda: lt.arange())
+    check(lambda: np.arange(None, 3), lambda: lt.arange(None, 3))
+    check(lambda: np.arange(3, None), lambda: lt.arange(3, None))
     check(lambda: np.arange(np.int16(7)), lambda: lt.arange(lt.asarray(np.int16(7))))
     check(lambda: np.arange(1, 4.5), lambda: lt.arange(lt.asarray(1), lt.asarray(2.0) * 2.25))
 

@@ -655,3 +655,20 @@ def test_save_load_roundtrip_is_data(tmp_path: Any) -> None:
     np.testing.assert_array_equal(lt.load(tmp_path / "a.npy").eval(), a * 2)
     with pytest.raises((TypeError, ValueError)):
         lt.save(tmp_path / "b.npy", np.array([object()], dtype=object))
+
+
+def test_array_copy_false_or_none_of_a_tensor_as_numpys() -> None:
+    """``np.array(a, copy=False)`` is ``a`` (writes reach it) and refuses a
+    cast; ``copy=None`` copies only to cast; ``copy=True`` always."""
+    t = lt.arange(3.0) * 1
+    assert lt.array(t, copy=False) is t and lt.array(t, copy=None) is t
+    w = lt.array(t, copy=False, ndmin=2)         # a view of t
+    w[0, 1] = 7.0
+    assert t.eval().tolist() == [0.0, 7.0, 2.0]
+    with pytest.raises(ValueError):
+        lt.array(t, dtype=np.float32, copy=False)
+    c = lt.array(t, dtype=np.float32, copy=None)
+    assert c.dtype == np.float32
+    d = lt.array(t)
+    d[0] = 5.0
+    assert t.eval().tolist() == [0.0, 7.0, 2.0]
