@@ -36,7 +36,7 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
     def fn(*args: Any, **kwargs: Any) -> Tensor:
         if parts and len(args) == 1 and isinstance(args[0], Tensor) and not kwargs:
             # np.real(a) is a.real: a view, written through (t.real's)
-            return getattr(args[0], name)  # type: ignore[no-any-return]
+            return getattr(args[0], name)
         if unary is not None and len(args) == 1 and type(args[0]) is Tensor and not kwargs:
             f = _getframe(1)                 # user_source's first step, without its call
             return unary(args[0], (f.f_code.co_filename, f.f_lineno)
@@ -611,7 +611,7 @@ def broadcast_to(x: Any, shape: Sequence[int]) -> Tensor:
 
 def broadcast_shapes(*shapes: int | Sequence[int]) -> tuple[int, ...]:
     """NumPy's ``broadcast_shapes``: an int stands for a 1-d shape."""
-    given = [(operator.index(s),) if not isinstance(s, (tuple, list)) else
+    given = [(operator.index(s),) if isinstance(s, (int, np.integer)) else
              tuple(operator.index(d) for d in s) for s in shapes]
     for s in given:
         if builtins.any(d < 0 for d in s):
@@ -989,7 +989,7 @@ def _join_operands(arrays: Any, dtype: Any, casting: str, what: str) -> list[Ten
         return ts                            # (concat's own promotion: result_type)
     dt = np.dtype(dtype) if dtype is not None else np.result_type(*(t.dtype for t in ts))
     for t in ts:
-        if not np.can_cast(t.dtype, dt, casting):
+        if not np.can_cast(t.dtype, dt, casting):  # type: ignore[arg-type]  # checked above
             raise TypeError(f"{what}: Cannot cast array data from {t.dtype!r} to {dt!r} "
                             f"according to the rule {casting!r}")
     return [t if t.dtype == dt else t.astype(dt) for t in ts]
