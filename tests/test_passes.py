@@ -43,13 +43,26 @@ x = lt.asarray(np.linspace(-2, 2, 12), name="x")
 y = lt.asarray(np.linspace(1, 3, 12), name="y")
 i = lt.asarray(np.arange(12), name="i")
 
+# Identities drop an operation on a computed operand (``e``, ``k``): one on an
+# input or a view stays, a new array as NumPy's (its own memory and layout).
+e = lt.exp(x)
+k = i * 3
+E = "%0:float64[12] = input name=x\n%1:float64[12] = exp %0\nreturn %1"
+K = "%0:int64[12] = input name=i\n%1:int64[] = const 3 (weak)\n%2:int64[12] = multiply %0 %1\n" \
+    "return %2"
+
 SIMPLIFY = [
-    ("x*1", lambda: x * 1, "%0:float64[12] = input name=x\nreturn %0"),
-    ("1*x", lambda: 1 * x, "%0:float64[12] = input name=x\nreturn %0"),
-    ("x/1", lambda: x / 1, "%0:float64[12] = input name=x\nreturn %0"),
-    ("x**1", lambda: x ** 1, "%0:float64[12] = input name=x\nreturn %0"),
-    ("x-0", lambda: x - 0, "%0:float64[12] = input name=x\nreturn %0"),
-    ("i+0", lambda: i + 0, "%0:int64[12] = input name=i\nreturn %0"),
+    ("x*1", lambda: e * 1, E),
+    ("1*x", lambda: 1 * e, E),
+    ("x/1", lambda: e / 1, E),
+    ("x**1", lambda: e ** 1, E),
+    ("x-0", lambda: e - 0, E),
+    ("i+0", lambda: k + 0, K),
+    ("input*1", lambda: x * 1, "%0:float64[12] = input name=x\n%1:int64[] = const 1 (weak)\n"
+                               "%2:float64[12] = multiply %0 %1\nreturn %2"),
+    ("view*1", lambda: x[::-1] * 1,
+     "%0:float64[12] = input name=x\n%1:float64[12] = getitem %0 index=(('s', 11, -1, -1),)\n"
+     "%2:int64[] = const 1 (weak)\n%3:float64[12] = multiply %1 %2\nreturn %3"),
     # x + 0.0 turns -0.0 into +0.0: not exact for floats, kept.
     ("x+0", lambda: x + 0, "%0:float64[12] = input name=x\n%1:int64[] = const 0 (weak)\n"
                            "%2:float64[12] = add %0 %1\nreturn %2"),
@@ -66,8 +79,10 @@ SIMPLIFY = [
     # (an int64 ** 0.5 is a float64 power of a cast: kept)
     ("i**0.5", lambda: i ** 0.5, "%0:int64[12] = input name=i\n%1:float64[] = const 0.5 (weak)\n"
                                  "%2:float64[12] = pow %0 %1\nreturn %2"),
-    ("--x", lambda: -(-x), "%0:float64[12] = input name=x\nreturn %0"),
-    ("astype-same", lambda: x.astype(np.float64), "%0:float64[12] = input name=x\nreturn %0"),
+    ("--x", lambda: -(-e), E),
+    ("astype-same", lambda: e.astype(np.float64), E),
+    ("--input", lambda: -(-x), "%0:float64[12] = input name=x\n%1:float64[12] = negative %0\n"
+                               "%2:float64[12] = negative %1\nreturn %2"),
     ("reshape-reshape", lambda: x.reshape(3, 4).reshape(2, 6),
      "%0:float64[12] = input name=x\n%1:float64[2,6] = reshape %0 shape=(2, 6)\nreturn %1"),
     ("reshape-back", lambda: x.reshape(3, 4).reshape(12),

@@ -43,6 +43,7 @@ import pytest
 
 import lazyten as lt
 from lazyten.graph.ops import REGISTRY
+from tests.util import same_bits
 
 COMBOS = [pytest.param({"optimize": o, "backend": b}, id=f"opt={o}-{b}")
           for o in (False, True) for b in ("numpy", "numexpr", "auto")]
@@ -672,3 +673,38 @@ def test_array_copy_false_or_none_of_a_tensor_as_numpys() -> None:
     d = lt.array(t)
     d[0] = 5.0
     assert t.eval().tolist() == [0.0, 7.0, 2.0]
+
+
+IDENTITIES: list[Callable[[Any], Any]] = [
+    lambda t: t * 1, lambda t: 1 * t, lambda t: -(-t), lambda t: t.astype(t.dtype),
+    lambda t: t / 1, lambda t: t ** 1, lambda t: t - 0]
+
+
+def test_identities_of_an_input_are_new_arrays(engine: Any) -> None:
+    """``x * 1`` of a user's array is a new array, as NumPy's: handed out
+    by ``lt.compute`` beside another output, writing it leaves the user's
+    array alone; cached by ``.eval()``, it does not follow later changes
+    of the array."""
+    for make in IDENTITIES:
+        arr = np.arange(6.0)
+        x = lt.asarray(arr)
+        a, _ = lt.compute(make(x), x + 1)
+        a[0] = 100.0
+        assert arr[0] == 0.0
+        t = make(x)
+        t.eval()
+        u = t + 0.5
+        arr[0] = 100.0
+        assert t.eval()[0] == 0.0 and u.eval()[0] == 0.5
+
+
+def test_identities_keep_numpys_layout_for_the_sums_after_them(engine: Any) -> None:
+    """NumPy's ``x * 1`` of a reversed or Fortran-ordered array is a new
+    array in memory order, whose float sum adds in another order than the
+    sum of the view itself: the identity must not be dropped there."""
+    rng = np.random.default_rng(0)
+    base = rng.random((3000, 40)).astype(np.float32)
+    for n in (base[::-1], np.asfortranarray(base), base[:, ::-3]):
+        for make in IDENTITIES:
+            same_bits(lt.compute(make(lt.asarray(n)).sum())[0], make(n).sum())
+            same_bits(lt.compute(make(lt.asarray(n)).sum(axis=0))[0], make(n).sum(axis=0))

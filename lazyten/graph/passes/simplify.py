@@ -1,6 +1,7 @@
 """Algebraic identities that are exact in floating point, and constant folding.
 
     multiply(x, 1)            =>  x          (exact: x*1 == x for NaN, inf, -0.0)
+                                             (x computed here: see below)
     divide(x, 1), pow(x, 1)   =>  x          (pow: not float16, computed in float32)
     subtract(x, 0)            =>  x          (x - 0.0 keeps -0.0; x + 0.0 does not,
     add(x, 0)                 =>  x             so add is only dropped for integers,
@@ -29,7 +30,9 @@ loop op, where pow is libm's).
 by ``1+0j`` turns ``-0.0`` real parts into ``+0.0`` and ``nan+1j`` into
 ``nan+nanj``.  A rule applies only
 when the result keeps the node's shape and dtype, so broadcasting and NEP 50
-promotion are never changed by a rewrite.
+promotion are never changed by a rewrite.  An operation (not a view) is not
+rewritten as a user's array, a cached value or a view: ``x * 1`` of an input
+``x`` stays a kernel, a new array as NumPy's (``_not_fresh``).
 """
 
 from __future__ import annotations
@@ -182,7 +185,23 @@ _IDENTITIES: dict[str, Identity] = {
 
 def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
     f = _IDENTITIES.get(node.op.name)
-    return None if f is None else f(node, ins)
+    if f is None:
+        return None
+    out = f(node, ins)
+    if out is not None and node.op.kind != "view" and _not_fresh(out):
+        return None
+    return out
+
+
+def _not_fresh(n: Node) -> bool:
+    """Whether ``n``'s value is not an array this plan makes: a user's array,
+    a cached value, or a view (of anything).  A computed node (``x * 1``)
+    must not become one: its value would alias the user's array (handed
+    out or cached as the result, it would change when the array does), and
+    its layout would be the input's (a reversed or strided view, F order)
+    where NumPy's result is a new array in the operands' memory order, so a
+    float sum of it would add in another order."""
+    return n.value is not None or n.op.kind in ("source", "view")
 
 
 def _identity_or_fill(node: Node, ins: tuple[Node, ...]) -> Node | None:
