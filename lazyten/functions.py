@@ -385,7 +385,7 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
 # root's write order, the stand-in after its steps).  A chain of reshapes of
 # views then replays only the steps since the last reshape, not the whole
 # chain each time.
-_STAND_INS: OrderedDict[int, tuple[Any, str, np.ndarray[Any, Any]]] = OrderedDict()
+_STAND_INS: OrderedDict[int, tuple[Any, Any, np.ndarray[Any, Any]]] = OrderedDict()
 _STAND_INS_MAX = 256
 
 
@@ -427,7 +427,10 @@ def is_f_contiguous(t: Tensor) -> bool:
     """Whether ``t``'s data is Fortran-contiguous in the layout the view
     decisions read (``_stand_in``; a root: its write order)."""
     if t._root is None:
-        return t.ndim < 2 or write_order(t._node) == "F"
+        order = write_order(t._node)
+        if isinstance(order, tuple):
+            return bool(_layout_stand_in(t.shape, t.dtype, order).flags.f_contiguous)
+        return t.ndim < 2 or order == "F"
     v = _stand_in(t)
     return v is not None and v.flags.f_contiguous
 
@@ -436,9 +439,27 @@ def is_c_contiguous(t: Tensor) -> bool:
     """Whether ``t``'s data is C-contiguous in the layout the view decisions
     read (``_stand_in``): ``ravel`` is a view exactly then, as NumPy's."""
     if t._root is None:
-        return t.ndim < 2 or write_order(t._node) == "C"
+        order = write_order(t._node)
+        if isinstance(order, tuple):
+            return bool(_layout_stand_in(t.shape, t.dtype, order).flags.c_contiguous)
+        return t.ndim < 2 or order == "C"
     v = _stand_in(t)
     return v is not None and v.flags.c_contiguous
+
+
+def _layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any],
+                     order: str | tuple[int, ...]) -> np.ndarray[Any, Any]:
+    """An array of ``shape`` in the layout ``order`` (a ``write_order``): an
+    ``as_strided`` over one element, whose strides NumPy reads and whose
+    memory nothing touches."""
+    if isinstance(order, tuple):
+        strides = order
+    else:
+        dims = shape if order == "C" else shape[::-1]
+        strides = tuple(math.prod(dims[k + 1:]) * dt.itemsize for k in range(len(dims)))
+        if order != "C":
+            strides = strides[::-1]
+    return np.lib.stride_tricks.as_strided(np.empty(1, dt), shape, strides, writeable=False)
 
 
 def _stand_in(t: Tensor) -> np.ndarray[Any, Any] | None:
@@ -463,12 +484,7 @@ def _stand_in(t: Tensor) -> np.ndarray[Any, Any] | None:
         todo.append(link[0])
         link = link[1]
     if v is None:
-        dt = root.dtype
-        dims = root.shape if order == "C" else root.shape[::-1]
-        strides = tuple(math.prod(dims[k + 1:]) * dt.itemsize for k in range(len(dims)))
-        v = np.lib.stride_tricks.as_strided(
-            np.empty(1, dt), root.shape, strides if order == "C" else strides[::-1],
-            writeable=False)
+        v = _layout_stand_in(root.shape, root.dtype, order)
     for name, attrs in reversed(todo):
         a = dict(attrs)
         if name == "reshape":

@@ -257,15 +257,17 @@ class Tensor:
         if nv.shape != self.shape:
             nv = ops.apply("broadcast_to", [nv], shape=self.shape)
         if self._root is None:
-            if write_order(self._n) == "F":
-                # Keep a Fortran-ordered root's layout, as NumPy's in-place
-                # write does: reshapes of it stay copies (``write_order``).
-                nv = ops.apply("view_update", [self._n, nv], path=(), order="F")
+            order = write_order(self._n)
+            if order != "C":
+                # Keep a Fortran-ordered or strided root's layout, as NumPy's
+                # in-place write does: reshapes of it stay copies (``write_order``).
+                nv = ops.apply("view_update", [self._n, nv], path=(), order=order)
             self._n = nv
             return
         root = self._root
         rn = root._node
-        layout = {"order": "F"} if write_order(rn) == "F" else {}
+        order = write_order(rn)
+        layout = {} if order == "C" else {"order": order}
         root._write_root(ops.apply("view_update", [rn, nv], path=self._path, **layout))
 
     def _write_root(self, node: Node) -> None:
@@ -763,29 +765,35 @@ def check_device(device: Any, what: str) -> None:
         raise ValueError(f"{what}: unsupported device {device!r} (only 'cpu')")
 
 
-def write_order(n: Node) -> str:
-    """The memory order ("C" or "F") of the data that a write through views
-    of the root ``n`` runs on, which decides whether a reshape among those
-    views is a view (NumPy decides by the memory layout).
+# The layout ``write_order`` gives: "C", "F", or a user's array's strides.
+Layout = str | tuple[int, ...]
+
+
+def write_order(n: Node) -> Layout:
+    """The memory layout of the data that a write through views of the root
+    ``n`` runs on, which decides whether a reshape among those views is a
+    view (NumPy decides by the memory layout): "C", "F", or the strides of
+    a user's array that is neither (a slice with steps, a reversed or a
+    broadcast array, whose ``reshape(-1)`` NumPy copies).
 
     Writes keep the layout of the array written to, as NumPy's in-place
     writes do, so this is the layout of the user's array under ``n``'s
     update ops, where that array is Fortran-ordered (a ``pandas`` frame's
-    ``.values``, ``np.asfortranarray``); any other data is taken as
-    C-ordered, computed values included: their layout (NumPy's) is known
+    ``.values``, ``np.asfortranarray``) or strided; any other data is taken
+    as C-ordered, computed values included: their layout (NumPy's) is known
     only when they run, and a write through a reshape that is a copy in
     that layout is refused then (``view_update``).
 
-    No walk: a write to a root of order "F" makes its new node a
-    ``view_update`` with ``order="F"`` (``Tensor._write``), so the root's
-    node says it, or is the user's array itself.
+    No walk: a write to a root of another layout than "C" makes its new
+    node a ``view_update`` with that ``order`` (``Tensor._write``), so the
+    root's node says it, or is the user's array itself.
     """
     if n.op.name == "view_update":
-        return "F" if n.attrs.get("order") == "F" else "C"
+        o = n.attrs.get("order")
+        return o if isinstance(o, tuple) else "F" if o == "F" else "C"
     v = n.value
-    if (n.op.name == "input" and isinstance(v, np.ndarray) and v.flags.f_contiguous
-            and not v.flags.c_contiguous):
-        return "F"
+    if n.op.name == "input" and isinstance(v, np.ndarray) and not v.flags.c_contiguous:
+        return "F" if v.flags.f_contiguous else v.strides
     return "C"
 
 

@@ -321,6 +321,42 @@ def test_put_is_numpys(engine: Any, mode: str) -> None:
         lt.put(n, [0], 1)                                        # not a tensor
 
 
+def test_reshapes_of_a_strided_user_array_are_numpys_views_or_copies(engine: Any) -> None:
+    """A user's array with steps, reversed or broadcast: NumPy decides a
+    reshape or ravel by its strides (``x.reshape(-1)`` of ``base[::2]`` is a
+    copy), also after in-place writes, which keep them; a write through a
+    view reaches the tensor exactly where NumPy's reaches the array."""
+    def arrays() -> list[np.ndarray[Any, Any]]:
+        b = np.arange(24.0).reshape(4, 6)
+        return [b[::2], b[:, ::2], b[::-1], b[::-1, ::-2], b.T[::2],
+                np.arange(12.0)[::-1], np.arange(12.0)[::3], np.arange(6.0)[::-1].reshape(2, 3)]
+    views = (lambda v: v.reshape(-1), lambda v: v.ravel(),
+             lambda v: v.reshape(v.shape[0], 1, -1) if v.ndim == 2 else v.reshape(2, -1),
+             lambda v: v[::-1].reshape(-1), lambda v: v.T.ravel())
+    for k in range(len(arrays())):
+        for view in views:
+            for write_first in (False, True):
+                x, nn = arrays()[k], arrays()[k]   # (nn: NumPy's own, of the same strides)
+                before = x.copy()
+                t = lt.asarray(x)
+                if write_first:
+                    nn += 1
+                    t += 1
+                nr, r = view(nn), view(t)
+                nr[0] = -100
+                r[0] = -100
+                assert_eq(t, nn)
+                assert_eq(r, nr)
+                np.testing.assert_array_equal(x, before)
+    # a broadcast array: read-only in NumPy, so its reshape is a new array here
+    bc = np.broadcast_to(np.array([1.0, 2.0]), (3, 2))
+    t = lt.asarray(bc)
+    r = t.reshape(-1)
+    r[0] = 100.0
+    assert_eq(t, bc)
+    assert_eq(r, np.array([100.0, 2, 1, 2, 1, 2]))
+
+
 def test_flatten_is_a_copy_and_ravel_a_view(engine: Any) -> None:
     _, n, a = pair()
     nf, f, nv, v = n.flatten(), a.flatten(), n.ravel(), a.ravel()

@@ -827,8 +827,9 @@ def _view_update_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[S
         if name in _READ_ONLY_VIEWS:  # NumPy refuses at once; so do we, at build time
             raise ValueError(f"assignment destination is read-only: cannot write through "
                              f"a {name} view")
-    if attrs.get("order", "K") not in ("K", "F"):
-        raise ValueError(f"view_update: order must be 'K' or 'F', got {attrs['order']!r}")
+    order = attrs.get("order", "K")
+    if order not in ("K", "F") and not isinstance(order, tuple):
+        raise ValueError(f"view_update: order must be 'K', 'F' or strides, got {order!r}")
     return base.shape, attrs
 
 
@@ -837,11 +838,12 @@ _READ_ONLY_VIEWS = frozenset({"broadcast_to", "diagonal"})
 
 
 def _view_update_impl(base: Any, val: Any, path: tuple[tuple[str, Any], ...],
-                      order: Literal["K", "F"] = "K") -> Any:
+                      order: Literal["K", "F"] | tuple[int, ...] = "K") -> Any:
     # The copy keeps the base's layout, or takes the one that the build-time
     # view decisions assumed (``tensor.write_order``: "F"), since a reshape
     # is a view or a copy by it.
-    out = np.array(base, copy=True, order=order)
+    out = _copy_in_layout(base, order) if isinstance(order, tuple) else \
+        np.array(base, copy=True, order=order)
     v = out
     for name, a in path:
         v = REGISTRY[name].impl(v, **dict(a))
@@ -855,6 +857,16 @@ def _view_update_impl(base: Any, val: Any, path: tuple[tuple[str, Any], ...],
         raise ValueError("cannot write through a read-only view (broadcast_to, diagonal)")
     v[...] = val
     return out
+
+
+def _copy_in_layout(base: Any, strides: tuple[int, ...]) -> Any:
+    """A copy of ``base`` in the layout of a strided user array of
+    ``strides``: its memory order ("K") with the signs of those strides, so
+    that every reshape that is a view of such an array is a view of the
+    copy (``a[::-1]`` of a reversed array is contiguous, and so is its
+    ``reshape(-1)``: not of a "K" copy, whose strides are all positive)."""
+    flip = tuple(slice(None, None, -1) if st < 0 else slice(None) for st in strides)
+    return np.array(base[flip], copy=True, order="K")[flip]
 
 
 register(OpSpec("view_update", "update", _view_update_impl, _view_update_infer, _same_dtype, 2,
