@@ -5,6 +5,7 @@ matrix-vector products for W6, no temporary beyond the planned ones)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -1267,3 +1268,29 @@ def test_a_filled_exponent_is_not_a_scalar_one(engine: Any) -> None:
                     same_bits(lt.power(lt.asarray(xs), lt.full(4, v, dt)).eval(), expected)
                     same_bits((lt.asarray(xs) ** lt.full_like(lt.asarray(xs), v)).eval(),
                               expected)
+
+
+def test_views_a_sum_over_several_axes_reads_stay_where_numpy_has_them(engine: Any) -> None:
+    """NumPy sums a strided or reversed view in its memory layout (rows
+    pairwise, added one after the other); pushed into the operands, the view
+    would be a contiguous array summed in one pairwise run: other bits.  So
+    such views stay; over one axis, or for order-free reductions, they sink."""
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((300, 200))
+    f32 = rng.random((3000, 40)).astype(np.float32)[::-1]
+    X, F = lt.asarray(x), lt.asarray(f32)
+    cases: list[Callable[[Any, Any], Any]] = [
+        lambda m, a: (a * 1.5)[::2].sum(), lambda m, a: m.flip(a * 1.5, 1).mean(),
+        lambda m, a: m.sin(a)[:, 1:].sum(), lambda m, a: (a * 1.5)[:, ::2].T.sum(),
+        lambda m, a: (a * 1.5)[::-1].sum(keepdims=True), lambda m, a: (a * 1.5)[:, :37].std(),
+        lambda m, a: m.stack([a * 1, a * 2], -1)[..., 0].sum(),
+        lambda m, a: m.nansum((a * 2)[::2]), lambda m, a: (a * 3)[::3].prod(axis=(0, 1))]
+    for f in cases:
+        for n, t in ((x, X), (f32, F)):
+            with np.errstate(all="ignore"):
+                same_bits(lt.compute(f(lt, t))[0], f(np, n))
+    # over all axes the slice stays on the product; over one it still sinks
+    # to the input (half the elements computed)
+    with lt.set_options(optimize=True):
+        assert "-> view of b0" in lt.explain((X * 1.5)[::2].sum())
+        assert "-> view of input" in lt.explain((X * 1.5)[::2].sum(axis=1))

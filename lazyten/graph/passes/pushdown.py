@@ -24,6 +24,10 @@ same reduction of the same elements in the same order, so printing
     getitem(sum(mul(x, 2), axis=1), [:3])  =>  sum(mul(getitem(x, [:3, :]), 2), axis=1)
     getitem(cumulative_sum(x, axis=1), [5])  =>  cumulative_sum(getitem(x, [5, :]), axis=0)
 
+A view that a float sum (or product, mean, ...) over several axes reads
+stays where it is (``_read_in_memory_order``): NumPy adds in the view's
+memory layout, and a view pushed into the operands is a contiguous array.
+
 A gather (``x[idx]``, ``take``) of an elementwise expression gathers from
 its operands, the same index array for each (an operand broadcast along the
 gathered axis is left as it is):
@@ -204,8 +208,36 @@ def _order_free(n: Node) -> bool:
     """Whether reduction ``n`` gives the same bits in any order: logic,
     first extremes, and integer arithmetic (wraparound is associative)."""
     name, x = n.op.name, n.inputs[0]
+    if name == "masked_reduce":
+        name = n.attrs["reduce"]
     return name in ORDER_FREE or (name in EXACT_INT and x.dtype.kind in "biu"
                                   and n.dtype.kind in "biu")
+
+
+def _read_in_memory_order(graph: Graph) -> set[int]:
+    """The views whose layout a reduction's order reads: those on the way
+    (through views only) to a reduction over two or more axes (of more than
+    one element) that is not ``_order_free``.
+
+    NumPy reduces such an input in its memory layout: ``e[::2].sum()`` of a
+    2-d ``e`` is a pairwise sum per row added row after row, where the
+    contiguous array the view would become if pushed into ``e``'s operands
+    is one pairwise sum (the last bits differ).  Over one axis the order is
+    the same either way (rows pairwise, columns one row after the other)."""
+    out: set[int] = set()
+    for n in graph.nodes():
+        if not n.inputs or (n.op.kind != "reduction" and n.op.name != "masked_reduce") \
+                or _order_free(n):
+            continue
+        x = n.inputs[0]
+        axis = n.attrs.get("axis")
+        axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+        if sum(1 for a in axes if x.shape[a] > 1) < 2:
+            continue
+        while x.value is None and x.inputs and (x.op.kind == "view" or x.op.name in PUSHED):
+            out.add(x.id)
+            x = x.inputs[0]
+    return out
 
 
 def _reduced_task(attrs: dict[str, Any], n: Node) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -355,6 +387,7 @@ def pushdown(graph: Graph) -> Graph:
     if PUSHED.isdisjoint(graph.op_names):
         return graph
     uses = {k: len(v) for k, v in graph.consumers().items()}
+    kept = _read_in_memory_order(graph)
 
     def sink(view: Node, target: Node, ins: tuple[Node, ...]) -> Node:
         # Iterative: a chain of elementwise ops is walked with an explicit stack.
@@ -417,6 +450,8 @@ def pushdown(graph: Graph) -> Graph:
         return out if out.shape == node.shape else None
 
     def rule(node: Node, ins: tuple[Node, ...]) -> Node | None:
+        if node.id in kept:
+            return None
         if node.op.name == "getitem" and ins and ins[0].op.name == "reshape" \
                 and ins[0].value is None:
             return through_reshape(node, ins[0])
