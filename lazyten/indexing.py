@@ -220,7 +220,7 @@ def getitem(t: Tensor, index: Any) -> Tensor:
         return _boolean_index(base, axis, mask)
     if not isinstance(arr, Tensor):
         _check_bounds(arr, base.shape[axis], axis)
-    return Tensor(ops.apply("take", [base._node, wrap(arr)._node], axis=axis))
+    return Tensor(ops.apply("take", [base._node, wrap(arr)._node], axis=axis, indexing=True))
 
 
 def _user_key(items: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -394,7 +394,8 @@ def _boolean_index(t: Tensor, axis: int, mask: np.ndarray[Any, Any]) -> Tensor:
     merged_shape = t.shape[:axis] + (int(np.prod(dims)),) + t.shape[axis + mask.ndim:]
     flat = t.reshape(merged_shape)
     positions = np.flatnonzero(mask)
-    return Tensor(ops.apply("take", [flat._node, wrap(positions)._node], axis=axis))
+    return Tensor(ops.apply("take", [flat._node, wrap(positions)._node], axis=axis,
+                            indexing=True))
 
 
 @ops.reports("setitem")

@@ -230,3 +230,21 @@ def test_writing_through_a_reshape_of_a_fortran_result_is_refused() -> None:
     for _ in range(2):
         with pytest.raises(ValueError, match="forced a copy"):
             x.eval()
+
+
+def test_an_index_array_gathers_in_numpys_layout(engine: Any) -> None:
+    """``x[:, idx]`` (and a mask there) is laid out as NumPy's indexing lays
+    it out, the gathered axis outermost in memory, not as ``take``'s C
+    order: a float sum along the other axis adds in NumPy's order."""
+    rng = np.random.default_rng(0)
+    y = rng.random((3000, 40)).astype(np.float32)
+    f = np.asfortranarray(rng.random((100000, 3)).astype(np.float32))
+    for x in (y, f):
+        for ix in (np.s_[:, [0, 2]], np.s_[..., [1, 2]], np.s_[:, np.arange(x.shape[1]) % 2 == 0],
+                   np.s_[[0, 2]], np.s_[:, [[0], [1]]]):
+            same_layout(lt.asarray(x)[ix].eval(), x[ix])
+            for make in (lambda a: a[ix].sum(0), lambda a: a[ix].mean(0),
+                         lambda a: (a * 2)[ix].sum(0), lambda a: (a[ix] + 1).sum(axis=0)):
+                same_bits(lt.compute(make(lt.asarray(x)))[0], make(x))
+    # lt.take is NumPy's take: C order
+    same_layout(lt.take(lt.asarray(y), [0, 2], axis=1).eval(), np.take(y, [0, 2], axis=1))

@@ -879,13 +879,21 @@ def _take_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, d
     if idx.dtype.kind not in "iu":
         raise IndexError(f"arrays used as indices must be of integer type, got {idx.dtype}")
     axis = attrs.get("axis")
+    # (``indexing``: NumPy's ``x[:, idx]``, whose result layout is not take's)
+    layout = {"indexing": True} if attrs.get("indexing") else {}
     if axis is None:
-        return idx.shape, {"axis": None}
+        return idx.shape, {"axis": None, **layout}
     ax = S.normalize_axis(axis, x.ndim)
-    return x.shape[:ax] + idx.shape + x.shape[ax + 1:], {"axis": ax}
+    return x.shape[:ax] + idx.shape + x.shape[ax + 1:], {"axis": ax, **layout}
 
 
-def _take_impl(x: Any, idx: Any, axis: int | None) -> Any:
+def _take_impl(x: Any, idx: Any, axis: int | None, indexing: bool = False) -> Any:
+    if indexing and axis:
+        # NumPy's ``x[:, idx]`` puts the gathered axes outermost in memory
+        # (``x[:, [0, 2]]`` of a (3000, 40) array has strides (8, 24000)),
+        # where ``take``'s result is C-ordered: a sum along axis 0 of it adds
+        # in another order.  Indexing gives NumPy's layout.
+        return x[(slice(None),) * axis + (idx,)]
     return np.take(x, idx, axis=axis)
 
 

@@ -117,6 +117,7 @@ def _take_tasks(attrs: dict[str, Any], n: Node) -> list[Task | None] | None:
     operand cannot follow (broadcast along the axis while the indices are
     not one list, or a flat gather of a broadcast operand)."""
     axis, idx = attrs["axis"], attrs["indices"]
+    indexing = attrs.get("indexing", False)  # (NumPy's x[:, idx]: its layout)
     tasks: list[Task | None] = []
     for x in n.inputs:
         off = n.ndim - x.ndim
@@ -125,7 +126,7 @@ def _take_tasks(attrs: dict[str, Any], n: Node) -> list[Task | None] | None:
         elif axis is None:
             if x.shape != n.shape:
                 return None
-            tasks.append(("take", {"axis": None, "indices": idx}, x))
+            tasks.append(("take", {"axis": None, "indices": idx, "indexing": indexing}, x))
         elif axis < off:                     # x lacks the axis: aligns after it
             tasks.append(None)
         elif x.shape[axis - off] == 1 and n.shape[axis] != 1:
@@ -133,7 +134,8 @@ def _take_tasks(attrs: dict[str, Any], n: Node) -> list[Task | None] | None:
                 return None
             tasks.append(None)               # broadcasts to len(idx) as before
         else:
-            tasks.append(("take", {"axis": axis - off, "indices": idx}, x))
+            tasks.append(("take", {"axis": axis - off, "indices": idx, "indexing": indexing},
+                          x))
     return tasks
 
 
@@ -310,7 +312,8 @@ def _reduced_task(attrs: dict[str, Any], n: Node) -> tuple[dict[str, Any], dict[
 
 def _take_view(view: str, attrs: dict[str, Any], x: Node, src: tuple[str, int]) -> Node:
     if view == "take":
-        return build("take", [x, attrs["indices"]], {"axis": attrs["axis"]}, src)
+        return build("take", [x, attrs["indices"]],
+                     {"axis": attrs["axis"], "indexing": attrs.get("indexing", False)}, src)
     if view == "transpose":
         pad = attrs["pad"]
         if pad:
@@ -395,7 +398,8 @@ def pushdown(graph: Graph) -> Graph:
         if view.op.name == "getitem":
             root_attrs: dict[str, Any] = {"index": index_to_python(view.attrs["index"])}
         elif view.op.name == "take":
-            root_attrs = {"axis": view.attrs["axis"], "indices": ins[1]}
+            root_attrs = {"axis": view.attrs["axis"], "indices": ins[1],
+                          "indexing": view.attrs.get("indexing", False)}
         else:
             root_attrs = {"axes": view.attrs["axes"], "pad": 0}
         root_task = (view.op.name, root_attrs, target)
