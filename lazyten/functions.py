@@ -614,6 +614,8 @@ def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
 def flip(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     t = wrap(x)
     axes = S.normalize_axes(axis, t.ndim)
+    if t.ndim == 0:
+        return Tensor(t._node)  # (NumPy's m[()]: a scalar, a copy, which writes do not reach)
     index = tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(t.ndim))
     return t._view("getitem", index=index)
 

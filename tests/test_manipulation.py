@@ -855,6 +855,14 @@ def test_tile_and_repeat_are_new_arrays_even_where_a_view_would_do(engine: Any) 
         assert t.eval()[0] == -100.0
 
 
+def test_flip_of_a_0d_tensor_is_a_copy_as_numpys(engine: Any) -> None:
+    x = lt.asarray(np.array(5))
+    y = lt.flip(x)                                 # NumPy: m[()], a scalar
+    y += 1
+    assert x.eval() == 5 and y.eval() == 6
+    check(lambda: np.flip(np.array(5), 0), lambda: lt.flip(x, 0))
+
+
 def test_real_and_imag_functions_are_views_as_numpys(engine: Any) -> None:
     c = np.array([1 + 2j, 3 - 4j])
     t = lt.asarray(c) * 1
