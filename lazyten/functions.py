@@ -721,13 +721,28 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool,
         return Tensor(ops.apply(name, [t._node], axis=axis, keepdims=bool(keepdims), **extra))
     nodes = [t._node] if where is True else [t._node, node_of(where)]
     if initial is not None:
-        extra["initial"] = initial
+        extra["initial"] = _initial_value(initial, name, t.dtype)
     if mean is not None:
         nodes.append(node_of(mean))
         extra["with_mean"] = True
     return Tensor(ops.apply("masked_reduce", nodes, reduce=name, axis=axis,
                             keepdims=bool(keepdims),
                             **{k: v for k, v in extra.items() if v is not None}))
+
+
+def _initial_value(v: Any, name: str, dt: np.dtype[Any]) -> Any:
+    """``initial=`` as NumPy's reduce reads it: a scalar, a 0-d array's (a
+    tensor's, computed now: it is an attribute of the node); a sequence as
+    NumPy converts it to ``dt``, which refuses it for most dtypes (its own
+    error, from a reduction of nothing) and takes a bool's one element."""
+    if isinstance(v, Tensor):
+        v = v.eval()
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        return v[()]
+    if isinstance(v, (list, tuple, np.ndarray)):
+        getattr(np, name)(np.empty(0, dt), initial=v)
+        return np.asarray(v).reshape(-1)[0]
+    return v
 
 
 @numpy_out(np.sum)
@@ -755,7 +770,9 @@ def _correction(correction: float | None, ddof: float | None) -> float:
         # (NumPy: ddof=0 is its default, so it may come with a correction)
         raise ValueError("ddof and correction can't be provided simultaneously.")
     c = correction if correction is not None else (ddof if ddof is not None else 0)
-    if not isinstance(c, (int, float, np.integer, np.floating)) or isinstance(c, bool):
+    if isinstance(c, (bool, np.bool_)):
+        return int(c)                        # (NumPy counts True as 1)
+    if not isinstance(c, (int, float, np.integer, np.floating)):
         raise TypeError(f"var/std: correction (ddof) must be a number, got {c!r}")
     return float(c) if not float(c).is_integer() else int(c)
 

@@ -341,6 +341,9 @@ def test_reduction_options(engine: Any) -> None:
     f = values(rng, np.dtype(np.float64), (3, 4))
     check(lambda: np.var(f, axis=0, ddof=1), lambda: lt.var(lt.asarray(f), axis=0, ddof=1))
     check(lambda: np.std(f, correction=1), lambda: lt.std(lt.asarray(f), correction=1))
+    for ddof in (True, np.True_, False):               # (NumPy counts a bool as 0 or 1)
+        check(lambda: np.var(f, axis=0, ddof=ddof), lambda: lt.var(lt.asarray(f), axis=0,
+                                                                   ddof=ddof))
     check(lambda: np.var(f, axis=1, dtype=np.float32),
           lambda: lt.var(lt.asarray(f), axis=1, dtype=np.float32))
     check(lambda: np.std(x, dtype=np.float16), lambda: lt.std(t, dtype=np.float16))
@@ -375,6 +378,13 @@ def test_masked_reductions(engine: Any, dtype: np.dtype[Any]) -> None:
             check(lambda: getattr(np, name)(e, **kw), lambda: getattr(lt, name)(te, **kw))
             check(lambda: getattr(np, name)(x, **kw), lambda: getattr(t, name)(**kw))
     check(lambda: np.sum(x, where=m[:, :2]), lambda: lt.sum(t, where=m[:, :2]))
+    # initial= as a 0-d array or a tensor (a scalar to NumPy), a sequence refused
+    one = np.ones((), dtype)
+    for init_np, init_lt in ((one, one), (one, lt.asarray(one)), (one, lt.asarray(one) * 1),
+                             (np.ones(1, dtype), np.ones(1, dtype)), ([1], [1])):
+        for name in ("sum", "prod", "max", "min"):
+            check(lambda: getattr(np, name)(x, initial=init_np),
+                  lambda: getattr(lt, name)(t, initial=init_lt))
     z = base[0, 0, 0]                          # a 0-d array: axis 0 with a mask, as NumPy
     for name in ("mean", "var", "std", "sum"):
         check(lambda: getattr(np, name)(np.asarray(z), axis=0, where=np.True_),
