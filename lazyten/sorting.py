@@ -209,14 +209,16 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     NumPy): slices and a subtraction, so the optimizer fuses and pushes
     slices through it like any expression."""
     t = wrap(x)
-    if t.ndim == 0:
-        raise ValueError("diff requires input that is at least one dimensional")
-    n = operator.index(n)
-    if n < 0:
-        raise ValueError(f"order must be non-negative but got {n}")
-    ax = S.normalize_axis(axis, t.ndim)
+    # NumPy's order of checks: n == 0 returns the input as it is (a 0-d one,
+    # any axis), then the sign of n, the dimensions, the axis, prepend and
+    # append, and only then range(n)'s TypeError for a non-integer n.
     if n == 0:
         return t
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n!r}")
+    if t.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = S.normalize_axis(axis, t.ndim)
     parts = [t]
     for at, extra in ((0, prepend), (1, append)):
         if extra is not None:
@@ -230,7 +232,7 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     hi = (slice(None),) * ax + (slice(None, -1),)
     # (the registry's generated functions: NumPy's diff subtracts, or compares bools)
     op = getattr(_functions, "not_equal" if t.dtype == np.bool_ else "subtract")
-    for _ in range(n):
+    for _ in range(operator.index(n)):
         t = op(t[lo], t[hi])
     return t
 

@@ -3,13 +3,20 @@ reductions (``functions.py``): each written as NumPy's own Python code
 composes its ufuncs and reductions (the same steps, in the same dtypes), so
 lazily and with NumPy's bits.
 
-Ops of NumPy's own stand where no composition gives NumPy's bits:
+Ops of NumPy's own stand where no composition gives NumPy's bits (or its
+warnings, given when the values are computed):
 
 * ``partition`` (``np.partition``, registered by ``manipulation``): ``median``
   and ``quantile`` select with it, as NumPy does (a sort orders equal values,
   -0.0 and 0.0, otherwise);
-* ``masked_reduce`` (the reductions' op) of ``fmin``/``fmax``: ``nanmin``
-  and ``nanmax`` (``np.fmin.reduce``), whose zeros are not ``min``'s;
+* ``nan_extreme``: ``nanmin`` and ``nanmax``, NumPy's function whole
+  (``np.fmin.reduce``, whose zeros are not ``min``'s, and its warning for an
+  all-NaN slice when the values are computed);
+* ``divide_by_count``: NumPy's ``_divide_by_count`` in ``nanmean`` and
+  ``nanvar`` (the division's floating-point warnings ignored, NumPy's
+  "Mean of empty slice" and "Degrees of freedom <= 0" given instead);
+* ``gradient_length``: a view whose shape rule is ``gradient``'s length
+  check, made again when a compiled function specializes a None dimension;
 * ``numpy_quantile``: ``nanmedian``, ``nanquantile``, ``nanpercentile`` of
   floats (NumPy compacts each lane's non-NaN values in an order that depends
   on where the NaNs are, then selects), and the medians and quantiles over a
@@ -74,10 +81,14 @@ def _replace_nan(t: Tensor, val: float) -> tuple[Tensor, Tensor | None]:
     return F.where(mask, val, t), mask
 
 
-def _divide_by_count(a: Tensor, b: Any) -> Tensor:
+def _divide_by_count(a: Tensor, b: Tensor, bad: str | None = None) -> Tensor:
     """NumPy's ``_divide_by_count``: ``a / b`` written back into ``a``'s dtype
-    (a float32 sum over an intp count divides in float64)."""
-    return F.astype(a / b, a.dtype, copy=False)
+    (a float32 sum over an intp count divides in float64), invalid and
+    division warnings ignored; with ``bad``, the check NumPy makes on the
+    count after it (``_COUNT_CHECKS``).  One op (``divide_by_count``): the
+    warnings must be silenced for this division only and NumPy's own raised
+    when the values are computed, which a composition cannot do."""
+    return Tensor(ops.apply("divide_by_count", [a._node, b._node], bad=bad))
 
 
 def _inexact_dtype(dtype: Any) -> np.dtype[Any] | None:
@@ -223,6 +234,113 @@ ops.register(ops.OpSpec(
     doc="np.interp(x, xp, fp) (inputs 0-2) with attrs left, right, period"))
 
 
+# (the check NumPy's nanmean and nanvar make on the count after dividing by
+# it: which lanes are bad, the warning, whether they become NaN)
+_COUNT_CHECKS: dict[str, tuple[Callable[[Any], Any], str, bool]] = {
+    "empty": (lambda cnt: cnt == 0, "Mean of empty slice", False),
+    "dof": (lambda dof: dof <= 0, "Degrees of freedom <= 0 for slice.", True)}
+
+
+def _divide_by_count_infer(inputs: Sequence[Node],
+                           attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    a, b = inputs
+    if not S.broadcasts_to(b.shape, a.shape):        # (NumPy divides with out=a)
+        raise ValueError(f"divide_by_count: the count's shape {b.shape} does not broadcast "
+                         f"to the sum's {a.shape}")
+    bad = attrs.get("bad")
+    if bad is not None and bad not in _COUNT_CHECKS:
+        raise ValueError(f"divide_by_count: unknown check {bad!r}")
+    return a.shape, {"bad": bad}
+
+
+def _divide_by_count_impl(a: Any, b: Any, bad: str | None) -> Any:
+    a = np.asarray(a)
+    r = np.empty_like(a)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        np.divide(a, b, out=r, casting="unsafe")
+    if bad is not None:
+        test, message, to_nan = _COUNT_CHECKS[bad]
+        isbad = test(np.asarray(b))
+        if np.any(isbad):
+            warnings.warn(message, RuntimeWarning, stacklevel=2)
+            if to_nan:       # (NaN, inf or a negative value: each replaced by NaN)
+                np.copyto(r, np.nan, where=isbad, casting="unsafe")
+    return r
+
+
+ops.register(ops.OpSpec(
+    "divide_by_count", "linalg", _divide_by_count_impl, _divide_by_count_infer,
+    _same_dtype, 2,
+    doc="NumPy's _divide_by_count: input 0 / input 1 in input 0's dtype, invalid and "
+        "divide warnings ignored; attrs['bad']: nanmean's empty-slice or nanvar's "
+        "degrees-of-freedom check and warning after it"))
+
+
+class _NotNdarray(np.ndarray):
+    """An array that NumPy's ``nanmin``/``nanmax`` do not take for an
+    ndarray (they test ``type(a) is np.ndarray``): they then run their path
+    for other inputs, as for a list or a NumPy scalar (``amin`` of the NaNs
+    replaced by infinities, whose signed zeros are not ``fmin``'s; NaN where
+    a slice was all NaN, with the warning "All-NaN axis encountered")."""
+
+
+_MASKED_REDUCE = ops.REGISTRY["masked_reduce"]
+
+
+def _nan_extreme_infer(inputs: Sequence[Node],
+                       attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    # (masked_reduce's rules: axes, keepdims, where= and initial=)
+    return _MASKED_REDUCE.infer(inputs, attrs)
+
+
+def _nan_extreme_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    assert _MASKED_REDUCE.dtype is not None
+    return _MASKED_REDUCE.dtype(inputs, {k: v for k, v in attrs.items() if k != "ndarray"})
+
+
+def _nan_extreme_impl(*inputs: Any, reduce: str, axis: Any, keepdims: bool, ndarray: bool,
+                      initial: Any = None) -> Any:
+    x = np.asarray(inputs[0])
+    if not ndarray:
+        x = x.view(_NotNdarray)
+    kw: dict[str, Any] = {} if initial is None else {"initial": initial}
+    if len(inputs) > 1:
+        kw["where"] = inputs[1]
+    fn = np.nanmin if reduce == "fmin" else np.nanmax
+    return np.asarray(fn(x, axis=axis, keepdims=keepdims, **kw))
+
+
+ops.register(ops.OpSpec(
+    "nan_extreme", "linalg", _nan_extreme_impl, _nan_extreme_infer, _nan_extreme_dtype, None,
+    doc="np.nanmin or np.nanmax (attrs['reduce'] fmin or fmax) of input 0, where= input 1 "
+        "if any: NumPy's function whole (fmin/fmax.reduce, or for what was no ndarray "
+        "(attrs['ndarray'] false) its other path), with its All-NaN warning"))
+
+
+_GRADIENT_TOO_SHORT = ("Shape of array too small to calculate a numerical gradient, at least "
+                       "(edge_order + 1) elements are required.")
+
+
+def _gradient_length_infer(inputs: Sequence[Node],
+                           attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    x = inputs[0]
+    if x.shape[attrs["axis"]] < attrs["edge_order"] + 1:
+        raise ValueError(_GRADIENT_TOO_SHORT)
+    return x.shape, attrs
+
+
+def _gradient_length_impl(x: Any, axis: int, edge_order: int) -> Any:
+    return np.asarray(x)[...]
+
+
+ops.register(ops.OpSpec(
+    "gradient_length", "view", _gradient_length_impl, _gradient_length_infer, _same_dtype, 1,
+    view_of=0,
+    doc="input 0 itself (a view), whose shape rule raises NumPy's gradient error where "
+        "axis attrs['axis'] is shorter than attrs['edge_order'] + 1: gradient's check on a "
+        "None dimension, made again when a compiled function specializes for a call"))
+
+
 # ------------------------------------------------------------------ comparisons
 
 @ops.reports("isclose")
@@ -355,14 +473,15 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
             keepdims: bool = False, *, where: Any = True) -> Tensor:
     """NumPy's ``nanmean``: the sum of the non-NaN elements (in ``a``'s dtype,
     float16 too) divided by their intp count, in ``_divide_by_count``'s way;
-    all-NaN slices give NaN.  Other dtypes: ``mean``."""
+    all-NaN slices give NaN, and NumPy's "Mean of empty slice" warning when
+    computed.  Other dtypes: ``mean``."""
     arr, mask = _replace_nan(wrap(a), 0)
     if mask is None:
         return F.mean(arr, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     dt = _inexact_dtype(dtype)
     cnt = F.sum(~mask, axis=axis, dtype=np.intp, keepdims=keepdims, where=where)
     tot = F.sum(arr, axis=axis, dtype=dt, keepdims=keepdims, where=where)
-    return _divide_by_count(tot, cnt)
+    return _divide_by_count(tot, cnt, "empty")
 
 
 @numpy_out(np.nanvar)
@@ -373,7 +492,8 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     """NumPy's ``nanvar``, its steps in its order: the mean of the non-NaN
     elements, deviations written back into ``a``'s dtype, NaNs zeroed, squares
     (``x * conj(x)`` real for complex) summed and divided by ``count - ddof``;
-    NaN where that is not positive.  Other dtypes: ``var``."""
+    NaN where that is not positive, with NumPy's "Degrees of freedom <= 0"
+    warning when computed.  Other dtypes: ``var``."""
     arr, mask = _replace_nan(wrap(a), 0)
     if mask is None:
         # np.var with ddof=0 and a correction: the correction alone.
@@ -407,8 +527,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     var = F.sum(sqr, axis=axis, dtype=dt, keepdims=keepdims, where=where)
     if var.ndim < cnt.ndim:
         cnt = cnt.reshape(var.shape)
-    dof = cnt - ddof
-    return F.where(dof <= 0, np.nan, _divide_by_count(var, dof))
+    return _divide_by_count(var, cnt - ddof, "dof")
 
 
 @numpy_out(np.nanstd)
@@ -434,10 +553,13 @@ def _nan_extreme(ufunc: str, a: Any, axis: Any, keepdims: bool, initial: Any,
     if t.dtype.kind not in "fc":             # no NaN to skip: fmin.reduce is min
         fn = F.min if ufunc == "fmin" else F.max
         return fn(t, axis=axis, keepdims=keepdims, initial=initial, where=where)
-    # (the masked reduction op, running np.fmin.reduce / np.fmax.reduce)
+    # NumPy's function whole (np.fmin.reduce / np.fmax.reduce, and its
+    # warning for all-NaN slices, raised when the values are computed); it
+    # takes another path for what is no ndarray (a list, a NumPy scalar).
+    ndarray = isinstance(a, Tensor) or type(a) in (np.ndarray, np.memmap)
     nodes = [t._node] if where is True else [t._node, node_of(where)]
-    return Tensor(ops.apply("masked_reduce", nodes, reduce=ufunc, axis=axis,
-                            keepdims=bool(keepdims),
+    return Tensor(ops.apply("nan_extreme", nodes, reduce=ufunc, axis=axis,
+                            keepdims=bool(keepdims), ndarray=ndarray,
                             **({} if initial is None else {"initial": initial})))
 
 
@@ -446,7 +568,8 @@ def _nan_extreme(ufunc: str, a: Any, axis: Any, keepdims: bool, initial: Any,
 def nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
            initial: Any = None, where: Any = True) -> Tensor:
     """NumPy's ``nanmin``: ``np.fmin.reduce`` (one op: its signed zeros are
-    not ``min``'s); NaN for all-NaN slices."""
+    not ``min``'s); NaN for all-NaN slices, with NumPy's warning when
+    computed."""
     return _nan_extreme("fmin", a, axis, keepdims, initial, where)
 
 
@@ -454,20 +577,25 @@ def nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
 @ops.reports("nanmax")
 def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
            initial: Any = None, where: Any = True) -> Tensor:
-    """NumPy's ``nanmax``: ``np.fmax.reduce``; NaN for all-NaN slices."""
+    """NumPy's ``nanmax``: ``np.fmax.reduce``; NaN for all-NaN slices (and
+    NumPy's warning)."""
     return _nan_extreme("fmax", a, axis, keepdims, initial, where)
 
 
 def _nan_arg(name: str, a: Any, axis: int | None, keepdims: bool) -> Tensor:
     t = wrap(a)
     arr, mask = _replace_nan(t, np.inf if name == "nanargmin" else -np.inf)
+    if mask is not None and t.size:
+        # NumPy's order: ``np.all(mask, axis=axis)`` (its axis errors: a
+        # tuple of axes is valid there), the all-NaN check, and only then
+        # argmin's (a tuple is its TypeError).  The axis is checked on a
+        # probe first; the check needs the values, so ``a`` is evaluated
+        # here (and keeps its value for the result).
+        _probe(np.all, t, axis=axis)
+        if np.isnan(t.eval()).all(axis=axis).any():
+            raise ValueError("All-NaN slice encountered")
     fn = F.argmin if name == "nanargmin" else F.argmax
-    res = fn(arr, axis=axis, keepdims=keepdims)        # NumPy's axis and size errors
-    # NumPy raises for an all-NaN slice: that needs the values, so ``a`` is
-    # evaluated here (and keeps its value for ``res``).
-    if mask is not None and t.size and np.isnan(t.eval()).all(axis=axis).any():
-        raise ValueError("All-NaN slice encountered")
-    return res
+    return fn(arr, axis=axis, keepdims=keepdims)        # NumPy's axis and size errors
 
 
 @numpy_out(np.nanargmin)
@@ -1243,15 +1371,21 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
             t = F.astype(t, np.float64)
         otype = np.dtype(np.float64)
 
+    for ax in axes:
+        if S.sized_at_call((t.shape[ax],)):
+            # A None dimension's length is known only when a compiled
+            # function specializes for a call: the check is then a node's
+            # shape rule, made again there, under every axis' result (NumPy
+            # raises for the call whichever of them is used).
+            t = Tensor(ops.apply("gradient_length", [t._node], axis=ax, edge_order=edge_order))
+
     def at(ax: int, item: Any) -> Tensor:
         return t[_along(ax, item)]
 
     outvals = []
     for ax, ax_dx in zip(axes, dx):
-        n = t.shape[ax]
-        if n < edge_order + 1:
-            raise ValueError("Shape of array too small to calculate a numerical gradient, at "
-                             "least (edge_order + 1) elements are required.")
+        if t.shape[ax] < edge_order + 1:       # (in NumPy's loop: after the axes before)
+            raise ValueError(_GRADIENT_TOO_SHORT)
         uniform = np.ndim(ax_dx) == 0
         if uniform:
             inner = (at(ax, slice(2, None)) - at(ax, slice(None, -2))) / (2.0 * ax_dx)
@@ -1264,8 +1398,7 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
                      + _shaped(b, ax, nd) * at(ax, slice(1, -1))
                      + _shaped(c, ax, nd) * at(ax, slice(2, None)))
         # The edges as length-1 views (NumPy writes out[0] and out[-1]), taken
-        # by an integer and a new axis, so that over a compiled function's
-        # None axis a call too short for them is an IndexError, not empty.
+        # by an integer and a new axis.
         first, second, last, last2 = (
             t[(slice(None),) * ax + (k, None)] for k in (0, 1, -1, -2))
         if edge_order == 1:

@@ -4,6 +4,7 @@ array API's descending stable order against Python's own stable sort."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -163,6 +164,28 @@ def test_diff(engine: Any, dtype: np.dtype[Any]) -> None:
     x, t = _layouts(dtype, rng)[0]
     check(lambda: np.diff(x, -1), lambda: lt.diff(t, -1))
     check(lambda: np.diff(x, 1, 5), lambda: lt.diff(t, 1, 5))
+
+
+def test_diff_checks_in_numpys_order(engine: Any) -> None:
+    """NumPy's diff returns the input as it is for n == 0 (a 0-d one, any
+    axis), then checks n's sign, the dimensions, the axis, prepend and
+    append, and only then is a non-integer n range()'s TypeError."""
+    a = np.arange(6.0).reshape(2, 3) ** 2
+    for x in (a, np.array(2.0), np.array(3, np.int8)):
+        t = lt.asarray(x)
+        for kw in ({"n": 0}, {"n": 0, "axis": 5}, {"n": 0.0}, {"n": np.int64(0)},
+                   {"n": 0, "prepend": 1.0}, {"n": -1, "axis": 5}, {"n": np.int64(-2)},
+                   {"n": 1.5}, {"n": 1.5, "axis": 5}, {"n": True}, {"n": np.int8(2)},
+                   {"n": 1.5, "prepend": np.ones((3, 3))}, {"n": 2, "axis": 0}):
+            check(lambda: np.diff(x, **kw), lambda: lt.diff(t, **kw))
+    for n in (-1, np.int64(-2), -1.5):
+        with pytest.raises(ValueError) as want:
+            np.diff(a, n)
+        with pytest.raises(ValueError, match=re.escape(str(want.value))):
+            lt.diff(a, n)
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        lt.diff(a, 1.5)
+    assert_eq(lt.diff(np.array(2.0), n=0), np.diff(np.array(2.0), n=0))
 
 
 def test_diff_is_fused_and_sliced_lazily() -> None:

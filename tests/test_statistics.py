@@ -6,6 +6,7 @@ NumPy's exceptions raised when the graph is built."""
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -223,6 +224,96 @@ def test_nanargmin_nanargmax(engine: Any, dtype: np.dtype[Any]) -> None:
         t = lt.asarray(x)
         for axis in (None, 0, 1):
             exact(lambda: np.nanargmax(x, axis=axis), lambda: lt.nanargmax(t, axis=axis))
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.int8), np.dtype(np.float64)], ids=ids)
+def test_nanargmin_nanargmax_check_in_numpys_order(engine: Any, dtype: np.dtype[Any]) -> None:
+    """NumPy tests the axis on ``np.all(mask, axis=axis)`` (a tuple of axes
+    is valid there, one out of bounds is AxisError), then raises for an
+    all-NaN slice, and only then is a tuple argmin's TypeError; integers and
+    empty arrays go to argmin at once."""
+    nan = np.nan
+    arrays = [np.ones((2, 3), dtype), np.ones((0, 3), dtype), np.array(1, dtype)]
+    if dtype.kind == "f":
+        arrays += [np.full((2, 3), nan), np.array([[1.0, nan, 2.0], [nan, nan, nan]]),
+                   np.array(nan)]
+    for x in arrays:
+        for axis in (None, 0, -1, 2, (0,), (0, 1), (5,), (0, 0), 1.5, [0], "a"):
+            for kd in (False, True):
+                for name in ("nanargmin", "nanargmax"):
+                    exact(lambda: getattr(np, name)(x, axis=axis, keepdims=kd),
+                          lambda: getattr(lt, name)(lt.asarray(x), axis=axis, keepdims=kd))
+
+
+def _warned(fn: Callable[[], Any]) -> tuple[Any, list[tuple[type[Warning], str]]]:
+    """``fn()``'s value (a tensor's evaluated) and the warnings it gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = fn()
+        v = r.eval() if isinstance(r, lt.Tensor) else r
+    return v, [(w.category, str(w.message)) for w in caught]
+
+
+def warns_as_numpy(np_fn: Callable[[], Any], lt_fn: Callable[[], Any]) -> None:
+    """``lt_fn()`` gives NumPy's bits and, when evaluated, NumPy's warnings:
+    the same categories and messages, none more (no floating-point one)."""
+    want, want_w = _warned(np_fn)
+    got, got_w = _warned(lt_fn)
+    same_bits(got, np.asarray(want))
+    assert got_w == want_w, f"warnings {got_w}, NumPy's {want_w}"
+
+
+def test_nanmin_nanmax_warn_for_all_nan_slices(engine: Any) -> None:
+    """NumPy's "All-NaN slice encountered" for an all-NaN slice (any axis,
+    0-d, where= masks), raised when the value is computed; its path for what
+    is no ndarray (a list, a NumPy scalar) warns "All-NaN axis encountered"
+    and gives min's signed zeros, not fmin's."""
+    nan = np.nan
+    a = np.array([[1.0, nan], [nan, nan]])
+    cases: list[tuple[Any, dict[str, Any]]] = [
+        (a, {"axis": 1}), (a, {"axis": 0}), (a, {}), (a, {"axis": (0, 1), "keepdims": True}),
+        (a[:, :1], {"axis": 0}), (a[0], {}), (np.full((2, 3), nan, np.float32), {"axis": -1}),
+        (np.array(nan), {}), (np.array(nan), {"axis": ()}), (np.float16(nan), {}),
+        (a, {"axis": 1, "where": np.array([True, False]), "initial": -5.0}),
+        (a, {"axis": 1, "where": np.array([False, True]), "initial": -5.0}),
+        (np.array([1 + 1j, nan]), {}), (np.array([[1.0, 2.0]]), {"axis": 0}),
+        (np.zeros((0, 2)), {"axis": 1}), (np.arange(4), {}),
+        ([nan, 1.0], {}), ([[nan, nan], [1.0, nan]], {"axis": 1}), (nan, {}),
+        ([0.0, -0.0], {}), ([-0.0, 0.0], {})]
+    for x, kw in cases:
+        for name in ("nanmin", "nanmax"):
+            warns_as_numpy(lambda: getattr(np, name)(x, **kw),
+                           lambda: getattr(lt, name)(x, **kw))
+            if isinstance(x, np.ndarray):
+                warns_as_numpy(lambda: getattr(np, name)(x, **kw),
+                               lambda: getattr(lt, name)(lt.asarray(x) * 1, **kw))
+
+
+def test_nanmean_nanvar_nanstd_warnings_are_numpys(engine: Any) -> None:
+    """nanvar/nanstd with ddof >= the count: NumPy's "Degrees of freedom
+    <= 0 for slice." and NaN there; nanmean of an empty or all-NaN slice:
+    "Mean of empty slice".  No "invalid value encountered in divide"
+    besides (NumPy divides by the count with those warnings ignored)."""
+    nan = np.nan
+    one = np.array([1.0, nan])
+    ones = np.ones((2, 3))
+    a = np.array([[1.0, nan, 2.0], [nan, nan, nan]])
+    c = np.array([[1 + 2j, nan, 3j], [nan, 1j, nan]], np.complex64)
+    for name in ("nanvar", "nanstd"):
+        for x, kw in ((one, {"ddof": 1}), (ones, {"ddof": 3, "axis": 1}),
+                      (ones, {"ddof": 2, "axis": 1}), (ones, {"ddof": 2.5, "axis": 0}),
+                      (ones, {"ddof": 7}), (a, {}), (a, {"axis": 1}), (a, {"axis": 0}),
+                      (a, {"axis": 1, "ddof": 1, "keepdims": True}), (a, {"correction": 2}),
+                      (a, {"axis": 1, "where": np.array([True, False, True])}),
+                      (a, {"axis": 1, "mean": np.zeros((2, 1))}), (c, {"axis": 0}),
+                      (c, {"ddof": 1}), (np.float32(nan), {}), (np.zeros((0, 3)), {"axis": 0}),
+                      (a.astype(np.float16), {"axis": 1, "dtype": np.float32})):
+            warns_as_numpy(lambda: getattr(np, name)(x, **kw), lambda: getattr(lt, name)(x, **kw))
+    for x, kw in ((a, {}), (a, {"axis": 1}), (a, {"axis": 0, "dtype": np.float32}),
+                  (a, {"axis": 1, "where": np.array([False, True, False])}), (c, {"axis": 0}),
+                  (np.array(nan), {}), (np.zeros((0, 3)), {"axis": 0}),
+                  (np.zeros((2, 0)), {"axis": 0})):
+        warns_as_numpy(lambda: np.nanmean(x, **kw), lambda: lt.nanmean(x, **kw))
 
 
 # ------------------------------------------------------------------ medians and quantiles
@@ -662,8 +753,8 @@ CALLS: list[tuple[str, Callable[..., Any]]] = [
 
 def test_decisions_on_a_none_dimension_are_refused_or_checked_per_call() -> None:
     """A result decided from a None dimension's size when the graph is built
-    would be fixed for every call: refused (use @lt.jit); gradient's edges
-    are checked per call (a call too short raises)."""
+    would be fixed for every call: refused (use @lt.jit); gradient's length
+    is checked per call (a call too short raises NumPy's ValueError)."""
     p, q = lt.placeholder((None,), "float64"), lt.placeholder((None,), "float64")
     for fn in (lt.array_equal, lt.array_equiv):
         with pytest.raises(ValueError, match="None dimension"):
@@ -676,8 +767,32 @@ def test_decisions_on_a_none_dimension_are_refused_or_checked_per_call() -> None
         for got, want in zip(f(v), [np.gradient(v), np.gradient(v * 2, edge_order=2)]):
             same_bits(got, want)
     for n in (1, 2):
-        with pytest.raises(IndexError, match="out of bounds"):
+        with pytest.raises(ValueError, match="too small to calculate a numerical gradient"):
             f(np.ones(n))
+
+
+def test_gradient_over_a_none_dimension_too_short_is_numpys_error() -> None:
+    """A call whose None dimension is shorter than edge_order + 1 raises
+    NumPy's ValueError when the function specializes for it (it was an
+    IndexError from the edges' indexes), whichever axis' result is used;
+    longer calls, before and after, give NumPy's bits."""
+    p = lt.placeholder((None, 3), np.float64)
+    for eo in (1, 2):
+        f = lt.function([p], lt.gradient(p, axis=0, edge_order=eo))
+        both = lt.function([p], lt.gradient(p, edge_order=eo)[1])   # (axis 1's only)
+        jitted = lt.jit(lambda x: lt.gradient(x, axis=0, edge_order=eo))
+        for n in (4, 0, 1, 2, 3, 2, 5):
+            v = np.arange(n * 3.0).reshape(n, 3) ** 2
+            try:
+                want = np.gradient(v, axis=0, edge_order=eo)
+            except ValueError as e:
+                for fn in (f, both, jitted):
+                    with pytest.raises(ValueError, match=re.escape(str(e))):
+                        fn(v)
+                continue
+            same_bits(f(v), want)
+            same_bits(both(v), np.gradient(v, edge_order=eo)[1])
+            same_bits(jitted(v), want)
 
 
 def test_compiled_over_placeholders() -> None:
