@@ -63,6 +63,12 @@ SAFETY = 2
 COMBINABLE = frozenset(COMBINE) | {"mean"}
 
 
+# Ops that are no ufunc (the fuse pass leaves them) but compute each element
+# from the same element of their broadcast operands, so chunks of their
+# operands give chunks of them: nanmean's and nanvar's division by the count.
+ELEMENTWISE_LIKE = frozenset({"divide_by_count"})
+
+
 class NotChunkable(ValueError):
     """The graph cannot be evaluated in chunks (the message says why)."""
 
@@ -234,7 +240,7 @@ class _Analysis:
             return STATIC            # sliced per use (see ``slice_axis``)
         kinds = [self.kind[i.id] for i in n.inputs]
         chunked_in = [i for i in n.inputs if self.kind[i.id] == CHUNKED]
-        if n.op.kind == "elementwise":
+        if n.op.kind == "elementwise" or n.op.name in ELEMENTWISE_LIKE:
             if FINAL in kinds and (chunked_in or self._spans(n)):
                 raise NotChunkable(f"{n.op.name} at {n.where} combines a reduction over "
                                    f"the whole chunk axis with chunked data (two passes)")

@@ -73,6 +73,20 @@ def test_evaluate_chunks_automatically_over_memory_limit() -> None:
     np.testing.assert_allclose(total, (X * Y).sum(), rtol=1e-10)
 
 
+def test_nanmean_along_rows_is_chunked_with_numpys_bits_and_warning() -> None:
+    """nanmean's division by the count (an op of its own, for NumPy's
+    warning) computes each row from that row: it runs in chunks."""
+    x = np.random.default_rng(0).random((20000, 50))
+    x[::7, 3] = np.nan
+    x[5] = np.nan                                           # an all-NaN row
+    budget = 2_000_000
+    with lt.set_options(memory_limit=budget), pytest.warns(RuntimeWarning, match="empty slice"):
+        (got,), peak = traced_peak(lambda: lt.compute(lt.nanmean(lt.asarray(x), axis=1)))
+    assert peak <= budget
+    with pytest.warns(RuntimeWarning, match="empty slice"):
+        np.testing.assert_array_equal(got, np.nanmean(x, axis=1))
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64])
 def test_axes_keepdims_broadcasting_and_dtypes(dtype: Any) -> None:
     rng = np.random.default_rng(2)
