@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from . import gorgonia, linalg, ma, random, sparse, tfcompat
-from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, full,
-                       full_like, geomspace, identity, linspace, meshgrid, ones, ones_like,
-                       tensor_from, zeros, zeros_like)
+from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, frombuffer,
+                       fromfunction, fromiter, fromstring, full, full_like, geomspace,
+                       identity, linspace, meshgrid, ones, ones_like, tensor_from, zeros,
+                       zeros_like)
 from .functions import *  # noqa: F401,F403  (the generated elementwise functions too)
 from .functions import ELEMENTWISE, METHODS
 from .graph.printer import format_graph
@@ -29,6 +30,9 @@ from .setops import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
 from .io import load, load_csv, loadtxt, save, save_csv, savetxt, savez, savez_compressed
 from .iterators import iterate, multi_iterate
+from .indexhelpers import c_, index_exp, mgrid, ndenumerate, ndindex, ogrid, r_, s_
+from .memory import (ascontiguousarray, asanyarray, asfortranarray, may_share_memory, require,
+                     shares_memory)
 from .gorgonia import (I, at, clamp, clone, contract, copy_to, mat_vec_mul, materialize,
                        range_, reduce, safe_t, set_at, tensor_mul, ut)
 from .sorting import (UniqueAllResult, UniqueCountsResult, UniqueInverseResult, argsort,

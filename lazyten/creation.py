@@ -411,6 +411,71 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
                                 endpoint=endpoint, dtype=dtype, axis=axis))
 
 
+def fromfunction(function: Any, shape: Any, *, dtype: Any = float, **kwargs: Any) -> Any:
+    """NumPy's ``fromfunction``: ``function(*grids, **kwargs)``, where the
+    k-th grid holds each element's index along axis k in ``dtype`` (the
+    rows of ``lt.indices(shape, dtype)``, as NumPy passes the rows of
+    ``np.indices``).  The grids are lazy tensors, so the result is a lazy
+    tensor when ``function`` builds it with lazyten's operations (NumPy's
+    ufuncs on tensors are lazyten's too); whatever ``function`` returns is
+    returned, as in NumPy.
+
+    >>> import lazyten as lt
+    >>> lt.fromfunction(lambda i, j: i + 10 * j, (2, 3), dtype=int).eval()
+    array([[ 0, 10, 20],
+           [ 1, 11, 21]])
+    """
+    from .manipulation import indices
+    grids = indices(shape, dtype=dtype)
+    assert isinstance(grids, Tensor)
+    # (Rows by index, lazily: unpacking ``*grids`` would iterate, which evaluates.)
+    return function(*(grids[k] for k in range(grids.shape[0] if grids.ndim > 1 else 0)),
+                    **kwargs)
+
+
+def frombuffer(buffer: Any, dtype: Any = None, count: int = -1, offset: int = 0) -> Tensor:
+    """NumPy's ``frombuffer``: the buffer's bytes read as a 1-d tensor, over
+    the buffer's memory without a copy (read when evaluated, as ``lt.asarray``
+    reads an array, and never written: a writeable buffer changed later is
+    seen by later evaluations, as NumPy's view sees it).  NumPy's errors
+    (a ``ValueError`` for a size that is not a multiple of the item size or
+    an offset past the end); lazyten's ``TypeError`` for a dtype it does not
+    handle (strings, records).
+
+    >>> import lazyten as lt
+    >>> lt.frombuffer(b"\\x01\\x02\\x03", dtype="u1", offset=1).eval()
+    array([2, 3], dtype=uint8)
+    """
+    return asarray(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+
+
+def fromiter(iter: Any, dtype: Any, count: int = -1) -> Tensor:  # noqa: A002 - NumPy's name
+    """NumPy's ``fromiter``: a 1-d tensor of the iterable's items, read now
+    (the length is the data's); ``count``: read at most that many (NumPy's
+    ``ValueError`` if the iterable is shorter).
+
+    >>> import lazyten as lt
+    >>> lt.fromiter((x * x for x in range(4)), dtype=int).eval()
+    array([0, 1, 4, 9])
+    """
+    if isinstance(iter, Tensor):
+        iter = iter.eval()      # (its rows, as NumPy iterates an array; computed once)
+    return asarray(np.fromiter(iter, dtype=dtype, count=count))
+
+
+def fromstring(string: Any, dtype: Any = float, count: int = -1, *, sep: str = "") -> Tensor:
+    """NumPy's ``fromstring`` of numbers in text separated by ``sep`` (read
+    now).  NumPy's errors: its binary mode (``sep=""``, the default) is
+    removed in NumPy 2 (a ``ValueError``: ``frombuffer`` reads bytes), and
+    text that does not parse to its end is a ``ValueError`` too.
+
+    >>> import lazyten as lt
+    >>> lt.fromstring("1 2 3", dtype=int, sep=" ").eval()
+    array([1, 2, 3])
+    """
+    return asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep))
+
+
 def tensor_from(shape: Sequence[int] | None = None, backing: Any = None, dtype: Any = None) -> Tensor:
     """gorgonia's ``New(WithShape(...), WithBacking(...), Of(dtype))``."""
     if backing is None:

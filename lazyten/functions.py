@@ -429,7 +429,7 @@ def is_f_contiguous(t: Tensor) -> bool:
     if t._root is None:
         order = write_order(t._node)
         if isinstance(order, tuple):
-            return bool(_layout_stand_in(t.shape, t.dtype, order).flags.f_contiguous)
+            return bool(layout_stand_in(t.shape, t.dtype, order).flags.f_contiguous)
         return t.ndim < 2 or order == "F"
     v = _stand_in(t)
     return v is not None and v.flags.f_contiguous
@@ -441,17 +441,18 @@ def is_c_contiguous(t: Tensor) -> bool:
     if t._root is None:
         order = write_order(t._node)
         if isinstance(order, tuple):
-            return bool(_layout_stand_in(t.shape, t.dtype, order).flags.c_contiguous)
+            return bool(layout_stand_in(t.shape, t.dtype, order).flags.c_contiguous)
         return t.ndim < 2 or order == "C"
     v = _stand_in(t)
     return v is not None and v.flags.c_contiguous
 
 
-def _layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any],
-                     order: str | tuple[int, ...]) -> np.ndarray[Any, Any]:
+def layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any], order: str | tuple[int, ...],
+                    writeable: bool = False) -> np.ndarray[Any, Any]:
     """An array of ``shape`` in the layout ``order`` (a ``write_order``): an
     ``as_strided`` over one element, whose strides NumPy reads and whose
-    memory nothing touches."""
+    memory nothing touches (nor writes: ``writeable`` only lets NumPy's
+    checks of writeability pass)."""
     if isinstance(order, tuple):
         strides = order
     else:
@@ -459,7 +460,8 @@ def _layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any],
         strides = tuple(math.prod(dims[k + 1:]) * dt.itemsize for k in range(len(dims)))
         if order != "C":
             strides = strides[::-1]
-    return np.lib.stride_tricks.as_strided(np.empty(1, dt), shape, strides, writeable=False)
+    return np.lib.stride_tricks.as_strided(np.empty(1, dt), shape, strides,
+                                           writeable=writeable)
 
 
 def _stand_in(t: Tensor) -> np.ndarray[Any, Any] | None:
@@ -484,7 +486,7 @@ def _stand_in(t: Tensor) -> np.ndarray[Any, Any] | None:
         todo.append(link[0])
         link = link[1]
     if v is None:
-        v = _layout_stand_in(root.shape, root.dtype, order)
+        v = layout_stand_in(root.shape, root.dtype, order)
     for name, attrs in reversed(todo):
         a = dict(attrs)
         if name == "reshape":

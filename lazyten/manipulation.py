@@ -69,7 +69,7 @@ __all__: list[str] = [
     "fill_diagonal", "kron", "vander", "indices", "ix_", "ravel", "ravel_multi_index",
     "unravel_index", "hsplit", "vsplit", "dsplit", "choose", "compress", "extract",
     "place", "putmask", "put_along_axis", "ndim", "shape", "size", "partition",
-    "argpartition", "lexsort", "sort_complex",
+    "argpartition", "lexsort", "sort_complex", "trim_zeros",
 ]
 
 
@@ -1030,6 +1030,41 @@ def ix_(*args: Any) -> tuple[Tensor, ...]:
             t = asarray(np.flatnonzero(_values(t, "ix_")))
         out.append(t.reshape((1,) * k + (t.size,) + (1,) * (nd - k - 1)))
     return tuple(out)
+
+
+@ops.reports("trim_zeros")
+def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Tensor:
+    """NumPy's ``trim_zeros`` (2.2's n-d form): ``filt`` without its leading
+    ('f') and trailing ('b') zeros along each axis in ``axis`` (None: every
+    axis, the smallest box holding every nonzero; all zeros: an empty slice
+    of every trimmed axis).  Where the zeros end depends on the data, so it
+    is computed now; the result is then a lazy slice of ``filt``, a view as
+    NumPy's is (``filt`` itself if no axis is trimmed).  A list or tuple
+    comes back a tensor, where NumPy gives a list or tuple.
+
+    >>> import lazyten as lt
+    >>> lt.trim_zeros(lt.asarray([0, 0, 1, 2, 0, 3, 0])).eval()
+    array([1, 2, 0, 3])
+    >>> lt.trim_zeros(lt.asarray([[0, 0, 0], [0, 1, 0]]), axis=0).shape
+    (1, 3)
+    """
+    t = wrap(filt)
+    trim = trim.lower()                 # (NumPy's AttributeError for a non-string)
+    if trim not in {"fb", "bf", "f", "b"}:
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    axes = range(t.ndim) if axis is None else \
+        np.lib.array_utils.normalize_axis_tuple(axis, t.ndim, argname="axis")
+    if not axes:
+        return t
+    nonzero = np.argwhere(_values(t, "trim_zeros"))
+    if nonzero.size == 0:
+        # (NumPy: an empty slice of each trimmed axis, whatever ``trim`` says)
+        bounds: list[tuple[int | None, int | None]] = [(0, 0)] * t.ndim
+    else:
+        lo, hi = nonzero.min(axis=0), nonzero.max(axis=0) + 1
+        bounds = [(int(lo[k]) if "f" in trim else None, int(hi[k]) if "b" in trim else None)
+                  for k in range(t.ndim)]
+    return t[tuple(slice(*bounds[k]) if k in axes else slice(None) for k in range(t.ndim))]
 
 
 # ------------------------------------------------------------------ flat indices
