@@ -317,10 +317,15 @@ def _operand_type(v: Any) -> Any:
     return v if type(v) in (bool, int, float, complex) else wrap(v).dtype
 
 
-def copy(x: Any) -> Tensor:
-    """A tensor with the same value; lazily a no-op (nodes are immutable)."""
-    t = wrap(x)
-    return Tensor(t._node)
+def copy(x: Any, order: str = "K") -> Tensor:
+    """NumPy's ``copy``: a tensor with the same value that writes to ``x``
+    do not reach (nodes are immutable: no copy for that), laid out as
+    NumPy's copy in ``order`` is ('K': as ``x``'s memory, positive strides;
+    ``Tensor.copy``'s default 'C'), since a float sum of it adds in that
+    layout's order: a copy where ``x``'s is another (``memory.copied``)."""
+    check_order(order, "copy")
+    from .memory import copied
+    return copied(wrap(x), order)
 
 
 def _check_dtype(dtype: Any, what: str) -> np.dtype[Any]:

@@ -246,6 +246,27 @@ def _in_order(t: Tensor, order: str, dtype: Any) -> Tensor:
     return _layout_copy(t, order, dt)
 
 
+def copied(t: Tensor, order: str) -> Tensor:
+    """NumPy's copy of ``t`` in ``order`` (``ndarray.copy``'s 'C',
+    ``np.copy``'s 'K', 'F', 'A'): a new tensor (writes to it do not reach
+    ``t``) whose evaluated value is laid out as NumPy's copy is, which a
+    float sum of it adds in.  The same node where that is its layout
+    already: a value computed here (contiguous, in its operands' memory
+    order, which "K" keeps), or a contiguous user's array; else a
+    ``layout_copy`` (a strided or reversed view, a C copy of F data)."""
+    if order in ("C", "F"):
+        r = _in_order(t, order, None)
+        return Tensor(t._node) if r is t else r
+    v = _known_value(t)
+    if t.size <= 1 or (v is not None and (v.flags.c_contiguous or (
+            v.flags.f_contiguous and order == "K"))):
+        return Tensor(t._node)
+    if v is None and t._root is None and t._node.op.kind not in ("source", "view") \
+            and order == "K":
+        return Tensor(t._node)               # (computed: contiguous, in "K" order)
+    return _layout_copy(t, order, t.dtype)
+
+
 def ascontiguousarray(a: Any, dtype: Any = None) -> Tensor:
     """NumPy's ``ascontiguousarray``: ``a`` (in ``dtype``) with at least one
     dimension (a 0-d tensor becomes a view of shape ``(1,)``), whose evaluated

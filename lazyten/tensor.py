@@ -708,9 +708,7 @@ class Tensor:
         return _fn.astype(self, dtype, copy=copy, casting=casting, device=device)
 
     def copy(self, order: str = "C") -> Tensor:
-        # (the same values in any order; lazyten lays a result out itself)
-        check_order(order, "copy")
-        return _fn.copy(self)
+        return _fn.copy(self, order)
 
     def __copy__(self) -> Tensor:
         return self.copy()

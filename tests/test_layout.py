@@ -248,3 +248,27 @@ def test_an_index_array_gathers_in_numpys_layout(engine: Any) -> None:
                 same_bits(lt.compute(make(lt.asarray(x)))[0], make(x))
     # lt.take is NumPy's take: C order
     same_layout(lt.take(lt.asarray(y), [0, 2], axis=1).eval(), np.take(y, [0, 2], axis=1))
+
+
+def test_copies_are_laid_out_as_numpys(engine: Any) -> None:
+    """``t.copy()`` is C-ordered and ``lt.copy(t)`` keeps the memory order,
+    as NumPy's: a float sum of the copy adds in that layout's order."""
+    rng = np.random.default_rng(0)
+    x = rng.random((300, 40)).astype(np.float32)
+    h = np.asfortranarray(np.array([[146.6, -143.8, -85.56, -244.5],
+                                    [8.32, -111.5, 55.44, 57.16]], np.float16))
+    for v in (x[::-1], x.T, x[:, ::2], np.asfortranarray(x), x[::2, ::-1], h, x):
+        for order in "CFAK":
+            for t in (lt.asarray(v), lt.asarray(v) * 1):
+                got, want = t.copy(order=order), v.copy(order=order)
+                same_layout(got.eval(), want)
+                same_bits(lt.compute(got.sum())[0], want.sum())
+                same_bits(lt.compute(got.sum(axis=-1))[0], want.sum(axis=-1))
+        same_layout(lt.copy(lt.asarray(v)).eval(), np.copy(v))
+        same_bits(lt.compute(lt.copy(lt.asarray(v)).sum(-1))[0], np.copy(v).sum(-1))
+    t = lt.asarray(x)
+    c = t.copy()
+    c[0, 0] = -1.0                          # a copy: the write does not reach t
+    assert t.eval()[0, 0] == x[0, 0]
+    with pytest.raises(ValueError):
+        t.copy(order="X")
