@@ -32,6 +32,11 @@ class Options:
     # sum(a*b) of float64 operands as a BLAS dot: BLAS's order of the
     # additions, not NumPy's, so not NumPy's bits (faster on data in cache).
     blas_dot: bool = False
+    # Matrix chains reassociated by FLOP count (``A @ B @ v`` as two
+    # matrix-vector products): other roundings than NumPy's left-to-right
+    # order, and with infinities another non-finite value (inf * 0 is NaN in
+    # one order only).  False: NumPy's order, NumPy's bits.
+    matmul_order: bool = True
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -42,8 +47,9 @@ class Options:
                                               or self.memory_limit <= 0):
             raise ValueError(f"memory_limit must be a positive int (bytes) or None, "
                              f"got {self.memory_limit!r}")
-        if not isinstance(self.blas_dot, bool):
-            raise TypeError(f"blas_dot must be a bool, got {self.blas_dot!r}")
+        for flag in ("blas_dot", "matmul_order"):
+            if not isinstance(getattr(self, flag), bool):
+                raise TypeError(f"{flag} must be a bool, got {getattr(self, flag)!r}")
         if self.threads is not None and (not isinstance(self.threads, int) or self.threads < 1):
             raise ValueError(f"threads must be a positive int or None, got {self.threads!r}")
         # Hashed once: options are part of the plan cache's key, looked up on

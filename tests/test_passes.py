@@ -497,6 +497,25 @@ def test_matmul_order_golden() -> None:
     assert "matmul %0 %1" in text(g2)  # (v @ A) @ B is already cheapest
 
 
+def test_matmul_order_can_be_turned_off_for_numpys_bits() -> None:
+    """Reassociation rounds otherwise and can turn NaN into inf (``inf * 0``
+    in one order only); ``matmul_order=False`` keeps NumPy's order."""
+    A = np.array([[1.0], [np.inf]])
+    B, C = np.array([[0.0, 1.0]]), np.array([[1.0], [1.0]])
+    e = lt.asarray(A) @ lt.asarray(B) @ lt.asarray(C)
+    want = (A @ B) @ C                            # [[1], [nan]]
+    assert np.isinf(lt.compute(e)[0][1, 0])      # A @ (B @ C): inf
+    with lt.set_options(matmul_order=False):
+        same_bits(lt.compute(e)[0], want)
+        rng = np.random.default_rng(0)
+        M, N, v = rng.random((60, 60)), rng.random((60, 60)), rng.random(60)
+        same_bits(lt.compute(lt.asarray(M) @ lt.asarray(N) @ lt.asarray(v))[0], M @ N @ v)
+        assert sum(s.kind == "blas" for s in lt.plan(lt.asarray(M) @ lt.asarray(N)
+                                                     @ lt.asarray(v)).steps) == 2
+    with pytest.raises(TypeError):
+        lt.set_options(matmul_order=1)
+
+
 def test_fuse_golden() -> None:
     e = 2 * x**2 + 3 * x * y - lt.sin(x) * lt.exp(-y)
     g = fuse(simplify(graph(e)))

@@ -61,6 +61,8 @@ def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, i
     count = before
     ran: dict[Pass, Graph] = {}         # pass -> the graph it last returned
     for name, p in PASSES_BLAS_DOT if opts.blas_dot else PASSES:
+        if p is matmul_order and not opts.matmul_order:
+            continue                         # (NumPy's order: lt.set_options(matmul_order=False))
         if ran.get(p) is g:
             # Nothing changed since this pass last ran, and every pass is
             # idempotent: skip it (the second simplify and cse, mostly).
