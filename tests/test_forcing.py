@@ -311,3 +311,49 @@ def test_shape_and_dtype_known_before_evaluation(engine: Any) -> None:
     assert (c.shape, c.dtype, c.ndim, c.size) == ((1, 2), np.float32, 2, 2)
     assert c.node.value is None and a.nbytes == 12 and c.itemsize == 4
     assert c.node.type_str() == "float32[1,2]"
+
+
+def test_a_loop_that_evaluates_each_step_keeps_only_the_last_value() -> None:
+    """A cached value is a leaf: what it was computed from is dropped, so
+    ``x = x * 0.5 + 1; x.eval()`` in a loop holds one array, not one per
+    step (as NumPy's loop does)."""
+    import tracemalloc
+    x = lt.asarray(np.random.default_rng(0).random(100_000))
+    want = np.asarray(x.eval())
+    tracemalloc.start()
+    try:
+        for _ in range(30):
+            x = x * 0.5 + 1.0
+            x.eval()
+            want = want * 0.5 + 1.0
+        gc.collect()
+        alive = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert alive < 4 * want.nbytes, alive        # (30 steps held were 24 MB)
+    np.testing.assert_array_equal(x.eval(), want)
+    assert not x.node.inputs
+
+
+def test_a_node_cached_by_another_thread_while_its_plan_is_made() -> None:
+    """The plan cache's template is made from the graph as its signature
+    saw it; a node that another thread caches in between (a leaf now) is
+    no longer that graph: evaluated without caching the plan, not a KeyError."""
+    from lazyten.exec import optimized as O
+
+    def build() -> tuple[lt.Tensor, lt.Tensor]:
+        a, b = lt.asarray(np.ones(10)), lt.asarray(np.ones(10))
+        p = a * b
+        return p, (p + 1) * 2
+    build()[1].eval()                            # the structure is seen once
+    p, y = build()
+    template = O._template
+
+    def racing(outputs: Any, leaves: Any) -> Any:
+        p.eval()                                 # "another thread" caches p now
+        return template(outputs, leaves)
+    O._template = racing
+    try:
+        np.testing.assert_array_equal(y.eval(), np.full(10, 4.0))
+    finally:
+        O._template = template

@@ -90,11 +90,18 @@ def cache(node: Node, value: np.ndarray[Any, Any]) -> None:
     """Remember ``value`` on ``node`` so later graphs start from it.
 
     Views are not cached: they are free to recompute, and a view of a user's
-    array must keep reading that array as it is at evaluation time.
+    array must keep reading that array as it is at evaluation time.  The
+    node's inputs are dropped: it is a leaf from then on.
     """
     if node.op.kind in ("view", "source") or node.value is not None:
         return
     frozen = value.view()
     frozen.flags.writeable = False
     node.value = frozen
+    # A node with a value is a leaf to every walk: what it was computed from
+    # is not read again.  Held, it would keep every earlier value of a loop
+    # alive (``x = x * 0.5 + 1; x.eval()`` ten times: ten arrays), and its
+    # summary's leaves the arrays they read.
+    node.inputs = ()
+    node.leaves = None
     values_changed()   # summaries made before count the node as an operation

@@ -253,6 +253,10 @@ def walk_signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]
     return tuple(items), leaves
 
 
+class _Stale(Exception):
+    """A node of the graph got a value while a plan was being cached."""
+
+
 def _template(outputs: Sequence[Node], leaves: list[Node]) -> tuple[list[Node], list[Node]]:
     """The same graph over fresh placeholder leaves, so a cached plan holds no
     user array (or cached value) alive, however large.  The placeholders have
@@ -262,6 +266,10 @@ def _template(outputs: Sequence[Node], leaves: list[Node]) -> tuple[list[Node], 
     is_leaf = {n.id for n in leaves}
     mapping: dict[int, Node] = {}
     for n in toposort(outputs):
+        if n.value is not None and n.id not in is_leaf:
+            # Another thread cached it since the signature was taken (whose
+            # structure has it as an operation): the template would differ.
+            raise _Stale
         if n.id in is_leaf:
             mapping[n.id] = without_summary(intern(
                 placeholder, (), {"shape": n.shape, "dtype": n.dtype, "name": None},
@@ -305,9 +313,12 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
                 outputs = [entered(o) for o in outputs]
             return execute(plan_for(outputs, opts), threads_for(opts))
         _seen.discard(seen)
-        with gc_paused():    # (the template's nodes survive: see plan_for)
-            t_outputs, t_leaves = _template(outputs, sig[1])
-            hit = CachedPlan(plan_for(t_outputs, opts), t_leaves)
+        try:
+            with gc_paused():    # (the template's nodes survive: see plan_for)
+                t_outputs, t_leaves = _template(outputs, sig[1])
+                hit = CachedPlan(plan_for(t_outputs, opts), t_leaves)
+        except _Stale:
+            return execute(plan_for([entered(o) for o in outputs], opts), threads_for(opts))
         hit.fast = _fast_for(hit, opts)   # seen twice: worth generating code for
         with _plans_lock:
             _plans[key] = hit

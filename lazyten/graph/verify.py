@@ -12,7 +12,7 @@ node's inference from its inputs and compares:
 - dtype: ``spec.dtype`` (or NumPy itself, via ``probe_dtype``) gives the
   stored dtype, and a view has its input's dtype;
 - cached values: a node's cached value (or a source's array) has the node's
-  shape and dtype.
+  shape and dtype (a cached operation, whose inputs were dropped, only this).
 
 It walks the graph with an explicit stack (no recursion: 100,000-node chains
 are fine) and raises ``GraphError`` naming the first bad node as ``%id op``.
@@ -88,6 +88,13 @@ def _check_node(node: Node, ids: dict[int, Node]) -> None:
     ids[node.id] = node
     if not isinstance(node.inputs, tuple):
         raise _fail(node, f"inputs must be a tuple, got {type(node.inputs).__name__}")
+    if node.value is not None and not node.inputs and spec.kind != "source":
+        # A cached operation: its inputs were dropped (``executor.cache``),
+        # its value stands for it.
+        if not _is_shape(node.shape):
+            raise _fail(node, f"shape {node.shape!r} is not a tuple of non-negative ints")
+        _check_value(node)
+        return
     if spec.arity is not None and len(node.inputs) != spec.arity:
         raise _fail(node, f"arity: {spec.name} takes {spec.arity} inputs, node has "
                           f"{len(node.inputs)}")

@@ -268,7 +268,7 @@ def fuse(graph: Graph) -> Graph:
     for n in reversed(order):
         kind = n.op.kind
         if kind == "reduction" or kind == "scan":
-            if fusable_root(n) and n.value is None and _elementwise(n.inputs[0]) \
+            if n.value is None and fusable_root(n) and _elementwise(n.inputs[0]) \
                     and n.inputs[0].id not in outputs and n.inputs[0].size > 0 \
                     and reduction_dtype_issue(n) is None:
                 # sum(elementwise...), exact blockwise in its dtypes: fuse.
