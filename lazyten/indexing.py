@@ -25,7 +25,7 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _symbolic_placeholders, reaches_placeholder
-from .tensor import Tensor, element, node_of, wrap
+from .tensor import Tensor, element, node_of, wrap, writes
 
 
 def _is_basic(item: Any) -> bool:
@@ -536,6 +536,7 @@ def _assigned(t: Tensor, value: Any) -> Node:
 
 
 @ops.reports("put")
+@writes
 def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
     """NumPy's ``put``: the elements of ``a`` at the flat (C-order) indices
     ``ind`` become ``v``, repeated as needed, in place (a new version of

@@ -60,7 +60,7 @@ from .graph.node import Node, Shape, refuse_call_sizes
 from .indexing import _assigned, check_write_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
-from .tensor import Tensor, check_order, numpy_out, wrap
+from .tensor import Tensor, check_order, numpy_out, wrap, writes
 
 __all__: list[str] = [
     "append", "insert", "delete", "roll", "rot90", "fliplr", "flipud", "pad", "resize",
@@ -890,6 +890,7 @@ def diag_indices_from(arr: Any) -> tuple[Tensor, ...]:
 
 
 @ops.reports("fill_diagonal")
+@writes
 def fill_diagonal(a: Tensor, val: Any, wrap: bool = False) -> None:
     """Writes ``val`` (repeated as needed) on the main diagonal of ``a``, as
     NumPy's ``a.flat[::step] = val`` (a tall matrix's diagonal restarts
@@ -1245,6 +1246,7 @@ def _mask_values(mask: Any, a: Tensor, name: str) -> Tensor:
 
 
 @ops.reports("place")
+@writes
 def place(arr: Tensor, mask: Any, vals: Any) -> None:
     """Writes the first values of ``vals`` (repeated as needed) where
     ``mask`` is true, in flat order, as NumPy's ``place`` (arrays cast by
@@ -1262,6 +1264,7 @@ def place(arr: Tensor, mask: Any, vals: Any) -> None:
 
 
 @ops.reports("putmask")
+@writes
 def putmask(a: Tensor, mask: Any, values: Any) -> None:
     """``a.flat[n] = values.flat[n % len(values)]`` where ``mask.flat[n]``,
     as NumPy's ``putmask`` (arrays cast by the 'safe' rule): a functional
@@ -1283,6 +1286,7 @@ def putmask(a: Tensor, mask: Any, values: Any) -> None:
 
 
 @ops.reports("put_along_axis")
+@writes
 def put_along_axis(arr: Tensor, indices: Any, values: Any, axis: int | None) -> None:
     """``arr[idx] = values`` where ``idx`` indexes ``axis`` with ``indices``
     (of ``arr``'s rank) and the other axes with their ``arange``s, as

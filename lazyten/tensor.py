@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
+import threading
 from collections.abc import Callable, Iterator
 from sys import _getframe
 from typing import Any
@@ -79,6 +80,23 @@ def _fast_power(dt: np.dtype[Any], t: type, o: Any) -> str | None:
     else:
         return None
     return None if dt in _POWER_AS_FAST or dt.kind in "iu" else name
+
+
+# Writes read a tensor's current version, build the new one on it and rebind
+# the tensor to it: two threads writing one tensor at once (each its own
+# element, as NumPy allows) would lose one's write.  One lock (reentrant: a
+# write may make another, ``t[0] += 1``) makes each write whole.
+_WRITES = threading.RLock()
+
+
+def writes(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Run ``fn``, a write to a tensor (read, build, rebind), whole: no other
+    thread's write to any tensor comes between (``_WRITES``)."""
+    @functools.wraps(fn)
+    def whole(*args: Any, **kwargs: Any) -> Any:
+        with _WRITES:
+            return fn(*args, **kwargs)
+    return whole
 
 
 def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any], Tensor]:
@@ -567,6 +585,7 @@ class Tensor:
         with ``t.__setitem__``'s cast, and ``x = t[0]; x += 1`` leaves ``t``)."""
         return self._steps is _ELEMENT and self._root is None
 
+    @writes
     def _inplace(self, name: str, o: Any) -> Tensor:
         res = self._bin(name, o)
         if self._is_element() and res is not NotImplemented:
@@ -588,6 +607,7 @@ class Tensor:
     def __itruediv__(self, o: Any) -> Tensor: return self._inplace("divide", o)
     def __ifloordiv__(self, o: Any) -> Tensor: return self._inplace("floor_divide", o)
     def __imod__(self, o: Any) -> Tensor: return self._inplace("remainder", o)
+    @writes
     def __ipow__(self, o: Any) -> Tensor:
         if self._is_element():
             return self.__pow__(o)
@@ -613,6 +633,7 @@ class Tensor:
     def __ilshift__(self, o: Any) -> Tensor: return self._inplace("bitwise_left_shift", o)
     def __irshift__(self, o: Any) -> Tensor: return self._inplace("bitwise_right_shift", o)
 
+    @writes
     def __imatmul__(self, o: Any) -> Tensor:
         if isinstance(o, _SCALARS) or isinstance(o, np.generic) or np.ndim(o) == 0:
             # NumPy converts a scalar (OverflowError) and checks the cast
@@ -639,6 +660,7 @@ class Tensor:
     def __getitem__(self, index: Any) -> Tensor:
         return _getitem(self, index)
 
+    @writes
     def __setitem__(self, index: Any, value: Any) -> None:
         _setitem(self, index, value)
 

@@ -525,3 +525,30 @@ def test_one_full_rank_mask_takes_at_most_a_vector(engine: Any) -> None:
                 continue
             t[idx] = v
             assert_eq(t, n)
+
+
+def test_writes_from_several_threads_are_each_whole(engine: Any) -> None:
+    """Threads writing their own elements of one tensor (``t[i] = k``,
+    ``t[i] += 1``, ``lt.put``) lose no write, as with a NumPy array: each
+    write reads the tensor's version, builds the next and rebinds whole."""
+    import sys
+    import threading
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)                     # (switch threads as often as can be)
+    try:
+        t, u, p = lt.zeros(4), lt.zeros(4), lt.zeros(4)
+
+        def work(i: int) -> None:
+            for k in range(1, 101):
+                t[i] = k
+                u[i] += 1
+                lt.put(p, [i], [k])
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        sys.setswitchinterval(interval)
+    for x in (t, u, p):
+        assert_eq(x, np.full(4, 100.0))
