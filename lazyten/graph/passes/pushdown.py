@@ -68,6 +68,9 @@ PUSH_VIEWS = frozenset({"getitem", "transpose"})
 # ... and gathers: ``take`` copies, but what it gathers from an elementwise
 # expression is the expression of what it gathers from the operands.
 PUSHED = PUSH_VIEWS | {"take"}
+# (``pushdown``'s budget: steps a node of the graph, for the whole pass; a
+# print's corners of a deep 3-d expression, 8 views through all of it, fit)
+PUSH_STEPS_PER_NODE = 16
 # Reductions whose result does not depend on the order the elements are
 # visited in, for the dtypes ``_order_free`` allows.
 ORDER_FREE = frozenset({"any", "all", "argmin", "argmax"})
@@ -391,6 +394,11 @@ def pushdown(graph: Graph) -> Graph:
         return graph
     uses = {k: len(v) for k, v in graph.consumers().items()}
     kept = _read_in_memory_order(graph)
+    # Steps of pushing a view one node down, for the whole pass: each view
+    # walks the expression below it, so a chain of N views over elementwise
+    # ops (``t = t[::-1] + 1`` N times) took N**2 / 2 steps (500: 2 s).  Past
+    # this many, views stay where they are (every placement is exact).
+    budget = [PUSH_STEPS_PER_NODE * len(graph.nodes())]
 
     def sink(view: Node, target: Node, ins: tuple[Node, ...]) -> Node:
         # Iterative: a chain of elementwise ops is walked with an explicit stack.
@@ -413,7 +421,8 @@ def pushdown(graph: Graph) -> Graph:
 
         def pushable(t: Task, out_size: int) -> bool:
             n = t[2]
-            return (n.op.name != "astype" and _sinks_into(t[0], n)
+            budget[0] -= 1
+            return (budget[0] > 0 and n.op.name != "astype" and _sinks_into(t[0], n)
                     and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size)
                     # a gather may repeat elements: never compute more than all
                     and (t[0] != "take" or out_size <= n.size))
