@@ -126,7 +126,46 @@ def copyto_source(src: Tensor, shape: tuple[int, ...], what: str) -> Tensor:
     return src.reshape(src.shape[src.ndim - len(shape):]) if src.ndim > len(shape) else src
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
+def _laid_out(t: Tensor, order: Any, what: str) -> Tensor:
+    """``t``, a new array of a creation function, laid out in ``order`` as
+    NumPy's is ('C' or 'F': NumPy's ValueError for another; a float sum of
+    it adds in that layout's order): an 'F' of two or more dimensions is a
+    copy in that order when it runs (``memory.layout_copy``)."""
+    if order not in ("C", "F"):
+        raise ValueError(f"{what}: only 'C' or 'F' order is permitted (got {order!r})")
+    if order == "C" or t.ndim < 2 or t.size <= 1:
+        return t
+    from .memory import layout_copy
+    return layout_copy(t, "F", t.dtype)
+
+
+def _order_like(x: Any, order: Any, what: str) -> str:
+    """The order of a ``*_like`` result: 'C' or 'F' as given, or the
+    prototype's where it is known (a user's array or a value computed
+    already; a lazy result is taken as C): for 'A' F if it is
+    Fortran-contiguous, for 'K' F if its axes are laid out in F's order
+    (strides growing along the axes, as a reversed F array's; an order of
+    the axes neither C's nor F's is taken as C)."""
+    if order in ("C", "F"):
+        return str(order)
+    if order not in ("K", "A", None):
+        raise ValueError(f"{what}: order must be one of 'C', 'F', 'A', 'K' (got {order!r})")
+    if isinstance(x, Tensor):
+        from .memory import known_value
+        v = known_value(x)
+    else:
+        v = x if isinstance(x, np.ndarray) else None
+    if v is None or v.flags.c_contiguous:
+        return "C"
+    if order == "A":
+        return "F" if v.flags.f_contiguous else "C"
+    strides = [abs(st) for st, d in zip(v.strides, v.shape) if d > 1]
+    return "F" if len(strides) > 1 and all(a < b for a, b in zip(strides, strides[1:])) \
+        else "C"
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
+         device: Any = None) -> Tensor:
     """``np.full``: ``fill_value`` (a number, an array or a tensor) cast to
     ``dtype`` (default: its own) and broadcast to ``shape``.
 
@@ -145,8 +184,8 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
         if math.prod(shp) * dt.itemsize > _MAX_BYTES:
             return _creation("full", shp, dt, fill_value=dt.type(0))   # (its error)
         # (A new tensor over a broadcast view: written, it gets its own copy.)
-        return Tensor(ops.apply("broadcast_to", [fill.astype(dt, copy=False)._node],
-                                shape=shp))
+        return _laid_out(Tensor(ops.apply("broadcast_to", [fill.astype(dt, copy=False)._node],
+                                          shape=shp)), order, "full")
     try:
         # NumPy's own conversion: an out-of-range Python int (full(3, 300,
         # int8)) raises; a NumPy scalar is cast unsafely.
@@ -159,28 +198,28 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
     if value.dtype.kind not in "biufc":
         # (NumPy would make an object array of a string or a huge int)
         raise TypeError(f"full: fill_value must be a number, got {fill_value!r}")
-    return _creation("full", shp, value.dtype, fill_value=value[()])
+    return _laid_out(_creation("full", shp, value.dtype, fill_value=value[()]), order, "full")
 
 
 @ops.reports("zeros")
-def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
+def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
     check_device(device, "zeros")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "zeros")
-    return _creation("full", _shape(shape, "zeros"), dt, fill_value=dt.type(0))
+    return _laid_out(_creation("full", _shape(shape, "zeros"), dt, fill_value=dt.type(0)), order, "zeros")
 
 
 @ops.reports("ones")
-def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
+def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
     check_device(device, "ones")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "ones")
-    return _creation("full", _shape(shape, "ones"), dt, fill_value=dt.type(1))
+    return _laid_out(_creation("full", _shape(shape, "ones"), dt, fill_value=dt.type(1)), order, "ones")
 
 
 @ops.reports("empty")
-def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
+def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
     check_device(device, "empty")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "empty")
-    return _creation("empty", _shape(shape, "empty"), dt)
+    return _laid_out(_creation("empty", _shape(shape, "empty"), dt), order, "empty")
 
 
 def _like(x: Any, dtype: Any, shape: Any) -> tuple[tuple[int, ...], Any]:
@@ -203,27 +242,33 @@ def _sized_like(x: Any, shape: Any, made: Tensor) -> Tensor:
                             dtype=n.dtype))
 
 
-def zeros_like(x: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Tensor:
+def zeros_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+               shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "zeros_like")
-    return _sized_like(x, shape, zeros(*_like(x, dtype, shape)))
+    return _sized_like(x, shape, zeros(*_like(x, dtype, shape),
+                                       order=_order_like(x, order, "zeros_like")))
 
 
-def ones_like(x: Any, dtype: Any = None, shape: Any = None, *, device: Any = None) -> Tensor:
+def ones_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+              shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "ones_like")
-    return _sized_like(x, shape, ones(*_like(x, dtype, shape)))
+    return _sized_like(x, shape, ones(*_like(x, dtype, shape),
+                                      order=_order_like(x, order, "ones_like")))
 
 
-def empty_like(x: Any, dtype: Any = None, shape: Any = None, *,
-               device: Any = None) -> Tensor:
+def empty_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+               shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "empty_like")
-    return _sized_like(x, shape, empty(*_like(x, dtype, shape)))
+    return _sized_like(x, shape, empty(*_like(x, dtype, shape),
+                                       order=_order_like(x, order, "empty_like")))
 
 
-def full_like(x: Any, fill_value: Any, dtype: Any = None, shape: Any = None, *,
-              device: Any = None) -> Tensor:
+def full_like(x: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+              shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "full_like")
     shp, dt = _like(x, dtype, shape)
-    return _sized_like(x, shape, full(shp, fill_value, dt))
+    return _sized_like(x, shape, full(shp, fill_value, dt,
+                                      order=_order_like(x, order, "full_like")))
 
 
 class _NotGiven:
@@ -360,7 +405,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     return t, (np.subtract(hi, lo, dtype=ft) / div if div > 0 else math.nan)
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
         device: Any = None) -> Tensor:
     check_device(device, "eye")
     n = _int(N, "eye", "the number of rows")
@@ -368,7 +413,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, *,
     if n < 0 or m < 0:
         raise ValueError(f"eye: negative dimensions ({n}, {m})")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "eye")
-    return _creation("eye", (n, m), dt, n=n, m=m, k=_int(k, "eye", "k"))
+    return _laid_out(_creation("eye", (n, m), dt, n=n, m=m, k=_int(k, "eye", "k")), order, "eye")
 
 
 @ops.reports("identity")

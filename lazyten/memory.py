@@ -89,7 +89,8 @@ ops.register(ops.OpSpec("layout_copy", "linalg", _layout_copy_impl, _layout_copy
                             "copy=True)"))
 
 
-def _layout_copy(t: Tensor, order: str, dtype: np.dtype[Any]) -> Tensor:
+def layout_copy(t: Tensor, order: str, dtype: np.dtype[Any]) -> Tensor:
+    """``t`` copied in ``dtype``, laid out in ``order`` when it runs."""
     return Tensor(ops.apply("layout_copy", [t._node], order=order, dtype=dtype))
 
 
@@ -139,7 +140,7 @@ def _viewed(node: Node, inputs_only: bool) -> tuple[np.ndarray[Any, Any] | None,
     return None, ()
 
 
-def _known_value(t: Tensor) -> np.ndarray[Any, Any] | None:
+def known_value(t: Tensor) -> np.ndarray[Any, Any] | None:
     """The array ``t`` evaluates to, as laid out in memory, where that is
     known without computing anything: it is (a view of) a user's array or a
     value computed already."""
@@ -240,10 +241,10 @@ def _in_order(t: Tensor, order: str, dtype: Any) -> Tensor:
     if dt == t.dtype:
         if t.size <= 1:
             return t                    # (NumPy: both contiguous, whatever the strides)
-        v = _known_value(t)
+        v = known_value(t)
         if v is not None and (v.flags.c_contiguous if order == "C" else v.flags.f_contiguous):
             return t
-    return _layout_copy(t, order, dt)
+    return layout_copy(t, order, dt)
 
 
 def copied(t: Tensor, order: str) -> Tensor:
@@ -257,14 +258,14 @@ def copied(t: Tensor, order: str) -> Tensor:
     if order in ("C", "F"):
         r = _in_order(t, order, None)
         return Tensor(t._node) if r is t else r
-    v = _known_value(t)
+    v = known_value(t)
     if t.size <= 1 or (v is not None and (v.flags.c_contiguous or (
             v.flags.f_contiguous and order == "K"))):
         return Tensor(t._node)
     if v is None and t._root is None and t._node.op.kind not in ("source", "view") \
             and order == "K":
         return Tensor(t._node)               # (computed: contiguous, in "K" order)
-    return _layout_copy(t, order, t.dtype)
+    return layout_copy(t, order, t.dtype)
 
 
 def ascontiguousarray(a: Any, dtype: Any = None) -> Tensor:
@@ -338,11 +339,11 @@ def asanyarray(a: Any, dtype: Any = None, order: str | None = None, *, device: A
     if o in ("C", "F"):
         laid = _in_order(a, o, dt)
         if laid is a:
-            return _layout_copy(a, o, dt) if copy else a
+            return layout_copy(a, o, dt) if copy else a
     elif dt != a.dtype or copy:
         # A copy node, not just a new handle: a new handle would still read
         # the user's array when evaluated (``shares_memory``).
-        laid = _layout_copy(a, o, dt)
+        laid = layout_copy(a, o, dt)
     else:
         return a
     if copy is False:
@@ -403,7 +404,7 @@ def require(a: Any, dtype: Any = None, requirements: Any = None) -> Any:
         return t                         # a copy: its own, writeable data
     root, path = _root_and_path(t)
     if ("O" in reqs and not _owns(t)) or ("W" in reqs and not _writeable(root, path)):
-        return _layout_copy(t, order, t.dtype)
+        return layout_copy(t, order, t.dtype)
     return t
 
 

@@ -272,3 +272,34 @@ def test_copies_are_laid_out_as_numpys(engine: Any) -> None:
     assert t.eval()[0, 0] == x[0, 0]
     with pytest.raises(ValueError):
         t.copy(order="X")
+
+
+def test_creation_functions_take_numpys_order(engine: Any) -> None:
+    """``order=`` of zeros, ones, empty, full, eye and the ``*_like``
+    functions (their 'K' reads a known prototype's layout), in NumPy's
+    parameter order: the values and NumPy's layout, so a float sum of a
+    filled-in array adds in its order; NumPy's ValueError for another."""
+    F = np.asfortranarray(np.arange(12.0).reshape(3, 4))
+    for order in "CF":
+        for np_fn, lt_fn in ((np.zeros, lt.zeros), (np.ones, lt.ones), (np.empty, lt.empty)):
+            got, want = lt_fn((3, 4), np.float32, order).eval(), np_fn((3, 4), np.float32, order)
+            same_layout(got, want)
+            assert got.dtype == want.dtype and got.shape == want.shape
+        same_layout(lt.full((3, 4), 2.5, None, order).eval(), np.full((3, 4), 2.5, None, order))
+        same_layout(lt.eye(3, 4, 1, None, order).eval(), np.eye(3, 4, 1, None, order))
+        assert_eq(lt.eye(3, 4, 1, None, order), np.eye(3, 4, 1, None, order))
+    for proto in (F, np.ones((3, 4)), F[::-1]):
+        for order in ("K", "A", "C", "F"):
+            for np_fn, lt_fn in ((np.zeros_like, lt.zeros_like), (np.ones_like, lt.ones_like),
+                                 (np.empty_like, lt.empty_like)):
+                for p in (proto, lt.asarray(proto)):
+                    same_layout(lt_fn(p, None, order).eval(), np_fn(proto, None, order))
+            same_layout(lt.full_like(lt.asarray(proto), 7, None, order).eval(),
+                        np.full_like(proto, 7, None, order))
+    t = lt.zeros((3, 4), order="F")
+    t[0] = 1.0                                    # (written: values as NumPy's)
+    assert_eq(t, np.where(np.arange(3)[:, None] == 0, 1.0, np.zeros((3, 4))))
+    for bad in (lambda: lt.zeros(3, order="K"), lambda: lt.eye(2, order="X"),
+                lambda: lt.zeros_like(F, order="X")):
+        with pytest.raises(ValueError):
+            bad()
