@@ -96,7 +96,10 @@ def _square(x: Node, what: str) -> tuple[Shape, int]:
     return batch, n
 
 
+# Cleared when full: attrs are part of the key, so ``matrix_power(M, k)``
+# adds an entry per distinct ``k``.
 _probe_cache: dict[tuple[Any, ...], np.dtype[Any]] = {}
+_PROBE_MAX = 1024
 _probe_lock = threading.Lock()
 
 
@@ -122,6 +125,8 @@ def _probe_ones(inputs: Sequence[Node], attrs: dict[str, Any], impl: Callable[..
         warnings.simplefilter("ignore")
         dt = np.asarray(impl(*args, **attrs)).dtype
     with _probe_lock:
+        if len(_probe_cache) >= _PROBE_MAX:
+            _probe_cache.clear()
         _probe_cache[key] = dt
     return dt
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import math
 import threading
@@ -139,6 +140,43 @@ def test_calibration_writes_and_is_read_back(tmp_path: Path, monkeypatch: Any) -
     monkeypatch.setattr(cost, "_model", None)
     assert cost.get_model().source == "calibrated"
     monkeypatch.setattr(cost, "_model", None)  # leave the defaults for other tests
+
+
+@pytest.mark.parametrize("text,why", [
+    ('{"numpy_block": "abc"}', "field 'numpy_block' is 'abc'"),
+    ('{"numexpr": {"cheap": 1.0}}', "field 'numexpr'"),
+    ('{"mem": "fast"}', "field 'mem'"),
+    ('{"gil_us": -1.0}', "field 'gil_us'"),
+    ('{"block_elems": 0}', "field 'block_elems'"),
+    ('{"scratch_bytes": 1.5}', "field 'scratch_bytes'"),
+    ('{"no_such_cost": 1}', "'no_such_cost'"),
+    ('[1, 2]', "JSON list"),
+    ('{"mem": ', "not JSON"),
+])
+def test_a_bad_calibration_file_warns_and_the_defaults_are_used(
+        text: str, why: str, tmp_path: Path, monkeypatch: Any) -> None:
+    # A field of the wrong type made every evaluation raise TypeError.
+    (tmp_path / "costs.json").write_text(text)
+    monkeypatch.setenv("LAZYTEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cost, "_model", None)
+    with pytest.warns(RuntimeWarning, match="costs.json") as caught:
+        model = cost.get_model()
+    (message,) = [str(w.message) for w in caught if "costs.json" in str(w.message)]
+    assert str(tmp_path / "costs.json") in message and why in message
+    assert model == cost.CostModel()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")           # warned once: the model is kept
+        x = lt.asarray(np.arange(9.0))
+        assert_eq(lt.sum(x * 2.0 + 1.0), np.sum(np.arange(9.0) * 2.0 + 1.0))
+    # a good file with some fields is read; no file at all is the defaults, silently
+    (tmp_path / "costs.json").write_text('{"mem": 0.5, "block_elems": 4096}')
+    monkeypatch.setattr(cost, "_model", None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert (cost.get_model().mem, cost.get_model().block_elems) == (0.5, 4096)
+        (tmp_path / "costs.json").unlink()
+        monkeypatch.setattr(cost, "_model", None)
+        assert cost.get_model() == cost.CostModel()
 
 
 @pytest.mark.parametrize("backend", ["numpy", "numexpr", "auto"])
@@ -1055,3 +1093,129 @@ def test_blocked_reductions_give_numpys_bits_on_random_shapes(shape: list[int],
             want = np.asarray(f(np, X, Y))
             got = lt.compute(f(lt, x, y))[0]
         same_bits(got, want)
+
+
+# ------------------------------------------------------------ the loops' disk cache
+
+needs_numba = pytest.mark.skipif(not loop_backend.available(), reason="numba not installed")
+
+
+@pytest.fixture
+def fresh_loops(monkeypatch: Any, tmp_path: Path) -> Iterator[Path]:
+    """No loop loaded, counted or failed yet, as in a new process, and a cache
+    directory of our own."""
+    monkeypatch.setenv("LAZYTEN_CACHE_DIR", str(tmp_path))
+    empty: list[tuple[str, Any]] = [
+        ("_compiled", {}), ("_runs", {}), ("_failed", {}), ("_called", set()), ("_spent", {}),
+        ("_on_disk", {}), ("_folders", {}), ("_refreshed", set()), ("_warned_dirs", set()),
+        ("_temp", None)]
+    for name, value in empty:
+        monkeypatch.setattr(loop_backend, name, value)
+    monkeypatch.setattr(loop_backend, "_available", True)
+    yield tmp_path
+
+
+def _loop_of(t: lt.Tensor) -> Any:
+    with lt.set_options(backend="loop"):
+        form = kernel_node(t).kernel.loop
+    assert form is not None
+    return form
+
+
+@needs_numba
+def test_an_unusable_cache_dir_warns_once_and_loops_share_one_temporary_dir(
+        fresh_loops: Path, monkeypatch: Any) -> None:
+    # It made a temporary directory for each loop of each process, never
+    # removed, and said nothing about the directory.
+    bad = fresh_loops / "a-file"
+    bad.write_text("not a directory")
+    monkeypatch.setenv("LAZYTEN_CACHE_DIR", str(bad))
+    monkeypatch.setattr(cost, "_model", cost.CostModel())   # (its file is not read here)
+    at_exit: list[tuple[Any, tuple[Any, ...]]] = []
+    register = atexit.register
+
+    def recorded(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        at_exit.append((fn, args))
+        return register(fn, *args, **kwargs)
+    monkeypatch.setattr(atexit, "register", recorded)
+    x = lt.asarray(np.linspace(0, 1, 1000))
+    forms = [_loop_of(x * 3.0 + 1.0), _loop_of(x * 5.0 - 2.0), _loop_of(x * x - 0.5)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fns: list[Any] = [loop_backend._load(f) for f in forms]   # (numba dispatchers)
+    (message,) = [str(w.message) for w in caught]
+    assert issubclass(caught[0].category, RuntimeWarning)
+    assert str(bad) in message and "LAZYTEN_CACHE_DIR" in message
+    assert "every process compiles them again" in message
+    folders = {Path(fn.py_func.__code__.co_filename).parent for fn in fns}
+    assert len(folders) == 1
+    (folder,) = folders
+    assert folder.is_dir() and bad not in folder.parents
+    # removed at exit (the handler registered once)
+    (remove,) = [(fn, args) for fn, args in at_exit if str(folder) in map(str, args)]
+    remove[0](*remove[1])
+    assert not folder.exists()
+
+
+@needs_numba
+def test_a_corrupt_loop_cache_is_deleted_and_the_loop_compiled_again(
+        fresh_loops: Path, monkeypatch: Any) -> None:
+    # A garbled numba cache file or generated module turned the loop off in
+    # every later process.
+    X = np.linspace(-1, 1, 1000)
+
+    def run() -> None:
+        # (another array each time: a node of the same array is the same
+        # node, whose value is kept; and no cached plan: a plan seen twice
+        # runs as generated code, not through the kernel)
+        optimized.clear_plan_cache()
+        x = lt.asarray(X.copy())
+        with lt.set_options(backend="loop"):
+            same_bits(lt.compute(x * 7.0 - 0.25)[0], X * 7.0 - 0.25)
+
+    run()
+    form = _loop_of(lt.asarray(X) * 7.0 - 0.25)
+    assert loop_backend.is_compiled(form)
+    loops = fresh_loops / "loops"
+    source = loops / f"lazyten_loop_{form.key}.py"
+
+    def numba_cache() -> list[Path]:
+        return sorted((loops / "__pycache__").glob(f"lazyten_loop_{form.key}.*.nb?"))
+
+    def later_process() -> None:           # nothing loaded yet: the files are read
+        monkeypatch.setattr(loop_backend, "_compiled", {})
+        monkeypatch.setattr(loop_backend, "_called", set())
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", loop_backend.LoopUnusableWarning)
+            run()
+        assert loop_backend.is_compiled(form) and loop_backend.failure(form) is None
+
+    # numba's index and machine code garbled: deleted, and compiled again
+    assert numba_cache()
+    for f in numba_cache():
+        f.write_bytes(b"garbage\n")
+    later_process()
+    assert numba_cache() and all(f.read_bytes() != b"garbage\n" for f in numba_cache())
+    # the generated module garbled: written again
+    source.write_text("def (\n")
+    later_process()
+    assert source.read_text() == form.source
+
+
+@needs_numba
+def test_an_unusable_loop_warning_names_its_files(fresh_loops: Path, monkeypatch: Any) -> None:
+    real = loop_backend._source
+
+    def broken(*args: Any) -> str:   # a typing error, found at the first call
+        return real(*args).replace("o[k] = ", "o[k] = 'not a float' + ")
+    monkeypatch.setattr(loop_backend, "_source", broken)
+    x = lt.asarray(np.linspace(-1, 1, 1000))
+    e = x * 3.0 + 1.0
+    form = _loop_of(e)
+    with lt.set_options(backend="loop"):
+        with pytest.warns(loop_backend.LoopUnusableWarning) as caught:
+            lt.compute(e)
+    (message,) = [str(w.message) for w in caught]
+    loops = fresh_loops / "loops"
+    assert str(loops / f"lazyten_loop_{form.key}.py") in message
+    assert str(loops / "__pycache__" / f"lazyten_loop_{form.key}") in message

@@ -12,10 +12,12 @@ from another machine.
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
+import warnings
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -227,12 +229,72 @@ def get_model() -> CostModel:
 
 
 def _load() -> CostModel:
+    """The model in the calibration file, or the defaults: silently where
+    there is no file, with a warning where it cannot be read or is not a
+    model (every evaluation plans with it, so a bad file must not break
+    them: a ``"numpy_block": "abc"`` made each one raise TypeError)."""
     path = cache_file()
     try:
-        data: dict[str, Any] = json.loads(path.read_text())
-        return CostModel(**data)
-    except (OSError, ValueError, TypeError):
+        text = path.read_text()
+    except FileNotFoundError:
         return CostModel()
+    except OSError as e:
+        return _bad_file(path, f"it cannot be read ({e})")
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        return _bad_file(path, f"it is not JSON ({e})")
+    problem = _invalid(data)
+    if problem is not None:
+        return _bad_file(path, problem)
+    return CostModel(**data)
+
+
+# ``CostModel``'s fields by the check ``_invalid`` makes of them.
+_NUMBER_FIELDS = {f.name for f in fields(CostModel) if f.type in ("float", float)}
+_RATE_FIELDS = {f.name for f in fields(CostModel) if str(f.type).startswith("dict")}
+_INT_FIELDS = {"block_elems": 1, "scratch_bytes": 0}          # and their least values
+_CLASSES = frozenset({"cheap", "heavy", "transcendental"})
+
+
+def _rate(v: Any) -> bool:
+    """A usable cost: a finite number, not negative (bools are ints to
+    Python, never costs)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) \
+        and math.isfinite(v) and v >= 0
+
+
+def _invalid(data: Any) -> str | None:
+    """What is wrong with a calibration file's contents, or None: a JSON
+    object of ``CostModel``'s fields (any may be left out), each of its type."""
+    if not isinstance(data, dict):
+        return f"it holds a JSON {type(data).__name__}, not an object of the model's fields"
+    for name, v in data.items():
+        if name in _RATE_FIELDS:
+            if not isinstance(v, dict) or set(v) != _CLASSES \
+                    or not all(_rate(x) for x in v.values()):
+                return (f"field {name!r} is {v!r}, not an object with a number >= 0 for "
+                        f"each op class ({', '.join(sorted(_CLASSES))})")
+        elif name in _NUMBER_FIELDS:
+            if not _rate(v):
+                return f"field {name!r} is {v!r}, not a number >= 0"
+        elif name in _INT_FIELDS:
+            least = _INT_FIELDS[name]
+            if not isinstance(v, int) or isinstance(v, bool) or v < least:
+                return f"field {name!r} is {v!r}, not an integer >= {least}"
+        elif name == "source":
+            if not isinstance(v, str):
+                return f"field 'source' is {v!r}, not a string"
+        else:
+            return f"it has a field {name!r} that the cost model does not"
+    return None
+
+
+def _bad_file(path: Path, why: str) -> CostModel:
+    warnings.warn(f"lazyten: ignoring the cost calibration file {path}: {why}; using the "
+                  "default costs.  Run `python -m lazyten.exec.calibrate` to write it "
+                  "again, or delete it", RuntimeWarning, stacklevel=4)
+    return CostModel()
 
 
 def save(model: CostModel) -> Path:

@@ -55,18 +55,28 @@ The generated source is written to ``<cache dir>/loops/`` and numba caches
 the machine code beside it, so another process loads a loop it
 has compiled before instead of compiling it (importing and initializing
 numba takes most of that: 0.3-0.5 s here).  numba is imported only then.
+Where the cache directory cannot be written, loops go to one temporary
+directory of the process, removed at exit, with a warning (``_load``); a
+generated module found garbled is written again, and numba's cache files of
+a loop that fail to load are deleted and the loop compiled again, once
+(``_fresh``), so that one bad file does not turn the loop off in every
+later process.
 """
 
 from __future__ import annotations
 
+import atexit
+import glob
 import hashlib
 import importlib.util
 import math
 import os
+import shutil
 import sys
 import tempfile
 import threading
 import time
+import types
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -958,6 +968,11 @@ class LoopUnusableWarning(RuntimeWarning):
     """A compiled loop could not be loaded or compiled; NumPy runs its kernel."""
 
 
+class LoopCacheWarning(RuntimeWarning):
+    """The cache directory cannot hold compiled loops: they go to a temporary
+    directory of this process, and other processes compile them again."""
+
+
 def failed(form: LoopForm, error: BaseException) -> None:
     """Give up on a loop that would not import or compile: warn once, and
     run its kernel on the NumPy fallback from then on.  A numba that cannot
@@ -969,8 +984,17 @@ def failed(form: LoopForm, error: BaseException) -> None:
     _compiled.pop(form.key, None)
     if isinstance(error, ImportError):
         _available = False
+    folder = _folders.get(form.key)
+    files = ""
+    if folder is not None and not isinstance(error, ImportError):
+        # (which files: a bad one on disk would fail in every later process)
+        name = f"lazyten_loop_{form.key}"
+        files = (f"; its files are {os.path.join(folder, name + '.py')} (generated source) "
+                 f"and {os.path.join(folder, '__pycache__', name)}.*.nbi/.nbc (numba's "
+                 "cache): deleting them makes the next process generate and compile it "
+                 "again")
     warnings.warn(f"lazyten: the compiled loop {form.key} is unusable ({why}); "
-                  "its kernel runs on NumPy", LoopUnusableWarning, stacklevel=3)
+                  f"its kernel runs on NumPy{files}", LoopUnusableWarning, stacklevel=3)
 
 
 def failure(form: LoopForm) -> str | None:
@@ -982,33 +1006,125 @@ def is_compiled(form: LoopForm) -> bool:
     return form.key in _compiled
 
 
+_folders: dict[str, str] = {}       # loop key -> the folder its module is in
+_refreshed: set[str] = set()        # loops whose numba cache was deleted (``_fresh``)
+_temp: tuple[str, int] | None = None   # this process's temporary folder, and its pid
+_warned_dirs: set[str] = set()      # unusable cache folders already warned about
+
+
 def _load(form: LoopForm) -> Callable[..., Any]:
     """Import the generated module from the cache directory (numba caches the
-    machine code beside it), or from a temporary one if that is not
-    writable."""
+    machine code beside it), or, where that cannot be written, from a
+    temporary one of this process (``_temp_folder``)."""
     name = f"lazyten_loop_{form.key}"
-    for base in (cache_dir() / "loops", None):
-        try:
-            folder = base if base is not None else tempfile.mkdtemp(prefix="lazyten-loops-")
-            os.makedirs(folder, exist_ok=True)
-            path = os.path.join(folder, name + ".py")
-            if not os.path.exists(path):
-                # Written whole, then renamed: another process may read it.
-                fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-                with os.fdopen(fd, "w") as f:
-                    f.write(form.source)
-                os.replace(tmp, path)
-            spec = importlib.util.spec_from_file_location(name, path)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module           # numba's cache looks it up
-            spec.loader.exec_module(module)
-            fn: Callable[..., Any] = getattr(module, {"sum": "pw"}.get(form.mode, form.mode))
-            return fn
-        except OSError:
-            if base is None:
-                raise
-    raise AssertionError("unreachable")
+    base = str(cache_dir() / "loops")
+    try:
+        folder = base
+        path = _write_source(folder, name, form.source)
+    except OSError as e:
+        _unusable_dir(base, e)
+        folder = _temp_folder()
+        path = _write_source(folder, name, form.source)
+    _folders[form.key] = folder
+    # Compiled from the source itself, not imported from the file: a
+    # corrupt bytecode cache (.pyc) beside it cannot break the loop.  numba
+    # finds its cache by the code's file name, the path.
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module               # numba's cache looks it up
+    exec(compile(form.source, path, "exec"), module.__dict__)
+    fn: Callable[..., Any] = getattr(module, {"sum": "pw"}.get(form.mode, form.mode))
+    return fn
+
+
+def _write_source(folder: str, name: str, source: str) -> str:
+    """The path of ``name``'s module in ``folder``, written with ``source``
+    unless it holds that already: a file left truncated or garbled (a full
+    disk, a crash, an edit) is written again, and numba's cache of the
+    loop, stamped with the file's time and size, is then not used."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name + ".py")
+    try:
+        with open(path, "rb") as f:
+            if f.read() == source.encode():
+                return path
+    except FileNotFoundError:
+        pass
+    # Written whole, then renamed: another process may read it.
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(source)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return path
+
+
+def _temp_folder() -> str:
+    """This process's temporary folder for loops, made once (a child made
+    by ``fork`` makes its own) and removed at exit."""
+    global _temp
+    if _temp is None or _temp[1] != os.getpid():
+        _temp = (tempfile.mkdtemp(prefix="lazyten-loops-"), os.getpid())
+        atexit.register(_remove_temp, *_temp)
+    return _temp[0]
+
+
+def _remove_temp(folder: str, pid: int) -> None:
+    if os.getpid() == pid:          # (not the parent's, from a forked child)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _unusable_dir(folder: str, error: OSError) -> None:
+    """Warn, once a folder, that compiled loops will not be cached there."""
+    if folder in _warned_dirs:
+        return
+    _warned_dirs.add(folder)
+    env = os.environ.get("LAZYTEN_CACHE_DIR")
+    how = f"LAZYTEN_CACHE_DIR is {env!r}" if env is not None \
+        else "LAZYTEN_CACHE_DIR is not set: ~/.cache/lazyten"
+    warnings.warn(f"lazyten: compiled loops cannot be cached in {folder} ({how}): "
+                  f"{type(error).__name__}: {error}.  They go to a temporary directory "
+                  "removed at exit, so every process compiles them again; set "
+                  "LAZYTEN_CACHE_DIR to a writable directory to cache them",
+                  LoopCacheWarning, stacklevel=5)
+
+
+def _cache_files(form: LoopForm) -> list[str]:
+    """numba's cache files of the loop (index and machine code), in the
+    folder lazyten wrote its module to: only those."""
+    folder = _folders.get(form.key)
+    if folder is None:
+        return []
+    pattern = os.path.join(glob.escape(folder), "__pycache__", f"lazyten_loop_{form.key}.*")
+    return sorted(f for f in glob.glob(pattern) if f.endswith((".nbi", ".nbc")))
+
+
+def _fresh(form: LoopForm, stale: Callable[..., Any]) -> Callable[..., Any] | None:
+    """After a first call of ``stale`` failed: the loop loaded again without
+    numba's cache of it, whose files are deleted (a corrupt index or machine
+    code fails in every process that loads it, as "invalid literal for
+    int()" from pickle), once a loop and only where there are such files;
+    else None (the failure is the loop's own).  The loop another thread
+    loaded again meanwhile, if one did."""
+    with _lock:
+        current = _compiled.get(form.key)
+        if current is not None and current is not stale:
+            return current
+        files = _cache_files(form)
+        if form.key in _refreshed or not files:
+            return None
+        _refreshed.add(form.key)
+        for f in files:
+            try:
+                os.remove(f)
+            except FileNotFoundError:
+                pass
+        fn = _load(form)
+        _compiled[form.key] = fn
+        return fn
 
 
 # ------------------------------------------------------------------ running
@@ -1105,7 +1221,15 @@ def run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarray
         return _run(fn, form, flat, out, threads)
     t0 = time.perf_counter()
     try:
-        return _run(fn, form, flat, out, threads)
+        try:
+            return _run(fn, form, flat, out, threads)
+        except Exception:
+            # (numba loads its cache at the first call: it fails there, before
+            # any element is written; the new loop writes them all)
+            fresh = _fresh(form, fn)
+            if fresh is None:
+                raise
+            return _run(fresh, form, flat, out, threads)
     finally:
         _called.add(sig)
         _first.seconds = first_call_seconds() + time.perf_counter() - t0
@@ -1201,7 +1325,7 @@ def tail_call(form: MixedForm, prep: Prepared, args: list[Any],
     if fn is None:
         return None
     try:
-        _specialize(fn, form.loop, [*sample, o, 0, 0])
+        fn = _specialize(fn, form.loop, [*sample, o, 0, 0])
     except Exception as e:  # noqa: BLE001 (a loop that will not compile: NumPy runs)
         failed(form.loop, e)
         return None
@@ -1223,17 +1347,28 @@ def _type_keys(values: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(keys)
 
 
-def _specialize(fn: Callable[..., Any], form: LoopForm, sample: list[Any]) -> None:
+def _specialize(fn: Callable[..., Any], form: LoopForm, sample: list[Any]
+                ) -> Callable[..., Any]:
     """Compile ``fn`` for the types of ``sample`` unless done (or loaded from
     numba's cache), timed: the tail's blocks run on worker threads, where a
-    first call's compile would not be counted."""
+    first call's compile would not be counted.  The loop to call: ``fn``, or
+    ``fn`` loaded again where numba's cache of it would not load (``_fresh``)."""
     sig = (form.key, _type_keys(sample))
     if sig in _called:
-        return
+        return fn
     import numba
+    types_ = tuple(numba.typeof(v) for v in sample)
     t0 = time.perf_counter()
     try:
-        fn.compile(tuple(numba.typeof(v) for v in sample))  # type: ignore[attr-defined]
+        try:
+            fn.compile(types_)  # type: ignore[attr-defined]
+        except Exception:
+            fresh = _fresh(form, fn)
+            if fresh is None:
+                raise
+            fn = fresh
+            fn.compile(types_)  # type: ignore[attr-defined]
     finally:
         _first.seconds = first_call_seconds() + time.perf_counter() - t0
     _called.add(sig)
+    return fn

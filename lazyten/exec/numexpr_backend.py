@@ -191,12 +191,21 @@ def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKe
     return kernel
 
 
+# ``_trial``'s answers by expression and input dtypes.  Bounded, and cleared
+# when full as the other caches are: a program generating many distinct
+# expressions (20,000 random ones made 19,485 entries) must not grow it
+# without end.  By entries and by the characters of their keys, which
+# ``MAX_OPS`` keeps to a few kilobytes each.
 _trial_cache: dict[tuple[str, tuple[str, ...]], bool] = {}
+_TRIAL_MAX = 4096
+_TRIAL_CHARS_MAX = 1 << 21
+_trial_chars = 0                    # characters in ``_trial_cache``'s keys
 _trial_lock = threading.Lock()
 
 
 def _trial(kernel: NumexprKernel, inputs: list[Node], dtype: np.dtype[Any]) -> bool:
     """Run on one-element arrays: numexpr must agree on the result dtype."""
+    global _trial_chars
     sig = tuple(f"{n.dtype}{'w' if n.weak else ''}" for n in inputs)
     key = (kernel.expr + repr(kernel.names), sig)
     hit = _trial_cache.get(key)
@@ -211,6 +220,12 @@ def _trial(kernel: NumexprKernel, inputs: list[Node], dtype: np.dtype[Any]) -> b
         ok = np.asarray(res).dtype == dtype
     except Exception:
         ok = False
+    size = len(key[0]) + sum(map(len, sig))
     with _trial_lock:
+        if key not in _trial_cache:
+            if len(_trial_cache) >= _TRIAL_MAX or _trial_chars + size > _TRIAL_CHARS_MAX:
+                _trial_cache.clear()
+                _trial_chars = 0
+            _trial_chars += size
         _trial_cache[key] = ok
     return ok

@@ -302,22 +302,45 @@ class TailCall:
 
 # ``prepare``'s results by its arguments: a program planned again at another
 # size (a plan cache miss, a compiled function's new size) is prepared once.
+# Bounded by entries and by the instructions they hold together: an entry
+# keeps its whole program (and its ready steps, about 300 bytes an
+# instruction), so a loop that grows a chain by a few ops an iteration and
+# evaluates it each time (``t = t*0.5 + 1; float(abs(t).max())``) cached
+# programs of every length up to n: 82 MB at 500 iterations with a bound by
+# entries alone.  A program longer than the whole budget is not cached (its
+# plan holds it; preparing it again costs as much as planning it).
 _prepared: dict[Any, Prepared] = {}
 _PREPARED_MAX = 512
+_PREPARED_INSTRS_MAX = 1 << 15      # about 10 MB
+_prepared_instrs = 0                # instructions in ``_prepared``'s keys
+_prepared_lock = threading.Lock()
 
 
 def prepare(program: tuple[Instr, ...], n_args: int, reduces: bool = False) -> Prepared:
     """``reduces``: the kernel reduces its last value, which therefore stays
     in scratch (see ``slots``) instead of going to the output."""
+    global _prepared_instrs
     key = (program, n_args, reduces)
     try:
         hit = _prepared.get(key)
     except TypeError:                   # an instruction's attrs hold an array
         return _prepare(program, n_args, reduces)
     if hit is None:
-        if len(_prepared) >= _PREPARED_MAX:
-            _prepared.clear()
-        hit = _prepared[key] = _prepare(program, n_args, reduces)
+        hit = _prepare(program, n_args, reduces)
+        size = len(program)
+        if size > _PREPARED_INSTRS_MAX:
+            return hit
+        with _prepared_lock:
+            if key in _prepared:
+                return _prepared[key]
+            # (cleared from outside, the count only overstates: the next
+            # insert clears again and restarts it from 0)
+            if len(_prepared) >= _PREPARED_MAX \
+                    or _prepared_instrs + size > _PREPARED_INSTRS_MAX:
+                _prepared.clear()
+                _prepared_instrs = 0
+            _prepared[key] = hit
+            _prepared_instrs += size
     return hit
 
 
