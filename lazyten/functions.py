@@ -8,7 +8,7 @@ import builtins
 import math
 import operator
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from sys import _getframe
 from typing import TYPE_CHECKING, Any
 
@@ -452,6 +452,27 @@ def is_c_contiguous(t: Tensor) -> bool:
     return v is not None and v.flags.c_contiguous
 
 
+def replay_views(base: np.ndarray[Any, Any], steps: Iterable[tuple[str, Any]]
+                 ) -> np.ndarray[Any, Any] | None:
+    """``base`` with the view ``steps`` (op name, attrs items; oldest first)
+    applied by the registry's own view functions (NumPy views: nothing is
+    copied or read); None where a step would copy (a reshape NumPy cannot
+    do as a view of this layout, an element: a NumPy scalar)."""
+    v = base
+    for name, attrs in steps:
+        a = dict(attrs)
+        if name == "reshape":
+            try:
+                v = np.reshape(v, a["shape"], copy=False)
+            except ValueError:
+                return None
+        else:
+            v = ops.REGISTRY[name].impl(v, **a)
+            if not isinstance(v, np.ndarray):
+                return None
+    return v
+
+
 def layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any], order: str | tuple[int, ...],
                     writeable: bool = False) -> np.ndarray[Any, Any]:
     """An array of ``shape`` in the layout ``order`` (a ``write_order``): an
@@ -492,15 +513,9 @@ def _stand_in(t: Tensor) -> np.ndarray[Any, Any] | None:
         link = link[1]
     if v is None:
         v = layout_stand_in(root.shape, root.dtype, order)
-    for name, attrs in reversed(todo):
-        a = dict(attrs)
-        if name == "reshape":
-            try:
-                v = np.reshape(v, a["shape"], copy=False)
-            except ValueError:
-                return None
-        else:
-            v = ops.REGISTRY[name].impl(v, **a)
+    v = replay_views(v, reversed(todo))
+    if v is None:
+        return None
     if len(_STAND_INS) >= _STAND_INS_MAX:
         _STAND_INS.popitem(last=False)
     _STAND_INS[id(steps)] = (steps, order, v)

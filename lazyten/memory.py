@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from .creation import asarray
-from .functions import layout_stand_in
+from .functions import layout_stand_in, replay_views
 from .graph import ops
 from .graph.node import Node, Shape
 from .tensor import Tensor, check_device, check_order, write_order
@@ -104,25 +104,6 @@ def _root_and_path(t: Tensor) -> tuple[Tensor, tuple[Any, ...]]:
     return (t, ()) if t._root is None else (t._root, t._path)
 
 
-def _replay(base: np.ndarray[Any, Any], path: tuple[Any, ...]) -> np.ndarray[Any, Any] | None:
-    """``base`` with the view steps ``path`` applied, by the registry's own
-    view functions (NumPy views, nothing is copied or read); None where a
-    step would copy (a reshape NumPy cannot do as a view of this layout)."""
-    v = base
-    for name, attrs in path:
-        a = dict(attrs)
-        if name == "reshape":
-            try:
-                v = np.reshape(v, a["shape"], copy=False)
-            except ValueError:
-                return None
-        else:
-            v = ops.REGISTRY[name].impl(v, **a)
-            if not isinstance(v, np.ndarray):      # (a NumPy scalar: a copy)
-                return None
-    return v
-
-
 def _viewed(node: Node, inputs_only: bool) -> tuple[np.ndarray[Any, Any] | None,
                                                    tuple[Any, ...]]:
     """The array that ``node`` is a chain of view ops of, and the chain's
@@ -146,7 +127,7 @@ def known_value(t: Tensor) -> np.ndarray[Any, Any] | None:
     value computed already."""
     root, path = _root_and_path(t)
     base, steps = _viewed(root._node, inputs_only=False)
-    return None if base is None else _replay(base, steps + path)
+    return None if base is None else replay_views(base, steps + path)
 
 
 def _stand_in(root: Tensor, writeable: bool = False) -> np.ndarray[Any, Any]:
@@ -169,11 +150,11 @@ def _memory(x: Any, stand_ins: dict[int, np.ndarray[Any, Any]]) -> Any:
     # (An element ``t[i, j]`` is NumPy's scalar: a copy, memory of its own.)
     user, steps = (None, ()) if root._is_element() else _viewed(root._node, inputs_only=True)
     if user is not None:
-        return _replay(user, steps + path)
+        return replay_views(user, steps + path)
     base = stand_ins.get(id(root))
     if base is None:
         base = stand_ins[id(root)] = _stand_in(root)
-    v = _replay(base, path)
+    v = replay_views(base, path)
     return None if v is None else (root, v)
 
 
@@ -419,5 +400,5 @@ def _writeable(root: Tensor, path: tuple[Any, ...]) -> bool:
     """Whether a write through the view steps ``path`` of ``root`` is
     allowed: NumPy's flag of the same views of a writeable stand-in (never
     written: ``broadcast_to`` and ``diagonal`` views are NumPy's read-only ones)."""
-    v = _replay(_stand_in(root, writeable=True), path)
+    v = replay_views(_stand_in(root, writeable=True), path)
     return v is not None and bool(v.flags.writeable)
