@@ -302,43 +302,43 @@ def test_out_loop_allocates_nothing_per_call(n: int, backend: str) -> None:
     a, b, c = (lt.placeholder((n,), "float64", name=k) for k in "abc")
     # numexpr runs arithmetic only (its sin/exp are not NumPy's, bit for bit)
     expr = w1(a, b, c) if backend != "numexpr" else 2 * a * a + 3 * b * c - a / (b + 1)
-    with lt.set_options(threads=1, backend=backend):
+    with lt.set_options(threads=1, backend=backend):   # (the calls' options pick their plan)
         f = lt.function([a, b, c], expr)
-    if backend == "numexpr" and n > 1000:
-        assert "kernel[numexpr]" in f.explain()
-    A, B, C = abc(n)
-    out = np.empty(n)
-    f(A, B, C, out=out)                                # warm: caches, scratch
-    f(A, B, C)
-    tracemalloc.start()
-    try:
-        base, _ = tracemalloc.get_traced_memory()
-        tracemalloc.reset_peak()
-        for _ in range(10):
-            f(A, B, C, out=out)
-        _, peak10 = tracemalloc.get_traced_memory()
-        tracemalloc.reset_peak()
-        for _ in range(100):
-            f(A, B, C, out=out)
-        now, peak100 = tracemalloc.get_traced_memory()
-        tracemalloc.reset_peak()
-        for _ in range(100):
-            f(A, B, C)
-        _, peak_alloc = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    # With out=: nothing kept per call (flat), the peak does not grow with the
-    # number of calls, and it stays below one output array (only a few small
-    # Python objects live during a call).
-    assert now - base < 16_384
-    # (a few KiB of slack: an interpreter-level allocation, a GC generation,
-    # may land in either window; a per-call leak would be 100 x bigger)
-    assert peak100 <= peak10 + 16_384
-    assert peak100 - base < max(4_096, 8 * n // 8)
-    # Without out=: each call allocates its output (tracemalloc does see arrays).
-    assert peak_alloc - base >= 8 * n
-    want = w1(A, B, C, np) if backend != "numexpr" else 2 * A * A + 3 * B * C - A / (B + 1)
-    np.testing.assert_allclose(out, want, rtol=1e-12)
+        if backend == "numexpr" and n > 1000:
+            assert "kernel[numexpr]" in f.explain()
+        A, B, C = abc(n)
+        out = np.empty(n)
+        f(A, B, C, out=out)                                # warm: caches, scratch
+        f(A, B, C)
+        tracemalloc.start()
+        try:
+            base, _ = tracemalloc.get_traced_memory()
+            tracemalloc.reset_peak()
+            for _ in range(10):
+                f(A, B, C, out=out)
+            _, peak10 = tracemalloc.get_traced_memory()
+            tracemalloc.reset_peak()
+            for _ in range(100):
+                f(A, B, C, out=out)
+            now, peak100 = tracemalloc.get_traced_memory()
+            tracemalloc.reset_peak()
+            for _ in range(100):
+                f(A, B, C)
+            _, peak_alloc = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        # With out=: nothing kept per call (flat), the peak does not grow with the
+        # number of calls, and it stays below one output array (only a few small
+        # Python objects live during a call).
+        assert now - base < 16_384
+        # (a few KiB of slack: an interpreter-level allocation, a GC generation,
+        # may land in either window; a per-call leak would be 100 x bigger)
+        assert peak100 <= peak10 + 16_384
+        assert peak100 - base < max(4_096, 8 * n // 8)
+        # Without out=: each call allocates its output (tracemalloc does see arrays).
+        assert peak_alloc - base >= 8 * n
+        want = w1(A, B, C, np) if backend != "numexpr" else 2 * A * A + 3 * B * C - A / (B + 1)
+        np.testing.assert_allclose(out, want, rtol=1e-12)
 
 
 def test_fast_path_compiles_its_numexpr_program_once_a_thread(monkeypatch: Any) -> None:
@@ -485,6 +485,47 @@ def test_a_none_size_used_as_a_number_is_detected() -> None:
     assert g(np.arange(4.0)) == 1.5
 
 
+def test_none_dims_take_sizes_near_and_above_the_representative() -> None:
+    # The call's sizes are real by construction: however large, and even
+    # the representative size itself or a multiple of it, they are the
+    # call's (it was 1,000,003, and every size above it was refused).
+    # (uint8: the sizes matter here, not the bytes.)
+    x = lt.placeholder((None,), "uint8", name="x")
+    f = lt.function([x], x * 2)
+    for n in (1_000_003, 1_000_004, 2_000_006, 3_000_009, SYMBOLIC_DIM, 2 * SYMBOLIC_DIM):
+        got = f(np.ones(n, np.uint8))
+        assert got.shape == (n,) and got[0] == got[-1] == 2
+    y = lt.placeholder((None, 3), "uint8", name="y")
+    g = lt.function([y], [(y * 2).sum(axis=1), y.reshape(-1) + 1])
+    for n in (1_000_004, 2_000_006, 2 * SYMBOLIC_DIM):
+        s, r = g(np.ones((n, 3), np.uint8))
+        assert s.shape == (n,) and s[-1] == 6 and r.shape == (3 * n,) and r[-1] == 2
+
+
+def test_big_captured_arrays_and_constants_are_not_taken_for_a_none_size() -> None:
+    # The user's arrays are real sizes by construction, and a constant is
+    # refused only as a multiple of the representative size, which is no
+    # number a user writes.
+    x = lt.placeholder((None,), "float64", name="x")
+    X = np.arange(4.0)
+    for m in (1_000_003, 2_000_006, SYMBOLIC_DIM, 2 * SYMBOLIC_DIM):
+        W = np.arange(m, dtype=np.int64).astype(np.int8)
+        w = lt.asarray(W)
+        f = lt.function([x], [x * 2, w[-3:] + x.sum(), w * 1, w.reshape(-1, 1)[-2:]])
+        a, b, c, d = f(X)
+        np.testing.assert_array_equal(b, W[-3:] + X.sum())
+        assert c.shape == (m,) and c[-1] == W[-1]
+        np.testing.assert_array_equal(d, W.reshape(-1, 1)[-2:])
+    for k in (1000003.0, 2000006, 3000009.0):
+        np.testing.assert_array_equal(lt.function([x], x * k + 1)(X), X * k + 1)
+    # A None dimension's size read while building is still refused.
+    y = lt.placeholder((None, 3), "float64", name="y")
+    for built in (y.sum() / y.size, lt.arange(y.shape[0]), lt.zeros((2 * len(y),)),
+                  lt.broadcast_to(lt.asarray(1.0), y.shape)):
+        with pytest.raises(ValueError, match="cannot specialize"):
+            lt.function([y], [y * 2, built])(np.ones((4, 3)))
+
+
 _bound = st.one_of(st.none(), st.integers(-12, 12))
 
 
@@ -598,6 +639,68 @@ def test_function_over_memory_limit_runs_in_chunks() -> None:
     S = np.exp(X) * Y
     for g, w in zip(got, [S.sum(), S.max(), (S * S).mean()]):
         np.testing.assert_allclose(g, w, rtol=1e-10)
+
+
+def test_a_plan_follows_the_options_of_its_call() -> None:
+    # The calling context's options decide the plan, as they decide
+    # lt.compute's; a plan made under others (at the first call, or when a
+    # fixed-shape function was made) is not used: each context has its own.
+    n = 200_000
+    x = lt.placeholder((None,), "float64", name="x")
+    y = lt.placeholder((n,), "float64", name="y")
+    s, t = lt.exp(x) * 2, lt.exp(y) * 2
+    f = lt.function([x], [s.sum(), s.max()])
+    g = lt.function([y], [t.sum(), t.max()])              # planned when made
+    h = lt.function([x], [(s - s.mean()).sum(), s.max()])  # two passes: no chunks
+    with lt.set_options(memory_limit=400_000):
+        k = lt.function([y], [t.sum(), t.max()])          # planned under the limit
+    X = abc(n)[0]
+    want = [(np.exp(X) * 2).sum(), (np.exp(X) * 2).max()]
+    for fn in (f, g, h):
+        fn(X)
+    with lt.set_options(memory_limit=400_000):
+        for fn in (f, g):
+            for got, w in zip(fn(X), want):
+                np.testing.assert_allclose(got, w, rtol=1e-10)
+            assert "runs in chunks within memory_limit" in fn.explain()
+            assert "with memory_limit=400000" in fn.explain()
+        with pytest.raises(MemoryError, match="memory_limit"):
+            h(X)
+    for fn in (f, g, k):
+        for got, w in zip(fn(X), want):
+            np.testing.assert_allclose(got, w, rtol=1e-10)
+        assert "runs in chunks" not in fn.explain()
+    assert f.cache_info().currsize == 2 and f.cache_info().misses == 2
+    with lt.set_options(optimize=False):
+        for got, w in zip(f(X), want):
+            np.testing.assert_allclose(got, w, rtol=1e-10)
+        assert "unoptimized" in f.explain()
+
+    # Another thread's options: its own plan, not the first caller's.
+    def run() -> None:
+        with lt.set_options(threads=1, backend="numpy"):
+            f(X)
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    assert any(c.threads == 1 and c.opts.backend == "numpy" for c in f._cache.values())
+
+
+def test_jit_plans_per_options_context_from_one_trace() -> None:
+    @lt.jit
+    def k(a: Any) -> Any:
+        s = lt.exp(a) * 2
+        return s.sum(), s.max()
+    X = abc(200_000)[0]
+    want = [(np.exp(X) * 2).sum(), (np.exp(X) * 2).max()]
+    k(X)
+    with lt.set_options(memory_limit=400_000):
+        for got, w in zip(k(X), want):
+            np.testing.assert_allclose(got, w, rtol=1e-10)
+        assert "runs in chunks within memory_limit" in k.explain()
+    k(X)
+    assert "runs in chunks" not in k.explain()
+    assert k.traces == 1 and k.cache_info().currsize == 2
 
 
 @pytest.mark.parametrize("big", [2**40, -(2**40)])

@@ -22,8 +22,10 @@ Shape = tuple[int, ...]
 #: (``lt.placeholder``): a prime far above any real small size, so it never
 #: broadcasts by accident and a dimension derived from it (``3 *
 #: SYMBOLIC_DIM`` after a reshape, about half of it after ``[::2]``) is
-#: recognizable.
-SYMBOLIC_DIM = 1_000_003
+#: recognizable; no round number a user would write as a size or a
+#: constant (it was 1,000,003, which real batch sizes and constants hit:
+#: ``compile.py`` says why it cannot be made impossible as a real size).
+SYMBOLIC_DIM = 1_013_627
 
 
 def sized_at_call(shape: Shape) -> bool:
