@@ -743,7 +743,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool,
         return Tensor(ops.apply(name, [t._node], axis=axis, keepdims=bool(keepdims), **extra))
     nodes = [t._node] if where is True else [t._node, node_of(where)]
     if initial is not None:
-        extra["initial"] = _initial_value(initial, name, t.dtype)
+        extra["initial"] = initial_value(initial, name, t.dtype)
     if mean is not None:
         nodes.append(node_of(mean))
         extra["with_mean"] = True
@@ -752,7 +752,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool,
                             **{k: v for k, v in extra.items() if v is not None}))
 
 
-def _initial_value(v: Any, name: str, dt: np.dtype[Any]) -> Any:
+def initial_value(v: Any, name: str, dt: np.dtype[Any]) -> Any:
     """``initial=`` as NumPy's reduce reads it: a scalar, a 0-d array's (a
     tensor's, computed now: it is an attribute of the node); a sequence as
     NumPy converts it to ``dt``, which refuses it for most dtypes (its own

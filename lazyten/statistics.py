@@ -558,6 +558,8 @@ def _nan_extreme(ufunc: str, a: Any, axis: Any, keepdims: bool, initial: Any,
     # takes another path for what is no ndarray (a list, a NumPy scalar).
     ndarray = isinstance(a, Tensor) or type(a) in (np.ndarray, np.memmap)
     nodes = [t._node] if where is True else [t._node, node_of(where)]
+    if initial is not None:                  # (a scalar, as the reductions read it)
+        initial = F.initial_value(initial, "max" if ufunc == "fmax" else "min", t.dtype)
     return Tensor(ops.apply("nan_extreme", nodes, reduce=ufunc, axis=axis,
                             keepdims=bool(keepdims), ndarray=ndarray,
                             **({} if initial is None else {"initial": initial})))

@@ -382,7 +382,7 @@ def test_masked_reductions(engine: Any, dtype: np.dtype[Any]) -> None:
     one = np.ones((), dtype)
     for init_np, init_lt in ((one, one), (one, lt.asarray(one)), (one, lt.asarray(one) * 1),
                              (np.ones(1, dtype), np.ones(1, dtype)), ([1], [1])):
-        for name in ("sum", "prod", "max", "min"):
+        for name in ("sum", "prod", "max", "min", "nanmax", "nanmin"):
             check(lambda: getattr(np, name)(x, initial=init_np),
                   lambda: getattr(lt, name)(t, initial=init_lt))
     z = base[0, 0, 0]                          # a 0-d array: axis 0 with a mask, as NumPy
