@@ -490,6 +490,15 @@ def layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any], order: str | tupl
                                            writeable=writeable)
 
 
+def layout_of(t: Tensor) -> np.ndarray[Any, Any] | None:
+    """A stand-in laid out as ``t``'s data is where a write or a view
+    decision reads it (``write_order``, the view steps), or None where a
+    reshape among those steps copies."""
+    if t._root is None:
+        return layout_stand_in(t.shape, t.dtype, write_order(t._node))
+    return _stand_in(t)
+
+
 def _stand_in(t: Tensor) -> np.ndarray[Any, Any] | None:
     """The layout of the view ``t`` of its root, or None where a reshape
     among its steps would copy.  A write through views runs on a copy of the

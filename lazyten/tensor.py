@@ -82,6 +82,11 @@ def _fast_power(dt: np.dtype[Any], t: type, o: Any) -> str | None:
     return None if dt in _POWER_AS_FAST or dt.kind in "iu" else name
 
 
+def _is_array_class(x: Any) -> bool:
+    """Whether ``x`` is an ndarray class (``a.view(np.matrix)``), not a dtype."""
+    return isinstance(x, type) and issubclass(x, np.ndarray)
+
+
 # Writes read a tensor's current version, build the new one on it and rebind
 # the tensor to it: two threads writing one tensor at once (each its own
 # element, as NumPy allows) would lose one's write.  One lock (reentrant: a
@@ -731,6 +736,28 @@ class Tensor:
 
     def copy(self, order: str = "C") -> Tensor:
         return _fn.copy(self, order)
+
+    def view(self, dtype: Any = None, type: Any = None) -> Tensor:  # noqa: A002 (NumPy's name)
+        """NumPy's ``a.view(dtype)``: the same data read as ``dtype`` (a view:
+        writes through it reach this tensor, as NumPy's); of another item
+        size the last axis' length scales, and it must be contiguous (NumPy's
+        ValueError, when built, where its layout is known: a user's array or
+        a view of one).  ``a.view()`` is a view of the same dtype; array
+        subclasses (``type``) are NumPy's own, not tensors'."""
+        if type is not None or _is_array_class(dtype):
+            raise TypeError("view: lazyten tensors have no array subclasses (type=)")
+        if dtype is None:
+            return self._view("getitem", index=(Ellipsis,))
+        dt = np.dtype(dtype)
+        if dt.itemsize != self.dtype.itemsize and self.ndim:
+            # NumPy reads the layout: the last axis must be contiguous.
+            probe = _fn.layout_of(self)
+            if probe is not None:
+                try:
+                    probe.view(dt)
+                except ValueError as e:
+                    raise ops.located("view", [self._node], e) from None
+        return self._view("view_dtype", dtype=dt)
 
     def __copy__(self) -> Tensor:
         return self.copy()

@@ -552,3 +552,38 @@ def test_writes_from_several_threads_are_each_whole(engine: Any) -> None:
         sys.setswitchinterval(interval)
     for x in (t, u, p):
         assert_eq(x, np.full(4, 100.0))
+
+
+def test_view_as_another_dtype_reads_and_writes_the_same_bytes(engine: Any) -> None:
+    """``t.view(dtype)``, NumPy's: the same bytes read as another dtype (the
+    last axis scaled for another item size), a view that writes reach
+    ``t`` through; NumPy's errors (0-d, a last axis whose bytes do not
+    divide, a non-contiguous last axis) when built."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((4, 6))
+    for dt in (np.int64, np.uint8, np.int32, np.complex128, np.float32, np.float64):
+        for make in (lambda a: a, lambda a: a[1:3], lambda a: a * 1.5, lambda a: a[::2] + 1):
+            n, t = make(x), make(lt.asarray(x))
+            want = n.view(dt)
+            with lt.set_options(check=True):
+                assert_eq(t.view(dt), want)
+                assert_eq(t.view(dt) + 0 if np.dtype(dt).kind != "b" else t.view(dt), want + 0)
+    # writes through it reach the tensor, as NumPy's
+    n, t = x.copy(), lt.asarray(x) * 1
+    nv, v = n.view(np.int64), t.view(np.int64)
+    nv[0, 1] = 4607182418800017408                   # the bits of 1.0
+    v[0, 1] = 4607182418800017408
+    sign = np.int64(-(2 ** 63))
+    nv[1] ^= sign                                     # flip the signs of row 1
+    v[1] ^= sign
+    assert_eq(t, n)
+    assert_eq(v, nv)
+    assert_eq(lt.asarray(x).view(), x.view())
+    for a in (np.array(1.0), np.ones(5, np.int32), np.ones((3, 4)).T):
+        dt = np.int64 if a.dtype == np.int32 else np.int32
+        with pytest.raises(ValueError):
+            a.view(dt)
+        with pytest.raises(ValueError):
+            lt.asarray(a).view(dt)                  # (when built)
+    with pytest.raises(TypeError):
+        lt.asarray(x).view(np.matrix)

@@ -451,6 +451,39 @@ _view("broadcast_to", _broadcast_to_impl, _broadcast_to_infer, "a read-only broa
 _view("diagonal", _diagonal_impl, _diagonal_infer, "a read-only diagonal view")
 
 
+def _view_dtype_infer(inputs: Sequence[Node], attrs: dict[str, Any]
+                      ) -> tuple[Shape, dict[str, Any]]:
+    """NumPy's ``a.view(dtype)``: the same bytes read as ``dtype``; of
+    another item size the last axis' length scales (its bytes must divide)."""
+    x = inputs[0]
+    dt = np.dtype(attrs["dtype"])
+    if dt.kind not in "biufc":
+        raise TypeError(f"view: unsupported dtype {dt}; lazyten handles bool, integer, "
+                        f"floating and complex data")
+    old, new = x.dtype.itemsize, dt.itemsize
+    if old == new:
+        return x.shape, {"dtype": dt}
+    if x.ndim == 0:
+        raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize "
+                         "is unchanged")
+    nbytes = x.shape[-1] * old
+    if nbytes % new:
+        raise ValueError(f"When changing to a {'smaller' if new < old else 'larger'} dtype, "
+                         f"its size must be a divisor of the size of the last axis of the "
+                         f"array ({x.shape[-1]} x {old} bytes to {dt})")
+    return x.shape[:-1] + (nbytes // new,), {"dtype": dt}
+
+
+def _view_dtype_impl(x: Any, dtype: np.dtype[Any]) -> Any:
+    return np.asarray(x).view(dtype)
+
+
+# The one view whose dtype is not its input's (``graph.verify`` knows it).
+register(OpSpec("view_dtype", "view", _view_dtype_impl, _view_dtype_infer,
+                lambda inputs, attrs: np.dtype(attrs["dtype"]), 1, view_of=0,
+                doc="the bytes of input 0 read as attrs['dtype'] (a.view(dtype)): a view"))
+
+
 # ---------------------------------------------------------------- reductions and scans
 
 def _reduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
