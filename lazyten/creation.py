@@ -126,30 +126,45 @@ def copyto_source(src: Tensor, shape: tuple[int, ...], what: str) -> Tensor:
     return src.reshape(src.shape[src.ndim - len(shape):]) if src.ndim > len(shape) else src
 
 
-def _laid_out(t: Tensor, order: Any, what: str) -> Tensor:
+def _order_arg(order: Any, what: str, default: str) -> str:
+    """An ``order`` argument as NumPy's converter reads it: None is the
+    default, any case, a string (NumPy's TypeError for another type)."""
+    if order is None:
+        return default
+    if not isinstance(order, str):
+        raise TypeError(f"{what}: order must be str, not {type(order).__name__}")
+    return order.upper()
+
+
+def _laid_out(t: Tensor, order: Any, what: str, broadcast: bool = False) -> Tensor:
     """``t``, a new array of a creation function, laid out in ``order`` as
     NumPy's is ('C' or 'F': NumPy's ValueError for another; a float sum of
     it adds in that layout's order): an 'F' of two or more dimensions is a
-    copy in that order when it runs (``memory.layout_copy``)."""
+    copy in that order when it runs (``memory.layout_copy``), and so is a
+    ``broadcast`` view (``full`` of an array: NumPy's is a new array)."""
+    order = _order_arg(order, what, "C")
     if order not in ("C", "F"):
         raise ValueError(f"{what}: only 'C' or 'F' order is permitted (got {order!r})")
-    if order == "C" or t.ndim < 2 or t.size <= 1:
+    if (order == "C" and not broadcast) or t.ndim < 2 or t.size <= 1:
         return t
     from .memory import layout_copy
-    return layout_copy(t, "F", t.dtype)
+    return layout_copy(t, order, t.dtype)
 
 
-def _order_like(x: Any, order: Any, what: str) -> str:
+def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str:
     """The order of a ``*_like`` result: 'C' or 'F' as given, or the
     prototype's where it is known (a user's array or a value computed
     already; a lazy result is taken as C): for 'A' F if it is
     Fortran-contiguous, for 'K' F if its axes are laid out in F's order
     (strides growing along the axes, as a reversed F array's; an order of
     the axes neither C's nor F's is taken as C)."""
+    order = _order_arg(order, what, "K")
     if order in ("C", "F"):
-        return str(order)
-    if order not in ("K", "A", None):
+        return order
+    if order not in ("K", "A"):
         raise ValueError(f"{what}: order must be one of 'C', 'F', 'A', 'K' (got {order!r})")
+    if shape is not None and len(_shape(shape, what)) != np.ndim(x):
+        return "C"                           # (NumPy: another ndim than the prototype's)
     if isinstance(x, Tensor):
         from .memory import known_value
         v = known_value(x)
@@ -185,7 +200,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
             return _creation("full", shp, dt, fill_value=dt.type(0))   # (its error)
         # (A new tensor over a broadcast view: written, it gets its own copy.)
         return _laid_out(Tensor(ops.apply("broadcast_to", [fill.astype(dt, copy=False)._node],
-                                          shape=shp)), order, "full")
+                                          shape=shp)), order, "full", broadcast=True)
     try:
         # NumPy's own conversion: an out-of-range Python int (full(3, 300,
         # int8)) raises; a NumPy scalar is cast unsafely.
@@ -238,6 +253,8 @@ def _sized_like(x: Any, shape: Any, made: Tensor) -> Tensor:
             or not reaches_placeholder(x.node):   # (a real array that large)
         return made
     n = made.node
+    if n.op.name not in ("full", "empty"):
+        return made          # (an array fill: its shape stays fixed, which specializing refuses)
     return Tensor(ops.apply("full_like", [x.node], fill_value=n.attrs.get("fill_value"),
                             dtype=n.dtype))
 
@@ -245,30 +262,30 @@ def _sized_like(x: Any, shape: Any, made: Tensor) -> Tensor:
 def zeros_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "zeros_like")
-    return _sized_like(x, shape, zeros(*_like(x, dtype, shape),
-                                       order=_order_like(x, order, "zeros_like")))
+    return _laid_out(_sized_like(x, shape, zeros(*_like(x, dtype, shape))),
+                     _order_like(x, order, "zeros_like", shape), "zeros_like")
 
 
 def ones_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
               shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "ones_like")
-    return _sized_like(x, shape, ones(*_like(x, dtype, shape),
-                                      order=_order_like(x, order, "ones_like")))
+    return _laid_out(_sized_like(x, shape, ones(*_like(x, dtype, shape))),
+                     _order_like(x, order, "ones_like", shape), "ones_like")
 
 
 def empty_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "empty_like")
-    return _sized_like(x, shape, empty(*_like(x, dtype, shape),
-                                       order=_order_like(x, order, "empty_like")))
+    return _laid_out(_sized_like(x, shape, empty(*_like(x, dtype, shape))),
+                     _order_like(x, order, "empty_like", shape), "empty_like")
 
 
 def full_like(x: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
               shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "full_like")
     shp, dt = _like(x, dtype, shape)
-    return _sized_like(x, shape, full(shp, fill_value, dt,
-                                      order=_order_like(x, order, "full_like")))
+    return _laid_out(_sized_like(x, shape, full(shp, fill_value, dt)),
+                     _order_like(x, order, "full_like", shape), "full_like")
 
 
 class _NotGiven:

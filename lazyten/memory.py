@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from .creation import asarray
-from .functions import layout_stand_in, replay_views
+from .functions import layout_of, layout_stand_in, replay_views
 from .graph import ops
 from .graph.node import Node, Shape
 from .tensor import Tensor, check_device, check_order, write_order
@@ -236,6 +236,14 @@ def copied(t: Tensor, order: str) -> Tensor:
     already: a value computed here (contiguous, in its operands' memory
     order, which "K" keeps), or a contiguous user's array; else a
     ``layout_copy`` (a strided or reversed view, a C copy of F data)."""
+    if order == "A" and t._root is not None and known_value(t._root) is not None:
+        # A view of a user's array (or a cached value): its layout, from its
+        # steps, fixed now.  (A view of a value computed here keeps "A",
+        # read when it runs, where the optimizer may have laid the data out
+        # otherwise: a reversing slice pushed into the expression.)
+        probe = layout_of(t)
+        if probe is not None:
+            order = "F" if probe.flags.f_contiguous and not probe.flags.c_contiguous else "C"
     if order in ("C", "F"):
         r = _in_order(t, order, None)
         return Tensor(t._node) if r is t else r

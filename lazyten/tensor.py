@@ -82,6 +82,10 @@ def _fast_power(dt: np.dtype[Any], t: type, o: Any) -> str | None:
     return None if dt in _POWER_AS_FAST or dt.kind in "iu" else name
 
 
+# ``t.view()``'s default: the same dtype, where ``t.view(None)`` is float64.
+_SAME: Any = object()
+
+
 def _is_array_class(x: Any) -> bool:
     """Whether ``x`` is an ndarray class (``a.view(np.matrix)``), not a dtype."""
     return isinstance(x, type) and issubclass(x, np.ndarray)
@@ -737,7 +741,7 @@ class Tensor:
     def copy(self, order: str = "C") -> Tensor:
         return _fn.copy(self, order)
 
-    def view(self, dtype: Any = None, type: Any = None) -> Tensor:  # noqa: A002 (NumPy's name)
+    def view(self, dtype: Any = _SAME, type: Any = None) -> Tensor:  # noqa: A002 (NumPy's name)
         """NumPy's ``a.view(dtype)``: the same data read as ``dtype`` (a view:
         writes through it reach this tensor, as NumPy's); of another item
         size the last axis' length scales, and it must be contiguous (NumPy's
@@ -746,11 +750,15 @@ class Tensor:
         subclasses (``type``) are NumPy's own, not tensors'."""
         if type is not None or _is_array_class(dtype):
             raise TypeError("view: lazyten tensors have no array subclasses (type=)")
-        if dtype is None:
+        if dtype is _SAME:
             return self._view("getitem", index=(Ellipsis,))
-        dt = np.dtype(dtype)
-        if dt.itemsize != self.dtype.itemsize and self.ndim:
-            # NumPy reads the layout: the last axis must be contiguous.
+        dt = np.dtype(dtype)                 # (None: float64, as NumPy reads it)
+        root = (self if self._root is None else self._root)._node
+        if dt.itemsize != self.dtype.itemsize and self.ndim and (
+                root.op.name == "input" or "order" in root.attrs and root.op.name == "view_update"):
+            # NumPy reads the layout: the last axis must be contiguous.  Known
+            # here for a user's array (a computed value's is known when it
+            # runs, where NumPy's error comes if it must).
             probe = _fn.layout_of(self)
             if probe is not None:
                 try:

@@ -303,3 +303,28 @@ def test_creation_functions_take_numpys_order(engine: Any) -> None:
                 lambda: lt.zeros_like(F, order="X")):
         with pytest.raises(ValueError):
             bad()
+
+
+def test_creation_orders_spelled_as_numpy_takes_them_and_in_compiled_functions() -> None:
+    """``order=None``/``'f'``/``'k'`` as NumPy's converter reads them; a
+    ``*_like`` of another ``shape=`` ndim is C; ``full`` of an array is a
+    C array; and a ``*_like(order="F")`` over a None dimension is its
+    fill, not garbage."""
+    F = np.asfortranarray(np.ones((3, 4)))
+    same_layout(lt.zeros((2, 3), order="f").eval(), np.zeros((2, 3), order="f"))
+    same_layout(lt.zeros((2, 3), order=None).eval(), np.zeros((2, 3), order=None))
+    same_layout(lt.ones_like(F, order="k").eval(), np.ones_like(F, order="k"))
+    same_layout(lt.zeros_like(F, shape=(2, 3, 4)).eval(), np.zeros_like(F, shape=(2, 3, 4)))
+    same_layout(lt.full((3, 4), lt.arange(4)).eval(), np.full((3, 4), np.arange(4)))
+    with pytest.raises(TypeError):
+        lt.zeros(2, order=1)
+    x = lt.placeholder((None, 3))
+    f = lt.function([x], [lt.zeros_like(x, order="F"), lt.ones_like(x, order="F") * 1,
+                          lt.full_like(x, 2.5, order="F")])
+    for opts in ({}, {"optimize": False, "backend": "numpy"}):
+        with lt.set_options(**opts):
+            z, o, h = f(np.full((2, 3), 7.0))
+        np.testing.assert_array_equal(z, np.zeros((2, 3)))
+        np.testing.assert_array_equal(o, np.ones((2, 3)))
+        np.testing.assert_array_equal(h, np.full((2, 3), 2.5))
+        assert z.flags.f_contiguous and h.flags.f_contiguous

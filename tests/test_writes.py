@@ -579,6 +579,11 @@ def test_view_as_another_dtype_reads_and_writes_the_same_bytes(engine: Any) -> N
     assert_eq(t, n)
     assert_eq(v, nv)
     assert_eq(lt.asarray(x).view(), x.view())
+    assert_eq(lt.asarray(x.astype(np.int64)).view(None), x.astype(np.int64).view(None))
+    # a computed value's layout is known when it runs: NumPy's F * 2 is F,
+    # its transpose C, whose last axis may change item size
+    fa = np.asfortranarray(x)
+    assert_eq((lt.asarray(fa) * 2).T.view(np.float32), (fa * 2).T.view(np.float32))
     for a in (np.array(1.0), np.ones(5, np.int32), np.ones((3, 4)).T):
         dt = np.int64 if a.dtype == np.int32 else np.int32
         with pytest.raises(ValueError):
