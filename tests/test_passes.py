@@ -1313,3 +1313,17 @@ def test_views_a_sum_over_several_axes_reads_stay_where_numpy_has_them(engine: A
     with lt.set_options(optimize=True):
         assert "-> view of b0" in lt.explain((X * 1.5)[::2].sum())
         assert "-> view of input" in lt.explain((X * 1.5)[::2].sum(axis=1))
+
+
+def test_views_stay_above_complex_abs_whose_loop_depends_on_strides(engine: Any) -> None:
+    """NumPy's complex ``abs`` runs one loop on positive strides and another
+    on negative ones (other last bits): a slice or gather is not pushed into
+    its operand, whose strides it would change."""
+    rs = np.random.RandomState(0)
+    base = (rs.randn(64) + 1j * rs.randn(64)) * 5
+    idx = np.arange(0, 64, 3)
+    for x in (base, base[::-1], base.astype(np.complex64)[::-1]):
+        t = lt.asarray(x)
+        for f in (lambda m, a: m.abs(a)[idx], lambda m, a: m.abs(a)[::-1],
+                  lambda m, a: m.abs(a * 2)[::-2], lambda m, a: (m.abs(a) + 1)[1::3]):
+            same_bits(lt.compute(f(lt, t))[0], f(np, x))

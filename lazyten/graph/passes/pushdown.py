@@ -219,6 +219,15 @@ def _order_free(n: Node) -> bool:
                                   and n.dtype.kind in "biu")
 
 
+def _stride_dependent(n: Node) -> bool:
+    """Whether NumPy's loop for ``n`` gives other bits by its operands'
+    strides: complex ``abs`` runs a SIMD loop on positive strides and a
+    scalar one on negative, which differ in the last bit, so a view pushed
+    into its operand (``abs(x)[::-1]`` as ``abs(x[::-1])``, a gather made
+    contiguous) could change the result."""
+    return n.op.name == "abs" and n.inputs[0].dtype.kind == "c"
+
+
 def _read_in_memory_order(graph: Graph) -> set[int]:
     """The views whose layout a reduction's order reads: those on the way
     (through views only) to a reduction over two or more axes (of more than
@@ -422,7 +431,8 @@ def pushdown(graph: Graph) -> Graph:
         def pushable(t: Task, out_size: int) -> bool:
             n = t[2]
             budget[0] -= 1
-            return (budget[0] > 0 and n.op.name != "astype" and _sinks_into(t[0], n)
+            return (budget[0] > 0 and n.op.name != "astype" and not _stride_dependent(n)
+                    and _sinks_into(t[0], n)
                     and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size)
                     # a gather may repeat elements: never compute more than all
                     and (t[0] != "take" or out_size <= n.size))
