@@ -12,7 +12,7 @@ import numpy as np
 from .graph import ops
 from .graph.node import Node, reaches_placeholder
 from .graph.shapes import fits_assignment, sized_at_call
-from .tensor import Tensor, check_device
+from .tensor import Tensor, check_device, check_order
 
 
 def _dtype_ok(dt: np.dtype[Any], what: str) -> np.dtype[Any]:
@@ -126,13 +126,15 @@ def copyto_source(src: Tensor, shape: tuple[int, ...], what: str) -> Tensor:
     return src.reshape(src.shape[src.ndim - len(shape):]) if src.ndim > len(shape) else src
 
 
-def _order_arg(order: Any, what: str, default: str) -> str:
+def _order_arg(order: Any, what: str, default: str, allowed: str) -> str:
     """An ``order`` argument as NumPy's converter reads it: None is the
-    default, any case, a string (NumPy's TypeError for another type)."""
+    default, any case, a string (NumPy's TypeError for another type), one
+    of ``allowed`` (``check_order``'s ValueError)."""
     if order is None:
         return default
     if not isinstance(order, str):
         raise TypeError(f"{what}: order must be str, not {type(order).__name__}")
+    check_order(order.upper(), what, allowed)
     return order.upper()
 
 
@@ -142,9 +144,7 @@ def _laid_out(t: Tensor, order: Any, what: str, broadcast: bool = False) -> Tens
     it adds in that layout's order): an 'F' of two or more dimensions is a
     copy in that order when it runs (``memory.layout_copy``), and so is a
     ``broadcast`` view (``full`` of an array: NumPy's is a new array)."""
-    order = _order_arg(order, what, "C")
-    if order not in ("C", "F"):
-        raise ValueError(f"{what}: only 'C' or 'F' order is permitted (got {order!r})")
+    order = _order_arg(order, what, "C", "CF")
     if (order == "C" and not broadcast) or t.ndim < 2 or t.size <= 1:
         return t
     from .memory import layout_copy
@@ -156,13 +156,11 @@ def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str:
     prototype's where it is known (a user's array or a value computed
     already; a lazy result is taken as C): for 'A' F if it is
     Fortran-contiguous, for 'K' F if its axes are laid out in F's order
-    (strides growing along the axes, as a reversed F array's; an order of
-    the axes neither C's nor F's is taken as C)."""
-    order = _order_arg(order, what, "K")
+    (``layout.memory_order``, as a reversed F array's; an order of the axes
+    neither C's nor F's is taken as C)."""
+    order = _order_arg(order, what, "K", "CFAK")
     if order in ("C", "F"):
         return order
-    if order not in ("K", "A"):
-        raise ValueError(f"{what}: order must be one of 'C', 'F', 'A', 'K' (got {order!r})")
     if shape is not None and len(_shape(shape, what)) != np.ndim(x):
         return "C"                           # (NumPy: another ndim than the prototype's)
     if isinstance(x, Tensor):
@@ -174,9 +172,9 @@ def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str:
         return "C"
     if order == "A":
         return "F" if v.flags.f_contiguous else "C"
-    strides = [abs(st) for st, d in zip(v.strides, v.shape) if d > 1]
-    return "F" if len(strides) > 1 and all(a < b for a, b in zip(strides, strides[1:])) \
-        else "C"
+    # NumPy's axis order for the prototype's strides, as a ufunc's result
+    from .exec.layout import memory_order
+    return "F" if memory_order([v], v.shape) == tuple(range(v.ndim - 1, -1, -1)) else "C"
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,

@@ -262,6 +262,19 @@ def test_write_to_read_only_view_is_refused_when_built(engine: Any) -> None:
     assert_eq(a, n)
 
 
+def _same_writes_through(view: Any, t: lt.Tensor, n: np.ndarray[Any, Any],
+                         user: np.ndarray[Any, Any], before: np.ndarray[Any, Any]) -> None:
+    """``view`` of the tensor ``t`` and of NumPy's ``n`` written alike: both
+    (and both views) equal after it, and the user's array ``user`` as
+    ``before`` (lazyten never writes it)."""
+    nr, r = view(n), view(t)
+    nr[0] = -100
+    r[0] = -100
+    assert_eq(t, n)
+    assert_eq(r, nr)
+    np.testing.assert_array_equal(user, before)
+
+
 def test_write_through_a_copying_reshape(engine: Any) -> None:
     """A reshape NumPy must copy is a copy here too (decided when it is
     built): a write to it leaves the base alone, where it used to fail when
@@ -284,12 +297,7 @@ def test_write_through_a_copying_reshape(engine: Any) -> None:
         nf, f = x.copy(order="K"), lt.asarray(x)
         nf += 1
         f += 1
-        nr, r = view(nf), view(f)
-        nr[0] = -100
-        r[0] = -100
-        assert_eq(f, nf)
-        assert_eq(r, nr)
-        np.testing.assert_array_equal(x, np.arange(24.0).reshape(4, 6))
+        _same_writes_through(view, f, nf, x, np.arange(24.0).reshape(4, 6))
     with pytest.raises(ValueError, match="copy"):
         lt.reshape(a.T, -1, copy=False)
     assert_eq(lt.reshape(a[1:], (3, 2, 3), copy=False), np.reshape(n[1:], (3, 2, 3), copy=False))
@@ -342,12 +350,7 @@ def test_reshapes_of_a_strided_user_array_are_numpys_views_or_copies(engine: Any
                 if write_first:
                     nn += 1
                     t += 1
-                nr, r = view(nn), view(t)
-                nr[0] = -100
-                r[0] = -100
-                assert_eq(t, nn)
-                assert_eq(r, nr)
-                np.testing.assert_array_equal(x, before)
+                _same_writes_through(view, t, nn, x, before)
     # a broadcast array: read-only in NumPy, so its reshape is a new array here
     bc = np.broadcast_to(np.array([1.0, 2.0]), (3, 2))
     t = lt.asarray(bc)
