@@ -304,11 +304,31 @@ def clip(x: Any, min: Any = None, max: Any = None, *,  # noqa: A002
     dt = np.result_type(*(_operand_type(v) for v in (t, min, max) if v is not None))
     if dt != t.dtype:
         t = astype(t, dt)
+    # Which operand a tie gives (0.0 against -0.0).  NumPy's clip with both
+    # bounds constant (its loop's stride-0 case) keeps x on a tie for real
+    # floats (``x < min ? min : x``); maximum and minimum give their second
+    # operand on a tie for float32/64 (SIMD loops), their first for float16.
+    # Otherwise clip gives the bound on a tie and the first NaN of two, and
+    # the order (x, bound) keeps NaNs right (float16's and complex ties
+    # differ there); with one bound NumPy calls maximum(x, min) itself.
+    bound_first = dt.kind == "f" and dt not in _TIE_FIRST and min is not None \
+        and max is not None and _one_value(min) and _one_value(max)
     if min is not None:
-        t = _apply_elementwise("maximum", t, min)
+        t = _apply_elementwise("maximum", *((min, t) if bound_first else (t, min)))
     if max is not None:
-        t = _apply_elementwise("minimum", t, max)
+        t = _apply_elementwise("minimum", *((max, t) if bound_first else (t, max)))
     return t
+
+
+# Real dtypes whose NumPy maximum and minimum give their first operand on a
+# tie (scalar C loops, as clip's own).
+_TIE_FIRST = frozenset({np.dtype(np.float16), np.dtype(np.longdouble)})
+
+
+def _one_value(v: Any) -> bool:
+    """Whether the operand ``v`` has one element, so that it is the same
+    for every element of a ufunc's loop (stride 0 however it broadcasts)."""
+    return type(v) in (bool, int, float, complex) or int(np.prod(np.shape(v))) == 1
 
 
 def _operand_type(v: Any) -> Any:

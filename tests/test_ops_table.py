@@ -273,6 +273,28 @@ def test_clip(engine: Any, dtype: np.dtype[Any]) -> None:
         check(lambda: np.clip(x, a_min=1, a_max=2), lambda: lt.clip(t, a_min=1, a_max=2))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_clip_ties_of_signed_zeros(engine: Any, dtype: str) -> None:
+    """Which zero a tie gives, NumPy's: clip keeps x with both bounds
+    constant (Python scalars, 0-d or one-element arrays: its loop's stride-0
+    case), gives the bound with array bounds, and with one bound is
+    maximum(x, min) or minimum(x, max), whose tie rule is the dtype's (the
+    second operand for float32/64, the first for float16)."""
+    x = np.array([0.0, -0.0, 0.5, -0.0, 0.0, 2.0], dtype)
+    t = lt.asarray(x) * 1                      # a computed operand too
+    zeros = (0.0, -0.0)
+    for lo, hi in ((0.0, 1.0), (-0.0, 1.0), (-1.0, 0.0), (-1.0, -0.0), (0.0, -0.0)):
+        for form in (lambda v: v, lambda v: np.array(v, dtype), lambda v: np.full(1, v, dtype),
+                     lambda v: np.full(x.shape, v, dtype)):
+            a, b = form(lo), form(hi)
+            for got, want in ((lt.clip(t, a, b), np.clip(x, a, b)),
+                              (lt.clip(t, a, None), np.clip(x, a, None)),
+                              (lt.clip(t, None, b), np.clip(x, None, b)),
+                              (lt.clip(t, a, 1.0), np.clip(x, a, 1.0))):
+                same_bits(got.eval(), want)
+        assert lo in zeros or hi in zeros
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_repeat_and_tile(engine: Any, dtype: np.dtype[Any]) -> None:
     """``repeat`` with a count or a count per element (the array API's
