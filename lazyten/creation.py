@@ -12,7 +12,7 @@ import numpy as np
 from .graph import ops
 from .graph.node import Node, reaches_placeholder
 from .graph.shapes import fits_assignment, sized_at_call
-from .tensor import Tensor, check_device, check_order
+from .tensor import Tensor, check_device, check_order, ignores_like, numpy_names
 
 
 def _dtype_ok(dt: np.dtype[Any], what: str) -> np.dtype[Any]:
@@ -36,13 +36,17 @@ def _shape(shape: Any, what: str) -> tuple[int, ...]:
     return out
 
 
-def asarray(obj: Any, dtype: Any = None, copy: bool | None = None, *,
-            device: Any = None, name: str | None = None) -> Tensor:
+@numpy_names(a='obj')
+def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
+            copy: bool | None = None, like: Any = None, name: str | None = None) -> Tensor:
     """Wrap ``obj`` as a lazy tensor, without copying when possible (``np.asarray``).
 
     ``copy=True`` always copies, ``copy=False`` raises if a copy would be needed,
     ``copy=None`` copies only if needed (array API semantics).  A wrapped
     ndarray is read at evaluation time and never written by lazyten.
+    ``order`` lays the data out as NumPy's ``asarray`` does (copied where
+    its layout is another); ``like`` (NEP 35) is accepted and not read: the
+    result is a tensor whatever it is.
 
     >>> import numpy as np, lazyten as lt
     >>> a = np.arange(3.0)
@@ -51,6 +55,10 @@ def asarray(obj: Any, dtype: Any = None, copy: bool | None = None, *,
     """
     if isinstance(obj, Tensor):
         t = obj
+        if order is not None:
+            from .memory import asanyarray     # (a tensor laid out in an order)
+            laid: Tensor = asanyarray(t, dtype, order, device=device, copy=copy)
+            return laid
         if dtype is not None and np.dtype(dtype) != t.dtype:
             if copy is False:
                 raise ValueError("asarray: a dtype change needs a copy, but copy=False")
@@ -59,8 +67,9 @@ def asarray(obj: Any, dtype: Any = None, copy: bool | None = None, *,
     check_device(device, "asarray")
     if isinstance(obj, str):
         raise TypeError(f"asarray: cannot make a tensor from a string ({obj!r})")
+    o: Any = None if order is None else _order_arg(order, "asarray", "K", "CFAK")
     try:
-        arr = np.array(obj, dtype=dtype, copy=copy)
+        arr = np.array(obj, dtype=dtype, copy=copy, order=o)
     except ValueError as e:
         if copy is False:
             raise ValueError(f"asarray: copy=False but a copy is needed ({e})") from None
@@ -70,15 +79,23 @@ def asarray(obj: Any, dtype: Any = None, copy: bool | None = None, *,
     return Tensor(ops.source(arr, name))
 
 
-def array(obj: Any, dtype: Any = None, copy: bool | None = True, *, ndmin: int = 0) -> Tensor:
+@numpy_names(object='obj')
+def array(obj: Any, dtype: Any = None, copy: bool | None = True, *, order: str | None = "K",
+          subok: bool = False, ndmin: int = 0, ndmax: int = 0, like: Any = None) -> Tensor:
     """A tensor holding a copy of ``obj`` (``np.array``); ``ndmin``: at
     least that many dimensions, ones prepended.  Of a tensor, ``copy=None``
     copies only to change the dtype and ``copy=False`` never (NumPy's
     ValueError where it would have to): the tensor itself, or a view of it
-    for ``ndmin``, which writes reach, as ``np.array(a, copy=False)``."""
+    for ``ndmin``, which writes reach, as ``np.array(a, copy=False)``.
+    ``order`` lays the copy out as NumPy's does; ``ndmax`` (NumPy 2.4)
+    bounds the depth a nested sequence is read to; ``subok`` and ``like``
+    are accepted and not read (a tensor has no subclasses)."""
     if isinstance(obj, Tensor):
         dt = obj.dtype if dtype is None else np.dtype(dtype)
-        if copy or dt != obj.dtype:
+        if order is not None and order.upper() not in "KA" or order == "":
+            from .memory import asanyarray     # (a copy laid out in an order)
+            t = asanyarray(obj, dt, order, copy=copy)
+        elif copy or dt != obj.dtype:
             if copy is False:
                 raise ValueError(f"array: unable to avoid a copy (copy=False) while "
                                  f"casting {obj.dtype} to {dt}")
@@ -86,7 +103,10 @@ def array(obj: Any, dtype: Any = None, copy: bool | None = True, *, ndmin: int =
         else:
             t = obj
     else:
-        t = asarray(obj, dtype=dtype, copy=copy)
+        if ndmax:
+            obj = np.array(obj, dtype=dtype, copy=copy, order=order,  # type: ignore[arg-type]
+                           ndmax=ndmax)
+        t = asarray(obj, dtype=dtype, copy=copy, order=order)
     ndmin = _int(ndmin, "array", "ndmin")
     if ndmin > 64:
         raise ValueError(f"ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
@@ -177,6 +197,7 @@ def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str:
     return "F" if memory_order([v], v.shape) == tuple(range(v.ndim - 1, -1, -1)) else "C"
 
 
+@ignores_like
 def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
          device: Any = None) -> Tensor:
     """``np.full``: ``fill_value`` (a number, an array or a tensor) cast to
@@ -214,6 +235,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
     return _laid_out(_creation("full", shp, value.dtype, fill_value=value[()]), order, "full")
 
 
+@ignores_like
 @ops.reports("zeros")
 def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
     check_device(device, "zeros")
@@ -221,6 +243,7 @@ def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None
     return _laid_out(_creation("full", _shape(shape, "zeros"), dt, fill_value=dt.type(0)), order, "zeros")
 
 
+@ignores_like
 @ops.reports("ones")
 def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
     check_device(device, "ones")
@@ -228,6 +251,7 @@ def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None)
     return _laid_out(_creation("full", _shape(shape, "ones"), dt, fill_value=dt.type(1)), order, "ones")
 
 
+@ignores_like
 @ops.reports("empty")
 def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Tensor:
     check_device(device, "empty")
@@ -257,6 +281,7 @@ def _sized_like(x: Any, shape: Any, made: Tensor) -> Tensor:
                             dtype=n.dtype))
 
 
+@numpy_names(a='x')
 def zeros_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "zeros_like")
@@ -264,6 +289,7 @@ def zeros_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                      _order_like(x, order, "zeros_like", shape), "zeros_like")
 
 
+@numpy_names(a='x')
 def ones_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
               shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "ones_like")
@@ -271,6 +297,7 @@ def ones_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                      _order_like(x, order, "ones_like", shape), "ones_like")
 
 
+@numpy_names(prototype='x')
 def empty_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "empty_like")
@@ -278,6 +305,7 @@ def empty_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                      _order_like(x, order, "empty_like", shape), "empty_like")
 
 
+@numpy_names(a='x')
 def full_like(x: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
               shape: Any = None, *, device: Any = None) -> Tensor:
     check_device(device, "full_like")
@@ -297,6 +325,7 @@ class _NotGiven:
 _NOT_GIVEN: Any = _NotGiven()
 
 
+@ignores_like
 def arange(start: Any = _NOT_GIVEN, stop: Any = None, step: Any = None, dtype: Any = None, *,
            device: Any = None) -> Tensor:
     """``np.arange``: the length is known when the node is built (a tensor
@@ -420,6 +449,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     return t, (np.subtract(hi, lo, dtype=ft) / div if div > 0 else math.nan)
 
 
+@ignores_like
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
         device: Any = None) -> Tensor:
     check_device(device, "eye")
@@ -431,6 +461,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str 
     return _laid_out(_creation("eye", (n, m), dt, n=n, m=m, k=_int(k, "eye", "k")), order, "eye")
 
 
+@ignores_like
 @ops.reports("identity")
 def identity(n: int, dtype: Any = None) -> Tensor:
     return eye(n, dtype=dtype)
@@ -471,6 +502,7 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
                                 endpoint=endpoint, dtype=dtype, axis=axis))
 
 
+@ignores_like
 def fromfunction(function: Any, shape: Any, *, dtype: Any = float, **kwargs: Any) -> Any:
     """NumPy's ``fromfunction``: ``function(*grids, **kwargs)``, where the
     k-th grid holds each element's index along axis k in ``dtype`` (the
@@ -493,6 +525,7 @@ def fromfunction(function: Any, shape: Any, *, dtype: Any = float, **kwargs: Any
                     **kwargs)
 
 
+@ignores_like
 def frombuffer(buffer: Any, dtype: Any = None, count: int = -1, offset: int = 0) -> Tensor:
     """NumPy's ``frombuffer``: the buffer's bytes read as a 1-d tensor, over
     the buffer's memory without a copy (read when evaluated, as ``lt.asarray``
@@ -509,6 +542,7 @@ def frombuffer(buffer: Any, dtype: Any = None, count: int = -1, offset: int = 0)
     return asarray(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
 
 
+@ignores_like
 def fromiter(iter: Any, dtype: Any, count: int = -1) -> Tensor:  # noqa: A002 - NumPy's name
     """NumPy's ``fromiter``: a 1-d tensor of the iterable's items, read now
     (the length is the data's); ``count``: read at most that many (NumPy's

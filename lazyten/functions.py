@@ -18,7 +18,7 @@ from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _in_package, user_source
 from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, check_order,
-                     node_of, numpy_out, run_now, wrap, write_order)
+                     node_of, numpy_names, numpy_out, run_now, wrap, write_order)
 
 # ------------------------------------------------------------------ elementwise
 
@@ -26,12 +26,13 @@ from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, ch
 _PY_SCALARS = (bool, int, float, complex)
 
 
-def _make_elementwise(name: str) -> Callable[..., Tensor]:
+def _make_elementwise(name: str, alias: str | None = None) -> Callable[..., Tensor]:
     spec = ops.REGISTRY[name]
     arity = spec.arity or 1
     # lt.sin(t) of a tensor: the operator methods' short path (``-t``'s).
     unary = _unary_method(name) if arity == 1 else None
     parts = name in ("real", "imag")
+    first = _OPERAND_NAMES.get(alias or name)
 
     def fn(*args: Any, **kwargs: Any) -> Tensor:
         if parts and len(args) == 1 and isinstance(args[0], Tensor) and not kwargs:
@@ -41,6 +42,10 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
             f = _getframe(1)                 # user_source's first step, without its call
             return unary(args[0], (f.f_code.co_filename, f.f_lineno)
                          if _in_package.get(f.f_code) is False else user_source())
+        if kwargs and first is not None and first in kwargs and not args:
+            return fn(kwargs.pop(first), **kwargs)  # (NumPy's name for the operand)
+        if alias == "fix" and (kwargs or len(args) > arity):
+            return run_now(np.fix, *args, **kwargs)   # (np.fix(x, out=None): no ufunc)
         if kwargs or len(args) > arity:
             return _with_ufunc_keywords(spec, args, kwargs)
         if len(args) != arity:
@@ -68,6 +73,9 @@ def _make_elementwise(name: str) -> Callable[..., Tensor]:
 
 _UFUNC_KEYWORDS = frozenset({"out", "where", "dtype", "casting", "order", "subok",
                              "signature"})
+# The operand's keyword name of NumPy's elementwise functions that are no
+# ufuncs (a ufunc's operands are positional only).
+_OPERAND_NAMES = {"fix": "x", "real": "val", "imag": "val"}
 
 
 def _with_ufunc_keywords(spec: ops.OpSpec, args: tuple[Any, ...],
@@ -131,7 +139,10 @@ for _spec in ops.REGISTRY.values():
         _fn = _make_elementwise(_spec.name)
         ELEMENTWISE[_spec.name] = _fn
         for _alias in _spec.aliases:
-            ELEMENTWISE[_alias] = _fn
+            # (an alias that is a NumPy function of its own, not a ufunc,
+            # has its keywords: np.fix(x=..., out=...))
+            ELEMENTWISE[_alias] = _make_elementwise(_spec.name, _alias) \
+                if _alias in _OPERAND_NAMES else _fn
     if _spec.ufunc is not None:
         UFUNC_OPS.setdefault(_spec.ufunc, _spec.name)
 globals().update(ELEMENTWISE)
@@ -274,22 +285,35 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, casting: str = "unsafe",
     return Tensor(ops.apply("astype", [t._node], dtype=dt))
 
 
+@numpy_names(a='x')
+@numpy_out(np.round)
 @ops.reports("round")
-def round(x: Any, decimals: int = 0) -> Tensor:  # noqa: A001 - NumPy's name
+def round(x: Any, decimals: int = 0, out: Any = None) -> Tensor:  # noqa: A001 - NumPy's name
     return Tensor(ops.apply("round", [wrap(x)._node], decimals=operator.index(decimals)))
 
 
 around = round
 
 
+@numpy_names(a='x')
+@numpy_out(np.clip)
 @ops.reports("clip")
-def clip(x: Any, min: Any = None, max: Any = None, *,  # noqa: A002
-         a_min: Any = None, a_max: Any = None) -> Tensor:
+def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: A002
+         a_min: Any = None, a_max: Any = None, **kwargs: Any) -> Tensor:
     """``minimum(maximum(x, min), max)`` in the type of all three: NumPy's
     clip (a ufunc of three operands, Python scalars weak), NaN propagating.
-    ``a_min``/``a_max`` are NumPy's older names."""
+    ``a_min``/``a_max`` are NumPy's older names; ``out=`` and the ufunc
+    keywords that choose elements (``where=``) or a loop (``dtype=``,
+    ``signature=``, ``casting=``) are NumPy's own call, now (``run_now``)."""
     min = a_min if min is None else min
     max = a_max if max is None else max
+    if kwargs:
+        for k in kwargs:
+            if k not in _UFUNC_KEYWORDS:
+                raise TypeError(f"clip() got an unexpected keyword argument {k!r}")
+        check_order(kwargs.get("order", "K"), "clip")
+        if builtins.any(k not in ("order", "subok") for k in kwargs):
+            return wrap(run_now(np.clip, x, min, max, **kwargs))
     t = wrap(x)
     if t.dtype.kind in "iu":
         # NumPy's _clip: a Python int bound past the dtype's range on its own
@@ -337,12 +361,14 @@ def _operand_type(v: Any) -> Any:
     return v if type(v) in (bool, int, float, complex) else wrap(v).dtype
 
 
-def copy(x: Any, order: str = "K") -> Tensor:
+@numpy_names(a='x')
+def copy(x: Any, order: str = "K", subok: bool = False) -> Tensor:
     """NumPy's ``copy``: a tensor with the same value that writes to ``x``
     do not reach (nodes are immutable: no copy for that), laid out as
     NumPy's copy in ``order`` is ('K': as ``x``'s memory, positive strides;
     ``Tensor.copy``'s default 'C'), since a float sum of it adds in that
-    layout's order: a copy where ``x``'s is another (``memory.copied``)."""
+    layout's order: a copy where ``x``'s is another (``memory.copied``).
+    ``subok`` is accepted and not read: a tensor has no subclasses."""
     check_order(order, "copy")
     from .memory import copied
     return copied(wrap(x), order)
@@ -551,11 +577,15 @@ def _stand_in(t: Tensor) -> np.ndarray[Any, Any] | None:
     return v
 
 
+@numpy_names(a='x')
 @ops.reports("permute_dims")
-def permute_dims(x: Any, axes: Sequence[int]) -> Tensor:
-    return wrap(x)._view("transpose", axes=tuple(axes))
+def permute_dims(x: Any, axes: Sequence[int] | None = None) -> Tensor:
+    """The array API's ``permute_dims``; NumPy's (an alias of ``transpose``)
+    reverses the axes when ``axes`` is None."""
+    return wrap(x)._view("transpose", axes=None if axes is None else tuple(axes))
 
 
+@numpy_names(a='x')
 @ops.reports("transpose")
 def transpose(x: Any, axes: Sequence[int] | None = None) -> Tensor:
     return wrap(x)._view("transpose", axes=None if axes is None else tuple(axes))
@@ -565,6 +595,7 @@ def matrix_transpose(x: Any) -> Tensor:
     return wrap(x).mT
 
 
+@numpy_names(a='x')
 @ops.reports("swapaxes")
 def swapaxes(x: Any, axis1: int, axis2: int) -> Tensor:
     t = wrap(x)
@@ -586,6 +617,7 @@ def _axis_list(axes: Any) -> list[int]:
     return list(axes)
 
 
+@numpy_names(a='x')
 @ops.reports("moveaxis")
 def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
     t = wrap(x)
@@ -603,6 +635,7 @@ def moveaxis(x: Any, source: int | Sequence[int], destination: int | Sequence[in
     return t._view("transpose", axes=tuple(order))
 
 
+@numpy_names(a='x')
 @ops.reports("rollaxis")
 def rollaxis(x: Any, axis: int, start: int = 0) -> Tensor:
     """NumPy's ``rollaxis`` (gorgonia's ``RollAxis``)."""
@@ -620,6 +653,7 @@ def rollaxis(x: Any, axis: int, start: int = 0) -> Tensor:
     return moveaxis(t, axis, start)
 
 
+@numpy_names(a='x')
 @ops.reports("expand_dims")
 def expand_dims(x: Any, axis: int | Sequence[int] = 0) -> Tensor:
     t = wrap(x)
@@ -637,6 +671,7 @@ def expand_dims(x: Any, axis: int | Sequence[int] = 0) -> Tensor:
     return t._view("getitem", index=tuple(index))
 
 
+@numpy_names(a='x')
 @ops.reports("squeeze")
 def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     t = wrap(x)
@@ -661,6 +696,7 @@ def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     return t._view("getitem", index=index)
 
 
+@numpy_names(m='x')
 @ops.reports("flip")
 def flip(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     t = wrap(x)
@@ -671,8 +707,11 @@ def flip(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     return t._view("getitem", index=index)
 
 
+@numpy_names(array='x')
 @ops.reports("broadcast_to")
-def broadcast_to(x: Any, shape: Sequence[int]) -> Tensor:
+def broadcast_to(x: Any, shape: Sequence[int], subok: bool = False) -> Tensor:
+    """``x`` broadcast to ``shape``, a read-only view (``subok``: accepted,
+    not read, as in ``copy``)."""
     if isinstance(shape, int):
         shape = (shape,)
     return wrap(x)._view("broadcast_to", shape=tuple(shape))
@@ -689,8 +728,9 @@ def broadcast_shapes(*shapes: int | Sequence[int]) -> tuple[int, ...]:
 
 
 @ops.reports("broadcast_arrays")
-def broadcast_arrays(*arrays: Any) -> tuple[Tensor, ...]:
-    """The operands broadcast to one shape (views), as a tuple (NumPy 2)."""
+def broadcast_arrays(*arrays: Any, subok: bool = False) -> tuple[Tensor, ...]:
+    """The operands broadcast to one shape (views), as a tuple (NumPy 2;
+    ``subok``: accepted, not read, as in ``copy``)."""
     ts = [wrap(a) for a in arrays]
     shape = S.broadcast_shapes(*(t.shape for t in ts))
     return tuple(t if t.shape == shape else broadcast_to(t, shape) for t in ts)
@@ -706,12 +746,14 @@ def broadcast_to_same(*arrays: Any) -> tuple[Tensor, ...]:
     return broadcast_arrays(*arrays)
 
 
+@numpy_names(a='x')
 def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
     """NumPy's ``diagonal`` (axes 0 and 1 by default, as ``np.diagonal``; the
     array API's last-two-axes form is ``lt.linalg.diagonal``); a read-only view."""
     return wrap(x)._view("diagonal", offset=operator.index(offset), axis1=axis1, axis2=axis2)
 
 
+@numpy_names(ary='x')
 @ops.reports("split")
 def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
     """NumPy's ``split``: views along ``axis``, at the given indices or into
@@ -728,6 +770,7 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
     return _split_at(t, ax, _division_points(n, indices_or_sections))
 
 
+@numpy_names(ary='x')
 @ops.reports("array_split")
 def array_split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
     """NumPy's ``array_split``: as ``split``, the first ``n % k`` of ``k``
@@ -796,6 +839,7 @@ def initial_value(v: Any, name: str, dt: np.dtype[Any]) -> Any:
     return v
 
 
+@numpy_names(a='x')
 @numpy_out(np.sum)
 def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A001
         keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
@@ -803,6 +847,7 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
                    dtype=_opt_dtype(dtype, "sum"))
 
 
+@numpy_names(a='x')
 @numpy_out(np.prod)
 def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,
          keepdims: bool = False, initial: Any = None, where: Any = True) -> Tensor:
@@ -810,6 +855,7 @@ def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                    dtype=_opt_dtype(dtype, "prod"))
 
 
+@numpy_names(a='x')
 @numpy_out(np.mean)
 def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,
          keepdims: bool = False, *, where: Any = True) -> Tensor:
@@ -839,6 +885,7 @@ def _spread(name: str, x: Any, axis: Any, dtype: Any, ddof: float | None,
     return _reduce(name, x, axis, keepdims, where, mean=mean, ddof=c, dtype=dt)
 
 
+@numpy_names(a='x')
 @numpy_out(np.var)
 @ops.reports("var")
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
@@ -847,6 +894,7 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     return _spread("var", x, axis, dtype, ddof, keepdims, where, mean, correction)
 
 
+@numpy_names(a='x')
 @numpy_out(np.std)
 @ops.reports("std")
 def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
@@ -855,6 +903,7 @@ def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     return _spread("std", x, axis, dtype, ddof, keepdims, where, mean, correction)
 
 
+@numpy_names(a='x')
 @numpy_out(np.min)
 @ops.reports("min")
 def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
@@ -865,6 +914,7 @@ def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
     return _reduce("min", t, axis, keepdims, where, initial)
 
 
+@numpy_names(a='x')
 @numpy_out(np.max)
 @ops.reports("max")
 def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
@@ -887,18 +937,21 @@ def _check_nonempty_reduction(name: str, t: Tensor, axis: Any) -> None:
                          f"no identity (shape {t.shape}, axis {axis})")
 
 
+@numpy_names(a='x')
 @numpy_out(np.any)
 def any(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         *, where: Any = True) -> Tensor:
     return _reduce("any", x, axis, keepdims, where)
 
 
+@numpy_names(a='x')
 @numpy_out(np.all)
 def all(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         *, where: Any = True) -> Tensor:
     return _reduce("all", x, axis, keepdims, where)
 
 
+@numpy_names(a='x')
 @numpy_out(np.argmin)
 @ops.reports("argmin")
 def argmin(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
@@ -909,6 +962,7 @@ def argmin(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool =
     return _reduce("argmin", t, axis, keepdims)
 
 
+@numpy_names(a='x')
 @numpy_out(np.argmax)
 @ops.reports("argmax")
 def argmax(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
@@ -919,7 +973,8 @@ def argmax(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool =
     return _reduce("argmax", t, axis, keepdims)
 
 
-def cumulative_sum(x: Any, axis: int | None = None, dtype: Any = None,
+@numpy_out(np.cumulative_sum)
+def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                    include_initial: bool = False) -> Tensor:
     t = wrap(x)
     return Tensor(ops.apply("cumulative_sum", [t._node], axis=axis,
@@ -927,7 +982,8 @@ def cumulative_sum(x: Any, axis: int | None = None, dtype: Any = None,
                             include_initial=include_initial))
 
 
-def cumulative_prod(x: Any, axis: int | None = None, dtype: Any = None,
+@numpy_out(np.cumulative_prod)
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                     include_initial: bool = False) -> Tensor:
     t = wrap(x)
     return Tensor(ops.apply("cumulative_prod", [t._node], axis=axis,
@@ -935,6 +991,7 @@ def cumulative_prod(x: Any, axis: int | None = None, dtype: Any = None,
                             include_initial=include_initial))
 
 
+@numpy_names(a='x')
 @numpy_out(np.cumsum)
 @ops.reports("cumsum")
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Tensor:
@@ -948,6 +1005,7 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) 
     return cumulative_sum(t, axis=S.axis_argument(axis, tuples=False), dtype=dtype)
 
 
+@numpy_names(a='x')
 @numpy_out(np.cumprod)
 def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Tensor:
     t = wrap(x)
@@ -959,6 +1017,7 @@ def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None)
     return cumulative_prod(t, axis=S.axis_argument(axis, tuples=False), dtype=dtype)
 
 
+@numpy_names(a='x')
 def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     t = wrap(x)
     return sum(t != 0, axis=axis, keepdims=keepdims)
@@ -972,8 +1031,27 @@ def _binary(name: str, a: Any, b: Any, **attrs: Any) -> Tensor:
     return Tensor(ops.apply(name, [ta._node, tb._node], **attrs))
 
 
-def matmul(a: Any, b: Any) -> Tensor:
+@numpy_out(np.matmul)
+def matmul(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> Tensor:
+    """``a @ b``; NumPy's gufunc keywords (``dtype=``, ``casting=``,
+    ``axes=``, ``axis=``, ``out=``...) are NumPy's own call, now."""
+    if kwargs:
+        return _gufunc_now(np.matmul, "matmul", (a, b), kwargs)
     return _binary("matmul", a, b)
+
+
+_GUFUNC_KEYWORDS = _UFUNC_KEYWORDS | {"axes", "axis", "keepdims"}
+
+
+def _gufunc_now(fn: Any, what: str, operands: tuple[Any, ...], kwargs: dict[str, Any]) -> Tensor:
+    """A NumPy gufunc (matmul, vecdot, matvec, vecmat) called with its
+    keywords: NumPy's own call, now (``run_now``), its result a new tensor.
+    The keywords choose axes, a loop's dtype or casting: a lazy graph of
+    lazyten's would need the very same loop to give NumPy's bits."""
+    for k in kwargs:
+        if k not in _GUFUNC_KEYWORDS:
+            raise TypeError(f"{what}() got an unexpected keyword argument {k!r}")
+    return wrap(run_now(fn, *operands, **kwargs))
 
 
 @ops.reports("tensordot")
@@ -983,11 +1061,45 @@ def tensordot(a: Any, b: Any, axes: int | Sequence[Any] = 2) -> Tensor:
     return _binary("tensordot", a, b, axes=axes)
 
 
-def vecdot(a: Any, b: Any, axis: int = -1) -> Tensor:
+@numpy_out(np.vecdot)
+def vecdot(a: Any, b: Any, /, out: Any = None, *, axis: int = -1, **kwargs: Any) -> Tensor:
+    """The array API's ``vecdot`` (conjugating ``a``); NumPy's gufunc
+    keywords other than ``axis`` are NumPy's own call, now."""
+    if kwargs:
+        return _gufunc_now(np.vecdot, "vecdot", (a, b), {"axis": axis, **kwargs})
     return _binary("vecdot", a, b, axis=axis)
 
 
-def dot(a: Any, b: Any) -> Tensor:
+@numpy_out(np.matvec)
+def matvec(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> Tensor:
+    """NumPy's ``matvec``: the matrix-vector product over the last axes,
+    batch axes broadcast (``a @ b[..., None]``, its last axis dropped)."""
+    if kwargs:
+        return _gufunc_now(np.matvec, "matvec", (a, b), kwargs)
+    ta, tb = wrap(a), wrap(b)
+    if ta.ndim < 2 or tb.ndim < 1:
+        raise ValueError(f"matvec: needs a matrix and a vector (at least 2 and 1 dimensions), "
+                         f"got shapes {ta.shape} and {tb.shape}")
+    return matmul(ta, tb[..., None])[..., 0]
+
+
+@numpy_out(np.vecmat)
+def vecmat(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> Tensor:
+    """NumPy's ``vecmat``: the vector-matrix product over the last axes,
+    the vector conjugated (``conj(a)[..., None, :] @ b``, that axis dropped)."""
+    if kwargs:
+        return _gufunc_now(np.vecmat, "vecmat", (a, b), kwargs)
+    ta, tb = wrap(a), wrap(b)
+    if ta.ndim < 1 or tb.ndim < 2:
+        raise ValueError(f"vecmat: needs a vector and a matrix (at least 1 and 2 dimensions), "
+                         f"got shapes {ta.shape} and {tb.shape}")
+    if ta.dtype.kind == "c":
+        ta = ELEMENTWISE["conj"](ta)
+    return matmul(ta[..., None, :], tb)[..., 0, :]
+
+
+@numpy_out(np.dot)
+def dot(a: Any, b: Any, out: Any = None) -> Tensor:
     return _binary("dot", a, b)
 
 
@@ -1002,31 +1114,87 @@ def inner(a: Any, b: Any) -> Tensor:
     return dot(ta, swapaxes(tb, -1, -2) if tb.ndim >= 2 else tb)
 
 
+@numpy_out(np.outer)
 @ops.reports("outer")
-def outer(a: Any, b: Any) -> Tensor:
+def outer(a: Any, b: Any, out: Any = None) -> Tensor:
     """NumPy's ``outer``: both flattened, every product."""
     ta, tb = wrap(a).reshape(-1), wrap(b).reshape(-1)
     return ta[:, None] * tb[None, :]
 
 
-def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Tensor:
+@numpy_names(a='x')
+@numpy_out(np.trace)
+def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+          out: Any = None) -> Tensor:
     t = wrap(x)
     return Tensor(ops.apply("trace", [t._node], offset=offset, axis1=axis1, axis2=axis2,
                             dtype=_opt_dtype(dtype, "trace")))
 
 
-def einsum(subscripts: str, *operands: Any, optimize: Any = False) -> Tensor:
-    """NumPy's ``einsum``, with its default ``optimize=False`` (NumPy's own
-    sum-of-products loops, so its bits; ``True``, ``"greedy"``, ``"optimal"``:
-    NumPy's contraction order and BLAS, faster for several operands)."""
-    if not isinstance(subscripts, str):
-        raise TypeError("einsum: subscripts must be a string")
-    if not isinstance(optimize, (bool, str)) or isinstance(optimize, str) \
+def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
+           casting: str = "safe", optimize: Any = False) -> Tensor:
+    """NumPy's ``einsum``: ``einsum(subscripts, *operands)`` or the sublist
+    form ``einsum(op0, [0, 1], op1, [1, 2], [0, 2])``, with its default
+    ``optimize=False`` (NumPy's own sum-of-products loops, so its bits;
+    ``True``, ``"greedy"``, ``"optimal"`` or an explicit path: NumPy's
+    contraction order and BLAS, faster for several operands).  ``dtype``
+    casts the operands under ``casting`` first, as NumPy's loop does;
+    ``out=`` is NumPy's own call, now."""
+    if not operands:
+        raise TypeError("einsum: no subscripts given")
+    if out is not None:
+        return run_now(np.einsum, *operands, out=out, dtype=dtype, order=order,
+                       casting=casting, optimize=optimize)
+    subscripts, arrays = _einsum_call(operands)
+    check_order(order, "einsum")
+    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
+        optimize = ("einsum_path",) + tuple(tuple(p) for p in optimize[1:])  # (hashable)
+    elif not isinstance(optimize, (bool, str)) or isinstance(optimize, str) \
             and optimize not in ("greedy", "optimal"):
-        raise TypeError(f"einsum: optimize must be a bool, 'greedy' or 'optimal', "
-                        f"got {optimize!r}")
-    nodes = [wrap(o)._node for o in operands]
-    return Tensor(ops.apply("einsum", nodes, subscripts=subscripts, optimize=optimize))
+        raise TypeError(f"einsum: optimize must be a bool, 'greedy', 'optimal' or an "
+                        f"explicit ['einsum_path', ...] path, got {optimize!r}")
+    ts = [wrap(o) for o in arrays]
+    if dtype is not None:
+        dt = _check_dtype(dtype, "einsum")
+        for t in ts:
+            if not np.can_cast(t.dtype, dt, casting):  # type: ignore[arg-type]
+                raise TypeError(f"einsum: Cannot cast array data from {t.dtype!r} to {dt!r} "
+                                f"according to the rule {casting!r}")
+        ts = [t if t.dtype == dt else t.astype(dt) for t in ts]
+    return Tensor(ops.apply("einsum", [t._node for t in ts], subscripts=subscripts,
+                            optimize=optimize))
+
+
+def _einsum_call(args: tuple[Any, ...]) -> tuple[str, list[Any]]:
+    """``einsum``'s subscripts and operands from either of NumPy's forms.
+    The sublist form's integer labels become ``ops.EINSUM_LETTERS``, as
+    NumPy's C parser makes them (alphabetical order, which decides an
+    implicit output's, is the labels' order); ``Ellipsis`` becomes ``...``."""
+    if isinstance(args[0], str):
+        return args[0], list(args[1:])
+    operands, terms = list(args[0::2]), list(args[1::2])
+    out = None
+    if len(operands) > len(terms):          # an odd count: the output sublist last
+        out = operands.pop()
+
+    def term(sub: Any) -> str:
+        letters = []
+        for label in sub:
+            if label is Ellipsis:
+                letters.append("...")
+                continue
+            try:
+                k = operator.index(label)
+            except TypeError:
+                raise TypeError(f"einsum: each subscript must be an integer or Ellipsis, got "
+                                f"{label!r}") from None
+            if not 0 <= k < 52:
+                raise ValueError(f"einsum: subscript is not within the valid range [0, 52), "
+                                 f"got {k}")
+            letters.append(ops.EINSUM_LETTERS[k])
+        return "".join(letters)
+    spec = ",".join(term(t) for t in terms)
+    return (spec if out is None else f"{spec}->{term(out)}"), operands
 
 
 def einsum_path(subscripts: str, *operands: Any, optimize: Any = "greedy") -> Any:
@@ -1041,12 +1209,17 @@ def einsum_path(subscripts: str, *operands: Any, optimize: Any = "greedy") -> An
 # ------------------------------------------------------------------ joining
 
 
+@numpy_out(np.concat)
 @ops.reports("concat")
-def concat(arrays: Sequence[Any], axis: int | None = 0) -> Tensor:
-    if isinstance(arrays, Tensor) or not isinstance(arrays, (list, tuple)):
-        raise TypeError("concat takes a sequence of arrays")
-    nodes: list[Node] = []
-    ts = [wrap(a) for a in arrays]
+def concat(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *,
+           dtype: Any = None, casting: str = "same_kind") -> Tensor:
+    """The array API's ``concat``, which NumPy 2's is: its ``concatenate``
+    (an array as the sequence of its rows, ``dtype``, ``casting``, ``out``)."""
+    return _joined(_join_operands(arrays, dtype, casting, "concat"), axis)
+
+
+def _joined(ts: list[Tensor], axis: int | None) -> Tensor:
+    """The tensors ``ts`` joined along ``axis`` (None: each flattened)."""
     if axis is None:
         ts = [t.reshape(-1) for t in ts]
         axis = 0
@@ -1087,7 +1260,7 @@ def concatenate(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *,
                 dtype: Any = None, casting: str = "same_kind") -> Tensor:
     """NumPy's ``concatenate``: ``concat`` with NumPy's ``dtype``,
     ``casting`` and ``out`` (run now: see ``numpy_out``)."""
-    return concat(_join_operands(arrays, dtype, casting, "concatenate"), axis=axis)
+    return _joined(_join_operands(arrays, dtype, casting, "concatenate"), axis)
 
 
 @numpy_out(np.stack)
@@ -1106,12 +1279,14 @@ def stack(arrays: Sequence[Any], axis: int = 0, out: Any = None, *, dtype: Any =
     return concat([expand_dims(t, ax) for t in ts], axis=ax)
 
 
+@numpy_names(tup='arrays')
 @ops.reports("hstack")
 def hstack(arrays: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Tensor:
     ts = [_at_least(1, a) for a in _join_operands(arrays, dtype, casting, "hstack")]
     return concat(ts, axis=0 if ts and ts[0].ndim == 1 else 1)
 
 
+@numpy_names(tup='arrays')
 @ops.reports("vstack")
 def vstack(arrays: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Tensor:
     return concat([_at_least(2, a) for a in _join_operands(arrays, dtype, casting, "vstack")],
@@ -1121,11 +1296,13 @@ def vstack(arrays: Sequence[Any], *, dtype: Any = None, casting: str = "same_kin
 row_stack = vstack
 
 
+@numpy_names(tup='arrays')
 @ops.reports("dstack")
 def dstack(arrays: Sequence[Any]) -> Tensor:
     return concat([_at_least(3, a) for a in arrays], axis=2)
 
 
+@numpy_names(tup='arrays')
 @ops.reports("column_stack")
 def column_stack(arrays: Sequence[Any]) -> Tensor:
     ts = [wrap(a) for a in arrays]
@@ -1163,6 +1340,7 @@ def atleast_3d(*arys: Any) -> Any:
     return res[0] if len(res) == 1 else res
 
 
+@numpy_names(a='x')
 @ops.reports("repeat")
 def repeat(x: Any, repeats: Any, axis: int | None = None) -> Tensor:
     """NumPy's ``repeat``: an integer count is a broadcast then a reshape; a
@@ -1204,6 +1382,7 @@ def repeat(x: Any, repeats: Any, axis: int | None = None) -> Tensor:
     return Tensor(broadcast_to(e, shape).reshape(out_shape)._node)
 
 
+@numpy_names(A='x')
 @ops.reports("tile")
 def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
     t = wrap(x)
@@ -1225,6 +1404,7 @@ def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
     return Tensor(tiled._node)                # a new array, as repeat's
 
 
+@numpy_names(a='x')
 @numpy_out(np.take)
 @ops.reports("take")
 def take(x: Any, indices: Any, axis: int | None = None, out: Any = None,

@@ -36,36 +36,57 @@ _WRITE_MODES = ("r+", "w+")
 
 
 def _value(t: Any) -> np.ndarray[Any, Any]:
+    _refuse_unsaveable(t, "save")
     return t.eval() if isinstance(t, Tensor) else np.asarray(t)
 
 
-def save(path: FileLike, t: Any) -> None:
+def _refuse_unsaveable(t: Any, what: str) -> None:
+    """NumPy's refusal of what a ``.npy`` file cannot hold, and lazyten's of
+    what ``np.asarray`` would flatten silently: a masked tensor's mask and a
+    sparse matrix's structure would be lost."""
+    from .ma import MaskedTensor
+    from .sparse import SparseMatrix
+    if isinstance(t, (MaskedTensor, np.ma.MaskedArray)):
+        raise NotImplementedError(f"{what}: a masked array's mask cannot be saved in a .npy "
+                                  f"file (NumPy: MaskedArray.tofile() not implemented); save "
+                                  f"m.filled() or m.data and m.mask separately")
+    if isinstance(t, SparseMatrix):
+        raise TypeError(f"{what}: a sparse matrix is not an array: save s.to_dense() or "
+                        f"use scipy.sparse.save_npz")
+
+
+def save(file: FileLike, arr: Any, allow_pickle: bool = True) -> None:
     """Write one tensor to a ``.npy`` file, a path (NumPy appends ``.npy`` if
-    missing) or a binary file object (written at its position)."""
-    np.save(path, _value(t), allow_pickle=False)
+    missing) or a binary file object (written at its position).  A tensor
+    holds numbers only, so no pickle is ever written (``allow_pickle`` is
+    NumPy's, accepted)."""
+    np.save(file, _value(arr), allow_pickle=False)
 
 
-def savez(path: FileLike, *args: Any, **kwds: Any) -> None:
+def savez(file: FileLike, *args: Any, allow_pickle: bool = True, **kwds: Any) -> None:
     """Write several tensors to an uncompressed ``.npz`` (``arr_0``, ... or by name).
-    All are computed in one plan."""
-    _savez(np.savez, path, args, kwds)
+    All are computed in one plan (``allow_pickle`` as in ``save``)."""
+    _savez(np.savez, file, args, kwds)
 
 
-def savez_compressed(path: FileLike, *args: Any, **kwds: Any) -> None:
+def savez_compressed(file: FileLike, *args: Any, allow_pickle: bool = True,
+                     **kwds: Any) -> None:
     """Like ``savez``, compressed."""
-    _savez(np.savez_compressed, path, args, kwds)
+    _savez(np.savez_compressed, file, args, kwds)
 
 
-def _savez(fn: Any, path: FileLike, args: tuple[Any, ...], kwds: dict[str, Any]) -> None:
+def _savez(fn: Any, file: FileLike, args: tuple[Any, ...], kwds: dict[str, Any]) -> None:
     from . import compute
     items = list(args) + list(kwds.values())
+    for x in items:
+        _refuse_unsaveable(x, fn.__name__)
     lazy = [i for i, x in enumerate(items) if isinstance(x, Tensor)]
     vals: list[Any] = [np.asarray(x) if not isinstance(x, Tensor) else None for x in items]
     for i, v in zip(lazy, compute(*(items[i] for i in lazy))):
         vals[i] = v
     pos = vals[:len(args)]
     named = dict(zip(kwds, vals[len(args):]))
-    fn(path, *pos, allow_pickle=False, **named)
+    fn(file, *pos, allow_pickle=False, **named)
 
 
 def load(file: FileLike, mmap_mode: MmapMode | None = None, allow_pickle: bool = False,

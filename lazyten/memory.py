@@ -54,7 +54,7 @@ from .creation import asarray
 from .functions import layout_of, layout_stand_in, replay_views
 from .graph import ops
 from .graph.node import Node, Shape
-from .tensor import Tensor, check_device, check_order, write_order
+from .tensor import Tensor, check_device, check_order, ignores_like, write_order
 
 __all__ = ["ascontiguousarray", "asfortranarray", "asanyarray", "require", "shares_memory",
            "may_share_memory"]
@@ -257,6 +257,7 @@ def copied(t: Tensor, order: str) -> Tensor:
     return layout_copy(t, order, t.dtype)
 
 
+@ignores_like
 def ascontiguousarray(a: Any, dtype: Any = None) -> Tensor:
     """NumPy's ``ascontiguousarray``: ``a`` (in ``dtype``) with at least one
     dimension (a 0-d tensor becomes a view of shape ``(1,)``), whose evaluated
@@ -279,6 +280,7 @@ def ascontiguousarray(a: Any, dtype: Any = None) -> Tensor:
     return _in_order(t, "C", dtype)
 
 
+@ignores_like
 def asfortranarray(a: Any, dtype: Any = None) -> Tensor:
     """NumPy's ``asfortranarray``: as ``ascontiguousarray``, with the
     evaluated value Fortran-contiguous (column-major).
@@ -293,6 +295,7 @@ def asfortranarray(a: Any, dtype: Any = None) -> Tensor:
     return _in_order(t, "F", dtype)
 
 
+@ignores_like
 def asanyarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
                copy: bool | None = None) -> Any:
     """NumPy's ``asanyarray``: ``lt.asarray`` that keeps a masked array
@@ -350,6 +353,7 @@ _FLAGS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C",
           "E": "E", "ENSUREARRAY": "E"}
 
 
+@ignores_like
 def require(a: Any, dtype: Any = None, requirements: Any = None) -> Any:
     """NumPy's ``require``: ``a`` as a tensor (in ``dtype``) that meets the
     ``requirements``, copied where it does not.

@@ -22,9 +22,10 @@ from .creation import asarray
 from .functions import broadcast_to, concat, where
 from .graph import ops
 from .graph import shapes as S
-from .tensor import Tensor, wrap
+from .tensor import Tensor, numpy_names, wrap
 
 
+@numpy_names(a='x')
 def sort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
          descending: bool = False, stable: bool | None = None) -> Tensor:
     """NumPy's ``sort`` (``axis=None`` flattens; ``kind="stable"`` or
@@ -38,6 +39,7 @@ def sort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
                             descending=descending, kind=_kind(kind, order, stable)))
 
 
+@numpy_names(a='x')
 def argsort(x: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
             descending: bool = False, stable: bool | None = None) -> Tensor:
     """The indices that sort ``x`` along ``axis`` (as ``sort``).  Unlike
@@ -183,6 +185,7 @@ def _cast(x: Tensor | complex, dtype: np.dtype[Any],
     return asarray(np.asarray(x).astype(dtype, casting=casting))
 
 
+@numpy_names(arr='x')
 def take_along_axis(x: Any, indices: Any, axis: int | None = -1) -> Tensor:
     """``np.take_along_axis``: gather with indices of ``x``'s rank (as
     ``argsort`` returns them); ``axis=None`` reads ``x`` flattened."""
@@ -192,16 +195,19 @@ def take_along_axis(x: Any, indices: Any, axis: int | None = -1) -> Tensor:
     return Tensor(ops.apply("take_along_axis", [t._node, idx._node], axis=axis))
 
 
+@numpy_names(m='x')
 def tril(x: Any, k: int = 0) -> Tensor:
     """Zeros above the ``k``-th diagonal of the last two axes."""
     return Tensor(ops.apply("tril", [wrap(x)._node], k=k))
 
 
+@numpy_names(m='x')
 def triu(x: Any, k: int = 0) -> Tensor:
     """Zeros below the ``k``-th diagonal of the last two axes."""
     return Tensor(ops.apply("triu", [wrap(x)._node], k=k))
 
 
+@numpy_names(a='x')
 @ops.reports("diff")
 def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None
          ) -> Tensor:
@@ -246,6 +252,7 @@ def unstack(x: Any, axis: int = 0) -> tuple[Tensor, ...]:
 
 # ------------------------------------------------------------------ shapes known only from values
 
+@numpy_names(a='x')
 def nonzero(x: Any) -> tuple[Tensor, ...]:
     """The indices of the nonzero elements, one array per axis.  Evaluates
     ``x``: how many there are depends on its values."""
@@ -256,11 +263,13 @@ def nonzero(x: Any) -> tuple[Tensor, ...]:
     return tuple(asarray(i) for i in np.nonzero(v))
 
 
+@numpy_names(a='x')
 def flatnonzero(x: Any) -> Tensor:
     """Indices of the nonzero elements of ``x`` flattened (evaluates ``x``)."""
     return asarray(np.flatnonzero(_values(x, "flatnonzero")))
 
 
+@numpy_names(a='x')
 def argwhere(x: Any) -> Tensor:
     """Indices of the nonzero elements, one row each (evaluates ``x``)."""
     return asarray(np.argwhere(_values(x, "argwhere")))
@@ -303,6 +312,7 @@ def unique_all(x: Any) -> UniqueAllResult:
     return UniqueAllResult(*(asarray(a) for a in r))
 
 
+@numpy_names(ar='x')
 def unique(x: Any, return_index: bool = False, return_inverse: bool = False,
            return_counts: bool = False, axis: int | None = None, *,
            equal_nan: bool = True, sorted: bool = True) -> Any:  # noqa: A002 - NumPy's

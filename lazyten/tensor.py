@@ -20,7 +20,7 @@ import operator
 import threading
 from collections.abc import Callable, Iterator
 from sys import _getframe
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -718,9 +718,10 @@ class Tensor:
             axes[0] is None or isinstance(axes[0], (tuple, list))) else axes
         return self._view("transpose", axes=tuple(perm) if perm else None)
 
-    def put(self, ind: Any, v: Any, mode: str = "raise") -> None:
-        """``lt.put(self, ind, v, mode)``: write ``v`` at flat indices."""
-        _put(self, ind, v, mode)
+    def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
+        """``lt.put(self, indices, values, mode)``: write ``values`` at flat
+        indices."""
+        _put(self, indices, values, mode)
 
     def flatten(self, order: str = "C") -> Tensor:
         """A flat copy (NumPy's ``flatten`` never returns a view: writing to
@@ -746,10 +747,19 @@ class Tensor:
         writes through it reach this tensor, as NumPy's); of another item
         size the last axis' length scales, and it must be contiguous (NumPy's
         ValueError, when built, where its layout is known: a user's array or
-        a view of one).  ``a.view()`` is a view of the same dtype; array
-        subclasses (``type``) are NumPy's own, not tensors'."""
-        if type is not None or _is_array_class(dtype):
-            raise TypeError("view: lazyten tensors have no array subclasses (type=)")
+        a view of one).  ``a.view()`` is a view of the same dtype, and so is
+        ``a.view(np.ndarray)``.  Another array class (``np.ma.MaskedArray``,
+        as numpy.ma asks of the operands it is given) is NumPy's own object
+        over this tensor's value now, read-only: a lazy tensor is no ndarray,
+        so writes to it could not reach the tensor."""
+        if _is_array_class(dtype):
+            dtype, type = _SAME, dtype
+        if type is not None and type is not np.ndarray:
+            if not _is_array_class(type):
+                raise TypeError(f"view: type must be an ndarray class, got {type!r}")
+            value = self.eval() if dtype is _SAME else self.view(dtype).eval()
+            value.flags.writeable = False
+            return value.view(type)
         if dtype is _SAME:
             return self._view("getitem", index=(Ellipsis,))
         dt = np.dtype(dtype)                 # (None: float64, as NumPy reads it)
@@ -965,6 +975,41 @@ def numpy_out(np_fn: Callable[..., Any]) -> Callable[[Callable[..., Any]], Calla
     return decorate
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def numpy_names(**names: str) -> Callable[[_F], _F]:
+    """Decorator for a function whose parameters lazyten names after the
+    array API where NumPy names them otherwise (``np.tile(A=...)``,
+    ``lt.tile(x=...)``): each keyword ``numpy_name=v`` in ``names`` is
+    passed on as ``names[numpy_name]=v``, so a call written for NumPy works
+    by either name.  Both names at once is Python's TypeError for an
+    argument given twice; the signature shown stays lazyten's."""
+    def decorate(fn: _F) -> _F:
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if kwargs:
+                for theirs, ours in names.items():
+                    if theirs in kwargs:
+                        if ours in kwargs:
+                            raise TypeError(f"{fn.__name__}() got multiple values for "
+                                            f"argument {ours!r} (NumPy's name {theirs!r})")
+                        kwargs[ours] = kwargs.pop(theirs)
+            return fn(*args, **kwargs)
+        return call  # type: ignore[return-value]
+    return decorate
+
+
+def ignores_like(fn: _F) -> _F:
+    """Decorator for a creation function: NumPy's ``like=`` (NEP 35, which
+    array library makes the result) is accepted and not read, since a
+    lazyten function makes a tensor whatever ``like`` is."""
+    @functools.wraps(fn)
+    def call(*args: Any, like: Any = None, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+    return call  # type: ignore[return-value]
+
+
 # Operand types ``==`` compares as numbers with no look inside.
 _COMPARABLE = frozenset({bool, int, float, complex})
 
@@ -1000,10 +1045,23 @@ def _comparand(o: Any) -> tuple[Any, tuple[int, ...] | None, np.ndarray[Any, Any
 
 
 def wrap(x: Any) -> Tensor:
-    """``x`` as a Tensor: Tensors pass through, arrays are wrapped zero-copy."""
+    """``x`` as a Tensor: Tensors pass through, arrays are wrapped zero-copy.
+    A masked array is refused: a function of lazyten's would read its data
+    and drop its mask (``lt.asarray(m)`` is its data, as ``np.asarray``'s)."""
     if isinstance(x, Tensor):
         return x
+    if isinstance(x, _masked_types()):
+        shape = getattr(x, "shape", ())
+        raise TypeError(f"a masked array ({type(x).__name__}, shape {shape}) is not a tensor: "
+                        f"its mask would be dropped; use lt.ma's functions or its "
+                        f"methods (m.sum()), or lt.asarray(m) for its data alone")
     return _creation.asarray(x)
+
+
+@functools.cache
+def _masked_types() -> tuple[type, ...]:
+    from .ma import MaskedTensor          # (ma builds on this module)
+    return (MaskedTensor, np.ma.MaskedArray)
 
 
 def node_of(x: Any, src: tuple[str, int] | None = None) -> Node:

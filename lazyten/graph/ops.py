@@ -765,35 +765,76 @@ def _trace_impl(x: Any, offset: int, axis1: int, axis2: int, dtype: Any) -> Any:
     return np.trace(x, offset, axis1, axis2, dtype=dtype)
 
 
-def _einsum_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
-    spec = attrs["subscripts"].replace(" ", "")
-    if "..." in spec:
-        raise ValueError("einsum with '...' is not supported; spell out the axes")
+# einsum's labels, in the order of NumPy's integer labels (0-25 ``A``-``Z``,
+# 26-51 ``a``-``z``), so that alphabetical order is the labels' order.
+EINSUM_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _einsum_spelled(spec: str, shapes: Sequence[Shape]) -> tuple[list[str], str]:
+    """The terms and the output of ``spec`` with every ``...`` spelled out
+    in letters no term uses (the same letters, right-aligned, for every
+    operand: they broadcast) and the output explicit (implicit: the
+    ellipsis axes, then the letters used once, in alphabetical order)."""
     lhs, arrow, out = spec.partition("->")
     terms = lhs.split(",")
-    if len(terms) != len(inputs):
-        raise ValueError(f"{spec!r} names {len(terms)} operands, got {len(inputs)}")
+    if len(terms) != len(shapes):
+        raise ValueError(f"{spec!r} names {len(terms)} operands, got {len(shapes)}")
+    for t in terms + ([out] if arrow else []):
+        if not all(c in EINSUM_LETTERS for c in t.replace("...", "", 1)):
+            raise ValueError(f"einstein sum subscript {t!r} is not valid: letters and at most "
+                             f"one '...' only")
+    free = [c for c in EINSUM_LETTERS if c not in spec]
+    extra = []
+    for t, shape in zip(terms, shapes):
+        count = len(t.replace("...", ""))
+        if "..." not in t and count != len(shape) or count > len(shape):
+            raise ValueError(f"operand has more dimensions than subscripts given in einstein "
+                             f"sum, but no '...' ellipsis provided to broadcast the extra "
+                             f"dimensions (term {t!r}, shape {shape})" if count < len(shape)
+                             else f"term {t!r} has {count} axes but its operand has shape {shape}")
+        extra.append(len(shape) - count)
+    ell = "".join(free[:max(extra, default=0)])
+    spelled = [t.replace("...", ell[len(ell) - k:]) for t, k in zip(terms, extra)]
+    if not arrow:
+        named = "".join(terms).replace("...", "")
+        return spelled, ell + "".join(sorted(c for c in set(named) if named.count(c) == 1))
+    if "..." not in out and ell:
+        raise ValueError("output has more dimensions than subscripts given in einstein sum, "
+                         "but no '...' ellipsis provided to broadcast the extra dimensions.")
+    return spelled, out.replace("...", ell)
+
+
+def _einsum_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    spec = attrs["subscripts"].replace(" ", "")
+    terms, out = _einsum_spelled(spec, [n.shape for n in inputs])
     sizes: dict[str, int] = {}
     for t, n in zip(terms, inputs):
-        if len(t) != n.ndim:
-            raise ValueError(f"term {t!r} has {len(t)} axes but its operand has shape {n.shape}")
+        own: dict[str, int] = {}
         for c, d in zip(t, n.shape):
+            # (one operand's repeated label takes its diagonal: equal sizes,
+            # where across operands a size 1 broadcasts)
+            if own.setdefault(c, d) != d:
+                raise ValueError(f"dimensions in single operand for collapsing index {c!r} "
+                                 f"don't match ({own[c]} != {d})")
             old = sizes.get(c, d)
             if old != d and 1 not in (old, d):
                 raise ValueError(f"axis {c!r} is {old} in one operand and {d} in another")
             sizes[c] = d if old == 1 else old
-    if not arrow:
-        letters = lhs.replace(",", "")
-        out = "".join(sorted(c for c in sizes if letters.count(c) == 1))
+    if len(set(out)) != len(out):
+        raise ValueError(f"einstein sum subscripts string includes output subscript {out!r} "
+                         f"more than once")
     for c in out:
         if c not in sizes:
-            raise ValueError(f"output axis {c!r} appears in no operand")
+            raise ValueError(f"einstein sum subscripts string included output subscript {c!r} "
+                             f"which never appeared in an input")
     return tuple(sizes[c] for c in out), {"subscripts": spec,
                                           "optimize": attrs.get("optimize", False)}
 
 
 def _einsum_impl(*arrays: Any, subscripts: str, optimize: Any = False) -> Any:
-    return np.einsum(subscripts, *arrays, optimize=optimize)
+    # (an explicit path is kept as a tuple, hashable; NumPy wants a list)
+    return np.einsum(subscripts, *arrays,
+                     optimize=list(optimize) if isinstance(optimize, tuple) else optimize)
 
 
 register(OpSpec("matmul", "contraction", np.matmul, _matmul_infer, None, 2))
