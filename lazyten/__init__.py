@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import gorgonia, linalg, ma, random, sparse, tfcompat
+from . import fft, gorgonia, linalg, ma, random, sparse, tfcompat
 from .creation import (arange, array, asarray, empty, empty_like, eye, from_numpy, frombuffer,
                        fromfunction, fromiter, fromstring, full, full_like, geomspace,
                        identity, linspace, meshgrid, ones, ones_like, tensor_from, zeros,
