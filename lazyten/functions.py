@@ -16,7 +16,7 @@ import numpy as np
 
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node, _in_package, user_source
+from .graph.node import Node, _in_package, refuse_call_sizes, user_source
 from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, check_order,
                      node_of, numpy_names, numpy_out, run_now, wrap, write_order)
 
@@ -764,6 +764,7 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
     try:
         len(indices_or_sections)
     except TypeError:                        # (a number of sections: NumPy's n % k)
+        refuse_call_sizes(t._node, (n,), f"split's sections of axis {ax}")
         if n % indices_or_sections:
             raise ValueError(f"array split does not result in an equal division: size {n} "
                              f"along axis {ax} into {indices_or_sections} sections") from None
@@ -777,6 +778,10 @@ def array_split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]
     sections one longer."""
     t = wrap(x)
     ax = S.normalize_axis(axis, t.ndim)
+    try:
+        len(indices_or_sections)
+    except TypeError:                        # (sections' bounds from the length)
+        refuse_call_sizes(t._node, (t.shape[ax],), f"array_split's sections of axis {ax}")
     return _split_at(t, ax, _division_points(t.shape[ax], indices_or_sections))
 
 
@@ -1056,8 +1061,10 @@ def _gufunc_now(fn: Any, what: str, operands: tuple[Any, ...], kwargs: dict[str,
 
 @ops.reports("tensordot")
 def tensordot(a: Any, b: Any, axes: int | Sequence[Any] = 2) -> Tensor:
+    if isinstance(axes, (np.integer, np.ndarray)) and np.ndim(axes) == 0:
+        axes = operator.index(axes)          # (np.int64(1): NumPy's int form)
     if not isinstance(axes, int):
-        axes = tuple(tuple(x) if isinstance(x, (list, tuple)) else x for x in axes)
+        axes = tuple(tuple(x) if isinstance(x, (list, tuple, np.ndarray)) else x for x in axes)
     return _binary("tensordot", a, b, axes=axes)
 
 
@@ -1432,6 +1439,8 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None,
         except IndexError as e:
             raise ops.located("take", [t._node, idx._node], e) from None
     if how != "raise" and idx.dtype.kind in "iu":
+        # (the bounds wrapped or clipped to are the axis' length, now)
+        refuse_call_sizes(t._node, (n,), f"take's mode={mode!r} along axis {axis}")
         if n == 0:
             if idx.size:
                 raise ops.located("take", [t._node, idx._node], IndexError(

@@ -306,3 +306,9 @@ def test_like_and_subok_are_accepted() -> None:
     assert lt.array([[1, 2], [3, 4]], ndmax=2).shape == (2, 2)
     with pytest.raises(ValueError):
         lt.array([[1, 2], [3, 4]], ndmax=1)
+
+
+def test_tensordot_takes_numpy_integer_axes(engine: Any) -> None:
+    s = np.arange(4.0).reshape(2, 2)
+    for axes in (np.int64(1), np.array(0), np.array([[1], [0]])):
+        assert_eq(lt.tensordot(s, s, axes), np.tensordot(s, s, axes))
