@@ -44,7 +44,7 @@ from .functions import vecdot as _vecdot
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, Shape
-from .tensor import Tensor, wrap
+from .tensor import Tensor, numpy_names, wrap
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -112,10 +112,11 @@ def _probe_ones(inputs: Sequence[Node], attrs: dict[str, Any], impl: Callable[..
     ``size`` is the length of every probe axis (``cross`` needs 3), except
     that an axis empty in the input is empty in the probe too, as in the
     registry's probe: NumPy takes another path for empty matrices (``pinv``
-    returns one of the input's dtype, an integer one included).
+    returns one of the input's dtype, an integer one included); and an axis
+    of length 1 stays 1, so that it still broadcasts against an empty one.
     """
     from .graph.node import _hashable
-    shapes = [tuple(size if d else 0 for d in n.shape) for n in inputs]
+    shapes = [tuple(size if d > 1 else d for d in n.shape) for n in inputs]
     key = (name, _hashable(attrs), tuple(str(n.dtype) for n in inputs), tuple(shapes), size)
     hit = _probe_cache.get(key)
     if hit is not None:
@@ -233,9 +234,7 @@ def _rank_impl(a: Any, *tols: Any, tol: Any, hermitian: bool, rtol: Any,
 
 def _rank_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     x = inputs[0]
-    if x.ndim < 2:  # NumPy: a vector has rank 0 or 1
-        if len(inputs) > 1:
-            raise TypeError("matrix_rank: an array tolerance needs matrices")
+    if x.ndim < 2:  # NumPy: a vector has rank 0 or 1, whatever the tolerance
         return (), dict(attrs)
     batch, _, _ = _matrix(x, "matrix_rank")
     return _tolerance_input(inputs, batch, "matrix_rank", grows=True), dict(attrs)
@@ -245,13 +244,17 @@ def _power_impl(a: Any, n: int) -> Any:
     return np.linalg.matrix_power(a, n)
 
 
-def _svdvals_impl(a: Any) -> Any:
-    return np.linalg.svd(a, compute_uv=False)
+def _svdvals_impl(a: Any, hermitian: bool = False) -> Any:
+    return np.linalg.svd(a, compute_uv=False, hermitian=hermitian)
 
 
 def _svdvals_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    hermitian = bool(attrs.get("hermitian", False))
+    if hermitian:  # NumPy's |eigvalsh(a)|, sorted: square matrices only
+        batch, n = _square(inputs[0], "svd(hermitian=True)")
+        return batch + (n,), {"hermitian": True}
     batch, m, n = _matrix(inputs[0], "svdvals")
-    return batch + (min(m, n),), {}
+    return batch + (min(m, n),), {"hermitian": False}
 
 
 def _eigvalsh_impl(a: Any, UPLO: Literal["L", "U"]) -> Any:
@@ -259,14 +262,18 @@ def _eigvalsh_impl(a: Any, UPLO: Literal["L", "U"]) -> Any:
 
 
 def _eigvalsh_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    uplo = _uplo(attrs["UPLO"])  # (NumPy reads UPLO before it looks at the array)
     batch, n = _square(inputs[0], "eigvalsh")
-    return batch + (n,), {"UPLO": _uplo(attrs["UPLO"])}
+    return batch + (n,), {"UPLO": uplo}
 
 
 def _uplo(u: Any) -> str:
-    if u not in ("L", "U"):
+    """``UPLO`` as NumPy reads it: ``UPLO.upper()`` (so 'l' is 'L'), then checked."""
+    if not isinstance(u, str):  # NumPy's UPLO.upper() on a non-string
+        raise AttributeError(f"UPLO must be a string 'L' or 'U', got {u!r}")
+    if u.upper() not in ("L", "U"):
         raise ValueError(f"UPLO argument must be 'L' or 'U', got {u!r}")
-    return str(u)
+    return u.upper()
 
 
 def _cross_impl(a: Any, b: Any, axis: int) -> Any:
@@ -274,15 +281,25 @@ def _cross_impl(a: Any, b: Any, axis: int) -> Any:
 
 
 def _cross_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    """NumPy's ``cross(a, b, axis=axis)``: each operand's vector axis moved to
+    the end, the other axes broadcast, the 3-vector axis put back at ``axis``
+    of the result (normalized against the result's ndim)."""
     a, b = inputs
     axis = int(attrs["axis"])
+    # NumPy reads both x1.shape[axis] and x2.shape[axis] (its error message
+    # does) before it compares them with 3: an axis out of range for either
+    # is an IndexError (AxisError is both), whatever the other's length.
     for x in (a, b):
         if x.ndim == 0:
-            raise ValueError("cross: operands must have at least one dimension")
-        if x.shape[S.normalize_axis(axis, x.ndim)] != 3:
-            raise ValueError(f"cross: both input vectors must have 3 elements along axis "
-                             f"{axis}, got shapes {a.shape} and {b.shape}")
-    return S.broadcast_shapes(a.shape, b.shape), {"axis": axis}
+            raise np.exceptions.AxisError("cross: operands must have at least one dimension")
+    ax = [S.normalize_axis(axis, x.ndim) for x in (a, b)]
+    if a.shape[ax[0]] != 3 or b.shape[ax[1]] != 3:
+        raise ValueError(f"cross: both input vectors must have 3 elements along axis "
+                         f"{axis}, got shapes {a.shape} and {b.shape}")
+    rest = [x.shape[:k] + x.shape[k + 1:] for x, k in zip((a, b), ax)]
+    out = S.broadcast_shapes(rest[0], rest[1])
+    at = S.normalize_axis(axis, len(out) + 1)
+    return out[:at] + (3,) + out[at:], {"axis": axis}
 
 
 _VECTOR_ORDS_MSG = "a number (inf, -inf, 0, p)"
@@ -292,22 +309,53 @@ def _vector_norm_impl(x: Any, axis: Any, keepdims: bool, ord: Any) -> Any:
     return np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
 
 
+_AXIS_TYPE_MSG = "'axis' must be None, an integer or a tuple of integers"
+
+
+def _int_axis(axis: Any) -> int:
+    """A single ``axis`` as ``numpy.linalg.norm`` reads it: ``int(axis)``, so
+    a float is accepted and a list is not, with NumPy's TypeError."""
+    try:
+        return int(axis)
+    except Exception as e:  # noqa: BLE001 - whatever int() raises, NumPy says TypeError
+        raise TypeError(_AXIS_TYPE_MSG) from e
+
+
 def _vector_norm_infer(inputs: Sequence[Node],
                        attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     x = inputs[0]
     ord_ = attrs["ord"]
-    if isinstance(ord_, str) or not isinstance(ord_, (int, float, np.integer, np.floating)) \
-            or isinstance(ord_, bool):
+    axis, keep = attrs["axis"], bool(attrs["keepdims"])
+    # (the axis first: NumPy checks it before it looks at the order)
+    if axis is None:
+        axes = tuple(range(x.ndim))
+    elif isinstance(axis, tuple):
+        # NumPy moves these axes, in the order given, to the front and
+        # reshapes them into one before it reduces: the order is the
+        # summation's, so it is kept (normalized, not sorted).
+        axis = tuple(S.normalize_axis(a, x.ndim) for a in axis)
+        if len(set(axis)) != len(axis):
+            raise ValueError(f"repeated axis in {attrs['axis']}")
+        axes = tuple(sorted(axis))
+    else:
+        # NumPy hands a single axis to ``norm`` (``int(axis)``)
+        axes = (S.normalize_axis(_int_axis(axis), x.ndim),)
+    # None is the 2-norm and a bool a number (True == 1), as in NumPy; the
+    # order is kept as given: an np.float64 one makes NumPy's in-place
+    # ``absx **= ord`` compute in float64 where a Python float would not.
+    if ord_ is not None and (isinstance(ord_, str) or not isinstance(
+            ord_, (int, float, np.integer, np.floating, np.bool_))):
         raise ValueError(f"vector_norm: invalid norm order {ord_!r}; use {_VECTOR_ORDS_MSG}")
-    axis = attrs["axis"]
-    axes = S.normalize_axes(axis, x.ndim)
-    keep = bool(attrs["keepdims"])
-    norm_axis = None if axis is None else axes
-    return S.reduce_shape(x.shape, axes, keep), {"axis": norm_axis, "keepdims": keep,
-                                                 "ord": float(ord_)}
+    if axis is not None and not isinstance(axis, tuple):
+        if keep:  # then, for keepdims, to normalize_axis_tuple (an integer only)
+            S.normalize_axis(axis, x.ndim)
+        axis = axes[0]
+    return S.reduce_shape(x.shape, axes, keep), {"axis": axis, "keepdims": keep, "ord": ord_}
 
 
-_MATRIX_ORDS = (None, "fro", "nuc", math.inf, -math.inf, 1, -1, 2, -2)
+_MATRIX_ORDS = (None, "fro", "f", "nuc", math.inf, -math.inf, 1, -1, 2, -2)
+# The inexact dtypes NumPy's LAPACK wrappers take (its _commonType)
+_LAPACK_FLOATS = tuple(np.dtype(c) for c in "fdFD")
 
 
 def _norm_impl(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
@@ -323,16 +371,27 @@ def _cond_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, d
         batch, _, _ = _matrix(x, "cond")
     else:  # from the norms of the matrix and its inverse
         batch, _ = _square(x, "cond")
+        # NumPy's inverse rejects float16 (and long double) before its norm
+        # looks at the order
+        if x.dtype.kind not in "biu" and x.dtype not in _LAPACK_FLOATS:
+            raise TypeError(f"cond: array type {x.dtype} is unsupported in linalg")
     if p not in _MATRIX_ORDS:
         raise ValueError(f"cond: invalid norm order {p!r} for matrices; use one of "
                          f"{_MATRIX_ORDS}")
-    # the order as spelled in _MATRIX_ORDS (2.0 -> 2, np.inf -> inf): NumPy
-    # computes the same for equal orders, and equal nodes are then one node
+    # the order as spelled in _MATRIX_ORDS (2.0 -> 2, np.inf -> inf, True ->
+    # 1): NumPy computes the same for equal orders, and equal nodes are then
+    # one node
     return batch, {"p": _MATRIX_ORDS[_MATRIX_ORDS.index(p)]}
 
 
 def _norm_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
-    """``numpy.linalg.norm``'s rules: one axis is a vector norm, two a matrix norm."""
+    """``numpy.linalg.norm``'s rules: one axis is a vector norm, two a matrix norm.
+
+    ``axis=None`` stays None in the node: NumPy takes its fast path,
+    ``sqrt(dot(x.ravel(), x.ravel()))``, for ``ord`` None (any ndim), 'f'
+    or 'fro' (2-d) and 2 (1-d), whose last bits differ from the reduction
+    over all axes; for the other orders it reduces over all axes itself.
+    """
     x = inputs[0]
     ord_, axis, keep = attrs["ord"], attrs["axis"], bool(attrs["keepdims"])
     if axis is None:
@@ -342,9 +401,12 @@ def _norm_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, d
         if x.ndim not in (1, 2):
             raise ValueError(f"Improper number of dimensions to norm: an order needs a 1-d or "
                              f"2-d array or an axis, got shape {x.shape}")
-        axis = tuple(range(x.ndim))
-    axes = tuple(S.normalize_axis(int(a), x.ndim) for a in
-                 ((axis,) if isinstance(axis, (int, np.integer)) else axis))
+        given: tuple[Any, ...] = tuple(range(x.ndim))
+    elif isinstance(axis, tuple):
+        given = axis
+    else:
+        given = (_int_axis(axis),)
+    axes = tuple(S.normalize_axis(a, x.ndim) for a in given)
     if len(axes) == 1:
         if isinstance(ord_, str):
             raise ValueError(f"Invalid norm order {ord_!r} for vectors")
@@ -356,10 +418,8 @@ def _norm_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, d
                              f"{_MATRIX_ORDS}")
     else:
         raise ValueError(f"Improper number of dimensions to norm: axis {axis}")
-    if isinstance(ord_, bool):
-        raise ValueError("norm order must be a number or 'fro'/'nuc', not a bool")
     return S.reduce_shape(x.shape, tuple(sorted(axes)), keep), \
-        {"ord": ord_, "axis": axes, "keepdims": keep}
+        {"ord": ord_, "axis": None if axis is None else axes, "keepdims": keep}
 
 
 _reg("linalg_det", np.linalg.det, _det_infer, 1, "determinant of each matrix (LAPACK getrf)")
@@ -374,7 +434,8 @@ _reg("linalg_matrix_rank", _rank_impl, _rank_infer, None,
      "rank by SVD with NumPy's tolerance; input 1, if any, an array tolerance")
 _reg("linalg_matrix_power", _power_impl, _same_square_infer("matrix_power"), 1,
      "integer matrix power by repeated squaring (inverse first for n < 0)")
-_reg("linalg_svdvals", _svdvals_impl, _svdvals_infer, 1, "singular values (LAPACK gesdd)")
+_reg("linalg_svdvals", _svdvals_impl, _svdvals_infer, 1,
+     "singular values (LAPACK gesdd; attrs['hermitian']: |eigenvalues| sorted, NumPy's path)")
 _reg("linalg_eigvalsh", _eigvalsh_impl, _eigvalsh_infer, 1,
      "eigenvalues of a Hermitian matrix (LAPACK syevd/heevd), ascending")
 _reg("linalg_cross", _cross_impl, _cross_infer, 2, "cross product of 3-vectors",
@@ -398,8 +459,8 @@ def _pack(parts: Sequence[Any], batch: Shape) -> np.ndarray[Any, Any]:
     return np.concatenate(flat, axis=-1, dtype=dt)
 
 
-def _svd_impl(a: Any, full_matrices: bool) -> Any:
-    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+def _svd_impl(a: Any, full_matrices: bool, hermitian: bool) -> Any:
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices, hermitian=hermitian)
     return _pack((u, s, vh), np.shape(a)[:-2])
 
 
@@ -421,7 +482,7 @@ def _slogdet_impl(a: Any) -> Any:
 
 def _svd_parts(batch: Shape, m: int, n: int, attrs: dict[str, Any]) -> list[Shape]:
     k = min(m, n)
-    if attrs["full_matrices"]:
+    if attrs["full_matrices"]:  # (hermitian: square, U and Vh n x n whatever full_matrices)
         return [(m, m), (k,), (n, n)]
     return [(m, k), (k,), (k, n)]
 
@@ -433,6 +494,8 @@ def _qr_parts(batch: Shape, m: int, n: int, attrs: dict[str, Any]) -> list[Shape
         return [(m, k), (k, n)]
     if mode == "complete":
         return [(m, m), (m, n)]
+    if mode == "raw":  # LAPACK's Householder reflectors (transposed) and their scales
+        return [(n, m), (k,)]
     return [(k, n)]  # "r"
 
 
@@ -445,13 +508,15 @@ def _slogdet_parts(batch: Shape, m: int, n: int, attrs: dict[str, Any]) -> list[
 
 
 def _check_svd(attrs: dict[str, Any]) -> dict[str, Any]:
-    return {"full_matrices": bool(attrs["full_matrices"])}
+    hermitian = bool(attrs.get("hermitian", False))
+    # NumPy's hermitian path (eigh) ignores full_matrices: one node for both
+    return {"full_matrices": bool(attrs["full_matrices"]) or hermitian, "hermitian": hermitian}
 
 
 def _check_qr(attrs: dict[str, Any]) -> dict[str, Any]:
-    if attrs["mode"] not in ("reduced", "complete", "r"):
+    if attrs["mode"] not in ("reduced", "complete", "r", "raw"):
         raise ValueError(f"qr: unrecognized mode {attrs['mode']!r}; lazyten supports "
-                         f"'reduced', 'complete' and 'r'")
+                         f"'reduced', 'complete', 'r' and 'raw'")
     return {"mode": attrs["mode"]}
 
 
@@ -465,7 +530,8 @@ def _check_slogdet(attrs: dict[str, Any]) -> dict[str, Any]:
 
 _PACKED: dict[str, tuple[Callable[..., list[Shape]], Callable[[dict[str, Any]], dict[str, Any]],
                          bool]] = {
-    # name: (part shapes, attribute check, needs a square matrix)
+    # name: (part shapes, attribute check, needs a square matrix (also where
+    # the checked attrs say hermitian))
     "linalg_svd": (_svd_parts, _check_svd, False),
     "linalg_qr": (_qr_parts, _check_qr, False),
     "linalg_eigh": (_eigh_parts, _check_eigh, True),
@@ -480,10 +546,11 @@ def _packed_infer(name: str) -> Callable[[Sequence[Node], dict[str, Any]],
 
     def infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
         x = inputs[0]
-        if square:
+        # NumPy checks its arguments (qr's mode, eigh's UPLO) before the array
+        attrs = check(attrs)
+        if square or attrs.get("hermitian"):
             _square(x, what)
         batch, m, n = _matrix(x, what)
-        attrs = check(attrs)
         total = sum(math.prod(p) for p in parts_of(batch, m, n, attrs))
         return batch + (total,), attrs
     return infer
@@ -497,7 +564,8 @@ for _name, _impl in (("linalg_svd", _svd_impl), ("linalg_qr", _qr_impl),
 
 # The NumPy routine whose results a packed node holds, for their dtypes.
 _UNPACKED_FN: dict[str, Callable[..., Any]] = {
-    "linalg_svd": lambda a, full_matrices: np.linalg.svd(a, full_matrices=full_matrices),
+    "linalg_svd": lambda a, full_matrices, hermitian: np.linalg.svd(
+        a, full_matrices=full_matrices, hermitian=hermitian),
     "linalg_qr": lambda a, mode: np.linalg.qr(a, mode=mode),
     "linalg_eigh": lambda a, UPLO: np.linalg.eigh(a, UPLO=UPLO),
     "linalg_slogdet": lambda a: np.linalg.slogdet(a),
@@ -531,6 +599,7 @@ def _unpack(name: str, x: Tensor, **attrs: Any) -> list[Tensor]:
 
 # ---------------------------------------------------------------- public functions
 
+@numpy_names(a='x')
 def det(x: Any) -> Tensor:
     """Determinant of each matrix in a stack (``numpy.linalg.det``).
 
@@ -541,6 +610,7 @@ def det(x: Any) -> Tensor:
     return _node("linalg_det", [x])
 
 
+@numpy_names(a='x')
 def slogdet(x: Any) -> SlogdetResult:
     """``(sign, logabsdet)`` of each matrix (``numpy.linalg.slogdet``), one LAPACK call.
 
@@ -552,6 +622,7 @@ def slogdet(x: Any) -> SlogdetResult:
     return SlogdetResult(*_unpack("linalg_slogdet", wrap(x)))
 
 
+@numpy_names(a='x')
 def inv(x: Any) -> Tensor:
     """Matrix inverse (``numpy.linalg.inv``).  Not ``lt.inv``, which is gorgonia's
     elementwise reciprocal.
@@ -586,6 +657,7 @@ def cholesky(x: Any, /, *, upper: bool = False) -> Tensor:
     return _node("linalg_cholesky", [x], upper=bool(upper))
 
 
+@numpy_names(a='x')
 def pinv(x: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _UNSET) -> Tensor:
     """Moore-Penrose pseudo-inverse, with ``numpy.linalg.pinv``'s signature:
     singular values below ``rcond`` (default 1e-15) or ``rtol`` (the array
@@ -618,6 +690,7 @@ def _array_tolerance(given: dict[str, Any]) -> tuple[str | None, list[Any]]:
     return None, []
 
 
+@numpy_names(A='x')
 def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Tensor:
     """Rank of each matrix by SVD (``numpy.linalg.matrix_rank``).
 
@@ -625,12 +698,20 @@ def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any =
     >>> int(lt.linalg.matrix_rank(lt.asarray([[1.0, 2.0], [2.0, 4.0]])))
     1
     """
+    if tol is not None and rtol is not None:
+        raise ValueError("matrix_rank: `tol` and `rtol` can't be both set.")
+    x = wrap(x)
+    if x.ndim < 2:
+        # NumPy returns ``int(not all(A == 0))`` before it reads a tolerance:
+        # none is an input (a lazy one would be evaluated for nothing)
+        tol = rtol = None
     given = {"tol": tol, "rtol": rtol}
     arg, extra = _array_tolerance(given)
     return _node("linalg_matrix_rank", [x, *extra], tol=_float_or(given["tol"]),
                  hermitian=bool(hermitian), rtol=_float_or(given["rtol"]), tol_arg=arg)
 
 
+@numpy_names(a='x')
 def matrix_power(x: Any, n: int) -> Tensor:
     """``x`` multiplied by itself ``n`` times (``numpy.linalg.matrix_power``).
 
@@ -643,23 +724,25 @@ def matrix_power(x: Any, n: int) -> Tensor:
     return _node("linalg_matrix_power", [x], n=operator.index(n))
 
 
+@numpy_names(a='x')
 def svd(x: Any, full_matrices: bool = True, compute_uv: bool = True,
         hermitian: bool = False) -> SVDResult | Tensor:
     """Singular value decomposition ``a = U @ diag(S) @ Vh`` (``numpy.linalg.svd``).
 
     One node runs LAPACK ``gesdd`` once; ``U``, ``S``, ``Vh`` are views of it.
     With ``compute_uv=False`` only the singular values (``svdvals``).
+    ``hermitian=True`` is NumPy's own path, through ``eigh`` (``eigvalsh``
+    without ``U`` and ``Vh``): its bits, not gesdd's.
 
     >>> import lazyten as lt
     >>> U, S, Vh = lt.linalg.svd(lt.ones((3, 2)), full_matrices=False)
     >>> U.shape, S.shape, Vh.shape
     ((3, 2), (2,), (2, 2))
     """
-    if hermitian:
-        raise NotImplementedError("svd(hermitian=True) is not supported; use eigh")
     if not compute_uv:
-        return svdvals(x)
-    return SVDResult(*_unpack("linalg_svd", wrap(x), full_matrices=bool(full_matrices)))
+        return _node("linalg_svdvals", [x], hermitian=bool(hermitian))
+    return SVDResult(*_unpack("linalg_svd", wrap(x), full_matrices=bool(full_matrices),
+                              hermitian=bool(hermitian)))
 
 
 def svdvals(x: Any) -> Tensor:
@@ -672,9 +755,11 @@ def svdvals(x: Any) -> Tensor:
     return _node("linalg_svdvals", [x])
 
 
-def qr(x: Any, mode: str = "reduced") -> QRResult | Tensor:
+@numpy_names(a='x')
+def qr(x: Any, mode: str = "reduced") -> QRResult | Tensor | tuple[Tensor, Tensor]:
     """QR decomposition (``numpy.linalg.qr``): ``(Q, R)``, or ``R`` alone for
-    ``mode="r"``.
+    ``mode="r"``, or for ``mode="raw"`` the plain tuple ``(h, tau)`` of
+    LAPACK's ``geqrf`` (``h`` transposed, as NumPy gives it).
 
     >>> import lazyten as lt
     >>> Q, R = lt.linalg.qr(lt.ones((3, 2)))
@@ -684,9 +769,12 @@ def qr(x: Any, mode: str = "reduced") -> QRResult | Tensor:
     parts = _unpack("linalg_qr", wrap(x), mode=mode)
     if mode == "r":
         return parts[0]
+    if mode == "raw":
+        return parts[0], parts[1]
     return QRResult(*parts)
 
 
+@numpy_names(a='x')
 def eigh(x: Any, UPLO: str = "L") -> EighResult:
     """Eigenvalues (ascending) and eigenvectors of a Hermitian matrix.
 
@@ -698,6 +786,7 @@ def eigh(x: Any, UPLO: str = "L") -> EighResult:
     return EighResult(*_unpack("linalg_eigh", wrap(x), UPLO=UPLO))
 
 
+@numpy_names(a='x')
 def eigvalsh(x: Any, UPLO: str = "L") -> Tensor:
     """Eigenvalues of a Hermitian matrix, ascending (``numpy.linalg.eigvalsh``)."""
     return _node("linalg_eigvalsh", [x], UPLO=UPLO)
@@ -758,8 +847,6 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False,
     >>> float(lt.linalg.vector_norm(lt.asarray([3.0, 4.0])))
     5.0
     """
-    if isinstance(axis, list):
-        axis = tuple(axis)
     return _node("linalg_vector_norm", [x], axis=axis, keepdims=bool(keepdims), ord=ord)
 
 
@@ -805,8 +892,6 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> T
     >>> float(lt.linalg.norm(a, lt.inf))  # max row sum of |a|
     7.0
     """
-    if isinstance(axis, list):
-        axis = tuple(axis)
     return _node("linalg_norm", [x], ord=ord, axis=axis, keepdims=bool(keepdims))
 
 
@@ -816,7 +901,10 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> T
 # and complex ones otherwise, and ``lstsq``'s residuals are empty unless the
 # system has full rank: the result type depends on the values, so no node can
 # know it when built.  These functions therefore evaluate their inputs (like a
-# boolean mask does) and return tensors wrapping NumPy's exact results.
+# boolean mask does) and return tensors wrapping NumPy's exact results.  So,
+# unlike a lazy node, they read an ``lt.asarray`` buffer when they are called:
+# a later write into that array does not reach their results (NumPy's eager
+# call behaves the same).  Kept: a lazy eig would need its dtype guessed.
 
 class EigResult(NamedTuple):
     eigenvalues: Tensor
@@ -830,13 +918,15 @@ class LstsqResult(NamedTuple):
     singular_values: Tensor
 
 
-def _forced(x: Any, what: str) -> np.ndarray[Any, Any]:
+def _forced(x: Any, what: str, stacked: bool = True) -> np.ndarray[Any, Any]:
     t = wrap(x)
-    if t.ndim < 2:
-        raise ValueError(f"{what}: needs at least 2 dimensions, got shape {t.shape}")
+    if t.ndim < 2:  # NumPy's _assert_stacked_2d / _assert_2d: a LinAlgError
+        raise LinAlgError(f"{what}: {t.ndim}-dimensional array given. Array must be "
+                          f"{'at least ' if stacked else ''}two-dimensional")
     return t.eval()
 
 
+@numpy_names(a='x')
 def eig(x: Any) -> EigResult:
     """``numpy.linalg.eig``.  Evaluates ``x`` (the result dtype depends on the values).
 
@@ -848,6 +938,7 @@ def eig(x: Any) -> EigResult:
     return EigResult(wrap(w), wrap(v))
 
 
+@numpy_names(a='x')
 def eigvals(x: Any) -> Tensor:
     """``numpy.linalg.eigvals``.  Evaluates ``x`` (the result dtype depends on the values)."""
     return wrap(np.linalg.eigvals(_forced(x, "eigvals")))
@@ -862,7 +953,8 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> LstsqResult:
     >>> r.x.eval()
     array([1., 2.])
     """
-    x, res, rank, sv = np.linalg.lstsq(_forced(a, "lstsq"), wrap(b).eval(), rcond=rcond)
+    x, res, rank, sv = np.linalg.lstsq(_forced(a, "lstsq", stacked=False), wrap(b).eval(),
+                                       rcond=rcond)
     return LstsqResult(wrap(x), wrap(res), wrap(np.asarray(rank)), wrap(sv))
 
 
@@ -870,19 +962,92 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> LstsqResult:
 
 def multi_dot(arrays: Sequence[Any]) -> Tensor:
     """``numpy.linalg.multi_dot``: the product of a chain of matrices (the first
-    and last may be vectors), in the cheapest order (the optimizer's
-    matrix-chain pass picks it, as NumPy's multi_dot does)."""
+    and last may be vectors), in NumPy's order.
+
+    NumPy picks the cheapest parenthesization by the operands' shapes
+    (``_multi_dot_three`` for three arrays, the matrix-chain program for
+    more) and multiplies with ``dot``; this builds that same tree of ``dot``
+    nodes.  The order is not left to the optimizer: its ``matmul_order``
+    pass rewrites ``matmul`` chains only, and with mixed dtypes the order
+    decides each product's dtype (an int8 product wraps where NumPy's,
+    taken in another order, is float64).  Two arrays are just ``dot`` (any
+    number of dimensions), as in NumPy.
+
+    >>> import lazyten as lt
+    >>> lt.linalg.multi_dot([lt.ones((10, 100)), lt.ones((100, 5)), lt.ones(5)]).shape
+    (10,)
+    """
     ts = [wrap(a) for a in arrays]
-    if len(ts) < 2:
+    n = len(ts)
+    if n < 2:
         raise ValueError("multi_dot: expecting at least two arrays")
-    for k, t in enumerate(ts):
-        if t.ndim != 2 and not (t.ndim == 1 and k in (0, len(ts) - 1)):
-            raise ValueError(f"multi_dot: array {k} has shape {t.shape}; only the first and "
-                             f"last may be 1-d, the rest must be 2-d")
-    out = ts[0]
-    for t in ts[1:]:
-        out = matmul(out, t)
+    if n == 2:
+        return _node("dot", ts)
+    nd_first, nd_last = ts[0].ndim, ts[-1].ndim
+    # NumPy's atleast_2d(first) and atleast_2d(last).T: views, a row and a column
+    if nd_first == 1:
+        ts[0] = ts[0][None, :]
+    if nd_last == 1:
+        ts[-1] = ts[-1][:, None]
+    for t in ts:
+        if t.ndim != 2:
+            raise LinAlgError(f"multi_dot: {t.ndim}-dimensional array given. Array must be "
+                              f"two-dimensional")
+    if n == 3:
+        out = _multi_dot_three(*ts)
+    else:
+        out = _multi_dot_chain(ts, _chain_order([t.shape[0] for t in ts] + [ts[-1].shape[1]]))
+    if nd_first == 1 and nd_last == 1:
+        return out[0, 0]
+    if nd_first == 1 or nd_last == 1:
+        return out.reshape(-1)
     return out
+
+
+def _multi_dot_three(a: Tensor, b: Tensor, c: Tensor) -> Tensor:
+    """NumPy's choice for three matrices: ``(ab)c`` only when strictly cheaper."""
+    a0, a1b0 = a.shape
+    b1c0, c1 = c.shape
+    if a0 * b1c0 * (a1b0 + c1) < a1b0 * c1 * (a0 + b1c0):
+        return _node("dot", [_node("dot", [a, b]), c])
+    return _node("dot", [a, _node("dot", [b, c])])
+
+
+def _chain_order(p: list[int]) -> list[list[int]]:
+    """NumPy's ``_multi_dot_matrix_chain_order``: split[i][j] is where the
+    product of matrices i..j splits.  Costs are float64, as NumPy's array
+    holds them, and a split replaces the best only when strictly cheaper, so
+    ties (and costs past 2**53) resolve as NumPy's do."""
+    n = len(p) - 1
+    m = [[0.0] * n for _ in range(n)]
+    s = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            m[i][j] = math.inf
+            for k in range(i, j):
+                q = m[i][k] + m[k + 1][j] + float(p[i] * p[k + 1] * p[j + 1])
+                if q < m[i][j]:
+                    m[i][j], s[i][j] = q, k
+    return s
+
+
+def _multi_dot_chain(ts: list[Tensor], split: list[list[int]]) -> Tensor:
+    """The ``dot`` tree of ``split`` over ``ts``, built bottom-up without recursion."""
+    done: dict[tuple[int, int], Tensor] = {(i, i): t for i, t in enumerate(ts)}
+    todo = [(0, len(ts) - 1)]
+    while todo:
+        i, j = todo[-1]
+        k = split[i][j]
+        left, right = done.get((i, k)), done.get((k + 1, j))
+        if left is None:
+            todo.append((i, k))
+        elif right is None:
+            todo.append((k + 1, j))
+        else:
+            done[(i, j)] = _node("dot", [left, right])
+            todo.pop()
+    return done[(0, len(ts) - 1)]
 
 
 def tensorinv(a: Any, ind: int = 2) -> Tensor:

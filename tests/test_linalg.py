@@ -446,3 +446,229 @@ def test_array_tolerances_are_per_matrix(engine: Any) -> None:
     lazy = lt.asarray(np.array([0.1, 0.9])) * 1
     assert_eq(lt.linalg.matrix_rank(t, rtol=lazy), np.linalg.matrix_rank(x, rtol=[0.1, 0.9]))
     assert_eq(lt.linalg.pinv(t, rtol=lazy), np.linalg.pinv(x, rtol=np.array([0.1, 0.9])))
+
+
+# ---------------------------------------------------------------- NumPy's code paths, bit for bit
+
+def _bits(t: Any, expected: Any) -> None:
+    """``t`` is NumPy's result exactly: value bits, shape, dtype, and the
+    shape and dtype inferred when it was built."""
+    assert isinstance(t, lt.Tensor)
+    got = t.eval()
+    assert (got.shape, got.dtype) == (t.shape, t.dtype)
+    same_bits(got, np.asarray(expected))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.int64])
+def test_norm_without_axis_takes_numpys_fast_path(engine: Any, dtype: Any) -> None:
+    """axis=None with ord None (any ndim), 'f'/'fro' (2-d) or 2 (1-d) is NumPy's
+    sqrt(dot(x.ravel(), x.ravel())), whose last bits differ from a reduction's."""
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        m, v = _mat(rng, (3, 3), dtype), _mat(rng, (20,), dtype)
+        for x, ords in ((m, (None, "fro", "f")), (v, (None, 2, 2.0))):
+            for o in ords:
+                for keep in (False, True):
+                    _bits(lt.linalg.norm(lt.asarray(x), o, keepdims=keep),
+                          np.linalg.norm(x, o, keepdims=keep))
+        _bits(lt.linalg.norm(lt.asarray(m).T), np.linalg.norm(m.T))
+        _bits(lt.linalg.norm(lt.asarray(m)[:, ::2], "fro"), np.linalg.norm(m[:, ::2], "fro"))
+        _bits(lt.linalg.norm(lt.asarray(m) + 0, 1), np.linalg.norm(m, 1))
+
+
+def test_vector_norm_keeps_the_order_of_a_tuple_axis(engine: Any) -> None:
+    """NumPy's vector_norm moves the axes, in the order given, to the front and
+    reshapes them into one: that order is the summation's."""
+    x = np.random.default_rng(0).standard_normal((3, 40, 3))
+    for axis in ((2, 0), (-1, 0), (0, 2), (2, 1, 0), (1,), 1, -2, ()):
+        for keep in (False, True):
+            for o in (2, 1, 3):
+                _bits(lt.linalg.vector_norm(lt.asarray(x), axis=axis, keepdims=keep, ord=o),
+                      np.linalg.vector_norm(x, axis=axis, keepdims=keep, ord=o))
+
+
+def test_multi_dot_is_numpys_parenthesization(engine: Any) -> None:
+    """NumPy multiplies in the cheapest order (_multi_dot_three, the chain
+    DP for more), each product a dot; with mixed dtypes the order decides the
+    dtype of each product (an int8 product wraps)."""
+    r = np.random.default_rng(0)
+    A = r.integers(-100, 100, (10, 100)).astype(np.int8)
+    B = r.integers(-100, 100, (100, 100)).astype(np.int8)
+    C = r.standard_normal((100, 1))
+    _bits(lt.linalg.multi_dot([A, B, C]), np.linalg.multi_dot([A, B, C]))
+    _bits(lt.linalg.multi_dot([A, B, C[:, 0]]), np.linalg.multi_dot([A, B, C[:, 0]]))
+    H = [r.standard_normal(s).astype(np.float16) * 30 for s in ((30, 40), (40, 50), (50, 2))]
+    _bits(lt.linalg.multi_dot(H), np.linalg.multi_dot(H))
+    _bits(lt.linalg.multi_dot(H[:2] + [C[:50]]), np.linalg.multi_dot(H[:2] + [C[:50]]))
+    # longer chains, equal dtypes: the DP's order, kept by the optimizer
+    dims = [(7, 30), (30, 3), (3, 50), (50, 9), (9, 40), (40, 2)]
+    M = [r.standard_normal(s) for s in dims]
+    for k in range(3, len(M) + 1):
+        _bits(lt.linalg.multi_dot(M[:k]), np.linalg.multi_dot(M[:k]))
+        _bits(lt.linalg.multi_dot([M[0][0]] + M[1:k]), np.linalg.multi_dot([M[0][0]] + M[1:k]))
+        last = M[k - 1][:, 0]
+        _bits(lt.linalg.multi_dot(M[:k - 1] + [last]), np.linalg.multi_dot(M[:k - 1] + [last]))
+        _bits(lt.linalg.multi_dot([M[0][0]] + M[1:k - 1] + [last]),
+              np.linalg.multi_dot([M[0][0]] + M[1:k - 1] + [last]))
+    I8 = [r.integers(-50, 50, s).astype(np.int8) for s in dims[:4]] + [r.standard_normal((9, 4))]
+    _bits(lt.linalg.multi_dot(I8), np.linalg.multi_dot(I8))
+    _bits(lt.linalg.multi_dot([lt.asarray(m) * 1 for m in M]), np.linalg.multi_dot(M))
+
+
+def test_multi_dot_of_two_arrays_is_dot(engine: Any) -> None:
+    r = np.random.default_rng(3)
+    S3, Z = r.standard_normal((3, 3)), r.standard_normal((2, 3, 3))
+    _bits(lt.linalg.multi_dot([S3, Z]), np.linalg.multi_dot([S3, Z]))
+    _bits(lt.linalg.multi_dot([np.float64(2.0), S3]), np.linalg.multi_dot([np.float64(2.0), S3]))
+    v = r.standard_normal(3)
+    _bits(lt.linalg.multi_dot([v, v]), np.linalg.multi_dot([v, v]))
+    _bits(lt.linalg.multi_dot([Z, v]), np.linalg.multi_dot([Z, v]))
+
+
+def test_multi_dot_errors_are_numpys() -> None:
+    with pytest.raises(ValueError):
+        lt.linalg.multi_dot([np.ones(3)])
+    with pytest.raises(np.linalg.LinAlgError):       # NumPy's _assert_2d
+        lt.linalg.multi_dot([np.ones((2, 2)), np.ones((2, 2, 2)), np.ones((2, 2))])
+    with pytest.raises(np.linalg.LinAlgError):
+        lt.linalg.multi_dot([np.float64(2.0), np.ones((2, 2)), np.ones((2, 2))])
+    with pytest.raises(ValueError):
+        lt.linalg.multi_dot([np.ones((2, 3)), np.ones((2, 2)), np.ones((2, 2))])
+
+
+@pytest.mark.parametrize("a_shape, b_shape, axis", [
+    ((3, 1, 3), (3, 3), 0), ((3, 4, 2), (3, 2), 0), ((1, 3), (2, 4, 3), -1),
+    ((3, 1), (2, 3, 1), -2), ((2, 3, 4), (3, 4), -2), ((2, 3, 4), (3, 4), 1),
+    ((3,), (4, 3), 0), ((3, 0), (3, 1), 0), ((3,), (3,), 1), ((), (3,), -1),
+    ((4, 3, 2), (3, 2), 2), ((4, 3, 2), (3,), -3)])   # IndexError: NumPy reads both lengths
+def test_linalg_cross_moves_the_vector_axis(engine: Any, a_shape: tuple[int, ...],
+                                            b_shape: tuple[int, ...], axis: int) -> None:
+    r = np.random.default_rng(2)
+    a, b = r.standard_normal(a_shape), r.standard_normal(b_shape)
+    check(lambda: np.linalg.cross(a, b, axis=axis),
+          lambda: lt.linalg.cross(lt.asarray(a), lt.asarray(b), axis=axis), rtol=0)
+
+
+def test_eager_functions_raise_linalgerror() -> None:
+    for fn in (lambda: lt.linalg.eig(np.ones(3)), lambda: lt.linalg.eigvals(np.ones(3)),
+               lambda: lt.linalg.lstsq(np.ones(3), np.ones(3)),
+               lambda: lt.linalg.lstsq(np.ones((2, 2, 2)), np.ones(2))):
+        with pytest.raises(np.linalg.LinAlgError):
+            fn()
+
+
+def test_uplo_is_case_insensitive(engine: Any) -> None:
+    S = np.array([[2.0, 1.0], [1.0, 3.0]])
+    for u in ("l", "u", "L", "U"):
+        _bits(lt.linalg.eigh(S, UPLO=u)[0], np.linalg.eigh(S, UPLO=u)[0])
+        _bits(lt.linalg.eigvalsh(S, UPLO=u), np.linalg.eigvalsh(S, UPLO=u))
+    with pytest.raises(ValueError):
+        lt.linalg.eigvalsh(S, UPLO="x")
+    for fn in (lt.linalg.eigh, lt.linalg.eigvalsh):   # UPLO.upper() comes first in NumPy
+        with pytest.raises(AttributeError):
+            fn(np.ones(3), UPLO=1)
+
+
+def test_norm_order_f(engine: Any) -> None:
+    S = np.array([[2.0, 1.0], [1.0, 3.0]])
+    A = np.random.default_rng(4).standard_normal((2, 3, 3))
+    _bits(lt.linalg.norm(S, "f"), np.linalg.norm(S, "f"))
+    _bits(lt.linalg.norm(A, "f", axis=(2, 1), keepdims=True),
+          np.linalg.norm(A, "f", axis=(2, 1), keepdims=True))
+    _bits(lt.linalg.matrix_norm(A, ord="f"), np.linalg.matrix_norm(A, ord="f"))
+    _bits(lt.linalg.cond(A, "f"), np.linalg.cond(A, "f"))
+    with pytest.raises(ValueError):
+        lt.linalg.norm(np.ones(3), "f")
+    # NumPy's inverse rejects float16 before its norm rejects the order
+    h = np.eye(2, dtype=np.float16)
+    check(lambda: np.linalg.cond(h, 3), lambda: lt.linalg.cond(h, 3))
+
+
+def test_bool_and_none_orders(engine: Any) -> None:
+    v, M = np.array([3.0, -4.0]), np.array([[2.0, -1.0], [0.5, 3.0]])
+    for o in (True, False):
+        _bits(lt.linalg.norm(v, o), np.linalg.norm(v, o))
+        _bits(lt.linalg.norm(M, o, axis=1), np.linalg.norm(M, o, axis=1))
+        _bits(lt.linalg.vector_norm(v, ord=o), np.linalg.vector_norm(v, ord=o))
+    _bits(lt.linalg.norm(M, True), np.linalg.norm(M, True))
+    _bits(lt.linalg.cond(M, True), np.linalg.cond(M, True))
+    _bits(lt.linalg.vector_norm(M, ord=None), np.linalg.vector_norm(M, ord=None))
+    _bits(lt.linalg.vector_norm(M, ord=None, axis=(1, 0)),
+          np.linalg.vector_norm(M, ord=None, axis=(1, 0)))
+    x32 = np.array([0.3, 1.7, 2.9], np.float32)
+    _bits(lt.linalg.vector_norm(x32, ord=np.float64(3)),
+          np.linalg.vector_norm(x32, ord=np.float64(3)))
+
+
+def test_norm_axis_types_are_numpys(engine: Any) -> None:
+    S = np.array([[2.0, 1.0], [1.0, 3.0]])
+    _bits(lt.linalg.norm(S, axis=1.0), np.linalg.norm(S, axis=1.0))
+    _bits(lt.linalg.norm(S, axis=np.int64(-1)), np.linalg.norm(S, axis=np.int64(-1)))
+    _bits(lt.linalg.vector_norm(S, axis=0.0), np.linalg.vector_norm(S, axis=0.0))
+    for fn in (lambda m: m.linalg.norm(S, axis=[0, 1]), lambda m: m.linalg.norm(S, axis=[0]),
+               lambda m: m.linalg.vector_norm(S, axis=[0]),
+               lambda m: m.linalg.vector_norm(S, axis=0.0, keepdims=True),
+               lambda m: m.linalg.norm(S, axis="x"),
+               lambda m: m.linalg.vector_norm(S, axis=[0], ord="x")):   # the axis first
+        with pytest.raises(TypeError):
+            fn(np)
+        with pytest.raises(TypeError):
+            fn(lt)
+    # ... but the keepdims check on a float axis after the order's
+    check(lambda: np.linalg.vector_norm(S, axis=1.0, keepdims=True, ord="x"),
+          lambda: lt.linalg.vector_norm(S, axis=1.0, keepdims=True, ord="x"))
+
+
+def test_matrix_rank_ignores_tolerances_of_vectors(engine: Any) -> None:
+    for x in (np.ones(3), np.zeros(2), np.float64(2.0)):
+        for kw in ({"tol": np.array([0.1, 0.5])}, {"rtol": np.array([[0.1], [0.5]])},
+                   {"tol": lt.asarray([0.1, 0.5])}):
+            got = lt.linalg.matrix_rank(x, **kw)
+            assert_eq(got, np.asarray(np.linalg.matrix_rank(x)))
+    with pytest.raises(ValueError):
+        lt.linalg.matrix_rank(np.ones((2, 2)), tol=0.1, rtol=0.1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.complex64])
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4), (0, 2, 2), (2, 0, 0)])
+def test_svd_hermitian_is_numpys_eigh_path(engine: Any, dtype: Any,
+                                          shape: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(8)
+    a = _mat(rng, shape, dtype)
+    h = a + np.conj(np.swapaxes(a, -1, -2))
+    h[..., :1, :1] = 0     # an eigenvalue near zero: copysign's sign matters
+    got = lt.linalg.svd(lt.asarray(h), hermitian=True)
+    ref = np.linalg.svd(h, hermitian=True)
+    assert type(got).__name__ == "SVDResult"
+    for g, x in zip(got, ref):
+        _bits(g, x)
+    for full in (True, False):
+        for g, x in zip(lt.linalg.svd(h, full, hermitian=True),
+                        np.linalg.svd(h, full, hermitian=True)):
+            _bits(g, x)
+    _bits(lt.linalg.svd(h, compute_uv=False, hermitian=True),
+          np.linalg.svd(h, compute_uv=False, hermitian=True))
+    _bits(lt.linalg.pinv(h, hermitian=True), np.linalg.pinv(h, hermitian=True))
+
+
+def test_svd_hermitian_errors() -> None:
+    for cu in (True, False):
+        with pytest.raises(np.linalg.LinAlgError):
+            lt.linalg.svd(np.ones((2, 3)), hermitian=True, compute_uv=cu)
+        with pytest.raises(np.linalg.LinAlgError):
+            lt.linalg.svd(np.ones(3), hermitian=True, compute_uv=cu)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.complex64])
+@pytest.mark.parametrize("shape", [(4, 3), (3, 5), (2, 3, 3), (0, 2), (2, 0, 3)])
+def test_qr_raw(engine: Any, dtype: Any, shape: tuple[int, ...]) -> None:
+    a = _mat(np.random.default_rng(9), shape, dtype)
+    got = lt.linalg.qr(lt.asarray(a), mode="raw")
+    ref = np.linalg.qr(a, mode="raw")
+    assert type(got) is tuple and len(got) == 2
+    for g, x in zip(got, ref):
+        _bits(g, x)
+    with pytest.raises(ValueError):
+        lt.linalg.qr(lt.asarray(a), mode="bogus")
+    with pytest.raises(ValueError):          # the mode is checked before the shape, as in NumPy
+        lt.linalg.qr(np.ones(3), mode="bogus")
