@@ -35,11 +35,20 @@ they are part of the signature: each context gets its own plan.
   ``x[1:][::2]``), reshapes that keep one None axis (``x.reshape(-1)``,
   ``x[1:].reshape(-1, 1)``, of several merged into one, adding or dropping
   unit axes) and
-  broadcasts of a None axis (``lt.tile``, ``lt.repeat``) are re-specialized
-  exactly, and ``lt.zeros_like(x)`` and the other
+  broadcasts of a None axis (``lt.tile``, ``lt.repeat``) and index
+  assignments (``y[0] = v``, ``y[1:, [0, 2]] += 1``, writes through views)
+  are re-specialized exactly, and ``lt.zeros_like(x)`` and the other
   ``*_like`` functions read ``x``'s shape at each call (``full_like`` nodes).  A size used in
   arithmetic that hides it (``1 / x.shape[0]``) cannot be detected: do not
-  use a None dimension's size as a number outside ``@lt.jit``.
+  use a None dimension's size as a number outside ``@lt.jit``.  Library
+  functions that compute with a length while the graph is built
+  (``lt.resize``, ``lt.diag``, ``lt.put(mode="clip")``, ...) refuse such a
+  length when it is built (``refuse_call_axis``), as do ``roll`` and ``pad``.
+  An axis sliced to a bound (``x[:2]``, ``x[-3:]``) is built at the bound's
+  length, which a call with fewer elements shortens: a broadcast or reshape
+  whose target was made from that length (``broadcast_to(x[:2], (3, 2))``)
+  cannot tell it from a size the user fixed, and such a call is a
+  ``ValueError`` saying so (as for a finely strided ``x[::5]``).
 * A new size costs a specialization, the passes and a plan.  Sizes that no
   pass can tell apart form a *size class* (``Function._size_class``: which
   None dimensions are 0, 1, equal to each other or to a fixed size, and
@@ -48,7 +57,13 @@ they are part of the signature: each context gets its own plan.
   class resize that graph and only plan it: a mean's ``1/n`` or a slice's
   bounds make the graphs differ, and those sizes are specialized each time.
 * ``lt.function(inputs, outputs)``: a callable on NumPy arrays.  Wrong shapes
-  raise ``ValueError``, wrong dtypes ``TypeError``, naming the input.
+  raise ``ValueError``, wrong dtypes ``TypeError``, naming the input.  Only a
+  Python number (weak, NEP 50) takes a 0-d input's dtype; a NumPy scalar or
+  0-d array of another dtype is a wrong dtype, as an n-d array is (one of
+  the input's dtype in the other byte order is converted).  A masked array
+  or an ``np.matrix`` is a ``TypeError`` (reading it as an ndarray would
+  drop its mask or its operators' meaning); other ndarray subclasses
+  (``np.memmap``) are read as their data.
 * ``@lt.jit``: traces a Python function with placeholders on the first call
   per (shapes, dtypes, static arguments) and caches the plan (one per options
   context, from the one trace).  Python control flow on a traced value
@@ -68,6 +83,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import math
+import struct
 import threading
 import warnings
 from collections import OrderedDict
@@ -241,8 +257,10 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
             return ops.build(name, new_inputs, attrs, n.source)
         except IndexError as e:
             raise IndexError(f"{e} (getitem built at {n.where})") from None
-    if name in ("getitem", "gather"):
-        field = "index" if name == "getitem" else "key"
+    if name in ("getitem", "gather", "setitem", "scatter"):
+        # (A write's index, ``y[0] = v``, ``y[1:, [0, 2]] += 1``, on its
+        # base's axes, as a read's: its value is an input, rebuilt already.)
+        field = "index" if name in ("getitem", "setitem") else "key"
         items = list(attrs[field])
         dim = 0
         for k, it in enumerate(items):
@@ -260,11 +278,26 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
         target = list(attrs["shape"])
         lead = len(target) - len(old_in)
         for k in changed:
+            if old_in[k] < SYMBOLIC_DIM // 4:
+                raise _cannot(n, _bounded(k, old_in[k], new_in[k], "its target shape "
+                                          f"{tuple(target)}"), _BoundChanged)
             if old_in[k] == 1 or target[lead + k] != old_in[k]:
                 raise _cannot(n, f"its target shape {tuple(target)} cannot be mapped to "
                               f"the call size")
             target[lead + k] = new_in[k]
         attrs["shape"] = tuple(target)
+    elif name == "view_update" and changed:
+        # A write through views (``d = y[1:]; d[0] = v``): each view step
+        # re-specialized as the view itself would be, on the new base.
+        old_v, new_v = n.inputs[0], new_inputs[0]
+        path = []
+        for vname, a in attrs["path"]:
+            old_v = ops.build(vname, [old_v], dict(a), n.source)
+            new_v = ops.build(vname, [new_v], dict(a), n.source) \
+                if new_v.shape == old_v.inputs[0].shape else _respecialize(old_v, [new_v])
+            step = tuple(new_v.attrs.items())
+            path.append((vname, step if len(step) < 2 else tuple(sorted(step))))
+        attrs["path"] = tuple(path)
     elif n.op.kind in ("update", "creation") or name == "broadcast_to":
         raise _cannot(n, "its attributes hold sizes fixed when the graph was built")
     try:
@@ -285,14 +318,18 @@ def _reshaped(n: Node, old_t: tuple[int, ...], old_in: tuple[int, ...],
     is then a multiple of their sizes' product.
     """
     new_t = list(old_t)
+    for k in changed:
+        if old_in[k] < SYMBOLIC_DIM // 4:
+            # (``x[:2].reshape(2, 1)`` and ``x[:2].reshape(-1, 1)`` are one
+            # node: at a call with 1 element NumPy refuses the first.)
+            raise _cannot(n, _bounded(k, old_in[k], new_in[k], f"its target shape {old_t}"),
+                          _BoundChanged)
     src = [k for k, d in enumerate(old_in) if d != 1]
     dst = [j for j, d in enumerate(old_t) if d != 1]
     if [old_in[k] for k in src] == [old_t[j] for j in dst]:
         for k, j in zip(src, dst):
             new_t[j] = new_in[k]
         return tuple(new_t)
-    if min(old_in[k] for k in changed) < SYMBOLIC_DIM // 4:
-        raise _cannot(n, f"its target shape {old_t} cannot be mapped to the call size")
     ratio_num = math.prod(new_in[k] for k in changed)
     ratio_den = math.prod(old_in[k] for k in changed)
     hits = [j for j, d in enumerate(old_t) if d > 0 and d % ratio_den == 0]
@@ -317,7 +354,7 @@ def _reindex(n: Node, it: tuple[Any, ...], old: int, new: int) -> tuple[Any, ...
     (``x[::5]``) is not told apart from a fixed one that way: an error.
     """
     if old < SYMBOLIC_DIM // 4:
-        raise _cannot(n, "it indexes a dimension whose size changed")
+        raise _cannot(n, _bounded(None, old, new, "its index"), _BoundChanged)
     half = old // 2
 
     def back(v: int) -> int:
@@ -337,6 +374,16 @@ def _reindex(n: Node, it: tuple[Any, ...], old: int, new: int) -> tuple[Any, ...
     return ("s", *sl.indices(new))
 
 
+def _bounded(k: int | None, old: int, new: int, what: str) -> str:
+    """Why a node reading an axis that a call changed from ``old`` (far
+    below the stand-in size) to ``new`` cannot be specialized."""
+    axis = "an axis of its input" if k is None else f"axis {k} of its input"
+    return (f"{axis} comes from a None dimension and was {old} long when the graph was "
+            f"built, {new} at this call: it was sliced to a bound (x[:2], x[-3:]) or "
+            f"strided finely (x[::5]), so {what}, made from its build length, cannot be "
+            f"told apart from sizes the user fixed")
+
+
 def _symbolic_number(v: Any) -> bool:
     # ``x.sum() / x.shape[0]`` on a None axis bakes SYMBOLIC_DIM into the
     # graph; a constant is a value alone, so its value is all there is to go on.
@@ -346,8 +393,13 @@ def _symbolic_number(v: Any) -> bool:
         return False
 
 
-def _cannot(n: Node, why: str) -> ValueError:
-    return ValueError(
+class _BoundChanged(ValueError):
+    """``_cannot`` for an axis sliced to a bound that a call made shorter
+    (``_bounded``)."""
+
+
+def _cannot(n: Node, why: str, cls: type[ValueError] = ValueError) -> ValueError:
+    return cls(
         f"lt.function: cannot specialize {n.op.name} (built at {n.where}) for the call's "
         f"input shapes: {why}. Give the placeholder concrete sizes, or trace the "
         f"computation with @lt.jit, which re-runs the Python function for each shape.")
@@ -392,6 +444,72 @@ def specialize(outputs: Sequence[Node], binding: dict[int, Node]) -> list[Node]:
                           f"representative size {SYMBOLIC_DIM}")
         mapping[n.id] = m
     return [mapping[o.id] for o in outputs]
+
+
+def call_sized(t: Tensor | Node, axis: int | None = None) -> bool:
+    """Whether ``t``'s length along ``axis`` (its size for ``None``) is
+    known only when a compiled function runs: a ``None`` dimension of a
+    placeholder, an axis made from one (``x[1:]``, ``x.reshape(-1)``), or
+    one sliced from it to a bound (``x[:2]``, ``x[-3:]``), which is shorter
+    at a call with fewer elements than the bound.
+
+    For library code that computes with a length while the graph is built
+    (a repetition count, a clip bound, an ``eye(n)``): such a number would be
+    the stand-in's (``SYMBOLIC_DIM``) or the bound's at every call.  Use
+    ``refuse_call_axis`` to refuse with the common message.  Outside a graph
+    over a ``None``-dimension placeholder (eager code, ``@lt.jit``'s traces,
+    whose placeholders have the call's shapes) it is False at no cost.
+
+    >>> import lazyten as lt
+    >>> from lazyten.compile import call_sized
+    >>> x = lt.placeholder((None, 3), "float64")
+    >>> call_sized(x, 0), call_sized(x, 1), call_sized(x[:2], 0), call_sized(x)
+    (True, False, True, True)
+    """
+    from .graph.node import _symbolic_placeholders, reaches_placeholder
+    node = t._node if isinstance(t, Tensor) else t
+    if not _symbolic_placeholders:
+        return False
+    d = math.prod(node.shape) if axis is None else node.shape[axis]
+    if S.sized_at_call((d,)):
+        return reaches_placeholder(node)
+    if d == 0 or not reaches_placeholder(node):
+        return False        # (a call can only shorten an axis sliced to a bound)
+    # A small length of a graph over a None dimension: fixed (the 3 of a
+    # ``(None, 3)``) or a bound a call may cut (``x[:2]``).  The graph
+    # specialized to a call with 0 (else 1) elements along every None
+    # dimension tells them apart.
+    phs = [n for n in toposort([node]) if _is_placeholder(n) and None in n.attrs["dims"]]
+    for size in (0, 1):
+        binding = {p.id: _placeholder_node(tuple(size if e is None else e
+                                                 for e in p.attrs["dims"]),
+                                           p.dtype, p.attrs.get("name"), p.source)
+                   for p in phs}
+        try:
+            (m,) = specialize([node], binding)
+        except _BoundChanged:
+            return True     # (an axis sliced to a bound on the way, cut by the call)
+        except (ValueError, IndexError, TypeError):
+            continue
+        return (math.prod(m.shape) if axis is None else m.shape[axis]) != d
+    return False
+
+
+def refuse_call_axis(t: Tensor | Node, axis: int | None, what: str) -> None:
+    """Refuse ``what`` (the user's function, as it was called: ``"lt.resize"``)
+    at build time where it computes with ``t``'s length along ``axis`` (its
+    size for ``None``) and that length is known only when a compiled
+    function runs (``call_sized``): a ``ValueError`` saying so."""
+    if call_sized(t, axis):
+        node = t._node if isinstance(t, Tensor) else t
+        d = math.prod(node.shape) if axis is None else node.shape[axis]
+        which = "size" if axis is None else f"length along axis {axis}"
+        raise ValueError(
+            f"{what} cannot be compiled with a None dimension: it needs its input's {which}, "
+            f"which depends on a None dimension of a placeholder and is known only when "
+            f"the compiled function runs (it is {d} while the graph is built). Give the "
+            f"placeholder a fixed size there, or trace the computation with @lt.jit, which "
+            f"re-runs the Python function for each shape.")
 
 
 # ---------------------------------------------------------------- one compiled signature
@@ -895,10 +1013,27 @@ def _weak_operand(ns: dict[str, Any], n: Node, tag: dict[int, int], prog: Any, j
 _SCALAR_TYPES = (bool, int, float, complex)
 
 
-def _as_input(x: Any) -> np.ndarray[Any, Any]:
-    """A call argument as an ndarray (never copied when it is one already)."""
+def _as_input(x: Any, owner: str = "", node: Node | None = None,
+              pos: Any = None) -> np.ndarray[Any, Any]:
+    """A call argument as an ndarray (never copied when it is one already).
+
+    An ndarray subclass is read as its data (``np.memmap``), except where
+    that would drop what the caller meant: a masked array's mask, an
+    ``np.matrix``'s matrix semantics (``*`` is a product): a ``TypeError``
+    naming the argument (``owner``: the function; ``node``/``pos``: the
+    input it is for)."""
     if type(x) is np.ndarray:
         return x
+    if isinstance(x, (np.ma.MaskedArray, np.matrix)):
+        who = _label(node, pos) if node is not None else f"argument {pos}"
+        if isinstance(x, np.ma.MaskedArray):
+            why = ("a numpy.ma.MaskedArray, whose mask a compiled function would drop "
+                   "(it computes on plain arrays); pass np.ma.getdata(a) or a.filled(v), "
+                   "or compute with lt.ma")
+        else:
+            why = ("a numpy.matrix, whose operators are matrix operations (* is a "
+                   "product); pass np.asarray(m)")
+        raise TypeError(f"{owner}: {who} got {why}")
     if isinstance(x, Tensor):
         from .exec.executor import evaluate
         (v,) = evaluate([x._node])
@@ -1126,14 +1261,12 @@ class Function(_Callable):
         nodes: list[Node] = []
         for k, x in enumerate(inputs):
             if not isinstance(x, Tensor) or not _is_placeholder(x._node):
-                raise TypeError(f"lt.function: inputs[{k}] must be a placeholder tensor "
-                                f"(lt.placeholder), got {type(x).__name__}")
+                raise _not_a_placeholder(x, k)
             nodes.append(x._node)
         if len({n.id for n in nodes}) != len(nodes):
             raise ValueError("lt.function: the same placeholder is given twice in inputs")
         self._inputs = tuple(nodes)
-        self._outputs = tuple(o._node if isinstance(o, Tensor) else
-                              ops.const(o) for o in outs)
+        self._outputs = tuple(_output_node(o, k) for k, o in enumerate(outs))
         self.__name__ = name or "function"
         given = {n.id for n in nodes}
         missing = [n for n in toposort(self._outputs) if _is_placeholder(n) and n.id not in given]
@@ -1270,7 +1403,10 @@ class Function(_Callable):
             while len(self._classes) > self._cache.maxsize:
                 self._classes.popitem(last=False)
 
-    def _arrays(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+    def _arrays(self, args: tuple[Any, ...], kwargs: dict[str, Any]
+                ) -> tuple[list[Any], Sequence[Any]]:
+        """The call's arguments as arrays, in input order, and as given
+        (``_check_dtypes`` tells Python scalars from NumPy's)."""
         n_in = len(self._inputs)
         if kwargs:
             lst: list[Any] = list(args) + [_MISSING] * (n_in - len(args))
@@ -1287,16 +1423,24 @@ class Function(_Callable):
             raise TypeError(f"{self.__name__}() takes {n_in} input(s) "
                             f"({', '.join(_label(n, k) for k, n in enumerate(self._inputs))}), "
                             f"got {sum(a is not _MISSING for a in args)}")
-        return [_as_input(a) for a in args]
+        return self._converted(args), args
 
-    def _check_dtypes(self, arrays: list[Any]) -> None:
+    def _converted(self, args: Sequence[Any]) -> list[Any]:
+        return [a if type(a) is np.ndarray else
+                _as_input(a, self.__name__, self._inputs[k], k) for k, a in enumerate(args)]
+
+    def _check_dtypes(self, arrays: list[Any], given: Sequence[Any]) -> None:
+        """Each array of the input's dtype, or a TypeError naming the input;
+        ``given``: the arguments as passed, to tell Python scalars apart."""
         for k, (a, n) in enumerate(zip(arrays, self._inputs)):
             if a.dtype != n.dtype:
-                if isinstance(a, np.ndarray) and a.ndim == 0 and n.ndim == 0:
-                    # A Python scalar for a 0-d input.  An integer is made the
-                    # input's integer dtype as NumPy makes it (``300`` for
-                    # int8 is an OverflowError, ``3`` for uint8 fits); other
-                    # numbers cast within their kind.
+                if type(given[k]) in _SCALAR_TYPES and n.ndim == 0:
+                    # A Python scalar (weak, NEP 50) for a 0-d input: it
+                    # takes the input's dtype.  NumPy scalars and 0-d arrays
+                    # have their own, strong dtype: as n-d arrays, below.
+                    # An integer is made the input's integer dtype as NumPy
+                    # makes it (``300`` for int8 is an OverflowError, ``3``
+                    # for uint8 fits); other numbers cast within their kind.
                     if a.dtype.kind in "iu" and n.dtype.kind in "iu":
                         try:
                             arrays[k] = np.asarray(a.item(), dtype=n.dtype)
@@ -1307,10 +1451,15 @@ class Function(_Callable):
                     if np.can_cast(a.dtype, n.dtype, "same_kind"):
                         arrays[k] = a.astype(n.dtype)
                         continue
+                elif a.dtype.newbyteorder("=") == n.dtype.newbyteorder("="):
+                    # The input's dtype in the other byte order (a big-endian
+                    # file, a memmap): the same values, as @lt.jit takes them.
+                    arrays[k] = a.astype(n.dtype)
+                    continue
                 raise TypeError(f"{self.__name__}: {_label(n, k)} got dtype {a.dtype}")
 
-    def _check(self, arrays: list[Any]) -> None:
-        self._check_dtypes(arrays)
+    def _check(self, arrays: list[Any], given: Sequence[Any]) -> None:
+        self._check_dtypes(arrays, given)
         self._check_shapes(arrays)
 
     def _check_shapes(self, arrays: list[Any]) -> None:
@@ -1342,8 +1491,14 @@ class Function(_Callable):
                     self._cache.last = c   # (for ``explain``: other contexts have plans too)
                     res = c.run(args, outs)
                     return res[0] if self._single else tuple(res)
-        arrays = self._arrays(args, kwargs) if kwargs or len(args) != len(self._inputs) \
-            else [a if type(a) is np.ndarray else _as_input(a) for a in args]
+        given: Sequence[Any]
+        if kwargs or len(args) != len(self._inputs):
+            arrays, given = self._arrays(args, kwargs)
+        else:
+            given = args
+            arrays = [a if type(a) is np.ndarray else _as_input(a, self.__name__,
+                                                                  self._inputs[k], k)
+                      for k, a in enumerate(args)]
         # The options of the calling context are part of the key: they decide
         # the plan (memory_limit: chunked or refused; optimize, backend,
         # threads, ...), and each context (or thread) may have its own.
@@ -1352,9 +1507,9 @@ class Function(_Callable):
         opts = _context.get() or _options._defaults
         key = (tuple([a.shape for a in arrays]), opts)
         if self._static:
-            self._check(arrays)
+            self._check(arrays, given)
         else:
-            self._check_dtypes(arrays)
+            self._check_dtypes(arrays, given)
         recent = self._recent
         if recent is not None and recent[0] == key:
             c = recent[1]      # (no lock, no reordering of the cache)
@@ -1376,6 +1531,43 @@ class Function(_Callable):
 
 
 _MISSING: Any = object()
+
+
+def _not_a_placeholder(x: Any, k: int) -> TypeError:
+    """The error for ``inputs[k]``, which is not a placeholder."""
+    msg = f"lt.function: inputs[{k}] must be a placeholder tensor (lt.placeholder), got "
+    if not isinstance(x, Tensor):
+        return TypeError(msg + type(x).__name__)
+    phs = [n for n in toposort([x._node]) if _is_placeholder(n)]
+    if not phs:
+        return TypeError(msg + f"a Tensor ({x._node.type_str()}) computed from no placeholder")
+    names = ", ".join(repr(n.attrs.get("name") or f"%{n.id}") for n in phs[:4])
+    return TypeError(
+        msg + f"a Tensor computed from placeholder(s) {names}. If this variable held a "
+        f"placeholder, an in-place operation on it or on another name for it (y = x; "
+        f"y += 1; x[0] = v) replaced its value by that computation, as for any tensor: "
+        f"keep the placeholder in a variable of its own and compute into another "
+        f"(y = x + 1).")
+
+
+def _output_node(o: Any, k: int) -> Node:
+    """An output of ``lt.function``: a Tensor's node; an array (or a list
+    of numbers) is a constant output, the user's array read at each call
+    as an ``lt.asarray`` of it is (never the result itself: ``_finish``)."""
+    if isinstance(o, Tensor):
+        return o._node
+    if isinstance(o, (np.ndarray, list, tuple)):
+        from .creation import asarray
+        try:
+            return asarray(o)._node
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"lt.function: outputs[{k}] is neither a Tensor nor an array "
+                            f"({e})") from None
+    try:
+        return ops.const(o)
+    except TypeError:
+        raise TypeError(f"lt.function: outputs[{k}] must be a Tensor, an array or a "
+                        f"number, got {type(o).__name__}") from None
 
 
 def function(inputs: Sequence[Tensor], outputs: Tensor | Sequence[Tensor],
@@ -1418,12 +1610,33 @@ def _static_key(x: Any, where: str) -> Any:
 def _typed(x: Any) -> Any:
     """``x`` with the type of every value in it: ``1``, ``1.0`` and ``True``
     are equal keys, and so are ``(1,)`` and ``(1.0,)``, but a trace made for
-    one gives another dtype (NEP 50) than the other's would."""
+    one gives another dtype (NEP 50) than the other's would.
+
+    A float or complex number is keyed by its bits: ``0.0 == -0.0`` would
+    give ``-0.0`` the trace made for ``0.0`` (``x * k``, ``copysign``: the
+    other sign), and ``nan != nan`` would miss the cache at every call (a
+    new trace and cache entry each time)."""
     if type(x) is tuple:
         return (tuple, tuple(_typed(v) for v in x))
     if type(x) is frozenset:
         return (frozenset, frozenset(_typed(v) for v in x))
+    if isinstance(x, (float, complex, np.inexact)):
+        return (type(x), _bits(x))
     return (type(x), x)
+
+
+def _bits(x: Any) -> Any:
+    """A float or complex number (Python's or NumPy's) as a hashable key
+    equal only for the same bits (the sign of zero and a NaN's payload
+    count; a NaN equals a NaN of its bits)."""
+    if isinstance(x, np.generic) and x.dtype.char not in "gG":
+        return x.tobytes()
+    z = complex(x)
+    # (A long double's padding bytes are not data: its value, read as a
+    # double, and its repr, which keeps its precision and signs.)
+    if isinstance(x, np.generic):
+        return (struct.pack("<dd", z.real, z.imag), repr(x))
+    return struct.pack("<dd", z.real, z.imag)
 
 
 class Jit(_Callable):
@@ -1477,7 +1690,7 @@ class Jit(_Callable):
         key_parts: list[Any] = []
         for k, a in enumerate(args):
             if _is_traced_arg(a):
-                arr = _as_input(a)
+                arr = _as_input(a, f"lt.jit: {self.__name__}", None, k)
                 traced.append(arr)
                 key_parts.append(("a", arr.shape, arr.dtype.str))
             else:
@@ -1485,7 +1698,7 @@ class Jit(_Callable):
         for name in sorted(kwargs):
             a = kwargs[name]
             if _is_traced_arg(a):
-                arr = _as_input(a)
+                arr = _as_input(a, f"lt.jit: {self.__name__}", None, repr(name))
                 traced.append(arr)
                 key_parts.append((name, "a", arr.shape, arr.dtype.str))
             else:

@@ -560,6 +560,10 @@ def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
     if idx.dtype.kind not in "iu":
         raise TypeError(f"put: indices must be integers, got {idx.dtype}")
     n = a.size
+    if mode != "raise":
+        # (``n - 1`` and ``% n`` are numbers of the graph, made now.)
+        from .compile import refuse_call_axis
+        refuse_call_axis(a, None, f"lt.put(..., mode={mode!r})")
     if n == 0 and idx.size:
         raise IndexError("cannot replace elements of an empty array")
     if mode == "wrap":

@@ -53,10 +53,11 @@ from typing import Any
 import numpy as np
 
 from . import functions as F
-from .creation import arange, asarray, eye, full, ones, zeros
+from .compile import refuse_call_axis
+from .creation import arange, asarray, eye, full, ones, ones_like, zeros
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node, Shape, refuse_call_sizes
+from .graph.node import Node, Shape
 from .indexing import _assigned, check_write_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
@@ -291,7 +292,7 @@ def _runs(perm: np.ndarray[Any, Any], part: np.ndarray[Any, Any]
 def _fixed_length(t: Tensor, axis: int) -> None:
     """Refuse a position map along a ``None`` dimension of a compiled
     function (see ``_gather``)."""
-    refuse_call_sizes(t.node, (t.shape[axis],), f"the positions it moves along axis {axis}")
+    refuse_call_axis(t, axis, f"the positions it moves along axis {axis}")
 
 
 def _gather(parts: Sequence[Tensor], perm: np.ndarray[Any, Any], axis: int) -> Tensor:
@@ -539,6 +540,9 @@ def resize(a: Any, new_shape: Any) -> Tensor:
         if d < 0:
             raise ValueError("all elements of `new_shape` must be non-negative")
     dims = tuple(operator.index(d) for d in dims)
+    # (Its repetition count and its empty case are decided from the input's
+    # size, here: at a None dimension's stand-in size for every call.)
+    refuse_call_axis(t, None, "lt.resize")
     if t.size == 0 or total == 0:
         return zeros(dims, t.dtype)
     reps = -(-total // t.size)
@@ -853,12 +857,17 @@ def diag(v: Any, k: int = 0) -> Tensor:
            [0, 0, 2],
            [0, 0, 0]])
     """
+    return _diag(v, k, "lt.diag")
+
+
+def _diag(v: Any, k: int, what: str) -> Tensor:
     t = wrap(v)
     k = operator.index(k)
     if t.ndim == 2:
         return F.diagonal(t, k)
     if t.ndim != 1:
         raise ValueError("Input must be 1- or 2-d.")
+    refuse_call_axis(t, 0, what)          # (``eye(n)``: n is a number here)
     n = t.shape[0] + abs(k)
     zero = zeros((), t.dtype)
     padded = F.concat([t, zeros((abs(k),), t.dtype)]) if k else t
@@ -869,7 +878,7 @@ def diag(v: Any, k: int = 0) -> Tensor:
 @ops.reports("diagflat")
 def diagflat(v: Any, k: int = 0) -> Tensor:
     """``diag`` of ``v`` flattened."""
-    return diag(wrap(v).reshape(-1), k)
+    return _diag(wrap(v).reshape(-1), k, "lt.diagflat")
 
 
 def diag_indices(n: int, ndim: int = 2) -> tuple[Tensor, ...]:
@@ -965,11 +974,14 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Tensor:
     t = wrap(x)
     if t.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
+    if N is None:
+        refuse_call_axis(t, 0, "lt.vander (without N)")   # (N columns: a number here)
     n = t.shape[0] if N is None else operator.index(N)
     if n < 0:
         raise ValueError("negative dimensions are not allowed")
     dt = np.promote_types(t.dtype, int)
-    cols = [ones((t.shape[0], min(n, 1)), dt)]
+    # (``ones_like`` reads the rows at each call of a compiled function.)
+    cols = [ones_like(t[:, None][:, :min(n, 1)], dtype=dt)]
     if n > 1:
         xs = F.broadcast_to(F.astype(t, dt)[:, None], (t.shape[0], n - 1))
         cols.append(F.cumulative_prod(xs, axis=1))

@@ -1034,10 +1034,12 @@ def test_a_cached_signature_still_checks_dtypes() -> None:
     f = lt.function([x, s], x * s)
     for _ in range(3):
         np.testing.assert_array_equal(f(np.arange(3.0), 2.0), np.arange(3.0) * 2)
-        np.testing.assert_array_equal(f(np.arange(3.0), np.float32(0.5)),
+        np.testing.assert_array_equal(f(np.arange(3.0), np.float64(0.5)),
                                       np.arange(3.0) * 0.5)
         with pytest.raises(TypeError, match="got dtype int64"):
             f(np.arange(3), 2.0)
+        with pytest.raises(TypeError, match="got dtype float32"):   # (a NumPy scalar: strong)
+            f(np.arange(3.0), np.float32(0.5))
         with pytest.raises(ValueError, match=r"got shape \(3, 1\)"):
             f(np.ones((3, 1)), 2.0)
     info = f.cache_info()
@@ -1145,3 +1147,266 @@ def test_numpy_steps_that_return_an_argument_give_fresh_results() -> None:
         assert r1 is not r2 and r2 is not r3
         np.testing.assert_array_equal(r1, np.full((3, 3), 2.0))
         np.testing.assert_array_equal(r2, np.full((3, 3), 10.0))
+
+
+# ---------------------------------------------------------------- hunt fixes (compile-once)
+
+def test_jit_keys_static_floats_by_their_bits() -> None:
+    """``0.0 == -0.0`` and ``nan != nan``: static float (and complex)
+    arguments are keyed by their bits, so ``-0.0`` gets its own trace and a
+    NaN finds its trace again, also inside tuples, keywords and NumPy scalars."""
+    @lt.jit
+    def f(x: Any, k: Any) -> Any:
+        return x * k
+
+    @lt.jit
+    def g(x: Any, k: Any = 1.0) -> Any:
+        v = k[0] if isinstance(k, tuple) else k
+        return x * np.copysign(1.0, np.real(v)) * np.copysign(1.0, np.imag(v) or 1.0)
+
+    one = np.ones(2)
+    for k in (0.0, -0.0, np.float64(0.0), np.float64(-0.0), np.float32(-0.0)):
+        np.testing.assert_array_equal(f(one, k), one * k, strict=True)
+    for k in ((0.0,), (-0.0,), complex(0.0, 0.0), complex(0.0, -0.0), complex(-0.0, 1.0)):
+        v = k[0] if isinstance(k, tuple) else k
+        want = one * np.copysign(1.0, np.real(v)) * np.copysign(1.0, np.imag(v) or 1.0)
+        np.testing.assert_array_equal(g(one, k), want, strict=True)
+        np.testing.assert_array_equal(g(one, k=k), want, strict=True)
+    nan = float("nan")
+    f.cache_clear()
+    before = f.traces
+    for _ in range(3):
+        assert np.isnan(f(one, nan)).all()
+        assert np.isnan(f(one, np.float64("nan"))).all()
+        assert np.isnan(f(one, (nan,)[0])).all()
+    assert f.traces - before == 2 and f.cache_info().currsize == 2
+
+
+def test_resize_of_a_none_dimension_is_refused_when_built() -> None:
+    x = lt.placeholder((None,), "float64", name="x")
+    with pytest.raises(ValueError, match="None dimension"):
+        lt.resize(x, 4)
+    with pytest.raises(ValueError, match="None dimension"):
+        lt.resize(x[1:], (2, 2))
+    with pytest.raises(ValueError, match="lt.resize.*None dimension"):
+        lt.resize(x[:2], 3)                 # 2 long when built, 1 at a call with 1
+    # Fixed sizes beside it still work, and @lt.jit (concrete shapes) too.
+    y = lt.placeholder((3,), "float64", name="y")
+    f = lt.function([y], lt.resize(y, 4) * 2)
+    np.testing.assert_array_equal(f(np.arange(3.0)), np.resize(np.arange(3.0), 4) * 2)
+    jf = lt.jit(lambda t: lt.resize(t, 4))
+    for n in (0, 2, 5):
+        np.testing.assert_array_equal(jf(np.arange(float(n))), np.resize(np.arange(float(n)), 4),
+                                      strict=True)
+
+
+def test_put_with_clip_or_wrap_on_a_none_dimension_is_refused_when_built() -> None:
+    x = lt.placeholder((None,), "float64", name="x")
+    for mode in ("clip", "wrap"):
+        y = x * 1
+        with pytest.raises(ValueError, match="None dimension"):
+            lt.put(y, [5], -1.0, mode=mode)
+    z = lt.placeholder((4,), "float64", name="z")
+    w = z * 1
+    lt.put(w, [9, -3], -1.0, mode="clip")
+    Z = np.arange(4.0)
+    W = Z * 1
+    np.put(W, [9, -3], -1.0, mode="clip")
+    np.testing.assert_array_equal(lt.function([z], w)(Z), W)
+
+
+@pytest.mark.parametrize("case", [
+    lambda m, t: m.broadcast_to(t[:2], (3, 2)),
+    lambda m, t: t[:2].reshape(2, 1),
+    lambda m, t: m.tile(t[:2], 2),
+    lambda m, t: m.repeat(t[:2], 2),
+    lambda m, t: m.broadcast_to(t[-3:][:, None], (3, 2)),
+])
+def test_an_axis_sliced_to_a_bound_is_never_resized_as_a_none_axis(case: Any) -> None:
+    """``x[:2]`` of a None dimension is 2 long when built, and shorter at a
+    call with fewer elements: a size read from it when the graph was built
+    (a broadcast target, a reshape) is the user's bound, not the call's.
+    Where the call makes such an axis shorter, the result is NumPy's or a
+    clear error, never a silently other shape."""
+    x = lt.placeholder((None,), "float64", name="x")
+    f = lt.function([x], case(lt, x))
+    for n in (5, 3, 2, 1, 0, 4):
+        X = np.arange(1.0, n + 1)
+        try:
+            want = case(np, X)
+        except ValueError:
+            want = None
+        try:
+            got = f(X)
+        except ValueError as e:
+            assert "None dimension" in str(e) or want is None, str(e)
+            continue
+        assert want is not None, f"n={n}: got {got!r}, NumPy raises"
+        np.testing.assert_array_equal(got, want, strict=True)
+
+
+@pytest.mark.parametrize("name, build", [
+    ("lt.diag", lambda t: lt.diag(t, -1)), ("lt.diag", lambda t: lt.diag(t)),
+    ("lt.diag", lambda t: lt.diag(t[:2], 1)), ("lt.diagflat", lambda t: lt.diagflat(t)),
+    ("lt.vander (without N)", lambda t: lt.vander(t))])
+def test_square_results_of_a_none_dimension_are_refused_when_built(name: str,
+                                                                     build: Any) -> None:
+    # An n-by-n result needs n as a number when the graph is built.
+    x = lt.placeholder((None,), "float64", name="x")
+    import re
+    with pytest.raises(ValueError, match=re.escape(f"{name} cannot be compiled with a None "
+                                                   f"dimension")):
+        build(x)
+    # Fixed sizes, and @lt.jit, which traces each shape.
+    y = lt.placeholder((3,), "float64", name="y")
+    Y = np.arange(1.0, 4.0)
+    want = build(lt.asarray(Y)).eval()
+    np.testing.assert_array_equal(lt.function([y], build(y))(Y), want, strict=True)
+    np.testing.assert_array_equal(lt.jit(build)(Y), want, strict=True)
+
+
+def test_vander_with_n_of_a_none_dimension_is_specialized() -> None:
+    x = lt.placeholder((None,), "float64", name="x")
+    fs = {N: lt.function([x], lt.vander(x, N)) for N in (0, 1, 3)}
+    g = lt.function([x], lt.vander(x, 3, increasing=True))
+    for n in (0, 1, 2, 5):
+        X = np.arange(1.0, n + 1)
+        for N, f in fs.items():
+            np.testing.assert_array_equal(f(X), np.vander(X, N), strict=True)
+        np.testing.assert_array_equal(g(X), np.vander(X, 3, increasing=True), strict=True)
+
+
+def test_masked_arrays_and_matrices_are_refused_naming_the_input() -> None:
+    # np.asarray would drop the mask (or np.matrix's ``*``), silently.
+    m = np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    x = lt.placeholder((None,), "float64", name="x")
+    f = lt.function([x], x * 2)
+    with pytest.raises(TypeError, match="'x'.*MaskedArray"):
+        f(m)
+    with pytest.raises(TypeError, match="'x'.*MaskedArray"):
+        f(x=m)
+    with pytest.raises(TypeError, match="argument 0.*MaskedArray"):
+        lt.jit(lambda t: t * 2)(m)
+    p = lt.placeholder((2, 2), "float64", name="p")
+    with pytest.raises(TypeError, match="'p'.*matrix"):
+        lt.function([p], p * p)(np.matrix(np.eye(2)))
+    # Other subclasses (a memmap) are their data, as np.asarray reads them.
+    class Sub(np.ndarray):
+        pass
+    np.testing.assert_array_equal(f(np.arange(3.0).view(Sub)), np.arange(3.0) * 2,
+                                  strict=True)
+
+
+def test_only_python_scalars_are_cast_to_a_0d_input() -> None:
+    """A Python number is weak (NEP 50): it takes the 0-d input's dtype.
+    NumPy scalars and 0-d arrays have their own dtype: a wrong one is the
+    TypeError an n-d array of it gets."""
+    s = lt.placeholder((), np.float32, name="s")
+    f = lt.function([s], s * 3)
+    np.testing.assert_array_equal(f(0.1), np.float32(0.1) * 3, strict=True)
+    for bad in (np.array(0.1), np.float64(0.1), np.float16(0.1)):
+        with pytest.raises(TypeError, match="'s'.*float"):
+            f(bad)
+    si = lt.placeholder((), np.int8, name="si")
+    g = lt.function([si], si + 1)
+    np.testing.assert_array_equal(g(5), np.int8(6), strict=True)
+    np.testing.assert_array_equal(g(np.int8(5)), np.int8(6), strict=True)
+    for bad in (np.array(5), np.int64(300), np.int64(5)):
+        with pytest.raises(TypeError, match="'si'.*int64"):
+            g(bad)
+    with pytest.raises(OverflowError, match="'si'.*Python integer 300"):
+        g(300)
+
+
+def test_array_outputs_and_byte_swapped_inputs() -> None:
+    x = lt.placeholder((None,), "float64", name="x")
+    c = np.ones(3)
+    f = lt.function([x], [x * 2, c])
+    got = f(np.arange(2.0))
+    np.testing.assert_array_equal(got[0], np.arange(2.0) * 2, strict=True)
+    np.testing.assert_array_equal(got[1], c, strict=True)
+    got[1][0] = 5.0
+    assert c[0] == 1.0
+    X = np.arange(3.0).astype(">f8")
+    np.testing.assert_array_equal(f(X)[0], np.arange(3.0) * 2, strict=True)
+    s = lt.placeholder((), np.int16, name="s")
+    np.testing.assert_array_equal(lt.function([s], s + 1)(np.array(3, ">i2")), np.int16(4),
+                                  strict=True)
+    with pytest.raises(TypeError, match="'x'.*>f4"):
+        f(np.ones(2, ">f4"))
+
+
+def test_index_assignment_on_a_none_dimension_is_specialized() -> None:
+    """``y[0] = 5``, ``y[1:] = ...``, ``y[[0, -1]] += 1`` on a tensor over a
+    None dimension: the index is resolved for each call's size, as a read's."""
+    def body(m: Any, x: Any) -> Any:
+        y = x * 1
+        y[0] = 5
+        y[-1, 1:] = -1
+        y[1:] = y[1:] + y[:-1]
+        y[[0, -1], 2] += 1
+        y[::2, [0, 2]] = 7
+        return y
+
+    x = lt.placeholder((None, 3), "float64", name="x")
+    f = lt.function([x], body(lt, x))
+    for n in (1, 2, 5, 3):
+        X = np.arange(3.0 * n).reshape(n, 3)
+        np.testing.assert_array_equal(f(X), body(np, X.copy()), strict=True)
+    with pytest.raises(IndexError):
+        f(np.zeros((0, 3)))
+
+
+def test_an_in_place_operation_on_a_placeholder_handle_is_named() -> None:
+    x = lt.placeholder((None,), "float64", name="x")
+    y = x
+    y += 1
+    with pytest.raises(TypeError, match="in-place"):
+        lt.function([y], y * 2)
+
+
+def test_writes_through_views_of_a_none_dimension_are_specialized() -> None:
+    def through_view(t: Any) -> Any:
+        y = t * 1
+        d = y[1:]
+        d[0] = 5
+        y[::-1][::2] = 0
+        return y
+
+    def through_reshape(t: Any) -> Any:
+        y = t * 1
+        r = y.reshape(-1, 1)
+        r[-1, 0] = 3
+        return y
+
+    x = lt.placeholder((None,), "float64", name="x")
+    for case in (through_view, through_reshape):
+        f = lt.function([x], case(x))
+        for n in (2, 5, 1, 0):
+            X = np.arange(1.0, n + 1)
+            try:
+                want = case(X.copy())
+            except IndexError:
+                with pytest.raises(IndexError):
+                    f(X)
+                continue
+            np.testing.assert_array_equal(f(X), want, strict=True)
+
+
+@pytest.mark.parametrize("build", [
+    lambda x: lt.array_split(x, 3), lambda x: lt.split(x, 3),
+    lambda x: lt.take(x, [5], mode="clip"), lambda x: lt.take(x[1:], [-5], mode="wrap"),
+    lambda x: lt.array_split(x[1:], 2)],
+    ids=["array_split", "split", "take-clip", "take-wrap", "array_split-of-a-slice"])
+def test_sizes_from_a_none_dimension_are_refused_when_built(build: Any) -> None:
+    """Sections and clipped or wrapped indices computed from a None
+    dimension's stand-in size would be that size's for every call (array_split
+    returned the whole array as its first piece): refused on the line."""
+    x = lt.placeholder((None,), np.float64)
+    with pytest.raises(ValueError, match="None dimension"):
+        build(x)
+    # explicit bounds, and a fixed size, still work
+    f = lt.function([x], lt.array_split(x, [1, 3]))
+    assert [p.tolist() for p in f(np.arange(6.0))] == [[0.0], [1.0, 2.0], [3.0, 4.0, 5.0]]
+    y = lt.placeholder((5,), np.float64)
+    assert lt.function([y], lt.take(y, [7], mode="clip"))(np.arange(5.0)).tolist() == [4.0]
