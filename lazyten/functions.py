@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .compile import refuse_call_axis
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node, _in_package, refuse_call_sizes, user_source
+from .graph.node import Node, _in_package, user_source
 from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, check_order,
                      node_of, numpy_names, numpy_out, run_now, wrap, write_order)
 
@@ -764,7 +765,7 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
     try:
         len(indices_or_sections)
     except TypeError:                        # (a number of sections: NumPy's n % k)
-        refuse_call_sizes(t._node, (n,), f"split's sections of axis {ax}")
+        refuse_call_axis(t, ax, "lt.split (into a number of sections)")
         if n % indices_or_sections:
             raise ValueError(f"array split does not result in an equal division: size {n} "
                              f"along axis {ax} into {indices_or_sections} sections") from None
@@ -781,7 +782,7 @@ def array_split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]
     try:
         len(indices_or_sections)
     except TypeError:                        # (sections' bounds from the length)
-        refuse_call_sizes(t._node, (t.shape[ax],), f"array_split's sections of axis {ax}")
+        refuse_call_axis(t, ax, "lt.array_split (into a number of sections)")
     return _split_at(t, ax, _division_points(t.shape[ax], indices_or_sections))
 
 
@@ -1440,7 +1441,7 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None,
             raise ops.located("take", [t._node, idx._node], e) from None
     if how != "raise" and idx.dtype.kind in "iu":
         # (the bounds wrapped or clipped to are the axis' length, now)
-        refuse_call_sizes(t._node, (n,), f"take's mode={mode!r} along axis {axis}")
+        refuse_call_axis(t, S.normalize_axis(axis, t.ndim), f"lt.take(..., mode={mode!r})")
         if n == 0:
             if idx.size:
                 raise ops.located("take", [t._node, idx._node], IndexError(
