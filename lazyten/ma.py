@@ -6,9 +6,13 @@ from core ops (``where``, comparisons, reductions), so masked computations
 fuse and optimize like any other graph; ``eval()`` computes data and mask in
 one plan and returns a ``numpy.ma.MaskedArray``.
 
-The mask is always a full boolean tensor (NumPy's ``nomask`` shortcut is not
-modelled): results equal ``numpy.ma`` on an array whose mask is an explicit
-array, which is what ``numpy.ma``'s ``masked_*`` functions produce.  Each
+The mask is always a full boolean tensor; where ``numpy.ma`` would hold
+``nomask`` instead (``masked_array(x)`` without a mask, a ``masked_where`` or
+comparison that masked nothing), the tensor is all False and the
+``MaskedTensor`` knows it (``_shrink``): ``getmask`` gives ``lt.ma.nomask``,
+float32 means stay float32, views do not share a mask given later, as in
+numpy.ma.  Where that depends on the values, it is decided when something
+needs it (which computes the mask).  Each
 operation is built the way ``numpy.ma`` computes it, so values, masks, the
 data left under the mask, dtypes and fill values are ``numpy.ma``'s own.  In
 particular ``numpy.ma`` has two kinds of operators:
@@ -19,8 +23,12 @@ particular ``numpy.ma`` has two kinds of operators:
 - the ones ``MaskedArray`` leaves to ``ndarray`` (``%``, ``divmod``) run the
   NumPy ufunc, where Python scalars are weak: a masked int8 array % 3 is int8.
 
-``m[index] = value`` writes lazily, with numpy.ma's semantics (see
-``MaskedTensor.__setitem__``).  As in numpy.ma, views (``m[1:]``, ``m.T``,
+``m[index] = value`` and ``m += x`` (every in-place operator) write lazily,
+with numpy.ma's semantics (see ``MaskedTensor.__setitem__``).  Indexing is lazy
+too: ``m[1]`` is a 0-d ``MaskedTensor``, never numpy.ma's ``masked``
+constant, so ``m[1] is lt.ma.masked`` is never true (``lt.ma.is_masked(m[1])``
+asks it).  ``bool``, ``float``, ``int`` force a value as numpy.ma's do, a
+0-d masked value counting as numpy.ma's ``masked``.  As in numpy.ma, views (``m[1:]``, ``m.T``,
 ``m.reshape``, ``m.data``, ``m.mask``) and the tensors ``masked_array`` was
 given share the writes; every operation's result owns its data and mask.
 A write never reaches a NumPy array: lazyten reads its inputs, never writes
@@ -38,6 +46,7 @@ masked_array(data=[1.0, --, 2.0, --],
 
 from __future__ import annotations
 
+import builtins
 import operator
 import warnings
 from collections.abc import Callable
@@ -54,7 +63,7 @@ __all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_equal", "m
            "masked_inside", "masked_outside", "masked_where", "masked_invalid", "filled",
            "count", "compressed", "getdata", "getmask", "getmaskarray", "is_masked",
            "sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax",
-           "sqrt", "log", "exp", "abs", "default_fill_value"]
+           "sqrt", "log", "exp", "abs", "default_fill_value", "nomask", "shrink_mask"]
 
 # numpy.ma's tolerance for "division by zero".  A NumPy scalar, as in numpy.ma:
 # it is strong, so the domain test runs in float64 for float32 data too.
@@ -64,6 +73,9 @@ _op = F._apply_elementwise
 
 # numpy.ma's masked constant: ``m[i] = lt.ma.masked`` masks, as with np.ma.masked.
 masked = np.ma.masked
+# numpy.ma's "no mask" marker (``np.False_``): what ``getmask`` returns for an
+# array numpy.ma holds without a mask array (see ``MaskedTensor._shrink``).
+nomask = np.ma.nomask
 
 
 def _own(t: Tensor) -> Tensor:
@@ -132,7 +144,7 @@ class MaskedTensor:
     array([10,  0, 30])
     """
 
-    __slots__ = ("_data", "_mask", "_fill_value")
+    __slots__ = ("_data", "_mask", "_fill_value", "_shrink")
 
     # Tensor/ndarray op MaskedTensor -> our reflected operators (NumPy's protocol).
     __array_priority__ = 1001.0
@@ -151,6 +163,18 @@ class MaskedTensor:
         # which shows in ``fill_value`` and in the repr.
         self._fill_value: np.ndarray[Any, Any] | None = (
             None if fill_value is None else _check_fill_value(fill_value, data.dtype))
+        # numpy.ma's ``nomask``.  numpy.ma holds either a mask array or
+        # ``nomask``, and some results depend on which (a float32 mean is
+        # float32 without a mask, float64 with one; ``getmask``; a view of a
+        # nomask array does not share a mask given to it later).  lazyten's
+        # mask is always a tensor (all False where numpy.ma has nomask), and
+        # ``_shrink`` says what numpy.ma holds: None, a mask array; a tuple of
+        # boolean tensors, nomask exactly when none of them has a True, which
+        # is how numpy.ma's "shrinking" operations (``masked_where``,
+        # comparisons, ``**``) decide it from the values.  ``()`` is nomask,
+        # known when the graph is built; a tuple of tensors is decided when
+        # something needs it (``_nomask``).
+        self._shrink: tuple[Tensor, ...] | None = None
 
     # ------------------------------------------------------------ metadata
     @property
@@ -197,12 +221,87 @@ class MaskedTensor:
     def __len__(self) -> int:
         return len(self._data)
 
+    def _nomask(self) -> bool:
+        """Whether numpy.ma would hold ``nomask`` (``_shrink``).  Where that
+        depends on the values, the masks it depends on are computed now (and
+        the answer kept: they are snapshots, immutable)."""
+        s = self._shrink
+        if s is None or not s:
+            return s is not None
+        from . import compute
+        known = not builtins.any(bool(v) for v in compute(*(F.any(t) for t in s)))
+        self._shrink = () if known else None
+        return known
+
+    def _own_mask_if_nomask(self) -> None:
+        """Before a mask is written: numpy.ma gives an array it holds without
+        a mask (``nomask``) a new mask array of its own, which its views (and
+        its base) do not share; one with a mask array writes that one."""
+        if self._nomask():
+            self._mask = _own(self._mask)
+        self._shrink = None
+
+    # ------------------------------------------------------------ truth and scalars
+    # As numpy.ma's: the data decides (ndarray's rules), except that a 0-d
+    # masked value is numpy.ma's ``masked`` constant (what its operations and
+    # reductions return for one): false, NaN as a float (with numpy.ma's
+    # warning), no int, 0j, no index.
+    def _scalar_state(self, kind: str) -> tuple[Any, bool]:
+        from . import compute
+        if self.size != 1:
+            raise TypeError(f"Only length-1 arrays can be converted to Python scalars "
+                            f"({kind}() of a masked tensor of shape {self.shape})")
+        d, m = compute(self._data, self._mask)
+        return d.reshape(()).item(), bool(m.reshape(()))
+
+    def __bool__(self) -> bool:
+        if self.size == 0:
+            raise ValueError("The truth value of an empty masked tensor is ambiguous; use "
+                             ".size > 0 to check that it is not empty")
+        if self.size != 1:
+            raise ValueError(f"The truth value of a masked tensor with {self.size} elements "
+                             f"is ambiguous; use .any() or .all()")
+        value, is_masked = self._scalar_state("bool")
+        return False if is_masked and self.ndim == 0 else bool(value)
+
+    def __float__(self) -> float:
+        value, is_masked = self._scalar_state("float")
+        if is_masked:
+            warnings.warn("Warning: converting a masked element to nan.", stacklevel=2)
+            return float("nan")
+        return float(value)
+
+    def __int__(self) -> int:
+        value, is_masked = self._scalar_state("int")
+        if is_masked:
+            raise np.ma.MaskError("Cannot convert masked element to a Python int.")
+        return int(value)
+
+    def __complex__(self) -> complex:
+        value, is_masked = self._scalar_state("complex")
+        return 0j if is_masked and self.ndim == 0 else complex(value)
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "iu" or self.ndim:
+            raise TypeError(f"only integer scalar arrays can be converted to a scalar index "
+                            f"(a masked tensor {self.dtype}{list(self.shape)})")
+        value, is_masked = self._scalar_state("index")
+        if is_masked:  # numpy.ma's masked constant is a float
+            raise TypeError("a masked element cannot be converted to a scalar index")
+        return operator.index(value)
+
     # ------------------------------------------------------------ forcing
     def eval(self) -> np.ma.MaskedArray:
         """Data and mask in one plan, as a ``numpy.ma.MaskedArray``."""
         from . import compute
-        d, m = compute(self._data, self._mask)
-        out = np.ma.MaskedArray(d, mask=m)
+        s = self._shrink
+        if s is None or s:
+            d, m, *anys = compute(self._data, self._mask, *(F.any(t) for t in (s or ())))
+            if s and not builtins.any(bool(v) for v in anys):
+                self._shrink = ()
+        else:
+            d, m = compute(self._data)[0], None
+        out = np.ma.MaskedArray(d, mask=np.ma.nomask if self._shrink == () else m)
         if self._fill_value is not None:
             # As numpy.ma's own results get it (``_update_from``): not cast to
             # the data's dtype, which the constructor's fill_value= would do.
@@ -235,7 +334,8 @@ class MaskedTensor:
     def _both(self, fn: Callable[[Tensor], Tensor]) -> MaskedTensor:
         # numpy.ma's views keep the fill value as it is (``_update_from``),
         # and share data and mask: a write to the view is one to its base.
-        return _make(fn(self._data), fn(self._mask), self._fill_value, view=True)
+        return _make(fn(self._data), fn(self._mask), self._fill_value, view=True,
+                     shrink=self._shrink)
 
     def __getitem__(self, index: Any) -> MaskedTensor:
         return self._both(lambda t: t[index])
@@ -250,7 +350,9 @@ class MaskedTensor:
     def astype(self, dtype: Any) -> MaskedTensor:
         """The data cast to ``dtype``; the fill value is cast too (numpy.ma).
         A copy: mask included."""
-        return MaskedTensor(self._data.astype(dtype), _own(self._mask), self._fill_value)
+        out = MaskedTensor(self._data.astype(dtype), _own(self._mask), self._fill_value)
+        out._shrink = self._shrink
+        return out
 
     # ------------------------------------------------------------ writes
     def __setitem__(self, index: Any, value: Any) -> None:
@@ -283,11 +385,15 @@ class MaskedTensor:
         data: Any
         mask: Any
         if value is np.ma.masked:
+            self._own_mask_if_nomask()
             self._mask[key] = True
             return
         if _is_masked_type(value):
             v = _masked(value)
             data, mask = v._data, v._mask
+            if not v._nomask():
+                # (numpy.ma: a value without a mask leaves a nomask array so)
+                self._own_mask_if_nomask()
         elif _is_masked_type(index):
             self._data[key] = value
             return
@@ -297,27 +403,42 @@ class MaskedTensor:
         self._mask[key] = mask
 
     # ------------------------------------------------------------ reductions
-    def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
+    # ``out=``: NumPy's functions (np.sum(m), np.std(m), ...) call these
+    # methods with ``out=None``; lazy results are new tensors, so another
+    # ``out`` is refused.
+    def sum(self, axis: Any = None, dtype: Any = None, keepdims: bool = False, *,
+            out: Any = None) -> MaskedTensor:
+        _no_out(out, "sum")
         return sum(self, axis, dtype, keepdims)
 
-    def prod(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
+    def prod(self, axis: Any = None, dtype: Any = None, keepdims: bool = False, *,
+             out: Any = None) -> MaskedTensor:
+        _no_out(out, "prod")
         return prod(self, axis, dtype, keepdims)
 
-    def mean(self, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
+    def mean(self, axis: Any = None, dtype: Any = None, keepdims: bool = False, *,
+             out: Any = None) -> MaskedTensor:
+        _no_out(out, "mean")
         return mean(self, axis, dtype, keepdims)
 
     def var(self, axis: Any = None, dtype: Any = None, ddof: int = 0,
-            keepdims: bool = False) -> MaskedTensor:
+            keepdims: bool = False, *, out: Any = None) -> MaskedTensor:
+        _no_out(out, "var")
         return var(self, axis, dtype, ddof, keepdims)
 
     def std(self, axis: Any = None, dtype: Any = None, ddof: int = 0,
-            keepdims: bool = False) -> MaskedTensor:
+            keepdims: bool = False, *, out: Any = None) -> MaskedTensor:
+        _no_out(out, "std")
         return std(self, axis, dtype, ddof, keepdims)
 
-    def min(self, axis: Any = None, keepdims: bool = False) -> MaskedTensor:
+    def min(self, axis: Any = None, keepdims: bool = False, *,
+            out: Any = None) -> MaskedTensor:
+        _no_out(out, "min")
         return min(self, axis, keepdims)
 
-    def max(self, axis: Any = None, keepdims: bool = False) -> MaskedTensor:
+    def max(self, axis: Any = None, keepdims: bool = False, *,
+            out: Any = None) -> MaskedTensor:
+        _no_out(out, "max")
         return max(self, axis, keepdims)
 
     def argmin(self, axis: int | None = None, keepdims: bool = False) -> Tensor:
@@ -358,17 +479,196 @@ class MaskedTensor:
     def __rdivmod__(self, o: Any) -> tuple[MaskedTensor, MaskedTensor]:
         return _divmod(o, self)
 
+    # ndarray's bitwise operators: NumPy's ufunc on the data, masks or'ed
+    # (and shrunk, as numpy.ma's __array_wrap__ does).
+    def __and__(self, o: Any) -> MaskedTensor: return _bitwise("bitwise_and", self, o)
+    def __rand__(self, o: Any) -> MaskedTensor: return _bitwise("bitwise_and", o, self)
+    def __or__(self, o: Any) -> MaskedTensor: return _bitwise("bitwise_or", self, o)
+    def __ror__(self, o: Any) -> MaskedTensor: return _bitwise("bitwise_or", o, self)
+    def __xor__(self, o: Any) -> MaskedTensor: return _bitwise("bitwise_xor", self, o)
+    def __rxor__(self, o: Any) -> MaskedTensor: return _bitwise("bitwise_xor", o, self)
+    def __lshift__(self, o: Any) -> MaskedTensor:
+        return _bitwise("bitwise_left_shift", self, o)
+    def __rlshift__(self, o: Any) -> MaskedTensor:
+        return _bitwise("bitwise_left_shift", o, self)
+    def __rshift__(self, o: Any) -> MaskedTensor:
+        return _bitwise("bitwise_right_shift", self, o)
+    def __rrshift__(self, o: Any) -> MaskedTensor:
+        return _bitwise("bitwise_right_shift", o, self)
+
     __hash__ = None  # type: ignore[assignment]
 
+    # ndarray's unary operators: the ufunc on the data, the mask copied (a
+    # mask array even where the operand has none: numpy.ma's __array_wrap__).
     def __neg__(self) -> MaskedTensor:
         return _make(-self._data, self._mask, self._fill_value)
+
+    def __pos__(self) -> MaskedTensor:
+        return _make(_op("positive", self._data), self._mask, self._fill_value)
+
+    def __invert__(self) -> MaskedTensor:
+        return _make(_op("bitwise_invert", self._data), self._mask, self._fill_value)
 
     def __abs__(self) -> MaskedTensor:
         return _make(_op("abs", self._data), self._mask, self._fill_value)
 
+    # ------------------------------------------------------------ in-place operators
+    # They write this tensor, so its views and its base see the change, as in
+    # numpy.ma: + - * / // ** by numpy.ma's own in-place methods, the others
+    # by ndarray's (the ufunc into the data, a new mask).  NumPy's casting
+    # rule (same_kind) and shape rule apply: int += 2.5 is a TypeError.
+    def __iadd__(self, o: Any) -> MaskedTensor: return _iarith(self, "add", o, 0)
+    def __isub__(self, o: Any) -> MaskedTensor: return _iarith(self, "subtract", o, 0)
+    def __imul__(self, o: Any) -> MaskedTensor: return _iarith(self, "multiply", o, 1)
+    def __itruediv__(self, o: Any) -> MaskedTensor: return _idivide(self, "divide", o)
+    def __ifloordiv__(self, o: Any) -> MaskedTensor:
+        return _idivide(self, "floor_divide", o)
+    def __ipow__(self, o: Any) -> MaskedTensor: return _ipow(self, o)
+    def __imod__(self, o: Any) -> MaskedTensor: return _iufunc(self, "remainder", o)
+    def __iand__(self, o: Any) -> MaskedTensor: return _iufunc(self, "bitwise_and", o)
+    def __ior__(self, o: Any) -> MaskedTensor: return _iufunc(self, "bitwise_or", o)
+    def __ixor__(self, o: Any) -> MaskedTensor: return _iufunc(self, "bitwise_xor", o)
+    def __ilshift__(self, o: Any) -> MaskedTensor:
+        return _iufunc(self, "bitwise_left_shift", o)
+    def __irshift__(self, o: Any) -> MaskedTensor:
+        return _iufunc(self, "bitwise_right_shift", o)
+
+
+_INPLACE_METHODS = {"add": "__iadd__", "subtract": "__isub__", "multiply": "__imul__",
+                    "divide": "__itruediv__", "floor_divide": "__ifloordiv__",
+                    "remainder": "__imod__", "bitwise_and": "__iand__",
+                    "bitwise_or": "__ior__", "bitwise_xor": "__ixor__",
+                    "bitwise_left_shift": "__ilshift__", "bitwise_right_shift": "__irshift__"}
+
+
+def _tensor_inplace(t: Tensor, name: str, o: Any) -> Tensor:
+    """``t <op>= o`` by the Tensor's own in-place operator (its casting and
+    shape errors; it writes ``t``, or is a new value for an element
+    ``m[i]``, which NumPy gives as a scalar)."""
+    out: Tensor = getattr(t, _INPLACE_METHODS[name])(o)
+    return out
+
+
+def _write_all(t: Tensor, value: Tensor) -> Tensor:
+    """``t[...] = value`` (same shape, cast), as an in-place operator writes."""
+    if t._is_element():
+        return value.astype(t.dtype) if value.dtype != t.dtype else value
+    t._write(value._node)
+    return t
+
+
+def _mask_for_write(self: MaskedTensor) -> None:
+    """numpy.ma's ``self._mask |= ...`` on an array it holds without a mask
+    makes a new mask, not shared with its views or its base."""
+    if self._shrink is not None and self._nomask():
+        self._mask = _own(self._mask)
+
+
+def _or_mask_into(self: MaskedTensor, m: Tensor) -> None:
+    mk = self._mask
+    mk |= m
+    self._mask = mk
+
+
+def _iarith(self: MaskedTensor, name: str, other: Any, neutral: int) -> MaskedTensor:
+    """numpy.ma's ``__iadd__``, ``__isub__``, ``__imul__``: the other's mask
+    or'ed in, its data replaced by ``neutral`` where masked (so masked data
+    stays), then ndarray's in-place operator on the data."""
+    o = _operand(other, strong=True)
+    od = wrap(o.data)
+    if o.mask is not None:
+        nomask_before = self._shrink is not None and self._nomask()
+        _mask_for_write(self)
+        _or_mask_into(self, o.mask)
+        # (nomask stays so where the other's mask has no True)
+        self._shrink = (_own(o.mask),) if nomask_before else None
+    self._data = _tensor_inplace(self._data, name, _put(self._mask, neutral, od))
+    return self
+
+
+def _idivide(self: MaskedTensor, name: str, other: Any) -> MaskedTensor:
+    """numpy.ma's ``__itruediv__``/``__ifloordiv__``: masked also where the
+    divisor is too small (``_divide_domain``), the divisor 1 where masked."""
+    o = _operand(other, strong=True)
+    od = wrap(o.data)
+    dom = _divide_domain(self._data, od)
+    new = dom if o.mask is None else o.mask | dom
+    nomask_before = self._shrink is not None and self._nomask()
+    _mask_for_write(self)
+    _or_mask_into(self, new)
+    self._shrink = (_own(new),) if nomask_before else None
+    self._data = _tensor_inplace(self._data, name, _put(self._mask, 1, _put(dom, 1, od)))
+    return self
+
+
+def _ipow(self: MaskedTensor, other: Any) -> MaskedTensor:
+    """numpy.ma's ``__ipow__``: the exponent 1 where masked, then what is not
+    finite masked (in the mask, which views share) and set to the fill
+    value; the other's mask is or'ed into a new mask (views keep theirs);
+    the mask shrinks."""
+    o = _operand(other, strong=True)
+    od = _put(self._mask, 1, wrap(o.data))
+    d = self._data
+    if self.dtype == np.bool_ and od.dtype == np.bool_:
+        res, bad = _op("pow", d, od), None
+    else:
+        res, bad = _quiet("pow", d, od)
+    if not np.can_cast(res.dtype, self.dtype, "same_kind"):
+        raise TypeError(f"pow: cannot cast the result from {res.dtype} to {self.dtype} with "
+                        f"casting rule 'same_kind' (in-place on a masked {self.dtype} tensor)")
+    if res.shape != self.shape:
+        raise ValueError(f"pow: non-broadcastable output: in-place result has shape "
+                         f"{res.shape} but the masked tensor has shape {self.shape}")
+    res = res if res.dtype == self.dtype else res.astype(self.dtype)
+    invalid = None
+    if _inexact(self.dtype):
+        invalid = ~_op("isfinite", res)
+        invalid = invalid if bad is None else invalid | bad
+        res = F.where(invalid, _fill_as(self._fill_value, self.dtype), res)
+    self._data = _write_all(d, res)
+    if invalid is not None or o.mask is not None:
+        _mask_for_write(self)
+    if invalid is not None:
+        _or_mask_into(self, invalid)
+    if o.mask is not None:
+        self._mask = _own(_full(self._mask | o.mask, self.shape))
+    self._shrink = (_own(self._mask),)
+    return self
+
+
+def _iufunc(self: MaskedTensor, name: str, other: Any) -> MaskedTensor:
+    """ndarray's in-place operators (``%= &= |= ^= <<= >>=``) on a
+    MaskedArray: the ufunc writes the data everywhere (Python scalars
+    weak); numpy.ma's ``__array_wrap__`` then gives it a new mask (views keep
+    the old one), the operands' masks or'ed and shrunk, and for ``%`` masks
+    its domain, tested on the result as numpy.ma does, setting the data there
+    to 1."""
+    o = _operand(other, strong=False)
+    od = o.data
+    m = _full(_or(self._mask, o.mask), self.shape)
+    d = _tensor_inplace(self._data, name, od)
+    if name == "remainder":
+        dom = _divide_domain(d, _strong(od))
+        d = _write_all(d, F.where(dom, np.asarray(1, d.dtype)[()], d))
+        m = m | dom
+    self._data = d
+    self._mask = _own(m)
+    self._shrink = (_own(m),)
+    return self
+
+
+def _bitwise(name: str, a: Any, b: Any) -> MaskedTensor:
+    return _ufunc_op(name, a, b, domain=False)
+
+
+def _no_out(out: Any, name: str) -> None:
+    if out is not None:
+        raise TypeError(f"lt.ma {name}: out= is not supported (a lazy result is a new masked "
+                        f"tensor); use the returned value")
+
 
 def _make(data: Tensor, mask: Tensor, fill: np.ndarray[Any, Any] | None,
-          view: bool = False) -> MaskedTensor:
+          view: bool = False, shrink: tuple[Tensor, ...] | None = None) -> MaskedTensor:
     """A MaskedTensor with a stored fill value taken as it is (no check).
 
     An operation's result owns its data and mask, which may be an operand's
@@ -376,6 +676,7 @@ def _make(data: Tensor, mask: Tensor, fill: np.ndarray[Any, Any] | None,
     reach the operand.  A ``view`` shares its base's."""
     out = MaskedTensor(data if view else _own(data), mask if view else _own(mask))
     out._fill_value = fill
+    out._shrink = shrink
     return out
 
 
@@ -397,6 +698,16 @@ class _Operand(NamedTuple):
     data: Any                              # a Tensor, or a scalar
     mask: Tensor | None                    # None: not a masked operand
     fill: np.ndarray[Any, Any] | None      # numpy.ma's _fill_value
+    shrink: tuple[Tensor, ...] | None = ()  # MaskedTensor._shrink (a plain one: nomask)
+
+
+def _refuse_sparse(x: Any, what: str) -> None:
+    import scipy.sparse as sp
+
+    from .sparse import SparseMatrix
+    if isinstance(x, SparseMatrix) or sp.issparse(x):
+        raise TypeError(f"lt.ma: {what} cannot be a sparse matrix (lt.sparse/scipy.sparse "
+                        f"matrices have no masked form); use S.to_dense() (a dense tensor)")
 
 
 def _operand(x: Any, strong: bool) -> _Operand:
@@ -407,7 +718,8 @@ def _operand(x: Any, strong: bool) -> _Operand:
     if isinstance(x, np.ma.MaskedArray):
         x = _from_numpy(x)
     if isinstance(x, MaskedTensor):
-        return _Operand(x._data, x._mask, x._fill_value)
+        return _Operand(x._data, x._mask, x._fill_value, x._shrink)
+    _refuse_sparse(x, "an operand of a masked operation")
     if isinstance(x, (bool, int, float, complex)):
         return _Operand(np.asarray(x)[()] if strong else x, None, None)
     return _Operand(x if isinstance(x, (Tensor, np.generic)) else wrap(x), None, None)
@@ -425,7 +737,26 @@ def _fill_of(x: _Operand, y: _Operand) -> np.ndarray[Any, Any] | None:
 def _from_numpy(x: np.ma.MaskedArray) -> MaskedTensor:
     fv = getattr(x, "_fill_value", None)
     return _make(wrap(np.ma.getdata(x)), wrap(np.ma.getmaskarray(x)),
-                 None if fv is None else np.array(fv))
+                 None if fv is None else np.array(fv),
+                 shrink=() if np.ma.getmask(x) is np.ma.nomask else None)
+
+
+def _cat(*states: tuple[Tensor, ...] | None) -> tuple[Tensor, ...] | None:
+    """The ``_shrink`` of a result that numpy.ma holds without a mask exactly
+    when every operand has none (``_MaskedBinaryOperation``'s mask)."""
+    out: tuple[Tensor, ...] = ()
+    for st in states:
+        if st is None:
+            return None
+        out += st
+    return out
+
+
+def _shrunk(mask: Tensor, *states: tuple[Tensor, ...] | None) -> tuple[Tensor, ...]:
+    """The ``_shrink`` of a result whose mask numpy.ma shrinks (``mask_or``,
+    ``make_mask(shrink=True)``): nomask where ``mask`` has no True (known
+    where no operand has a mask)."""
+    return () if _cat(*states) == () else (_own(mask),)
 
 
 def _or(*masks: Tensor | None) -> Tensor | None:
@@ -562,7 +893,7 @@ def _masked_op(name: str, a: Any, b: Any) -> MaskedTensor:
     if bad is not None:
         res = F.where(bad, _nan(res.dtype), res)
     m = _full(_or(x.mask, y.mask), res.shape)
-    return _make(_keep(m, x.data, res), m, _fill_of(x, y))
+    return _make(_keep(m, x.data, res), m, _fill_of(x, y), shrink=_cat(x.shrink, y.shrink))
 
 
 def _divide_domain(x: Any, y: Any) -> Tensor:
@@ -597,10 +928,12 @@ def _power(a: Any, b: Any) -> MaskedTensor:
     if m is not None:
         res = _keep(_full(m, res.shape), x.data, res)
     if bad is None:  # integers: never NaN or inf
-        return _make(res, _full(m, res.shape), x.fill)
+        mk = _full(m, res.shape)
+        return _make(res, mk, x.fill, shrink=_shrunk(mk, x.shrink, y.shrink))
     invalid = ~_op("isfinite", res) | (bad if m is None else bad & ~m)
-    return _make(F.where(invalid, _fill_as(x.fill, res.dtype), res),
-                 _full(_or(m, invalid), res.shape), x.fill)
+    mk = _full(_or(m, invalid), res.shape)
+    return _make(F.where(invalid, _fill_as(x.fill, res.dtype), res), mk, x.fill,
+                 shrink=(_own(mk),))
 
 
 _MA_BINARY: dict[str, Callable[[str, Any, Any], MaskedTensor]] = {
@@ -631,7 +964,8 @@ def _compare(name: str, a: MaskedTensor, b: Any) -> MaskedTensor:
         res = F.where(m, _op(name, x.mask if x.mask is not None else False,
                              y.mask if y.mask is not None else False), res)
     fill = None if x.fill is None else _check_fill_value(x.fill, np.bool_)
-    return _make(res, _full(m, res.shape), fill)
+    mk = _full(m, res.shape)
+    return _make(res, mk, fill, shrink=_shrunk(mk, x.shrink, y.shrink))
 
 
 def _ufunc_op(name: str, a: Any, b: Any, domain: bool = True) -> MaskedTensor:
@@ -649,7 +983,10 @@ def _ufunc_op(name: str, a: Any, b: Any, domain: bool = True) -> MaskedTensor:
         dom = _divide_domain(_strong(x.data), _strong(y.data))
         res = F.where(dom, 1, res)
         m = _or(m, dom)
-    return _make(res, _full(m, res.shape), _fill_of(x, y))
+    mk = _full(m, res.shape)
+    # (numpy.ma's __array_wrap__: ``reduce(mask_or, ...)`` shrinks)
+    return _make(res, mk, _fill_of(x, y),
+                 shrink=_shrunk(mk, x.shrink, y.shrink) if not domain else (_own(mk),))
 
 
 def _divmod(a: Any, b: Any) -> tuple[MaskedTensor, MaskedTensor]:
@@ -675,7 +1012,7 @@ def _unary(name: str, x: Any, domain: Callable[[Tensor], Tensor] | None) -> Mask
         m = a._mask | dom | ~_op("isfinite", res)
     if np.can_cast(d.dtype, res.dtype, "same_kind"):
         res = F.where(m, d, res)
-    return _make(res, m, a._fill_value)
+    return _make(res, m, a._fill_value, shrink=a._shrink if domain is None else None)
 
 
 def sqrt(x: Any) -> MaskedTensor:
@@ -716,7 +1053,8 @@ def _fit_mask(mask: Any, shape: tuple[int, ...]) -> Tensor:
 
 
 def masked_array(data: Any, mask: Any = np.ma.nomask, fill_value: Any = None,
-                 dtype: Any = None, copy: bool = False) -> MaskedTensor:
+                 dtype: Any = None, copy: bool = False, keep_mask: bool = True,
+                 shrink: bool = True) -> MaskedTensor:
     """A masked tensor from data and a mask (``numpy.ma.masked_array``).
 
     A mask of one element applies to all; one of the data's size but another
@@ -728,6 +1066,11 @@ def masked_array(data: Any, mask: Any = np.ma.nomask, fill_value: Any = None,
     mask when no ``mask`` is given; ``copy=True`` makes them the result's
     own.  NumPy arrays are never written.
 
+    Without ``mask`` (and without a masked ``data``, or with
+    ``keep_mask=False``), numpy.ma holds ``nomask``: ``getmask`` gives
+    ``lt.ma.nomask`` and float32 means stay float32; ``keep_mask=False,
+    shrink=False`` makes that an all-False mask array instead, as in numpy.ma.
+
     >>> import lazyten as lt
     >>> lt.ma.masked_array([1.0, 2.0], mask=[True, False]).eval()
     masked_array(data=[--, 2.0],
@@ -736,21 +1079,29 @@ def masked_array(data: Any, mask: Any = np.ma.nomask, fill_value: Any = None,
     """
     if isinstance(data, np.ma.MaskedArray):
         data = _from_numpy(data)
+    _refuse_sparse(data, "masked data")
+    state: tuple[Tensor, ...] | None
     if isinstance(data, MaskedTensor):
-        d, m0, fv = data._data, data._mask, data._fill_value
+        d, m0, fv, state = data._data, data._mask, data._fill_value, data._shrink
     else:
-        d, m0, fv = wrap(data), None, None
+        d, m0, fv, state = wrap(data), None, None, ()
+    if not keep_mask:
+        m0, state = None, ()
     if dtype is not None:
         d = d.astype(dtype)
     if m0 is not None and mask is np.ma.nomask:
         m = m0                                # numpy.ma keeps (shares) the mask
     else:
+        if mask is not np.ma.nomask or not (keep_mask or shrink):
+            state = None                      # numpy.ma holds the mask array given
         m = _fit_mask(mask, d.shape)
         m = m if m0 is None else m0 | m
     if copy:
         d, m = _own(d), _own(m)
     # An inherited fill value is checked against the (new) dtype too.
-    return MaskedTensor(d, m, fv if fill_value is None else fill_value)
+    out = MaskedTensor(d, m, fv if fill_value is None else fill_value)
+    out._shrink = state
+    return out
 
 
 array = masked_array
@@ -774,7 +1125,8 @@ def masked_where(condition: Any, a: Any) -> MaskedTensor:
         raise IndexError(f"masked_where: inconsistent shape between the condition "
                          f"{cond.shape} and the input {x.shape}")
     cond = cond if cond.dtype == np.bool_ else cond.astype(np.bool_)
-    return _make(x._data, _full(cond | x._mask, x.shape), x._fill_value)
+    mk = _full(cond | x._mask, x.shape)
+    return _make(x._data, mk, x._fill_value, shrink=(_own(mk),))   # numpy.ma shrinks it
 
 
 def _base(x: Any) -> Tensor:
@@ -835,7 +1187,9 @@ def masked_outside(x: Any, v1: Any, v2: Any) -> MaskedTensor:
 def masked_invalid(a: Any) -> MaskedTensor:
     """Mask NaN and infinities."""
     d = _base(a)
-    return masked_where(~F.ELEMENTWISE["isfinite"](d), a)
+    out = masked_where(~F.ELEMENTWISE["isfinite"](d), a)
+    out._shrink = None    # numpy.ma (gh-22842): masked_invalid never gives nomask
+    return out
 
 
 # ---------------------------------------------------------------- queries
@@ -845,12 +1199,30 @@ def getdata(a: Any) -> Tensor:
 
 
 def getmaskarray(a: Any) -> Tensor:
+    """The mask as a full boolean tensor (all False for a plain tensor)."""
     if _is_masked_type(a):
         return _masked(a)._mask
     return zeros(wrap(a).shape, dtype=np.bool_)
 
 
-getmask = getmaskarray  # lazyten's masks are always full arrays
+def getmask(a: Any) -> Any:
+    """The mask, or ``lt.ma.nomask`` where numpy.ma holds none (a plain
+    tensor, ``masked_array(x)``, a ``masked_where`` that masked nothing).
+    Where that depends on the values (numpy.ma "shrinks" the mask of
+    ``masked_where``, comparisons, ``**``), the mask is computed now."""
+    if not _is_masked_type(a):
+        return nomask
+    x = _masked(a)
+    return nomask if x._nomask() else x._mask
+
+
+def shrink_mask(a: MaskedTensor) -> MaskedTensor:
+    """``a`` holding ``nomask`` where its mask has no True (numpy.ma's
+    ``MaskedArray.shrink_mask``, in place; decided when it is needed)."""
+    if a._shrink is not None and a._shrink:
+        return a
+    a._shrink = () if a._shrink == () else (_own(a._mask),)
+    return a
 
 
 def is_masked(x: Any) -> bool:
@@ -915,13 +1287,13 @@ def sum(a: Any, axis: Any = None, dtype: Any = None,  # noqa: A001 - numpy.ma's 
     """
     a = _masked(a)
     d = F.sum(F.where(a._mask, 0, a._data), axis=axis, dtype=dtype, keepdims=keepdims)
-    return MaskedTensor(d, _reduced_mask(a, axis, keepdims))
+    return _make(d, _reduced_mask(a, axis, keepdims), None, shrink=a._shrink)
 
 
 def prod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
     a = _masked(a)
     d = F.prod(F.where(a._mask, 1, a._data), axis=axis, dtype=dtype, keepdims=keepdims)
-    return MaskedTensor(d, _reduced_mask(a, axis, keepdims))
+    return _make(d, _reduced_mask(a, axis, keepdims), None, shrink=a._shrink)
 
 
 def mean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
@@ -935,6 +1307,38 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) ->
     and numpy.ma's division masks means that are not finite.
     """
     a = _masked(a)
+    return _as_numpy_ma_reduces(
+        a, lambda: F.mean(a._data, axis=axis, dtype=dtype, keepdims=keepdims),
+        lambda: _masked_mean(a, axis, dtype, keepdims), exact=True)
+
+
+def _as_numpy_ma_reduces(a: MaskedTensor, plain: Callable[[], Tensor],
+                         masked: Callable[[], MaskedTensor], exact: bool,
+                         real_part: bool = False) -> MaskedTensor:
+    """numpy.ma's ``mean`` and ``var``: ndarray's own (``plain``) on an array it
+    holds without a mask, its masked computation otherwise.  The two differ
+    in dtype (float32 data: float32 against float64), in the fill value
+    (``mean``) and in the last bits (float16; complex ``var``, where ``exact``
+    is false); only then is a mask that numpy.ma may have shrunk computed to
+    choose (``MaskedTensor._nomask``)."""
+    s = a._shrink
+    if s is None:
+        return masked()
+    if s:
+        out = masked()
+        same = (exact and out.dtype in (np.float64, np.complex128)
+                and plain().dtype == out.dtype and out._fill_value is a._fill_value)
+        if same or not a._nomask():
+            return out
+    res = plain()
+    # ndarray's reduction of a MaskedArray: nomask, the operand's fill value
+    # (not for a complex var, which ndarray takes from ``.real``: numpy.ma's
+    # property gives it the default one).
+    fill = None if real_part else a._fill_value
+    return _make(res, zeros(res.shape, dtype=np.bool_), fill, shrink=())
+
+
+def _masked_mean(a: MaskedTensor, axis: Any, dtype: Any, keepdims: bool) -> MaskedTensor:
     acc = None if dtype is None else np.dtype(dtype)
     half = False
     if acc is None and a.dtype.kind in "biu":
@@ -961,8 +1365,16 @@ def var(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0,
     where ``count <= ddof``; a scalar where numpy.ma's division masks it."""
     a = _masked(a)
     ddof = operator.index(ddof)
+    return _as_numpy_ma_reduces(
+        a, lambda: F.var(a._data, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims),
+        lambda: _masked_var(a, axis, dtype, ddof, keepdims), exact=a.dtype.kind != "c",
+        real_part=a.dtype.kind == "c")
+
+
+def _masked_var(a: MaskedTensor, axis: Any, dtype: Any, ddof: int,
+                keepdims: bool) -> MaskedTensor:
     cnt = count(a, axis, keepdims) - ddof
-    dev = _masked_op("subtract", a, mean(a, axis, dtype, keepdims=True))
+    dev = _masked_op("subtract", a, _masked_mean(a, axis, dtype, keepdims=True))
     if dev.dtype.kind == "c":
         # np.absolute (a ufunc: the data as computed, the mask kept), then
         # numpy.ma's ** 2.
@@ -973,7 +1385,7 @@ def var(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0,
         sq = _make(dev._data * _put(dev._mask, 1, dev._data), dev._mask, dev._fill_value)
     v = _domained_op("divide", sum(sq, axis, None, keepdims), cnt)
     m = v._mask if v.ndim == 0 else _reduced_mask(a, axis, keepdims) | (cnt <= 0)
-    return _make(v._data, m, a._fill_value)
+    return _make(v._data, m, a._fill_value, shrink=(_own(m),))   # (mask_or shrinks)
 
 
 def std(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0,
@@ -989,7 +1401,10 @@ def _extreme(a: Any, axis: Any, keepdims: bool, lowest: bool) -> MaskedTensor:
     red = F.min if lowest else F.max
     d = red(F.where(a._mask, np.asarray(fv, a.dtype)[()], a._data), axis=axis,
             keepdims=keepdims)
-    return MaskedTensor(d, _reduced_mask(a, axis, keepdims))
+    m = _reduced_mask(a, axis, keepdims)
+    # numpy.ma: ``np.copyto(result, result.fill_value, where=newmask)``, the
+    # result's fill value being the dtype's default (not the array's).
+    return _make(F.where(m, _fill_as(None, d.dtype), d), m, None, shrink=a._shrink)
 
 
 def min(a: Any, axis: Any = None, keepdims: bool = False) -> MaskedTensor:  # noqa: A001

@@ -42,6 +42,21 @@ __all__ = ["SparseMatrix", "asarray", "csr", "csc", "from_coo", "issparse", "to_
 _FORMATS = {"csr": sp.csr_array, "csc": sp.csc_array}
 
 
+# The dtypes scipy.sparse holds (``scipy.sparse._sputils.supported_dtypes``):
+# float16 is not one of them.
+_SUPPORTED = frozenset(np.dtype(t) for t in (
+    np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+    np.uint64, np.float32, np.float64, np.longdouble, np.complex64, np.complex128,
+    np.clongdouble))
+
+
+def _check_dtype(dtype: np.dtype[Any], what: str) -> None:
+    """scipy.sparse's refusal, when the node is built (not when it runs)."""
+    if dtype not in _SUPPORTED:
+        raise TypeError(f"{what}: scipy.sparse does not support dtype {dtype} (supported: "
+                        f"bool, integers, float32/64, longdouble and complex)")
+
+
 def _scipy(data: Any, indices: Any, indptr: Any, format: str, shape: Shape) -> Any:
     return _FORMATS[format]((data, indices, indptr), shape=shape)
 
@@ -138,6 +153,7 @@ class SparseMatrix:
         self.indptr = indptr
         self.format = format
         self._shape = (int(shape[0]), int(shape[1]))
+        _check_dtype(data.dtype, f"sparse {format} matrix")
         _check_structure([data._node, indices._node, indptr._node],
                          {"format": format, "shape": self._shape})
 
@@ -157,6 +173,12 @@ class SparseMatrix:
     def nnz(self) -> int:
         """Stored entries (explicit zeros included, as in scipy); known at build time."""
         return self.data.shape[0]
+
+    def __len__(self) -> int:
+        raise TypeError("sparse array length is ambiguous; use getnnz() or shape[0]")
+
+    def getnnz(self) -> int:
+        return self.nnz
 
     def __repr__(self) -> str:
         return (f"<lazyten {self.format.upper()} sparse matrix {self.dtype}{list(self.shape)} "
@@ -211,7 +233,7 @@ class SparseMatrix:
         if not _is_scalar(other):
             raise TypeError("sparse * x: lazyten supports a scalar x (use @ for products "
                             "with dense tensors)")
-        return self._with_data(self.data * other)
+        return self._with_data(self.data * _scalar(other))
 
     __rmul__ = __mul__
 
@@ -219,7 +241,7 @@ class SparseMatrix:
         if not _is_scalar(other):
             raise TypeError("sparse / x: lazyten supports a scalar x")
         # scipy: self.astype(float64) * (1 / other), and ZeroDivisionError for 0.
-        recip = 1.0 / other
+        recip = 1.0 / _scalar(other)
         data = self.data
         if np.can_cast(self.dtype, np.float64) and self.dtype != np.float64:
             data = data.astype(np.float64)
@@ -246,6 +268,45 @@ class SparseMatrix:
 
     # (no __rtruediv__: c / S is a TypeError, as in scipy)
 
+    def __pow__(self, other: Any) -> SparseMatrix:
+        """``S ** c`` elementwise on the stored values (scipy's sparse arrays);
+        ``S ** 0`` would be dense: NotImplementedError, as in scipy."""
+        if not _is_scalar(other):
+            raise TypeError("sparse ** x: lazyten supports a scalar x")
+        if other == 0:
+            raise NotImplementedError("zero power is not supported as it would densify the "
+                                      "matrix. Use `np.ones(A.shape, dtype=A.dtype)` for this "
+                                      "case.")
+        return self._with_data(self.data ** _scalar(other))
+
+    # ------------------------------------------------------------ comparisons
+    # scipy.sparse: with a dense operand the result is a dense bool array (a
+    # lazy tensor here); with a sparse matrix or a scalar it is a sparse bool
+    # matrix whose stored entries depend on the values, so both operands are
+    # evaluated and scipy compares them (as ``tocsr()`` of a CSC evaluates).
+    def _compare(self, other: Any, op: Any, name: str) -> Any:
+        if isinstance(other, SparseMatrix) or sp.issparse(other):
+            o = other.eval() if isinstance(other, SparseMatrix) else other
+            if o.shape != self.shape:
+                raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and "
+                                 f"{o.shape}")
+            return _wrap_scipy(op(self.eval(), o))
+        if _is_scalar(other):
+            return _wrap_scipy(op(self.eval(), _scalar(other)))
+        d = wrap(other)
+        if d.shape != self.shape:
+            raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and "
+                             f"{d.shape}")
+        return op(self.to_dense(), d)
+
+    def __eq__(self, other: Any) -> Any:
+        return self._compare(other, lambda a, b: a == b, "==")
+
+    def __ne__(self, other: Any) -> Any:
+        return self._compare(other, lambda a, b: a != b, "!=")
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __matmul__(self, other: Any) -> Tensor:
         if isinstance(other, SparseMatrix):
             raise TypeError("sparse @ sparse is not supported lazily; use .eval() (scipy)")
@@ -268,8 +329,15 @@ class SparseMatrix:
 
 
 def _is_scalar(x: Any) -> bool:
+    # (a 0-d ndarray too, as scipy reads it)
     return isinstance(x, (bool, int, float, complex, np.generic)) or \
-        (isinstance(x, Tensor) and x.ndim == 0)
+        (isinstance(x, (Tensor, np.ndarray)) and x.ndim == 0)
+
+
+def _scalar(x: Any) -> Any:
+    """A scalar operand as NumPy's own operators take it: a 0-d ndarray as its
+    NumPy scalar (scipy's ``np.asarray(other)`` then the stored values' ufunc)."""
+    return x[()] if isinstance(x, np.ndarray) else x
 
 
 def _zero_scalar(other: Any, what: str, nonzero: str, dense: str) -> None:
@@ -299,9 +367,8 @@ def _wrap_scipy(m: Any) -> SparseMatrix:
         raise ValueError(f"lt.sparse holds matrices (2-d); got a {len(m.shape)}-d input of "
                          f"shape {m.shape} (reshape it to (1, n) or (n, 1))")
     fmt = m.format
-    if not m.has_canonical_format:
-        m = m.copy()  # sum duplicates on our own copy, never the user's matrix
-        m.sum_duplicates()
+    # Duplicate entries are kept, as scipy keeps them (its nnz counts them);
+    # every kernel here (scipy's) sums them.
     from .creation import asarray as dense
     return SparseMatrix(dense(m.data), dense(m.indices), dense(m.indptr), fmt, m.shape)
 

@@ -713,3 +713,251 @@ def test_setitem_on_unary_results_and_default_masks(engine: Any) -> None:
     ref[1, 1], lz[1, 1] = np.ma.masked, lt.ma.masked
     ref[0, 0], lz[0, 0] = 1.0, 1.0
     assert_ma_eq(lz, ref, exact=True)
+
+
+# ---------------------------------------------------------------- extremes of masked slices
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.uint8, np.int16, np.bool_])
+def test_min_max_data_under_a_fully_masked_slice(engine: Any, dtype: Any) -> None:
+    """numpy.ma puts the dtype's default fill value (cast: 999999 is 63 in
+    uint8) under a fully masked slice's min and max, whatever the array's
+    fill value."""
+    a = np.array([[3, 1], [0, 5]]).astype(dtype)
+    mk = [[1, 1], [0, 0]]
+    ref = np.ma.masked_array(a, mask=mk, fill_value=1)
+    lz = lt.ma.masked_array(a, mask=mk, fill_value=1)
+    for axis in (0, 1):
+        assert_ma_eq(lz.min(axis=axis), ref.min(axis=axis), exact=True)
+        assert_ma_eq(lz.max(axis=axis), ref.max(axis=axis), exact=True)
+        assert_ma_eq(lz.max(axis=axis, keepdims=True), ref.max(axis=axis, keepdims=True),
+                     exact=True)
+
+
+# ---------------------------------------------------------------- truth and scalars
+
+def test_truth_value_and_scalar_conversions() -> None:
+    """bool(), float(), int(), complex() and operator.index() as numpy.ma's."""
+    import operator
+    m = lt.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    ref = np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    assert bool(lt.ma.masked_array([0.0])) is bool(np.ma.masked_array([0.0])) is False
+    assert bool(lt.ma.masked_array([5.0], mask=[True])) is True     # the data decides
+    for lz, r in [(m == 5, ref == 5), (lt.ma.masked_array(np.zeros(0)), np.ma.array([]))]:
+        with pytest.raises(ValueError) as want:
+            bool(r)
+        with pytest.raises(ValueError, match="ambiguous") as got:
+            bool(lz)
+        del want, got
+    assert bool(m.sum() > 3) is bool(ref.sum() > 3) is True
+    assert bool(m.sum() > 5) is bool(ref.sum() > 5) is False
+    full = lt.ma.masked_array([1.0, 2.0], mask=[1, 1])
+    assert bool(full.sum() > 0) is bool(np.ma.masked_array([1.0, 2.0], mask=[1, 1]).sum() > 0)
+    assert float(m.sum()) == float(ref.sum()) == 4.0
+    assert int(m.max()) == int(ref.max()) == 3
+    assert complex(m.sum()) == complex(ref.sum())
+    assert operator.index(lt.ma.masked_array(np.arange(3)).sum()) == 3
+    assert [1, 2, 3, 4][lt.ma.masked_array(np.arange(3)).sum()] == 4
+    with pytest.warns(UserWarning, match="masked element to nan"):
+        assert np.isnan(float(full.sum()))
+    with pytest.raises(np.ma.MaskError, match="masked element"):
+        int(full.sum())
+    for conv in (float, int, complex):
+        with pytest.raises(TypeError):
+            conv(ref)
+        with pytest.raises(TypeError, match="length-1|size 1"):
+            conv(m)
+    with pytest.raises(TypeError):
+        operator.index(m.sum())                                   # float data
+    # lazy indexing: m[1] is a 0-d MaskedTensor, never numpy.ma's constant;
+    # lt.ma.is_masked answers the question ``m[1] is masked`` asks.
+    assert lt.ma.is_masked(m[1]) and not lt.ma.is_masked(m[0])
+    assert lt.ma.masked is np.ma.masked
+
+
+# ---------------------------------------------------------------- nomask
+
+def _same_mask_kind(lazy: MaskedTensor, ref: Any) -> None:
+    """getmask gives nomask exactly where numpy.ma does, and so does eval()."""
+    want = np.ma.getmask(ref) is np.ma.nomask
+    assert (lt.ma.getmask(lazy) is lt.ma.nomask) is want
+    assert (np.ma.getmask(lazy.eval()) is np.ma.nomask) is want
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64, np.int16, np.complex64])
+def test_nomask_reductions_keep_numpy_ma_dtypes(engine: Any, dtype: Any) -> None:
+    """An array numpy.ma holds without a mask takes ndarray's mean/var/std:
+    float32 and float16 stay so (values computed in them); a masked_* that
+    masked nothing shrinks its mask to nomask, one that masked something not."""
+    x = (np.arange(12.0).reshape(3, 4) ** 1.5 / 7).astype(dtype)
+    makes: list[Callable[[Any, Any], Any]] = [
+        lambda ma, v: ma.masked_array(v),
+        lambda ma, v: ma.masked_less(v, -1),
+        lambda ma, v: ma.masked_greater(v, 100),
+        lambda ma, v: ma.masked_equal(v, 1234),
+        lambda ma, v: ma.masked_inside(v, 100, 200),
+        lambda ma, v: ma.masked_where(np.zeros(v.shape, bool), v),
+        lambda ma, v: ma.masked_less(v, 2),                   # masks something
+        lambda ma, v: ma.masked_array(v, mask=np.zeros(v.shape, bool)),
+        lambda ma, v: ma.masked_array(v, shrink=False, keep_mask=False),
+        lambda ma, v: ma.masked_array(ma.masked_less(v, -1)),
+        lambda ma, v: ma.masked_invalid(v),                   # never nomask
+    ]
+    for make in makes:
+        ref = make(np.ma, x)
+        lz = make(lt.ma, lt.asarray(x))
+        _same_mask_kind(lz, ref)
+        for axis in (None, 0, 1):
+            with np.errstate(all="ignore"):
+                assert_ma_eq(lz.mean(axis=axis), ref.mean(axis=axis), exact=True)
+                assert_ma_eq(lz.var(axis=axis), ref.var(axis=axis), exact=True)
+                assert_ma_eq(lz.std(axis=axis, ddof=1), ref.std(axis=axis, ddof=1),
+                             exact=True)
+                assert_ma_eq(lt.ma.mean(lz, axis, np.float32), np.ma.mean(ref, axis, np.float32),
+                             exact=True)
+            if axis is not None:
+                _same_mask_kind(lz.sum(axis=axis), ref.sum(axis=axis))
+                _same_mask_kind(lz.mean(axis=axis), ref.mean(axis=axis))
+                _same_mask_kind(lz.var(axis=axis), ref.var(axis=axis))
+        # (last: reading numpy.ma's fill_value stores it, and its nomask
+        # reductions then take it)
+        assert_ma_eq(lz, ref, exact=True)
+    assert lt.ma.getmask(lt.asarray(x)) is lt.ma.nomask is np.ma.nomask
+    assert_ma_eq(lt.ma.std(x), np.ma.std(x), exact=True)    # a plain array: nomask
+
+
+def test_nomask_through_operations(engine: Any) -> None:
+    """numpy.ma's nomask passes through + - * and unary functions, shrinks
+    in comparisons and **, and becomes a mask array in / and -m."""
+    x = np.array([1.0, -2.0, 4.0, 0.0], np.float32)
+    a, la = np.ma.masked_array(x), lt.ma.masked_array(x)
+    b, lb = np.ma.masked_array(x, mask=[0, 0, 0, 0]), lt.ma.masked_array(x, mask=[0, 0, 0, 0])
+    c, lc = np.ma.masked_array(x, mask=[0, 1, 0, 0]), lt.ma.masked_array(x, mask=[0, 1, 0, 0])
+    with np.errstate(all="ignore"):
+        for f in [lambda p, q: p + q, lambda p, q: p * 2, lambda p, q: p == q,
+                  lambda p, q: p < 3, lambda p, q: p ** 2, lambda p, q: p ** 0.5,
+                  lambda p, q: p / q, lambda p, q: -p, lambda p, q: p % 3,
+                  lambda p, q: p.sum(axis=0), lambda p, q: p.min(axis=0)]:
+            for (r1, l1), (r2, l2) in [((a, la), (a, la)), ((a, la), (b, lb)),
+                                       ((b, lb), (b, lb)), ((c, lc), (a, la))]:
+                ref, lz = f(r1, r2), f(l1, l2)
+                if isinstance(ref, np.ma.MaskedArray) and ref.shape:
+                    _same_mask_kind(lz, ref)
+                    assert_ma_eq(lz, ref, exact=True)
+        ref, lz = np.ma.exp(a), lt.ma.exp(la)
+        _same_mask_kind(lz, ref)
+        _same_mask_kind(lt.ma.sqrt(la), np.ma.sqrt(a))
+
+
+def test_nomask_views_and_writes(engine: Any) -> None:
+    """A view of an array numpy.ma holds without a mask gets a mask of its own
+    when masked (the base does not see it), and so does the base."""
+    for make in (lambda ma, v: ma.masked_array(v),
+                 lambda ma, v: ma.masked_less(v, -1),
+                 lambda ma, v: ma.masked_array(v, mask=False),
+                 lambda ma, v: ma.masked_less(v, 1.5)):
+        ref, lz = make(np.ma, np.arange(4.0)), make(lt.ma, lt.asarray(np.arange(4.0)))
+        rv, lv = ref[1:], lz[1:]
+        rv[1], lv[1] = np.ma.masked, lt.ma.masked
+        rv[0], lv[0] = 10.0, 10.0
+        assert_ma_eq(lz, ref, exact=True)
+        assert_ma_eq(lv, rv, exact=True)
+        _same_mask_kind(lz, ref)
+        _same_mask_kind(lv, rv)
+        ref[0], lz[0] = np.ma.masked, lt.ma.masked
+        ref[2], lz[2] = np.ma.masked_array(7.0), lt.ma.masked_array(7.0)
+        assert_ma_eq(lz, ref, exact=True)
+        assert_ma_eq(lv, rv, exact=True)
+        _same_mask_kind(lz, ref)
+    m = lt.ma.masked_array(np.arange(3.0), mask=[0, 0, 0])
+    assert lt.ma.getmask(lt.ma.shrink_mask(m)) is lt.ma.nomask
+    assert np.ma.getmask(m.eval()) is np.ma.nomask
+
+
+# ---------------------------------------------------------------- in-place operators
+
+INPLACE = ["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"]
+
+
+def _iop(op: str, a: Any, b: Any) -> Any:
+    ns = {"a": a, "b": b}
+    exec(f"a {op}= b", ns)   # noqa: S102 - the operator under test, from INPLACE
+    return ns["a"]
+
+
+@pytest.mark.parametrize("op", INPLACE)
+@pytest.mark.parametrize("base_mask", [[0, 1, 0, 0], None], ids=["mask", "nomask"])
+def test_inplace_operators_write_through(engine: Any, op: str, base_mask: Any) -> None:
+    """``m op= x`` writes m (and its views, and its base) as numpy.ma does:
+    data everywhere, the mask per numpy.ma's own in-place rules."""
+    ints = op in "& | ^ << >>".split()
+    data = np.array([5, 6, 7, 8]) if ints else np.array([5.0, 6.0, -7.0, 8.0])
+    others = [np.ma.masked_array(np.array([1, 2, 0, 3]).astype(data.dtype),
+                                 mask=[0, 0, 1, 0]),
+              np.array([1, 2, 0, 3]).astype(data.dtype), 2,
+              np.ma.masked_array(np.array([2, 1, 1, 2]).astype(data.dtype))]
+    for other in others:
+        mk = np.ma.nomask if base_mask is None else base_mask
+        ref = np.ma.masked_array(data.copy(), mask=mk)
+        lz = lt.ma.masked_array(data, mask=mk)
+        rv, lv = ref[1:], lz[1:]
+        with np.errstate(all="ignore"):
+            r = _iop(op, ref, other)
+            got = _iop(op, lz, _lazy(other))
+        assert r is ref and got is lz
+        assert_ma_eq(lz, ref, exact=True)
+        assert_ma_eq(lv, rv, exact=True)
+        _same_mask_kind(lz, ref)
+    # through a view: the base sees it
+    ref = np.ma.masked_array(data.copy(), mask=[0, 1, 0, 0])
+    lz = lt.ma.masked_array(data, mask=[0, 1, 0, 0])
+    rv, lv = ref[1:], lz[1:]
+    with np.errstate(all="ignore"):
+        _iop(op, rv, 3)
+        _iop(op, lv, 3)
+    assert_ma_eq(lz, ref, exact=True)
+    assert_ma_eq(lv, rv, exact=True)
+
+
+def test_inplace_operator_casting_and_shapes() -> None:
+    """NumPy's same_kind error for int += float; a result of another shape is a
+    ValueError; a failed operator leaves the tensor as it was."""
+    for op in ["+", "-", "*", "/", "//", "**"]:
+        ref = np.ma.masked_array(np.arange(3), mask=[0, 1, 0])
+        lz = lt.ma.masked_array(np.arange(3), mask=[0, 1, 0])
+        with pytest.raises(TypeError):
+            _iop(op, ref, 2.5)
+        with pytest.raises(TypeError, match="same_kind"):
+            _iop(op, lz, 2.5)
+        assert_ma_eq(lz, np.ma.masked_array(np.arange(3), mask=[0, 1, 0]), exact=True)
+    lz = lt.ma.masked_array(np.ones((2, 2)), mask=[[0, 1], [0, 0]])
+    with pytest.raises(ValueError):
+        lz += np.ones((2, 2, 2))
+    lz = lt.ma.masked_array(np.arange(3, dtype=np.int8), mask=[0, 1, 0])
+    ref = np.ma.masked_array(np.arange(3, dtype=np.int8), mask=[0, 1, 0])
+    lz *= 100
+    ref *= 100
+    lz += np.int64(3)
+    ref += np.int64(3)
+    assert_ma_eq(lz, ref, exact=True)
+    x = lt.ma.masked_array(np.arange(3.0), mask=[0, 1, 0])
+    y = x
+    x += 1
+    assert y is x and y.data.eval().tolist() == [1.0, 1.0, 3.0]   # masked: + 0
+
+
+def test_clear_errors_and_numpy_functions() -> None:
+    """Sparse matrices are no masked data or operands (a message that says so);
+    np.sum & co. call the methods with out=, which works for out=None."""
+    import scipy.sparse as sp
+    m = lt.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    ref = np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    S = lt.sparse.asarray(sp.csr_array(np.eye(3)))
+    for bad in (lambda: lt.ma.masked_array(S), lambda: m + S, lambda: m * sp.csr_array(np.eye(3)),
+                lambda: lt.ma.masked_array(sp.csr_array(np.eye(3)))):
+        with pytest.raises(TypeError, match="sparse"):
+            bad()
+    for f in (np.sum, np.prod, np.mean, np.var, np.std, np.min, np.max):
+        assert float(f(m)) == float(f(ref))
+    assert float(np.sum(m, axis=0)) == 4.0
+    with pytest.raises(TypeError, match="out="):
+        np.sum(m, out=np.zeros(()))

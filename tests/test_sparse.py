@@ -192,3 +192,57 @@ def test_inputs_that_are_no_matrix_are_clear_errors() -> None:
         lt.sparse.csr(np.ones(3))
     with pytest.raises(TypeError, match="sparse matrix"):
         lt.sparse.to_dense(5)
+
+
+def test_equality_as_scipy(engine: Any) -> None:
+    """== and != are elementwise, as scipy's: a sparse bool matrix against a
+    sparse matrix or a scalar, a dense bool array against a dense operand."""
+    import warnings
+    m = sp.csr_array(np.array([[1.0, 0.0], [0.0, 2.0]]))
+    n = sp.csr_array(np.array([[1.0, 0.0], [3.0, 0.0]]))
+    A, B = lt.sparse.asarray(m), lt.sparse.asarray(n)
+    d = np.array([[1.0, 5.0], [0.0, 2.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")            # scipy's SparseEfficiencyWarning
+        for got, ref in [(A == B, m == n), (A != B, m != n), (A == A, m == m),
+                         (A == lt.sparse.asarray(m.copy()), m == m.copy()),
+                         (A == 1, m == 1), (A != 0, m != 0), (A == 0, m == 0),
+                         (A.T == B.T, m.T == n.T)]:
+            _assert_same_sparse(got, ref)
+        for got, ref in [(A == d, m == d), (A != d, m != d), (A == lt.asarray(d), m == d)]:
+            assert_eq(got, ref)
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        A == lt.sparse.asarray(sp.csr_array(np.eye(3)))
+
+
+def test_float16_is_refused_when_built() -> None:
+    """scipy.sparse has no float16: TypeError on the line that makes one."""
+    S = lt.sparse.asarray(sp.csr_array(np.eye(2, dtype=np.int8)))
+    with pytest.raises(ValueError, match="float16"):
+        sp.csr_array(np.eye(2, dtype=np.float16))
+    for make in (lambda: S * np.float16(2), lambda: S.astype(np.float16),
+                 lambda: np.float16(2) * S, lambda: S * lt.asarray(np.float16(2))):
+        with pytest.raises(TypeError, match="does not support dtype float16"):
+            make()
+
+
+def test_zero_d_arrays_duplicates_len_and_powers(engine: Any) -> None:
+    m = sp.csr_array(np.array([[1.0, 0.0], [0.0, 2.0]], np.float32))
+    S = lt.sparse.asarray(m)
+    for got, ref in [(S * np.array(2.0), m * np.array(2.0)), (np.array(3) * S, np.array(3) * m),
+                     (S + np.array(0), m + np.array(0)), (S / np.array(2.0), m / np.array(2.0)),
+                     (S ** 2, m ** 2), (S ** 0.5, m ** 0.5), (S ** np.float32(3), m ** np.float32(3))]:
+        _assert_same_sparse(got, ref)
+    with pytest.raises(NotImplementedError, match="zero power"):
+        S ** 0
+    with pytest.raises(TypeError, match="length is ambiguous"):
+        len(m)
+    with pytest.raises(TypeError, match="length is ambiguous"):
+        len(S)
+    # scipy keeps duplicate entries of a csr given by (data, indices, indptr)
+    arg = ([1.0, 2.0], [0, 0], [0, 2])
+    ref = sp.csr_array(arg, shape=(1, 3))
+    D = lt.sparse.csr(arg, shape=(1, 3))
+    assert D.nnz == ref.nnz == 2
+    assert_eq(D.to_dense(), ref.toarray())
+    assert_eq(D @ np.ones(3), ref @ np.ones(3))
