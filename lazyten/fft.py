@@ -142,7 +142,7 @@ def _step(shape: Shape, step: str, n: Any, axis: Any, norm: Any,
     return shape[:ax] + (out,) + shape[ax + 1:], k, ax
 
 
-def _cook(name: str, shape: Shape, attrs: dict[str, Any]
+def _cook(name: str, shape: Shape, attrs: dict[str, Any], dtype: np.dtype[Any] | None = None
           ) -> tuple[Shape, dict[str, Any], list[int]]:
     """NumPy's argument handling and steps for the transform ``name`` of an
     array of ``shape``: (result shape, normalized attrs, the length of each
@@ -186,6 +186,13 @@ def _cook(name: str, shape: Shape, attrs: dict[str, Any]
     norm_axes = [0] * len(s)
     for i, step in _steps(name, len(s)):
         out, lengths[i], norm_axes[i] = _step(out, step, s[i], axes[i], norm, forward)
+        if step == R2C and dtype is not None and dtype.kind == "c":
+            # NumPy's rfft loop refuses complex input when this first step
+            # runs: after its own axis and length checks, before the others'.
+            raise TypeError(f"ufunc 'rfft_n_{'even' if lengths[i] % 2 == 0 else 'odd'}' not "
+                            f"supported for the input types, and the inputs could not be "
+                            f"safely coerced to any supported types according to the casting "
+                            f"rule ''safe''")
     # An entry stays "default" only where its axis is transformed once: a
     # repeated axis' later steps see the length an earlier step made.
     once = [norm_axes.count(a) == 1 for a in norm_axes]
@@ -197,7 +204,7 @@ def _cook(name: str, shape: Shape, attrs: dict[str, Any]
 def _infer(name: str) -> ops.InferFn:
     def infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
         x = inputs[0]
-        shape, norm_attrs, lengths = _cook(name, x.shape, attrs)
+        shape, norm_attrs, lengths = _cook(name, x.shape, attrs, x.dtype)
         # A length given as a number read from a compiled function's None
         # dimension (``n=x.shape[0]``) would be fixed for every call.
         given = [k for k, v in zip(lengths, norm_attrs["s"]) if v is not None]

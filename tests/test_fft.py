@@ -389,3 +389,20 @@ def test_jit_traces_per_shape() -> None:
     for n in (3, 5):
         a = _data((n, 8), np.float32, n)
         same_bits(spectrum(a), np.fft.fftshift(np.fft.fftn(a, s=(n, 4), axes=(0, 1)), axes=1))
+
+
+@pytest.mark.parametrize("s", [[1, 1], [0, 1], [2]], ids=str)
+def test_rfftn_refuses_complex_input_in_numpys_order(s: list[int]) -> None:
+    """NumPy's rfftn halves the last axis first: complex input is its
+    TypeError there, before the other axes' AxisError or length errors."""
+    for dt in (np.complex128, np.float64):
+        try:
+            np.fft.rfftn(np.zeros(0, dt), s=s)
+            want = None
+        except Exception as e:  # noqa: BLE001 - whichever NumPy raises
+            want = type(e)
+        if want is None:
+            ltfft.rfftn(np.zeros(0, dt), s=s)
+        else:
+            with pytest.raises(want):
+                ltfft.rfftn(np.zeros(0, dt), s=s)
