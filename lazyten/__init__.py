@@ -28,6 +28,13 @@ from .indexing import put
 from .manipulation import *  # noqa: F401,F403  (each module's __all__)
 from .setops import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
+from . import emath  # noqa: E402  (lt.emath: NumPy's numpy.emath)
+from .polynomial import *  # noqa: F401,F403  (poly, roots, polyval, ..., poly1d)
+from .windows import *  # noqa: F401,F403  (bartlett, blackman, hamming, hanning, kaiser)
+from .bits import *  # noqa: F401,F403  (packbits, unpackbits)
+from .functional import *  # noqa: F401,F403  (vectorize, apply_over_axes)
+from .typecheck import *  # noqa: F401,F403  (iscomplexobj, isrealobj, asarray_chkfinite)
+from .copying import *  # noqa: F401,F403  (copyto)
 from .io import load, load_csv, loadtxt, save, save_csv, savetxt, savez, savez_compressed
 from .iterators import iterate, multi_iterate
 from .indexhelpers import c_, index_exp, mgrid, ndenumerate, ndindex, ogrid, r_, s_
@@ -57,7 +64,7 @@ int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
 uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
 float16, float32, float64 = np.float16, np.float32, np.float64
 complex64, complex128 = np.complex64, np.complex128
-e, pi, inf, nan, newaxis = np.e, np.pi, np.inf, np.nan, None
+e, pi, inf, nan, newaxis, euler_gamma = np.e, np.pi, np.inf, np.nan, None, np.euler_gamma
 finfo, iinfo, result_type, can_cast = np.finfo, np.iinfo, np.result_type, np.can_cast
 # (NumPy's, on dtypes and Python values: a Tensor is never a scalar)
 promote_types, min_scalar_type = np.promote_types, np.min_scalar_type
