@@ -16,7 +16,11 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import operator
+import os
+import pickle
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from sys import _getframe
@@ -816,12 +820,82 @@ class Tensor:
     def tobytes(self, order: str = "C") -> bytes:
         return self.eval().tobytes(order=order)  # type: ignore[arg-type]
 
+    def tofile(self, fid: Any, sep: str = "", format: str = "%s") -> None:  # noqa: A002
+        """NumPy's ``tofile``: the value written now, as NumPy writes it."""
+        self.eval().tofile(fid, sep=sep, format=format)
+
+    def dumps(self) -> bytes:
+        """The tensor pickled (as its value, ``__reduce__``)."""
+        return pickle.dumps(self)
+
+    def dump(self, file: Any) -> None:
+        """The tensor pickled into ``file`` (a path or a binary file)."""
+        if isinstance(file, (str, os.PathLike)):
+            with open(file, "wb") as f:
+                pickle.dump(self, f)
+        else:
+            pickle.dump(self, file)
+
+    def byteswap(self, inplace: bool = False) -> Tensor:
+        """NumPy's ``byteswap``: the same dtype with each element's bytes
+        reversed (computed now, from the value); ``inplace`` writes the
+        result to this tensor, as ``t[...] = v`` does."""
+        swapped = _creation.asarray(self.eval().byteswap())
+        if not inplace:
+            return swapped
+        self[...] = swapped
+        return self
+
+    @writes
+    def resize(self, *new_shape: Any, refcheck: bool = True) -> None:
+        """NumPy's in-place ``a.resize(new_shape)``: this tensor becomes its
+        data read in C order, cut to the new size or followed by zeros.  As
+        in NumPy only a tensor that owns its data (no view) may be resized,
+        and with ``refcheck`` only one nothing else refers to: a view of it
+        (which would read the resized data) or another name (NumPy counts
+        references the same way; ``refcheck=False`` skips the count)."""
+        if len(new_shape) == 1 and (new_shape[0] is None or
+                                    isinstance(new_shape[0], (tuple, list))):
+            new_shape = () if new_shape[0] is None else tuple(new_shape[0])
+        if not new_shape:
+            return                               # (NumPy: a.resize() changes nothing)
+        shape = _creation._shape(new_shape, "resize")
+        if self._root is not None:
+            raise ValueError("resize: cannot resize this array: it does not own its data "
+                             "(a view)")
+        if refcheck and sys.getrefcount(self) > _RESIZE_REFS:
+            raise ValueError("resize: cannot resize an array that references or is referenced "
+                             "by another object in this way (a view of it, or another name). "
+                             "Use lt.resize to get a new resized copy or set refcheck=False")
+        n, flat = math.prod(shape), self.reshape(-1)
+        data = flat[:n] if n <= flat.size else _fn.concat(
+            [flat, _creation.zeros(n - flat.size, self.dtype)])
+        self._n = _fn.copy(data.reshape(shape), "C")._node
+
     def __getattr__(self, name: str) -> Any:
         # Methods that mirror module functions (t.sum(), t.swapaxes(0, 1), ...).
         fn = _fn.METHODS.get(name)
         if fn is None:
             raise AttributeError(f"'Tensor' object has no attribute {name!r}")
         return fn.__get__(self, Tensor)
+
+
+def _resize_refs() -> int:
+    """``sys.getrefcount(self)`` in ``Tensor.resize`` when the caller's one
+    name is all that refers to the tensor: measured on a method made the
+    same way, since the interpreter's own references differ by version."""
+    class Probe:
+        @writes
+        def count(self) -> int:
+            return sys.getrefcount(self)
+
+    def call() -> int:
+        probe = Probe()
+        return probe.count()
+    return call()
+
+
+_RESIZE_REFS = _resize_refs()
 
 
 def check_device(device: Any, what: str) -> None:

@@ -6,6 +6,7 @@ and the array API's namespace names (``__array_namespace__``, ``bool``,
 from __future__ import annotations
 
 import operator
+import pickle
 from typing import Any
 
 import numpy as np
@@ -440,3 +441,58 @@ def test_flat_reads_and_writes_as_numpys(engine: Any) -> None:
     v = lt.zeros((2, 3))
     v[:, 1:].flat[0] = 9
     assert_eq(v, np.array([[0.0, 9.0, 0.0], [0.0, 0.0, 0.0]]))
+
+
+@pytest.mark.parametrize("shape,new", [((6,), 8), ((6,), (2, 2)), ((2, 3), (3, 3)), ((6,), 0),
+                                       ((2, 3), [6]), ((2, 3), (1, 6))], ids=str)
+def test_resize_in_place_as_numpy(shape: tuple[int, ...], new: Any) -> None:
+    """``t.resize``: the data read in C order, cut or followed by zeros,
+    in place; graphs built before keep the old value."""
+    a = np.arange(float(np.prod(shape))).reshape(shape)
+    want = a.copy()
+    want.resize(new)
+    t = lt.asarray(a) * 1
+    before = t + 0
+    t.resize(new)
+    got = t.eval()
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(before.eval(), a)
+
+
+def test_resize_refuses_views_and_other_references() -> None:
+    t = lt.arange(6.0)
+    other = t
+    with pytest.raises(ValueError, match="referenced"):
+        t.resize(8)
+    del other
+    t.resize(8)
+    v = t[:2]
+    with pytest.raises(ValueError, match="referenced"):
+        t.resize(3)                 # a view of it would read the resized data
+    with pytest.raises(ValueError, match="own its data"):
+        v.resize(1)
+    t.resize(3, refcheck=False)
+    np.testing.assert_array_equal(t.eval(), [0.0, 1.0, 2.0])
+    with pytest.raises(ValueError):
+        t.resize(-1)
+    t.resize()                      # no shape: nothing changes (NumPy's)
+    assert t.shape == (3,)
+
+
+def test_tofile_dump_dumps_byteswap(tmp_path: Any) -> None:
+    a = np.array([1, 256, -2], np.int16)
+    t = lt.asarray(a) * 1
+    p = tmp_path / "x.bin"
+    t.tofile(str(p))
+    np.testing.assert_array_equal(np.fromfile(p, np.int16), a)
+    t.tofile(str(p), sep=",")
+    assert p.read_text() == "1,256,-2"
+    np.testing.assert_array_equal(pickle.loads(t.dumps()).eval(), a)
+    t.dump(str(tmp_path / "t.pkl"))
+    with open(tmp_path / "t.pkl", "rb") as f:
+        np.testing.assert_array_equal(pickle.load(f).eval(), a)
+    np.testing.assert_array_equal(t.byteswap().eval(), a.byteswap())
+    u = lt.asarray(a.copy())
+    assert u.byteswap(inplace=True) is u
+    np.testing.assert_array_equal(u.eval(), a.byteswap())
