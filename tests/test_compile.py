@@ -1410,3 +1410,14 @@ def test_sizes_from_a_none_dimension_are_refused_when_built(build: Any) -> None:
     assert [p.tolist() for p in f(np.arange(6.0))] == [[0.0], [1.0, 2.0], [3.0, 4.0, 5.0]]
     y = lt.placeholder((5,), np.float64)
     assert lt.function([y], lt.take(y, [7], mode="clip"))(np.arange(5.0)).tolist() == [4.0]
+
+
+def test_errors_over_a_none_dimension_do_not_quote_its_stand_in() -> None:
+    """The user never had the stand-in size: a reshape that cannot fit every
+    length says so, and the operands show the None dimension as None."""
+    x = lt.placeholder((None, 3), np.float64)
+    with pytest.raises(ValueError) as ei:
+        x.reshape(-1, 6)
+    msg = str(ei.value)
+    assert "None dimension" in msg and "(None, 3) float64" in msg
+    assert str(SYMBOLIC_DIM) not in msg and str(3 * SYMBOLIC_DIM) not in msg

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import shapes as S
 from .node import (Node, Shape, _hashable, intern, intern_elementwise, intern_key, intern_view,
-                   remember_view, scalar_key, user_source)
+                   reaches_placeholder, remember_view, scalar_key, user_source)
 
 # What an op is, for the passes: only "elementwise" ops fuse, only "view" ops
 # alias their input, "source"/"creation" ops have no inputs; "linalg" ops are
@@ -1146,7 +1146,16 @@ register(OpSpec("triu", "scan", _triu_impl, _tri_infer, _same_dtype, 1,
 
 def _describe(inputs: Sequence[Node]) -> str:
     return ", ".join(f"{n.attrs['value']!r} (Python scalar)" if n.weak else
-                     f"{n.shape} {n.dtype}" for n in inputs)
+                     f"{_shown_shape(n)} {n.dtype}" for n in inputs)
+
+
+def _shown_shape(n: Node) -> str:
+    """``n``'s shape as the user knows it: a compiled function's None
+    dimension as ``None``, not its stand-in size (``SYMBOLIC_DIM``)."""
+    if not S.sized_at_call(n.shape) or not reaches_placeholder(n):
+        return str(n.shape)
+    dims = ["None" if d == S.SYMBOLIC_DIM else str(d) for d in n.shape]
+    return f"({', '.join(dims)}{',' if len(dims) == 1 else ''})"
 
 
 def apply(name: str, inputs: Sequence[Node], **attrs: Any) -> Node:

@@ -143,11 +143,21 @@ def reshape_shape(shape: Shape, newshape: Sequence[int]) -> Shape:
     if unknown:
         known = math.prod(d for d in new if d != -1)
         if known == 0 or size % known:
-            raise ValueError(f"cannot reshape array of size {size} into shape {tuple(new)}")
+            raise ValueError(_cannot_reshape(shape, size, new))
         new[unknown[0]] = size // known
     if math.prod(new) != size:
-        raise ValueError(f"cannot reshape array of size {size} into shape {tuple(new)}")
+        raise ValueError(_cannot_reshape(shape, size, new))
     return tuple(new)
+
+
+def _cannot_reshape(shape: Shape, size: int, new: Sequence[int]) -> str:
+    """NumPy's message, or, for a compiled function's None dimension, one
+    that does not quote its stand-in size (which the user never had)."""
+    if sized_at_call(shape):
+        return (f"cannot reshape an array whose size depends on a None dimension of a "
+                f"compiled function into shape {tuple(new)}: the sizes cannot match for every "
+                f"length (the size must be a multiple of the other dimensions' product)")
+    return f"cannot reshape array of size {size} into shape {tuple(new)}"
 
 
 def transpose_axes(ndim: int, axes: Sequence[int] | None) -> tuple[int, ...]:
