@@ -146,6 +146,8 @@ for _spec in ops.REGISTRY.values():
                 if _alias in _OPERAND_NAMES else _fn
     if _spec.ufunc is not None:
         UFUNC_OPS.setdefault(_spec.ufunc, _spec.name)
+from .ufuncs import attach_ufunc_methods  # noqa: E402 (it reads ELEMENTWISE's functions)
+attach_ufunc_methods(ELEMENTWISE)  # np.add's reduce, accumulate, outer, at, nin, ...
 globals().update(ELEMENTWISE)
 
 
