@@ -34,6 +34,12 @@ given share the writes; every operation's result owns its data and mask.
 A write never reaches a NumPy array: lazyten reads its inputs, never writes
 them.
 
+NumPy's ufuncs take masked tensors (``np.exp(m)``, ``np.add(m, 1)``) and
+give what numpy.ma's ``__array_wrap__`` gives (its domains: ``np.log`` of
+x <= 0 masked, division by zero masked); ``ndarray op m`` is numpy.ma's
+reflected operator.  ``a @ b`` is numpy.ma's (NumPy 2: the operands' masks
+or'ed elementwise, see ``_matmul``); ``lt.ma.dot`` is the masked product.
+
 >>> import lazyten as lt
 >>> m = lt.ma.masked_greater(lt.asarray([1.0, 5.0, 2.0, 9.0]), 4.0)
 >>> m.eval()
@@ -53,12 +59,14 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.ma.core as _ma_core_module
 
 from . import functions as F
 from .creation import zeros
 from .tensor import Tensor, wrap
 
-__all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_equal", "masked_not_equal",
+__all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_values", "where",
+           "concatenate", "concat", "stack", "hstack", "vstack", "dot", "any", "all", "masked_equal", "masked_not_equal",
            "masked_greater", "masked_greater_equal", "masked_less", "masked_less_equal",
            "masked_inside", "masked_outside", "masked_where", "masked_invalid", "filled",
            "count", "compressed", "getdata", "getmask", "getmaskarray", "is_masked",
@@ -70,6 +78,7 @@ __all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_equal", "m
 _TINY = np.finfo(np.float64).tiny
 
 _op = F._apply_elementwise
+_ma_core: Any = _ma_core_module   # (ufunc_domain, ufunc_fills: not in NumPy's stubs)
 
 # numpy.ma's masked constant: ``m[i] = lt.ma.masked`` masks, as with np.ma.masked.
 masked = np.ma.masked
@@ -511,6 +520,116 @@ class MaskedTensor:
 
     def __abs__(self) -> MaskedTensor:
         return _make(_op("abs", self._data), self._mask, self._fill_value)
+
+    # ------------------------------------------------------------ more of numpy.ma's methods
+    def any(self, axis: Any = None, out: Any = None, keepdims: bool = False) -> MaskedTensor:
+        _no_out(out, "any")
+        return any(self, axis, keepdims)
+
+    def all(self, axis: Any = None, out: Any = None, keepdims: bool = False) -> MaskedTensor:
+        _no_out(out, "all")
+        return all(self, axis, keepdims)
+
+    # numpy.ma's _arraymethod on views: data and mask share the base's, the
+    # fill value kept (a write reaches the base, as in numpy.ma).
+    def squeeze(self, axis: Any = None) -> MaskedTensor:
+        return self._both(lambda t: F.squeeze(t, axis) if axis is not None else F.squeeze(t))
+
+    def transpose(self, *axes: Any) -> MaskedTensor:
+        ax = axes[0] if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) \
+            else (axes or None)
+        return self._both(lambda t: F.transpose(t, ax))
+
+    def ravel(self, order: str = "C") -> MaskedTensor:
+        """A flat view (order "C"; "F" ravels the transpose)."""
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError(f"ravel: order must be one of 'C', 'F', 'A', 'K', got {order!r}")
+        return self._both(lambda t: (t.T if order == "F" else t).reshape(-1))
+
+    def flatten(self, order: str = "C") -> MaskedTensor:
+        """A flat copy (data and mask its own; the fill value kept)."""
+        return self.ravel(order).copy()
+
+    def copy(self, order: str = "C") -> MaskedTensor:
+        """A copy (numpy.ma: data and mask copied, nomask and fill value kept)."""
+        return _make(self._data, self._mask, self._fill_value, shrink=self._shrink)
+
+    def cumsum(self, axis: Any = None, dtype: Any = None, out: Any = None) -> MaskedTensor:
+        """numpy.ma's cumsum: of the data filled with 0; the mask copied
+        (flattened for ``axis=None``; nomask kept); the default fill value."""
+        _no_out(out, "cumsum")
+        return _cumulative(self, F.cumsum, 0, axis, dtype)
+
+    def cumprod(self, axis: Any = None, dtype: Any = None, out: Any = None) -> MaskedTensor:
+        """numpy.ma's cumprod: of the data filled with 1 (as ``cumsum``)."""
+        _no_out(out, "cumprod")
+        return _cumulative(self, F.cumprod, 1, axis, dtype)
+
+    def clip(self, min: Any = None, max: Any = None,  # noqa: A002 - NumPy's names
+             out: Any = None) -> MaskedTensor:
+        """ndarray's clip (NumPy's ufunc, wrapped by numpy.ma): clipped data
+        everywhere, the operands' masks or'ed and shrunk, the fill value kept."""
+        _no_out(out, "clip")
+        return _clip(self, min, max)
+
+    def round(self, decimals: int = 0, out: Any = None) -> MaskedTensor:
+        """numpy.ma's round: the data rounded; mask, nomask and fill value kept."""
+        _no_out(out, "round")
+        return _make(F.round(self._data, decimals), self._mask, self._fill_value,
+                     shrink=self._shrink)
+
+    def conj(self) -> MaskedTensor:
+        """ndarray's conj: real data as they are (nomask kept), complex ones by
+        NumPy's ufunc (numpy.ma gives them a mask array)."""
+        if self.dtype.kind != "c":
+            return _make(self._data, self._mask, self._fill_value, shrink=self._shrink)
+        out: MaskedTensor = _ufunc_call(np.conjugate, self)
+        return out
+
+    conjugate = conj
+
+    def _part(self, name: str) -> MaskedTensor:
+        # numpy.ma's real/imag: the data's part, the mask copied (nomask
+        # kept), the default fill value.
+        out = MaskedTensor(_op(name, self._data), _own(self._mask))
+        out._shrink = self._shrink
+        return out
+
+    @property
+    def real(self) -> MaskedTensor:
+        return self._part("real")
+
+    @property
+    def imag(self) -> MaskedTensor:
+        return self._part("imag")
+
+    def tolist(self, fill_value: Any = None) -> Any:
+        """Nested lists, masked values as None, as numpy.ma (computed now)."""
+        from . import compute
+        if fill_value is not None:
+            return compute(self.filled(fill_value))[0].tolist()
+        if self._nomask():
+            return compute(self._data)[0].tolist()
+        d, m = compute(self._data, self._mask)
+        obj = np.array(d.ravel(), dtype=object)
+        obj[m.ravel()] = None
+        return obj.reshape(d.shape).tolist()
+
+    def nonzero(self) -> tuple[Tensor, ...]:
+        """Indices of the unmasked nonzero elements (masked ones read as 0;
+        computed now: their number depends on the values)."""
+        from .sorting import nonzero as nz
+        return nz(self.filled(0))
+
+    def dot(self, b: Any, out: Any = None, strict: bool = False) -> MaskedTensor:
+        _no_out(out, "dot")
+        return dot(self, b, strict)
+
+    def __matmul__(self, o: Any) -> MaskedTensor:
+        return _matmul(self, o)
+
+    def __rmatmul__(self, o: Any) -> MaskedTensor:
+        return _matmul(o, self)
 
     # ------------------------------------------------------------ in-place operators
     # They write this tensor, so its views and its base see the change, as in
@@ -1432,3 +1551,316 @@ def argmax(a: Any, axis: int | None = None, keepdims: bool = False) -> Tensor:
     fv = np.ma.maximum_fill_value(np.zeros(1, a.dtype))
     return F.argmax(F.where(a._mask, np.asarray(fv, a.dtype)[()], a._data), axis=axis,
                     keepdims=keepdims)
+
+
+# ---------------------------------------------------------------- NumPy's ufuncs
+#
+# numpy.ma has no ``__array_ufunc__``: a ufunc runs on the data and
+# ``MaskedArray.__array_wrap__`` gives the result a mask, the operands' full
+# masks or'ed (``mask_or``: shrunk for two or more operands, the operand's
+# mask array for one), plus numpy.ma's domain (``ufunc_domain``: log of
+# x <= 0, sqrt of x < 0, division by a too small number, ...), where the
+# data becomes ``ufunc_fills``'s value.  NumPy's own warnings are not
+# silenced (numpy.ma does not silence them either).
+
+def _unary_domain(ufunc: Any) -> Callable[[Tensor], Tensor] | None:
+    """numpy.ma's domain of a unary ufunc as a lazy test (True: outside)."""
+    dom = _ma_core.ufunc_domain.get(ufunc)
+    if dom is None:
+        return None
+    core: Any = _ma_core
+    if isinstance(dom, core._DomainGreaterEqual):
+        c = dom.critical_value
+        return lambda x: _op("less", x, c)
+    if isinstance(dom, core._DomainGreater):
+        c = dom.critical_value
+        return lambda x: _op("less_equal", x, c)
+    if isinstance(dom, core._DomainTan):
+        eps = dom.eps
+        return lambda x: _op("less", _op("abs", _op("cos", x)), eps)
+    if isinstance(dom, core._DomainCheckInterval):
+        lo, hi = dom.a, dom.b
+        return lambda x: _op("greater", x, hi) | _op("less", x, lo)
+    raise NotImplementedError(f"numpy.ma domain {type(dom).__name__}")  # pragma: no cover
+
+
+def _ufunc_call(ufunc: Any, *inputs: Any) -> Any:
+    """``ufunc(*inputs)`` on masked operands, as numpy.ma's ``__array_wrap__``."""
+    from .functions import UFUNC_OPS
+    if ufunc is np.matmul:
+        return _matmul(*inputs)
+    if ufunc is np.divmod:
+        return _divmod(*inputs)
+    name = UFUNC_OPS.get(ufunc)
+    if name is None or ufunc.nout != 1:
+        raise TypeError(f"lt.ma: NumPy's {ufunc.__name__} is not supported on masked tensors")
+    if ufunc.nin == 1:
+        a = _masked(inputs[0])
+        res = _op(name, a._data)
+        m = a._mask                           # (getmaskarray: never nomask)
+        domain = _unary_domain(ufunc)
+        if domain is not None:
+            # numpy.ma tests the domain on the masked operand and fills the
+            # test's mask with True: masked positions are "outside" too.
+            d = domain(a._data) | a._mask
+            res = _put(d, _ma_core.ufunc_fills[ufunc], res)
+            m = m | d
+        return _make(res, m, a._fill_value)
+    if ufunc.nin == 2:
+        return _ufunc_op(name, inputs[0], inputs[1],
+                         domain=_ma_core.ufunc_domain.get(ufunc) is not None)
+    ops_ = [_operand(x, strong=False) for x in inputs]
+    res = _op(name, *(o.data for o in ops_))
+    mk = _full(_or(*(o.mask for o in ops_)), res.shape)
+    fill = next((o.fill for o in ops_ if o.mask is not None), None)
+    return _make(res, mk, fill, shrink=_shrunk(mk, *(o.shrink for o in ops_)))
+
+
+# ndarray op MaskedTensor reaches ``__array_ufunc__`` as ``ufunc(ndarray, m)``,
+# where numpy.ma (a subclass of ndarray) gets its own reflected operator
+# first: for these ufuncs an ndarray on the left is read as that operator.
+_REFLECTED_OPS = {np.add: "add", np.subtract: "subtract", np.multiply: "multiply",
+                  np.divide: "divide", np.floor_divide: "floor_divide", np.power: "pow"}
+_REFLECTED_COMPARE = {np.less: "greater", np.less_equal: "greater_equal",
+                      np.greater: "less", np.greater_equal: "less_equal",
+                      np.equal: "equal", np.not_equal: "not_equal"}
+
+
+def _array_ufunc(self: MaskedTensor, ufunc: Any, method: str, *inputs: Any,
+                 **kwargs: Any) -> Any:
+    if method != "__call__":
+        raise TypeError(f"lt.ma: {ufunc.__name__}.{method} is not supported on masked "
+                        f"tensors; use the masked tensor's methods (m.sum(), m.cumsum(), ...)")
+    if kwargs.get("out") is not None or set(kwargs) - {"out"}:
+        raise TypeError(f"lt.ma: {ufunc.__name__} takes no keyword arguments on masked "
+                        f"tensors (out=, dtype=, where=: a lazy result is a new masked "
+                        f"tensor)")
+    if (len(inputs) == 2 and type(inputs[0]) is np.ndarray
+            and isinstance(inputs[1], MaskedTensor)):
+        if ufunc in _REFLECTED_OPS:
+            return _MA_BINARY[_REFLECTED_OPS[ufunc]](_REFLECTED_OPS[ufunc], *inputs)
+        if ufunc in _REFLECTED_COMPARE:
+            return _compare(_REFLECTED_COMPARE[ufunc], inputs[1], inputs[0])
+    return _ufunc_call(ufunc, *inputs)
+
+
+class _ArrayUfunc:
+    """``MaskedTensor.__array_ufunc__``: NumPy looks it up on the class and
+    finds ``_array_ufunc`` (so ``np.exp(m)`` comes here); read on an instance
+    it is None, which is how numpy.ma's operators (``MaskedArray._delegate_binop``)
+    and lazyten's Tensor operators (``tensor._defers``) learn to leave
+    ``numpy_masked + m`` and ``tensor + m`` to ``m.__radd__``."""
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        return None if obj is not None else _array_ufunc
+
+
+MaskedTensor.__array_ufunc__ = _ArrayUfunc()  # type: ignore[assignment]
+
+
+# ---------------------------------------------------------------- products
+
+def _matmul(a: Any, b: Any) -> MaskedTensor:
+    """``a @ b`` as numpy.ma computes it in NumPy 2: MaskedArray has no
+    ``__matmul__``, so ``np.matmul`` runs on the data and
+    ``__array_wrap__`` or's the operands' *elementwise* masks (broadcast
+    together, shrunk).  That is only a mask of the product where the shapes
+    agree (square matrices); elsewhere the product is valid only if nothing
+    is masked, which is then decided now (numpy.ma builds an array that
+    fails later; lazyten raises here).  For a masked matrix product use
+    ``lt.ma.dot`` (numpy.ma's ``dot``)."""
+    x, y = _operand(a, strong=False), _operand(b, strong=False)
+    xd, yd = wrap(x.data), wrap(y.data)
+    res = F.matmul(xd, yd)
+    try:
+        bshape = np.broadcast_shapes(xd.shape, yd.shape)
+    except ValueError as e:
+        raise ValueError(f"lt.ma matmul: numpy.ma or's the operands' masks elementwise, and "
+                         f"shapes {xd.shape} and {yd.shape} do not broadcast (use "
+                         f"lt.ma.dot for a masked matrix product)") from e
+    mx, my = _full(x.mask, xd.shape), _full(y.mask, yd.shape)
+    mk = F.broadcast_to(mx | my, bshape) if (mx | my).shape != bshape else mx | my
+    fill = _fill_of(x, y)
+    if bshape == res.shape:
+        mk = _own(mk)
+        return _make(res, mk, fill, shrink=_shrunk(mk, x.shrink, y.shrink))
+    if _cat(x.shrink, y.shrink) != () and bool(F.any(mk)):
+        raise ValueError(f"lt.ma matmul: numpy.ma's mask of a @ b is the operands' masks "
+                         f"or'ed elementwise, of shape {bshape}, which is not the product's "
+                         f"shape {res.shape} (numpy.ma makes an array that fails when used); "
+                         f"use lt.ma.dot(a, b) for a masked matrix product")
+    return _make(res, zeros(res.shape, dtype=np.bool_), fill, shrink=())
+
+
+def _propagate(m: Tensor, axis: int) -> Tensor:
+    # numpy.ma's _mask_propagate: a row (column) with a masked element is masked.
+    return m | F.any(m, axis=axis, keepdims=True)
+
+
+def dot(a: Any, b: Any, strict: bool = False) -> MaskedTensor:
+    """``numpy.ma.dot``: ``np.dot`` of the data with masked values as 0,
+    masked where no pair of unmasked values meets (``strict=True``: where any
+    masked value meets, rows and columns with one masked propagate).  The
+    result holds a mask array and the default fill value.
+
+    >>> import lazyten as lt
+    >>> a = lt.ma.masked_array([[1.0, 2.0], [3.0, 4.0]], mask=[[0, 1], [0, 0]])
+    >>> lt.ma.dot(a, a).eval()
+    masked_array(
+      data=[[1.0, --],
+            [15.0, 16.0]],
+      mask=[[False,  True],
+            [False, False]],
+      fill_value=1e+20)
+    """
+    x, y = _masked(a), _masked(b)
+    mx, my = x._mask, y._mask
+    if strict is True and x.ndim and y.ndim:
+        mx = _propagate(mx, x.ndim - 1)
+        my = _propagate(my, y.ndim - 1 if y.ndim == 1 else y.ndim - 2)
+    d = F.dot(F.where(mx, np.asarray(0, x.dtype)[()], x._data),
+              F.where(my, np.asarray(0, y.dtype)[()], y._data))
+    # np.dot of the two "unmasked" arrays (bool): counted in float64, exact.
+    hits = F.dot((~mx).astype(np.float64), (~my).astype(np.float64))
+    m = ~(hits > 0)
+    # (a 0-d mask is a NumPy bool, and np.False_ is numpy.ma's nomask)
+    return _make(d, m, None, shrink=(_own(m),) if m.ndim == 0 else None)
+
+
+# ---------------------------------------------------------------- more of numpy.ma
+
+def _logical_reduce(a: Any, axis: Any, keepdims: bool, all_: bool) -> MaskedTensor:
+    """numpy.ma's ``all``/``any``: the data filled with True (False), reduced;
+    masked where every element along ``axis`` was; nomask for a nomask
+    operand; the default fill value (True)."""
+    x = _masked(a)
+    d = F.where(x._mask, all_, x._data.astype(np.bool_) if x.dtype != np.bool_ else x._data)
+    red = F.all if all_ else F.any
+    m = _reduced_mask(x, axis, keepdims)
+    if x.size == 0 and x._nomask():
+        m = zeros(m.shape, dtype=np.bool_)   # (numpy.ma: nomask, not all() of no mask)
+    # (a 0-d result that is not masked is a NumPy bool in numpy.ma: no mask)
+    return _make(red(d, axis=axis, keepdims=keepdims), m, None,
+                 shrink=(_own(m),) if m.ndim == 0 else x._shrink)
+
+
+def all(a: Any, axis: Any = None, keepdims: bool = False) -> MaskedTensor:  # noqa: A001
+    """Whether all unmasked elements are true (``numpy.ma.all``)."""
+    return _logical_reduce(a, axis, keepdims, True)
+
+
+def any(a: Any, axis: Any = None, keepdims: bool = False) -> MaskedTensor:  # noqa: A001
+    """Whether any unmasked element is true (``numpy.ma.any``)."""
+    return _logical_reduce(a, axis, keepdims, False)
+
+
+def where(condition: Any, x: Any, y: Any) -> MaskedTensor:
+    """``numpy.ma.where``: ``x`` where the condition is true, ``y`` where it is
+    false or masked; masked where the chosen value is or the condition is.
+    Python scalars are strong (numpy.ma reads them as 0-d arrays: a float32
+    ``x`` with ``y=5`` gives float64); ``lt.ma.masked`` as ``x`` or ``y``
+    masks those positions.  The mask shrinks; the fill value is the default.
+
+    >>> import lazyten as lt
+    >>> a = lt.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    >>> lt.ma.where(a > 1.5, a, 0.0).eval()
+    masked_array(data=[0.0, --, 3.0],
+                 mask=[False,  True, False],
+           fill_value=1e+20)
+    """
+    c = filled(condition, False) if _is_masked_type(condition) else wrap(condition)
+    cm = getmaskarray(condition)
+    if x is np.ma.masked and y is np.ma.masked:
+        raise TypeError("lt.ma.where: x and y cannot both be lt.ma.masked")
+    xo = None if x is np.ma.masked else _operand(x, strong=True)
+    yo = None if y is np.ma.masked else _operand(y, strong=True)
+    xd = np.zeros((), wrap(yo.data).dtype)[()] if xo is None else xo.data  # type: ignore[union-attr]
+    yd = np.zeros((), wrap(xo.data).dtype)[()] if yo is None else yo.data  # type: ignore[union-attr]
+    xm: Any = True if xo is None else (False if xo.mask is None else xo.mask)
+    ym: Any = True if yo is None else (False if yo.mask is None else yo.mask)
+    cf = c if c.dtype == np.bool_ else c.astype(np.bool_)
+    data = F.where(cf, xd, yd)
+    mk = F.where(cm, True, F.where(cf, xm, ym))
+    mk = _own(mk if mk.shape == data.shape else F.broadcast_to(mk, data.shape))
+    return _make(data, mk, None, shrink=(_own(mk),))
+
+
+def _states(arrays: Any) -> list[MaskedTensor]:
+    return [_masked(a) for a in arrays]
+
+
+def concatenate(arrays: Any, axis: int | None = 0) -> MaskedTensor:
+    """``numpy.ma.concatenate``: data and masks joined; nomask where no
+    operand has a True (numpy.ma shrinks the joined mask); the default fill
+    value."""
+    xs = _states(arrays)
+    d = F.concat([x._data for x in xs], axis=axis)
+    mk = F.concat([x._mask for x in xs], axis=axis).reshape(d.shape)
+    return _make(d, mk, None, shrink=_shrunk(mk, *(x._shrink for x in xs)))
+
+
+concat = concatenate
+
+
+def _seq(fn: Callable[..., Tensor], arrays: Any, *args: Any, **kwargs: Any) -> MaskedTensor:
+    # numpy.ma's _fromnxfunction_seq: the function on the data and on the
+    # full masks; a mask array (never shrunk), the default fill value.
+    xs = _states(arrays)
+    d = fn([x._data for x in xs], *args, **kwargs)
+    return _make(d, fn([x._mask for x in xs], *args, **kwargs), None)
+
+
+def stack(arrays: Any, axis: int = 0) -> MaskedTensor:
+    """``numpy.ma.stack`` (data and masks stacked; a mask array)."""
+    return _seq(F.stack, arrays, axis=axis)
+
+
+def hstack(arrays: Any) -> MaskedTensor:
+    """``numpy.ma.hstack`` (a mask array)."""
+    return _seq(F.hstack, arrays)
+
+
+def vstack(arrays: Any) -> MaskedTensor:
+    """``numpy.ma.vstack`` (a mask array)."""
+    return _seq(F.vstack, arrays)
+
+
+def masked_values(x: Any, value: Any, rtol: float = 1e-5, atol: float = 1e-8,
+                  copy: bool = True, shrink: bool = True) -> MaskedTensor:
+    """``numpy.ma.masked_values``: masked where ``x`` is close to ``value``
+    (``isclose`` for floats, ``==`` otherwise), ``x``'s masked positions
+    filled with ``value`` first; the fill value is ``value``; with
+    ``shrink``, nomask where nothing matched.
+
+    >>> import lazyten as lt
+    >>> lt.ma.masked_values(lt.asarray([1.0, 1.1, 2.0]), 1.1).eval()
+    masked_array(data=[1.0, --, 2.0],
+                 mask=[False,  True, False],
+           fill_value=1.1)
+    """
+    from .statistics import isclose
+    xnew = filled(x, value) if _is_masked_type(x) else wrap(x)
+    if xnew.dtype.kind == "f":
+        mk = isclose(xnew, value, atol=atol, rtol=rtol)
+    else:
+        mk = _op("equal", xnew, value)
+    out = MaskedTensor(_own(xnew), _own(mk), value)
+    out._shrink = (_own(mk),) if shrink else None
+    return out
+
+
+def _cumulative(a: MaskedTensor, fn: Callable[..., Tensor], neutral: Any, axis: Any,
+                dtype: Any) -> MaskedTensor:
+    # numpy.ma: ``filled(neutral).cumsum(...)`` and ``__setmask__(self._mask)``
+    # (a copy, flattened for axis=None; nomask stays nomask); default fill.
+    d = fn(F.where(a._mask, np.asarray(neutral, a.dtype)[()], a._data), axis=axis, dtype=dtype)
+    return _make(d, a._mask.reshape(d.shape), None, shrink=a._shrink)
+
+
+def _clip(self: MaskedTensor, lo: Any, hi: Any) -> MaskedTensor:
+    ops_ = [_operand(v, strong=False) for v in (self, lo, hi) if v is not None]
+    bounds = iter(o.data for o in ops_[1:])
+    res = F.clip(self._data, None if lo is None else next(bounds),
+                 None if hi is None else next(bounds))
+    mk = _full(_or(*(o.mask for o in ops_)), res.shape)
+    return _make(res, mk, self._fill_value, shrink=_shrunk(mk, *(o.shrink for o in ops_)))

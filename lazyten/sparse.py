@@ -14,7 +14,12 @@ Semantics follow ``scipy.sparse``: ``S * c`` scales the stored values (NumPy's
 type promotion on them), ``S / c`` is ``S.astype(float64) * (1 / c)`` as in
 scipy, ``S + 0`` and ``S - 0`` are copies, ``0 - S`` is ``-S``, and a sum or
 difference with any other scalar raises ``NotImplementedError`` (scipy: it
-would make the matrix dense).
+would make the matrix dense).  As for scipy's sparse arrays, ``S * D`` is
+elementwise (``S.multiply(D)``: S's stored entries times a dense ``D``
+broadcast to S's shape, lazy), ``S + D`` and ``S - D`` are dense tensors,
+``S + S2``, ``S - S2`` and ``S.multiply(S2)`` are scipy's sparse results
+(computed when built: their structure depends on the values), and
+``sum``/``mean``/``max``/``min`` give dense tensors with scipy's dtypes.
 
 >>> import numpy as np, scipy.sparse as sp, lazyten as lt
 >>> S = lt.sparse.asarray(sp.csr_array(np.array([[1.0, 0.0], [0.0, 2.0]])))
@@ -230,12 +235,80 @@ class SparseMatrix:
         return self._with_data(abs(self.data))
 
     def __mul__(self, other: Any) -> SparseMatrix:
-        if not _is_scalar(other):
-            raise TypeError("sparse * x: lazyten supports a scalar x (use @ for products "
-                            "with dense tensors)")
-        return self._with_data(self.data * _scalar(other))
+        """``S * x``: elementwise, as scipy's sparse arrays (``S.multiply``)."""
+        return self.multiply(other)
 
     __rmul__ = __mul__
+
+    def multiply(self, other: Any) -> SparseMatrix:
+        """Elementwise product, with scipy's sparse-array semantics.
+
+        - a scalar scales the stored values (lazy);
+        - a dense operand (broadcast to ``S.shape``) multiplies each stored
+          value by the dense value at its position: the structure is ``S``'s,
+          explicit zeros included (lazy in the values; scipy returns a COO
+          array with these entries, lazyten keeps ``S``'s format);
+        - a sparse operand: scipy's product, computed now (its structure
+          depends on the values).
+        """
+        if isinstance(other, SparseMatrix) or sp.issparse(other):
+            o = other.eval() if isinstance(other, SparseMatrix) else other
+            return asarray(self.eval().multiply(o))
+        if _is_scalar(other):
+            return self._with_data(self.data * _scalar(other))
+        d = wrap(other)
+        try:
+            full = np.broadcast_shapes(d.shape, self.shape)
+        except ValueError:
+            full = None
+        if full != self.shape:
+            raise ValueError(f"inconsistent shapes {self.shape} and {d.shape}")
+        from .functions import broadcast_to
+        rows, cols = self._coords()
+        dd = broadcast_to(d, self.shape) if d.shape != self.shape else d
+        return self._with_data(self.data * dd[rows, cols])
+
+    def _coords(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """Row and column of each stored value (the structure, computed now)."""
+        from . import compute
+        idx, ptr = compute(self.indices, self.indptr)
+        major = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+        return (major, idx) if self.format == "csr" else (idx, major)
+
+    # ------------------------------------------------------------ reductions
+    def sum(self, axis: int | None = None, dtype: Any = None) -> Tensor:
+        """scipy's sum: a 0-d tensor (axis None) or a 1-d one; small integer
+        and bool dtypes summed as int64 (uint64 for unsigned), as scipy does."""
+        from .functions import sum as dsum
+        if dtype is None:
+            dt = self.dtype
+            dtype = (np.uint if dt.kind == "u" and np.can_cast(dt, np.uint) else
+                     np.int_ if np.can_cast(dt, np.int_) else dt)
+        return dsum(self.to_dense(), axis=_axis(axis), dtype=dtype)
+
+    def mean(self, axis: int | None = None, dtype: Any = None) -> Tensor:
+        """scipy's mean: ``(S.astype(inter) * (1 / n)).sum(axis)``, ``inter``
+        float64 for integers and bool, else the dtype."""
+        from .functions import sum as dsum
+        ax = _axis(axis)
+        integral = self.dtype.kind in "biu"
+        inter = np.dtype(np.float64) if integral else self.dtype
+        n = int(np.prod(self.shape)) if ax is None else self.shape[ax]
+        scaled = self.astype(inter) * (1.0 / n) if n else self.astype(inter)
+        res = dsum(scaled.to_dense(), axis=ax, dtype=inter)
+        return res if dtype is None else res.astype(dtype)
+
+    def max(self, axis: int | None = None) -> Tensor:
+        """scipy's max (implicit zeros count).  Along an axis scipy returns a
+        1-d COO array; lazyten's sparse matrices are 2-d, so this is its
+        dense values as a tensor."""
+        from .functions import max as dmax
+        return dmax(self.to_dense(), axis=_axis(axis))
+
+    def min(self, axis: int | None = None) -> Tensor:
+        """scipy's min (as ``max``)."""
+        from .functions import min as dmin
+        return dmin(self.to_dense(), axis=_axis(axis))
 
     def __truediv__(self, other: Any) -> SparseMatrix:
         if not _is_scalar(other):
@@ -249,19 +322,50 @@ class SparseMatrix:
 
     # S + c, c + S, S - c, c - S: scipy's rule, only a scalar 0 keeps the
     # matrix sparse (S, or -S for c - S); any other scalar would make it dense.
-    def __add__(self, other: Any) -> SparseMatrix:
+    # S +- sparse: scipy's sum (its structure depends on the values: computed
+    # now, CSR as scipy's).  S +- dense: a dense tensor (lazy), as scipy's.
+    def _sparse_or_dense(self, other: Any, op: Any, name: str, dense: Any) -> Any:
+        if isinstance(other, SparseMatrix) or sp.issparse(other):
+            o = other.eval() if isinstance(other, SparseMatrix) else other
+            if o.shape != self.shape:
+                raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and "
+                                 f"{o.shape}")
+            return _wrap_scipy(op(self.eval(), o))
+        d = wrap(other)
+        try:
+            full = np.broadcast_shapes(d.shape, self.shape)
+        except ValueError:
+            full = None
+        if full != self.shape:      # (scipy broadcasts the dense operand to S's shape)
+            raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and {d.shape}")
+        return dense(d)
+
+    def __add__(self, other: Any) -> Any:
+        if not _is_scalar(other):
+            return self._sparse_or_dense(other, lambda a, b: a + b, "+",
+                                         lambda d: self.to_dense() + d)
         _zero_scalar(other, "sparse + x", "adding a nonzero scalar to a sparse array",
                      "S.to_dense() + c")
         return self._with_data(Tensor(self.data._node))
 
-    __radd__ = __add__
+    def __radd__(self, other: Any) -> Any:
+        if not _is_scalar(other):
+            return self._sparse_or_dense(other, lambda a, b: b + a, "+",
+                                         lambda d: d + self.to_dense())
+        return self + other
 
-    def __sub__(self, other: Any) -> SparseMatrix:
+    def __sub__(self, other: Any) -> Any:
+        if not _is_scalar(other):
+            return self._sparse_or_dense(other, lambda a, b: a - b, "-",
+                                         lambda d: self.to_dense() - d)
         _zero_scalar(other, "sparse - x", "subtracting a nonzero scalar from a sparse array",
                      "S.to_dense() - c")
         return self._with_data(Tensor(self.data._node))
 
-    def __rsub__(self, other: Any) -> SparseMatrix:
+    def __rsub__(self, other: Any) -> Any:
+        if not _is_scalar(other):
+            return self._sparse_or_dense(other, lambda a, b: b - a, "-",
+                                         lambda d: d - self.to_dense())
         _zero_scalar(other, "x - sparse", "subtracting a sparse array from a nonzero scalar",
                      "c - S.to_dense()")
         return -self
@@ -326,6 +430,16 @@ class SparseMatrix:
 
     def dot(self, other: Any) -> Tensor:
         return self @ other
+
+
+def _axis(axis: Any) -> int | None:
+    """An axis of a 2-d matrix as scipy reads it (negative counted from the end)."""
+    if axis is None:
+        return None
+    a = int(axis)
+    if not -2 <= a < 2:
+        raise ValueError(f"axis {axis} out of range for a 2-d sparse matrix")
+    return a % 2
 
 
 def _is_scalar(x: Any) -> bool:

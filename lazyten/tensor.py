@@ -479,6 +479,9 @@ class Tensor:
 
     # ------------------------------------------------------------ NumPy interop
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        for a in inputs:   # (a masked tensor's own handler: np.add(t, m) is its)
+            if type(a) is not Tensor and _defers(a):
+                return NotImplemented
         name = _fn.UFUNC_OPS.get(ufunc)
         if method == "__call__" and name is not None and not kwargs:
             if ufunc in (np.equal, np.not_equal) and type(inputs[0]) is not Tensor:
@@ -939,8 +942,10 @@ def write_order(n: Node) -> Layout:
 def _defers(x: Any) -> bool:
     """NumPy's protocol: a type with ``__array_ufunc__ = None`` (lt.ma's masked
     tensors, lt.sparse's matrices) handles binary operators with arrays itself,
-    so ``Tensor op x`` returns NotImplemented and Python calls ``x``'s reflected op."""
-    return getattr(type(x), "__array_ufunc__", False) is None
+    so ``Tensor op x`` returns NotImplemented and Python calls ``x``'s reflected op.
+    Read on the instance: a masked tensor's is None there, while NumPy, which
+    reads the class's, finds its handler for ``np.exp(m)``."""
+    return getattr(x, "__array_ufunc__", False) is None
 
 
 class FlatIter:

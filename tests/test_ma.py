@@ -961,3 +961,284 @@ def test_clear_errors_and_numpy_functions() -> None:
     assert float(np.sum(m, axis=0)) == 4.0
     with pytest.raises(TypeError, match="out="):
         np.sum(m, out=np.zeros(()))
+
+
+# ---------------------------------------------------------------- NumPy's ufuncs, @, more of numpy.ma
+
+def _ma_cases() -> list[tuple[np.ma.MaskedArray, MaskedTensor]]:
+    """Pairs (numpy.ma, lt.ma): explicit mask with a set fill value, nomask,
+    an all-False mask array, 0-d, empty, strided (a transposed view)."""
+    x = np.array([[1.5, -2.0, 0.0], [4.0, 0.25, -0.5]])
+    mk = [[0, 1, 0], [0, 0, 1]]
+    out = []
+    for make in (lambda ma, d: ma.masked_array(d, mask=mk),
+                 lambda ma, d: ma.masked_array(d),
+                 lambda ma, d: ma.masked_array(d, mask=np.zeros((2, 3), bool))):
+        out.append((make(np.ma, x), make(lt.ma, lt.asarray(x))))
+    out[0][0].fill_value, out[0][1].fill_value = 7, 7
+    out.append((np.ma.masked_array(x, mask=mk).T, lt.ma.masked_array(x, mask=mk).T))
+    out.append((np.ma.masked_array(np.array(-3.0), mask=False),
+                lt.ma.masked_array(np.array(-3.0), mask=False)))
+    out.append((np.ma.masked_array(np.zeros((0, 3))), lt.ma.masked_array(np.zeros((0, 3)))))
+    return out
+
+
+def _check(lz: Any, ref: Any) -> None:
+    """numpy.ma's result exactly, mask kind (nomask or array) included."""
+    if isinstance(ref, np.ma.MaskedArray) or ref is np.ma.masked:
+        if ref is not np.ma.masked:
+            _same_mask_kind(lz, ref)
+        assert_ma_eq(lz, ref, exact=ref is not np.ma.masked)
+    else:   # a NumPy scalar (numpy.ma's 0-d reductions): unmasked, same value
+        got = lz.eval()
+        assert not np.ma.getmaskarray(got) and got.dtype == np.asarray(ref).dtype
+        assert got.item() == ref
+
+
+UNARY_UFUNCS = [np.exp, np.log, np.sqrt, np.arcsin, np.tan, np.negative, np.absolute,
+                np.log10, np.arccosh, np.sin, np.floor]
+
+
+@pytest.mark.parametrize("ufunc", UNARY_UFUNCS, ids=lambda u: u.__name__)
+def test_numpy_unary_ufuncs(engine: Any, ufunc: Any) -> None:
+    """np.exp(m) & co.: numpy.ma's __array_wrap__ (the operand's mask array,
+    its domain masked and filled with ufunc_fills' value, its fill value)."""
+    for ref, lz in _ma_cases():
+        with np.errstate(all="ignore"):
+            r = ufunc(ref)
+            got = ufunc(lz)
+        assert isinstance(got, MaskedTensor)
+        _check(got, r)
+
+
+BINARY_UFUNC_CALLS: list[Callable[[Any], Any]] = [
+    lambda p: np.add(p, 1), lambda p: np.multiply(2.5, p), lambda p: np.divide(p, 0),
+    lambda p: np.divide(1, p), lambda p: np.floor_divide(p, 0.5), lambda p: np.less(p, 1),
+    lambda p: np.equal(p, p), lambda p: np.maximum(p, 0), lambda p: np.add(p, p),
+    lambda p: np.remainder(p, 0), lambda p: np.arctan2(p, 1.0), lambda p: np.power(p, 2),
+    lambda p: np.float32(2) * p, lambda p: np.int8(3) - p, lambda p: np.float64(1) < p]
+
+
+@pytest.mark.parametrize("call", range(len(BINARY_UFUNC_CALLS)))
+def test_numpy_binary_ufuncs(engine: Any, call: int) -> None:
+    """np.add(m, 1) & co. and NumPy scalars on the left: the ufunc on the
+    data (weak Python scalars), masks or'ed and shrunk, numpy.ma's division
+    domain masked and set to 1, the first masked operand's fill value."""
+    f = BINARY_UFUNC_CALLS[call]
+    for ref, lz in _ma_cases():
+        with np.errstate(all="ignore"):
+            r, got = f(ref), f(lz)
+        _check(got, r)
+    i8 = np.ma.masked_array(np.arange(3, dtype=np.int8), mask=[0, 1, 0])
+    li8 = lt.ma.masked_array(np.arange(3, dtype=np.int8), mask=[0, 1, 0])
+    _check(np.add(li8, 1), np.add(i8, 1))            # weak: int8
+
+
+def test_ndarray_on_the_left_is_numpy_ma_operator(engine: Any) -> None:
+    """``ndarray op m`` is numpy.ma's reflected operator (MaskedArray is an
+    ndarray subclass, so Python calls it first): strong, the data under the
+    mask kept, numpy.ma's own domains; % and & are NumPy's ufuncs."""
+    for ref, lz in _ma_cases()[:4]:
+        arr = np.arange(1.0, 7.0).reshape(ref.shape) - 3
+        with np.errstate(all="ignore"):
+            for f in (lambda p, q: p + q, lambda p, q: p - q, lambda p, q: p * q,
+                      lambda p, q: p / q, lambda p, q: p // q, lambda p, q: p ** q,
+                      lambda p, q: p < q, lambda p, q: p == q, lambda p, q: p >= q,
+                      lambda p, q: p % q):
+                _check(f(arr, lz), f(arr, ref))
+    m = np.ma.masked_array([1, 2, 3], mask=[0, 1, 0])
+    lm = lt.ma.masked_array([1, 2, 3], mask=[0, 1, 0])
+    _check(np.array([7, 7, 7]) & lm, np.array([7, 7, 7]) & m)
+
+
+def test_numpy_masked_arrays_still_defer(engine: Any) -> None:
+    """numpy.ma's operators leave ``numpy_masked op m`` to lt.ma (the
+    instance's ``__array_ufunc__`` reads None, as MaskedArray._delegate_binop
+    asks); np.add(numpy_masked, m) is the ufunc."""
+    n2 = np.ma.masked_array([0.0, 5.0, 1.0], mask=[1, 0, 0])
+    ref = np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    lz = lt.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    assert lz.__array_ufunc__ is None and callable(type(lz).__array_ufunc__)  # type: ignore[misc]
+    for f in (lambda p, q: p + q, lambda p, q: p * q, lambda p, q: p / q,
+              lambda p, q: np.add(p, q), lambda p, q: np.divide(p, q)):
+        with np.errstate(all="ignore"):
+            _check(f(n2, lz), f(n2, ref))
+    # (numpy.ma's comparisons do not defer: numpy.ma computes n2 < lz itself)
+
+
+def test_ufunc_protocol_refusals() -> None:
+    m = lt.ma.masked_array([1.0, 2.0], mask=[0, 1])
+    with pytest.raises(TypeError, match="reduce"):
+        np.add.reduce(m)
+    with pytest.raises(TypeError, match="keyword"):
+        np.exp(m, out=np.zeros(2))
+    with pytest.raises(TypeError, match="keyword"):
+        np.exp(m, dtype=np.float32)
+
+
+def test_tensor_on_the_left_defers(engine: Any) -> None:
+    ref = np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    lz = lt.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    t, x = lt.asarray([4.0, 0.0, 2.0]), np.array([4.0, 0.0, 2.0])
+    with np.errstate(all="ignore"):
+        for f in (lambda p, q: p + q, lambda p, q: p / q, lambda p, q: p < q,
+                  lambda p, q: np.add(p, q)):
+            _check(f(t, lz), f(x, ref))
+
+
+MATMUL_SHAPES = [((2, 2), (2, 2)), ((3,), (3,)), ((2, 3), (3, 4)), ((3, 3), (3,)),
+                 ((2, 2, 2), (2, 2)), ((0, 2), (2, 2))]
+
+
+@pytest.mark.parametrize("sa,sb", MATMUL_SHAPES)
+def test_matmul_as_numpy_ma(engine: Any, sa: Any, sb: Any) -> None:
+    """numpy.ma's ``a @ b`` (NumPy 2: the matmul ufunc, masks or'ed
+    elementwise): nomask operands give nomask; masks of the product's shape
+    are or'ed; other shapes with something masked are refused (numpy.ma
+    makes an array that fails later)."""
+    rng = np.random.default_rng(5)
+    xa, xb = rng.standard_normal(sa), rng.standard_normal(sb)
+    ma_ = np.ma.masked_array(xa, mask=rng.random(sa) < 0.4)
+    la = lt.ma.masked_array(xa, mask=np.ma.getmaskarray(ma_))
+    for lazy, ref in [(lambda: lt.ma.masked_array(xa) @ lt.ma.masked_array(xb),
+                       lambda: np.ma.masked_array(xa) @ np.ma.masked_array(xb)),
+                      (lambda: lt.ma.masked_array(xa) @ xb, lambda: np.ma.masked_array(xa) @ xb),
+                      (lambda: la @ lt.ma.masked_array(xb), lambda: ma_ @ np.ma.masked_array(xb)),
+                      (lambda: la @ xb, lambda: ma_ @ xb),
+                      (lambda: np.matmul(la, xb), lambda: np.matmul(ma_, xb)),
+                      (lambda: xb.T @ la.T, lambda: xb.T @ ma_.T)]:
+        try:
+            with np.errstate(all="ignore"):
+                want = ref()
+                repr(want)    # (where numpy.ma's mask does not fit, this fails)
+        except ValueError:
+            with pytest.raises(ValueError, match="lt.ma.dot"):
+                lazy()
+        else:
+            _check(lazy(), want)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("sa,sb", [((2, 3), (3, 4)), ((3,), (3,)), ((3, 3), (3,)),
+                                   ((2, 3), (3,)), ((0, 3), (3, 2))])
+def test_dot_as_numpy_ma(engine: Any, sa: Any, sb: Any, strict: bool) -> None:
+    rng = np.random.default_rng(6)
+    xa, xb = rng.standard_normal(sa), rng.standard_normal(sb)
+    for ma_mask in (rng.random(sa) < 0.3, np.ma.nomask):
+        ra = np.ma.masked_array(xa, mask=ma_mask)
+        rb = np.ma.masked_array(xb, mask=rng.random(sb) < 0.3)
+        la = lt.ma.masked_array(xa, mask=ma_mask)
+        lb = lt.ma.masked_array(xb, mask=np.ma.getmaskarray(rb))
+        _check(lt.ma.dot(la, lb, strict=strict), np.ma.dot(ra, rb, strict=strict))
+        _check(la.dot(lb, strict=strict), ra.dot(rb, strict=strict))
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_any_all(engine: Any, axis: Any, keepdims: bool) -> None:
+    x = np.array([[1, 0, 2], [0, 0, 3]])
+    for mk in ([[0, 1, 0], [1, 1, 0]], [[1, 1, 1], [1, 1, 0]], np.ma.nomask,
+               [[0, 0, 0], [0, 0, 0]]):
+        ref, lz = np.ma.masked_array(x, mask=mk), lt.ma.masked_array(x, mask=mk)
+        for name in ("any", "all"):
+            r = getattr(ref, name)(axis=axis, keepdims=keepdims)
+            _check(getattr(lz, name)(axis=axis, keepdims=keepdims), r)
+            _check(getattr(lt.ma, name)(lz, axis=axis, keepdims=keepdims),
+                   getattr(np.ma, name)(ref, axis=axis, keepdims=keepdims))
+    _check(lt.ma.all(lt.asarray(np.ones((0, 2)))), np.ma.all(np.ones((0, 2))))
+    _check(lt.ma.any(lt.asarray(np.ones((0, 2))), axis=0), np.ma.any(np.ones((0, 2)), axis=0))
+
+
+def test_where(engine: Any) -> None:
+    x = np.array([1.0, -2.0, 3.0, -4.0], np.float32)
+    for mk in ([0, 1, 0, 0], np.ma.nomask):
+        ref, lz = np.ma.masked_array(x, mask=mk), lt.ma.masked_array(x, mask=mk)
+        _check(lt.ma.where(lz > 0, lz, 5), np.ma.where(ref > 0, ref, 5))   # strong 5
+        _check(lt.ma.where(lz > 0, 0.5, lz), np.ma.where(ref > 0, 0.5, ref))
+        _check(lt.ma.where(lz > 0, lt.ma.masked, lz), np.ma.where(ref > 0, np.ma.masked, ref))
+        _check(lt.ma.where(x > 0, lz, lt.ma.masked), np.ma.where(x > 0, ref, np.ma.masked))
+        cond = np.ma.masked_array([True, False, True, False], mask=[0, 0, 1, 0])
+        lcond = lt.ma.masked_array([True, False, True, False], mask=[0, 0, 1, 0])
+        _check(lt.ma.where(lcond, lz, x), np.ma.where(cond, ref, x))
+        _check(lt.ma.where(lt.asarray(x)[::2] > 0, lz[::2], lz[1::2]),
+               np.ma.where(x[::2] > 0, ref[::2], ref[1::2]))
+    _check(lt.ma.where(True, lt.ma.masked_array(2.0), 3.0), np.ma.where(True, 2.0, 3.0))
+
+
+def test_concatenate_and_stacks(engine: Any) -> None:
+    cases = _ma_cases()
+    (ra, la), (rn, ln), (rz, lz) = cases[:3]
+    for arrs in ([0, 1], [1, 1], [1, 2], [2, 2], [0, 0]):
+        refs = [cases[i][0] for i in arrs]
+        lzs = [cases[i][1] for i in arrs]
+        for axis in (0, 1, None):
+            _check(lt.ma.concatenate(lzs, axis=axis), np.ma.concatenate(refs, axis=axis))
+        _check(lt.ma.stack(lzs, axis=1), np.ma.stack(refs, axis=1))
+        _check(lt.ma.hstack(lzs), np.ma.hstack(refs))
+        _check(lt.ma.vstack(lzs), np.ma.vstack(refs))
+    _check(lt.ma.concatenate([la.T, cases[3][1]]), np.ma.concatenate([ra.T, cases[3][0]]))
+    _check(lt.ma.concatenate([cases[5][1], ln]), np.ma.concatenate([cases[5][0], rn]))
+    _check(lt.ma.concatenate([la, np.ones((1, 3))]), np.ma.concatenate([ra, np.ones((1, 3))]))
+
+
+@pytest.mark.parametrize("value", [1.5, 9.0, 0.0])
+def test_masked_values(engine: Any, value: float) -> None:
+    x = np.array([1.5, 1.5 + 1e-9, -2.0, 0.0])
+    for shrink in (True, False):
+        _check(lt.ma.masked_values(lt.asarray(x), value, shrink=shrink),
+               np.ma.masked_values(x, value, shrink=shrink))
+        _check(lt.ma.masked_values(lt.asarray(x), value, rtol=0, atol=0, shrink=shrink),
+               np.ma.masked_values(x, value, rtol=0, atol=0, shrink=shrink))
+    m = np.ma.masked_array(x, mask=[0, 0, 1, 0])
+    _check(lt.ma.masked_values(lt.ma.masked_array(x, mask=[0, 0, 1, 0]), value),
+           np.ma.masked_values(m, value))
+    xi = np.array([1, 2, 3])
+    _check(lt.ma.masked_values(lt.asarray(xi), 2), np.ma.masked_values(xi, 2))
+    _check(lt.ma.masked_values(lt.asarray(xi[::2]), 5), np.ma.masked_values(xi[::2], 5))
+
+
+METHODS: list[Callable[[Any], Any]] = [
+    lambda p: p.ravel(), lambda p: p.flatten(), lambda p: p.reshape(1, -1).squeeze(),
+    lambda p: p.transpose(), lambda p: p.copy(), lambda p: p.cumsum(),
+    lambda p: p.cumsum(axis=0), lambda p: p.cumprod(axis=-1), lambda p: p.clip(0, 1),
+    lambda p: p.clip(None, 0.1), lambda p: p.round(), lambda p: p.round(1), lambda p: p.real,
+    lambda p: p.imag, lambda p: p.conj(), lambda p: p.ravel("F")]
+
+
+@pytest.mark.parametrize("method", range(len(METHODS)))
+def test_methods_as_numpy_ma(engine: Any, method: int) -> None:
+    f = METHODS[method]
+    for ref, lz in _ma_cases():
+        if ref.ndim == 0 and method in (3, 6, 7, 15):
+            continue   # (axes a 0-d array has not)
+        _check(f(lz), f(ref))
+    c = np.array([1 + 2j, 3j, -1.5])
+    for mk in ([0, 1, 0], np.ma.nomask):
+        _check(f(lt.ma.masked_array(c, mask=mk)) if method not in (8, 9) else
+               lt.ma.masked_array(c, mask=mk).conj(),
+               f(np.ma.masked_array(c, mask=mk)) if method not in (8, 9) else
+               np.ma.masked_array(c, mask=mk).conj())
+
+
+def test_views_share_writes_and_copies_do_not(engine: Any) -> None:
+    ref = np.ma.masked_array(np.arange(6.0).reshape(2, 3), mask=[[0, 1, 0], [0, 0, 0]])
+    lz = lt.ma.masked_array(np.arange(6.0).reshape(2, 3), mask=[[0, 1, 0], [0, 0, 0]])
+    rv, lv = ref.ravel(), lz.ravel()
+    rt, lt_ = ref.transpose(), lz.transpose()
+    rc, lc = ref.copy(), lz.copy()
+    rv[0], lv[0] = np.ma.masked, lt.ma.masked
+    rt[2, 1], lt_[2, 1] = 50.0, 50.0
+    rc[1, 1], lc[1, 1] = np.ma.masked, lt.ma.masked
+    for got, want in ((lz, ref), (lv, rv), (lt_, rt), (lc, rc)):
+        assert_ma_eq(got, want, exact=True)
+
+
+def test_tolist_and_nonzero(engine: Any) -> None:
+    for ref, lz in _ma_cases():
+        assert lz.tolist() == ref.tolist()
+        assert lz.tolist(fill_value=-1) == ref.tolist(fill_value=-1)
+        if ref.ndim:   # (NumPy 2 refuses nonzero of 0-d arrays)
+            for g, w in zip(lz.nonzero(), ref.nonzero(), strict=True):
+                np.testing.assert_array_equal(g.eval(), w)
+    assert lt.ma.masked_array(2.0, mask=True).tolist() is None
+    assert lt.ma.masked_array([[1, 2]], mask=[[1, 0]]).tolist() == [[None, 2]]

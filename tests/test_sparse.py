@@ -118,8 +118,8 @@ def test_reflected_scalar_ops(engine: Any, rng: np.random.Generator, fmt: str,
             op(m)
         with pytest.raises(ValueError, match=str(want.value).replace("*", r"\*")):
             op(S)
-    with pytest.raises(TypeError, match="scalars only"):
-        np.ones((4, 5)) - S
+    # a dense operand: a dense result, as scipy's (it was refused before)
+    assert_eq(np.ones((4, 5)) - S, np.ones((4, 5)) - m)
 
 
 def test_negating_a_boolean_matrix(engine: Any) -> None:
@@ -181,8 +181,8 @@ def test_errors() -> None:
         S @ lt.ones((3, 3, 3))
     with pytest.raises(TypeError, match="scipy.sparse matrix"):
         lt.sparse.asarray(np.eye(2))
-    with pytest.raises(TypeError, match="scalar"):
-        S * lt.ones(3)
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        S * lt.ones((9, 9))       # (elementwise now, as scipy's sparse arrays)
     with pytest.raises(TypeError, match="sparse @ sparse"):
         S @ S
 
@@ -246,3 +246,78 @@ def test_zero_d_arrays_duplicates_len_and_powers(engine: Any) -> None:
     assert D.nnz == ref.nnz == 2
     assert_eq(D.to_dense(), ref.toarray())
     assert_eq(D @ np.ones(3), ref @ np.ones(3))
+
+
+# ---------------------------------------------------------------- reductions, S +- S, multiply
+
+RED_DTYPES = [np.float64, np.float32, np.int8, np.uint16, np.bool_, np.complex128]
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("dtype", RED_DTYPES)
+def test_reductions_as_scipy(engine: Any, rng: np.random.Generator, fmt: str,
+                             dtype: Any) -> None:
+    """sum/mean (scipy's dtypes: small ints summed as int64, means of ints in
+    float64) and max/min (implicit zeros count) as dense tensors."""
+    for shape in [(4, 5), (1, 3), (3, 1)]:
+        m = _random_sparse(rng, shape, dtype, fmt)
+        S = lt.sparse.asarray(m)
+        for axis in [None, 0, 1, -1]:
+            assert_eq(S.sum(axis=axis), np.asarray(m.sum(axis=axis)), rtol=1e-6)
+            assert_eq(S.mean(axis=axis), np.asarray(m.mean(axis=axis)), rtol=1e-6)
+            if dtype != np.complex128:
+                for name in ("max", "min"):
+                    ref = getattr(m, name)(axis=axis)
+                    ref = ref.toarray() if sp.issparse(ref) else np.asarray(ref)
+                    assert_eq(getattr(S, name)(axis=axis), ref)
+    S = lt.sparse.asarray(sp.csr_array(np.zeros((2, 3))))     # nothing stored
+    assert_eq(S.sum(axis=0), np.zeros(3))
+    assert_eq(S.max(), np.asarray(sp.csr_array(np.zeros((2, 3))).max()))
+    with pytest.raises(ValueError):
+        S.sum(axis=2)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.complex128])
+def test_sparse_plus_minus_sparse(engine: Any, rng: np.random.Generator, fmt: str,
+                                  dtype: Any) -> None:
+    a, b = _random_sparse(rng, (4, 5), dtype, fmt), _random_sparse(rng, (4, 5), dtype, "csr")
+    A, B = lt.sparse.asarray(a), lt.sparse.asarray(b)
+    for got, ref in [(A + B, a + b), (A - B, a - b), (A - A, a - a), (A + b, a + b),
+                     (A.multiply(B), a.multiply(b)), (A.multiply(b), a.multiply(b))]:
+        _assert_same_sparse(got, ref)
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        A + lt.sparse.asarray(sp.csr_array(np.ones((5, 4))))
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        a + sp.csr_array(np.ones((5, 4)))                    # (scipy's own)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+def test_sparse_with_dense(engine: Any, rng: np.random.Generator, fmt: str, dtype: Any) -> None:
+    """scipy's sparse arrays: ``S * D`` and ``S.multiply(D)`` elementwise (the
+    stored entries of S, D broadcast), ``S + D`` and ``S - D`` dense."""
+    m = _random_sparse(rng, (4, 5), dtype, fmt)
+    S = lt.sparse.asarray(m)
+    D = rng.standard_normal((8, 10))[::2, ::2].astype(np.float32)   # strided
+    D[0, :] = 0.0
+    for other in [D, D[:1], D[0], D[:, :1], np.arange(5)]:
+        ref = m.multiply(other)
+        for got in (S.multiply(lt.asarray(other)), S * other, S * lt.asarray(other)):
+            assert got.dtype == ref.dtype and got.nnz == ref.nnz
+            assert_eq(got.to_dense(), ref.toarray(), rtol=1e-6)
+    ref_rm = D * m
+    assert_eq((lt.asarray(D) * S).to_dense(), ref_rm.toarray(), rtol=1e-6)
+    for got, ref in [(S + D, m + D), (S - D, m - D), (D - S, D - m), (D + S, D + m),
+                     (lt.asarray(D) - S, D - m), (S + lt.asarray(D), m + D)]:
+        assert isinstance(got, lt.Tensor)
+        assert_eq(got, np.asarray(ref), rtol=1e-6)
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        S.multiply(np.ones((3, 5)))
+    for other in [D[:1], D[0], D[:, :1]]:                     # broadcast, as scipy
+        assert_eq(S + other, m + other, rtol=1e-6)
+        assert_eq(other - S, other - m, rtol=1e-6)
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        S + np.ones((2, 5))
+    with pytest.raises(ValueError):
+        m + np.ones((2, 5))                                   # (scipy's own)
