@@ -219,13 +219,57 @@ def _order_free(n: Node) -> bool:
                                   and n.dtype.kind in "biu")
 
 
+# Real ufuncs whose NumPy loop gives other bits on an operand with negative
+# strides than on one with positive strides (measured with NumPy 2.4 on an
+# AVX-512 machine: SVML's SIMD loops run on positive strides, a scalar libm
+# loop on negative ones; a few ulps for arccos, a NaN's sign for log).  Which
+# loops differ depends on the CPU and NumPy's build: the list is the union
+# seen, and costs elsewhere only a reversed view left above the op.
+STRIDE_SIGN_OPS = frozenset({
+    "acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "cosh", "exp", "exp2",
+    "expm1", "log", "log10", "log1p", "log2", "sinh", "tan", "pow", "atan2"})
+
+
 def _stride_dependent(n: Node) -> bool:
     """Whether NumPy's loop for ``n`` gives other bits by its operands'
-    strides: complex ``abs`` runs a SIMD loop on positive strides and a
-    scalar one on negative, which differ in the last bit, so a view pushed
-    into its operand (``abs(x)[::-1]`` as ``abs(x[::-1])``, a gather made
-    contiguous) could change the result."""
+    strides whatever the view: complex ``abs`` runs a SIMD loop on positive
+    strides and a scalar one on negative, which differ in the last bit, so a
+    view pushed into its operand (``abs(x)[::-1]`` as ``abs(x[::-1])``, a
+    gather made contiguous) could change the result."""
     return n.op.name == "abs" and n.inputs[0].dtype.kind == "c"
+
+
+def _sign_dependent(n: Node) -> bool:
+    """Whether ``n`` is a ``STRIDE_SIGN_OPS`` op on real floats: a view may
+    sink into its operands only if it keeps their strides' signs (a slice of
+    positive step, a transpose), not one that reverses or gathers (a
+    gather's contiguous result has the signs of no operand)."""
+    return n.op.name in STRIDE_SIGN_OPS and n.dtype.kind == "f"
+
+
+def _reverses(n: Node) -> bool:
+    """Whether ``n`` is a basic index with a slice of negative step."""
+    return n.op.name == "getitem" and any(
+        it[0] == "s" and it[3] < 0 for it in n.attrs["index"])
+
+
+def _read_with_strides(graph: Graph) -> set[int]:
+    """The views on the way (through views only) to an operand of a
+    ``_sign_dependent`` op where one of them reverses: NumPy's loop reads
+    that operand with negative strides, and sunk into the expression below
+    the views would make it contiguous (``exp((x * 2)[::-1])``)."""
+    out: set[int] = set()
+    for n in graph.nodes():
+        if not _sign_dependent(n):
+            continue
+        for x in n.inputs:
+            chain = []
+            while x.value is None and x.inputs and x.op.name in PUSHED:
+                chain.append(x)
+                x = x.inputs[0]
+            if any(_reverses(v) for v in chain):
+                out.update(v.id for v in chain)
+    return out
 
 
 def _read_in_memory_order(graph: Graph) -> set[int]:
@@ -402,7 +446,7 @@ def pushdown(graph: Graph) -> Graph:
     if PUSHED.isdisjoint(graph.op_names):
         return graph
     uses = {k: len(v) for k, v in graph.consumers().items()}
-    kept = _read_in_memory_order(graph)
+    kept = _read_in_memory_order(graph) | _read_with_strides(graph)
     # Steps of pushing a view one node down, for the whole pass: each view
     # walks the expression below it, so a chain of N views over elementwise
     # ops (``t = t[::-1] + 1`` N times) took N**2 / 2 steps (500: 2 s).  Past
@@ -432,6 +476,10 @@ def pushdown(graph: Graph) -> Graph:
             n = t[2]
             budget[0] -= 1
             return (budget[0] > 0 and n.op.name != "astype" and not _stride_dependent(n)
+                    and not (_sign_dependent(n) and (
+                        t[0] == "take" or t[0] == "getitem" and any(
+                            isinstance(i, slice) and (i.step or 1) < 0
+                            for i in t[1]["index"])))
                     and _sinks_into(t[0], n)
                     and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size)
                     # a gather may repeat elements: never compute more than all
