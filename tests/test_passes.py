@@ -1339,6 +1339,8 @@ SIGN_CASES = [
     ("(|x|**1.7)[::-1]", lambda m, a: (abs(a) ** 1.7)[::-1]),
     ("flip(exp(x*2))", lambda m, a: m.flip(m.exp(a * 2))),
     ("tan(x)[::-1][:100]", lambda m, a: m.tan(a)[::-1][:100]),
+    # BLAS's dot of two reversed vectors (negative increments) sums otherwise
+    ("dot((x*1)[::-1], (x*2)[::-1])", lambda m, a: m.dot((a * 1)[::-1], (a * 2)[::-1])),
 ]
 
 

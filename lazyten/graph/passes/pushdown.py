@@ -255,12 +255,13 @@ def _reverses(n: Node) -> bool:
 
 def _read_with_strides(graph: Graph) -> set[int]:
     """The views on the way (through views only) to an operand of a
-    ``_sign_dependent`` op where one of them reverses: NumPy's loop reads
-    that operand with negative strides, and sunk into the expression below
+    ``_sign_dependent`` op or a contraction where one of them reverses:
+    NumPy's loop reads that operand with negative strides (BLAS's dot with
+    a negative increment sums otherwise), and sunk into the expression below
     the views would make it contiguous (``exp((x * 2)[::-1])``)."""
     out: set[int] = set()
     for n in graph.nodes():
-        if not _sign_dependent(n):
+        if not _sign_dependent(n) and n.op.kind != "contraction":
             continue
         for x in n.inputs:
             chain = []
