@@ -21,7 +21,8 @@ chunks along one axis, run the (compiled once) plan per chunk, and combine:
   accumulates in (``_Split``): a mean of ints or bools in float64, of
   float16 in float32 (NumPy's ``_mean``), int8 sums in int64; the total is
   then rounded and divided exactly as NumPy's ``_mean`` does.  Integer and
-  bool results, min/max/any/all, and means of ints are NumPy's to the bit;
+  bool results, min/max/any/all, and means of ints (whose sums stay under
+  2**53) are NumPy's to the bit;
   a float sum or product added up in chunks rounds differently from
   NumPy's pairwise (sum) or one-after-the-other (product) order: close, not
   bit for bit (see ``_Split``).
@@ -111,12 +112,21 @@ class _Split:
     combine: np.ufunc
 
 
+def _axes(n: Node) -> tuple[int, ...]:
+    """The axes reduction ``n`` reduces (argmax/argmin keep an int or None)."""
+    axis = n.attrs.get("axis")
+    if axis is None:
+        return tuple(range(n.inputs[0].ndim))
+    return (axis,) if isinstance(axis, int) else tuple(axis)
+
+
 def _split(n: Node, p: int) -> _Split:
     """The ``_Split`` of reduction ``n`` over axis ``p`` (the chunk axis) of
     its input.
 
-    Exact: integer and bool partials (a mean of ints too: float64 sums of
-    integers under 2**53 are exact in any order) and min/max/any/all combine
+    Exact: integer and bool partials (a mean of ints too while its float64
+    sums stay under 2**53, where they are exact in any order: past that,
+    int64 data of 2**62 rounds otherwise in chunks, about 1e-13 relative) and min/max/any/all combine
     to NumPy's result bit for bit.  So, but for a float32 rounding that
     lands on a float16 halfway point, do float16 runs that NumPy adds
     (multiplies) in float32 and rounds once.
@@ -160,9 +170,14 @@ def _split(n: Node, p: int) -> _Split:
     # Down a leading axis NumPy adds in float16 slice after slice: so do the
     # partials.
     acc = total
-    axes = tuple(n.attrs["axis"])
-    if total == _F16 and x.dtype == _F16 and \
-            all(a in axes or x.shape[a] == 1 for a in range(p, x.ndim)):
+    axes = _axes(n)
+    if total == _F16 and x.dtype == _F16:
+        if not all(a in axes or x.shape[a] == 1 for a in range(p, x.ndim)):
+            # Down a leading axis NumPy's float16 total saturates and rounds
+            # row after row: partials that restart at each chunk added up
+            # gave 8210 for NumPy's 2048 (20,000 rows of ones).
+            raise NotChunkable(f"a float16 {name} at {n.where} adds row after row in float16 "
+                               f"down the chunk axis: its running total cannot be split")
         acc = _F32
     attrs = dict(n.attrs)
     if name == "mean" or acc != total:
@@ -267,7 +282,7 @@ class _Analysis:
             else:
                 return kind
             self.red_axis[n.id] = p
-            axes = tuple(n.attrs["axis"])
+            axes = _axes(n)
             if p in axes:
                 if n.op.name not in COMBINABLE:
                     raise NotChunkable(f"{n.op.name} at {n.where} reduces the chunk axis "
@@ -394,6 +409,8 @@ def evaluate_chunked(outputs: Sequence[Node], opts: Options | None = None,
     from .exec.executor import evaluate
     from .options import set_options
     opts = opts or get_options()
+    if memory_limit is not None:
+        replace(opts, memory_limit=memory_limit)        # (Options checks it)
     limit = memory_limit if memory_limit is not None else opts.memory_limit
     if limit is None:
         raise ValueError("chunked evaluation needs a memory_limit")

@@ -44,6 +44,7 @@ class Options:
         if not isinstance(self.optimize, bool):
             raise TypeError(f"optimize must be a bool, got {self.optimize!r}")
         if self.memory_limit is not None and (not isinstance(self.memory_limit, int)
+                                              or isinstance(self.memory_limit, bool)
                                               or self.memory_limit <= 0):
             raise ValueError(f"memory_limit must be a positive int (bytes) or None, "
                              f"got {self.memory_limit!r}")

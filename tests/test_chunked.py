@@ -262,3 +262,32 @@ def test_integer_and_bool_reductions_are_exact(dtype: Any) -> None:
             want.append(T.sum(axis=axis, keepdims=keep, dtype=np.int8))
     for got in both_paths(outs, 150_000):
         assert_same(got, want)
+
+
+def test_argmax_argmin_and_float16_row_sums_are_refused_or_exact() -> None:
+    """argmax/argmin keep an int axis (the analysis read a tuple: TypeError);
+    along another axis they still chunk.  A float16 sum down the chunk axis
+    adds row after row in float16 in NumPy (saturating at 2048 for ones):
+    chunk partials gave 8210, so it is not chunked."""
+    x = lt.asarray(np.random.default_rng(0).standard_normal((2000, 300)))
+    with lt.set_options(memory_limit=400_000):
+        with pytest.raises(MemoryError):
+            (x + 1).argmax().eval()
+        np.testing.assert_array_equal((x + 1).argmax(axis=1).eval(),
+                                      (x.eval() + 1).argmax(axis=1))
+    with pytest.raises(NotChunkable):
+        lt.compute_chunked((x + 1).argmin(axis=0), memory_limit=400_000)
+    h = np.ones((20000, 10), np.float16)
+    with lt.set_options(memory_limit=400_000):
+        with pytest.raises(MemoryError):
+            (lt.asarray(h) * 1).sum(axis=0).eval()
+        np.testing.assert_array_equal((lt.asarray(h) * 1).sum(axis=1).eval(), (h * 1).sum(axis=1))
+
+
+@pytest.mark.parametrize("limit", [0, -5, 1.5e5, True], ids=str)
+def test_memory_limit_is_checked_as_set_options_checks_it(limit: Any) -> None:
+    x = lt.asarray(np.ones((100, 10)))
+    with pytest.raises(ValueError, match="positive int"):
+        lt.compute_chunked((x * 2).sum(), memory_limit=limit)
+    with pytest.raises(ValueError, match="positive int"):
+        lt.set_options(memory_limit=limit)
