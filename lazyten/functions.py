@@ -1043,6 +1043,7 @@ def _binary(name: str, a: Any, b: Any, **attrs: Any) -> Tensor:
 def matmul(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> Tensor:
     """``a @ b``; NumPy's gufunc keywords (``dtype=``, ``casting=``,
     ``axes=``, ``axis=``, ``out=``...) are NumPy's own call, now."""
+    kwargs = _non_default(kwargs)
     if kwargs:
         return _gufunc_now(np.matmul, "matmul", (a, b), kwargs)
     return _binary("matmul", a, b)
@@ -1083,29 +1084,34 @@ def vecdot(a: Any, b: Any, /, out: Any = None, *, axis: int = -1, **kwargs: Any)
 @numpy_out(np.matvec)
 def matvec(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> Tensor:
     """NumPy's ``matvec``: the matrix-vector product over the last axes,
-    batch axes broadcast (``a @ b[..., None]``, its last axis dropped)."""
+    batch axes broadcast; one step running NumPy's own loop (its bits)."""
+    kwargs = _non_default(kwargs)
     if kwargs:
         return _gufunc_now(np.matvec, "matvec", (a, b), kwargs)
-    ta, tb = wrap(a), wrap(b)
-    if ta.ndim < 2 or tb.ndim < 1:
-        raise ValueError(f"matvec: needs a matrix and a vector (at least 2 and 1 dimensions), "
-                         f"got shapes {ta.shape} and {tb.shape}")
-    return matmul(ta, tb[..., None])[..., 0]
+    return _binary("matvec", a, b)
 
 
 @numpy_out(np.vecmat)
 def vecmat(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> Tensor:
     """NumPy's ``vecmat``: the vector-matrix product over the last axes,
-    the vector conjugated (``conj(a)[..., None, :] @ b``, that axis dropped)."""
+    the vector conjugated; one step running NumPy's own loop (its bits:
+    ``conj(a) @ b`` sums complex products otherwise)."""
+    kwargs = _non_default(kwargs)
     if kwargs:
         return _gufunc_now(np.vecmat, "vecmat", (a, b), kwargs)
-    ta, tb = wrap(a), wrap(b)
-    if ta.ndim < 1 or tb.ndim < 2:
-        raise ValueError(f"vecmat: needs a vector and a matrix (at least 1 and 2 dimensions), "
-                         f"got shapes {ta.shape} and {tb.shape}")
-    if ta.dtype.kind == "c":
-        ta = ELEMENTWISE["conj"](ta)
-    return matmul(ta[..., None, :], tb)[..., 0, :]
+    return _binary("vecmat", a, b)
+
+
+# A gufunc keyword given its NumPy default changes nothing: dropped, so the
+# call stays lazy (and traceable) instead of becoming NumPy's call now.
+_GUFUNC_DEFAULTS = {"dtype": None, "casting": "same_kind", "order": "K", "subok": True,
+                    "axes": None, "axis": None, "keepdims": False, "signature": None}
+
+
+def _non_default(kwargs: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in kwargs.items()
+            if k not in _GUFUNC_DEFAULTS or v is not _GUFUNC_DEFAULTS[k]
+            and v != _GUFUNC_DEFAULTS[k]}
 
 
 @numpy_out(np.dot)

@@ -312,3 +312,31 @@ def test_tensordot_takes_numpy_integer_axes(engine: Any) -> None:
     s = np.arange(4.0).reshape(2, 2)
     for axes in (np.int64(1), np.array(0), np.array([[1], [0]])):
         assert_eq(lt.tensordot(s, s, axes), np.tensordot(s, s, axes))
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64, np.float32, np.int16],
+                         ids=["c16", "c8", "f4", "i2"])
+def test_matvec_vecmat_are_numpys_loops(engine: Any, dtype: Any) -> None:
+    """One step running NumPy's gufunc: complex vecmat's conjugating dot
+    sums otherwise than ``conj(a) @ b`` (other last bits)."""
+    rng = np.random.default_rng(1)
+    v = (rng.standard_normal((5, 64)) * 3 + 1j * rng.standard_normal((5, 64))).astype(dtype) \
+        if np.dtype(dtype).kind == "c" else (rng.standard_normal((5, 64)) * 3).astype(dtype)
+    m = v[:, :33].copy()
+    for got, want in ((lt.vecmat(lt.asarray(v)[::-1], np.ascontiguousarray(v.T)),
+                       np.vecmat(v[::-1], np.ascontiguousarray(v.T))),
+                      (lt.matvec(lt.asarray(v).T, v[:, 0]), np.matvec(v.T, v[:, 0])),
+                      (lt.vecmat(lt.asarray(v[:, 0]) * 1, m), np.vecmat(v[:, 0], m))):
+        assert got.shape == want.shape and got.dtype == want.dtype
+        same_bits(got.eval(), want)
+
+
+def test_gufunc_keywords_at_their_defaults_stay_lazy() -> None:
+    """``dtype=None`` and the like change nothing: still a lazy node, so it
+    runs inside a compiled function."""
+    p = lt.placeholder((None, 4), np.float64)
+    f = lt.function([p], [lt.matvec(lt.ones((3, 4)), p[0], dtype=None, casting="same_kind"),
+                          lt.matmul(p, lt.ones((4, 2)), axes=None)])
+    got = f(np.arange(8.0).reshape(2, 4))
+    same_bits(got[0], np.matvec(np.ones((3, 4)), np.arange(4.0)))
+    same_bits(got[1], np.arange(8.0).reshape(2, 4) @ np.ones((4, 2)))

@@ -738,6 +738,32 @@ def _vecdot_impl(a: Any, b: Any, axis: int) -> Any:
     return np.vecdot(a, b)
 
 
+def _matvec_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    """NumPy's ``matvec``, ``(..., m, n), (..., n) -> (..., m)``."""
+    a, b = inputs[0].shape, inputs[1].shape
+    if len(a) < 2 or len(b) < 1:
+        raise ValueError(f"matvec: needs a matrix and a vector (at least 2 and 1 dimensions), "
+                         f"got shapes {a} and {b}")
+    if a[-1] != b[-1]:
+        raise ValueError(f"matvec: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (m,n),(n)->(m) (size {b[-1]} is different "
+                         f"from {a[-1]})")
+    return S.broadcast_shapes(a[:-2], b[:-1]) + a[-2:-1], attrs
+
+
+def _vecmat_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    """NumPy's ``vecmat``, ``(..., n), (..., n, m) -> (..., m)``."""
+    a, b = inputs[0].shape, inputs[1].shape
+    if len(a) < 1 or len(b) < 2:
+        raise ValueError(f"vecmat: needs a vector and a matrix (at least 1 and 2 dimensions), "
+                         f"got shapes {a} and {b}")
+    if a[-1] != b[-2]:
+        raise ValueError(f"vecmat: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (n),(n,m)->(m) (size {b[-2]} is different "
+                         f"from {a[-1]})")
+    return S.broadcast_shapes(a[:-1], b[:-2]) + b[-1:], attrs
+
+
 def _dot_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
     a, b = inputs[0].shape, inputs[1].shape
     if not a or not b:
@@ -841,6 +867,10 @@ register(OpSpec("matmul", "contraction", np.matmul, _matmul_infer, None, 2))
 register(OpSpec("tensordot", "contraction", _tensordot_impl, _tensordot_infer, None, 2))
 register(OpSpec("vecdot", "contraction", _vecdot_impl, _vecdot_infer, None, 2))
 register(OpSpec("dot", "contraction", np.dot, _dot_infer, None, 2))
+# NumPy's own gufunc loops (a conjugating dot for complex vecmat): no
+# composition of matmul or vecdot gives their bits.
+register(OpSpec("matvec", "contraction", np.matvec, _matvec_infer, None, 2))
+register(OpSpec("vecmat", "contraction", np.vecmat, _vecmat_infer, None, 2))
 register(OpSpec("trace", "contraction", _trace_impl, _trace_infer, None, 1))
 register(OpSpec("einsum", "contraction", _einsum_impl, _einsum_infer, None, None))
 
