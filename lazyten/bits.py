@@ -29,6 +29,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from . import functions as F
+from .compile import refuse_call_axis
 from .creation import zeros
 from .tensor import Tensor, wrap
 
@@ -70,6 +71,7 @@ def packbits(a: Any, /, axis: int | None = None, bitorder: str = "big") -> Tenso
         raise TypeError("Expected an input array of integer or boolean data type")
     big = _bitorder(bitorder)
     t, ax = _axis_last(t, axis)
+    refuse_call_axis(t, -1, "lt.packbits")   # (its padding is the length's)
     lead, n = t.shape[:-1], t.shape[-1]
     k = -(-n // 8)
     bits = t != 0
@@ -99,6 +101,7 @@ def unpackbits(a: Any, /, axis: int | None = None, count: int | None = None,
     shifts = _BIG_SHIFTS if big else _BIG_SHIFTS[::-1].copy()
     bits = ((t[..., None] >> shifts) & 1).reshape(lead + (total,))
     if count is not None:
+        refuse_call_axis(t, -1, "lt.unpackbits (with a count)")
         keep = operator.index(count)
         if keep < 0:
             if -keep > total:

@@ -71,7 +71,13 @@ def _copyto_tensor(dst: Tensor, src: Any, casting: Any, where: Any) -> None:
     if where is True:
         dst[...] = value
         return
-    mask = asarray(where).astype(np.bool_, copy=False)
+    # (NumPy reads a Python sequence as bools, and casts an array "safe")
+    mask = asarray(where) if isinstance(where, (np.ndarray, np.generic, Tensor)) \
+        else asarray(np.asarray(where, dtype=np.bool_))
+    if not np.can_cast(mask.dtype, np.bool_, "safe"):
+        raise TypeError(f"copyto: Cannot cast array data from {mask.dtype!r} to "
+                        f"dtype('bool') according to the rule 'safe' (the where mask)")
+    mask = mask.astype(np.bool_, copy=False)
     # (unlike ``src``, NumPy drops no leading unit axes of the mask)
     if not broadcasts_to(mask.shape, dst.shape):
         raise ValueError(f"copyto: could not broadcast where mask from shape {mask.shape} "

@@ -308,6 +308,10 @@ def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: 
     ``a_min``/``a_max`` are NumPy's older names; ``out=`` and the ufunc
     keywords that choose elements (``where=``) or a loop (``dtype=``,
     ``signature=``, ``casting=``) are NumPy's own call, now (``run_now``)."""
+    for name, ours, theirs in (("min", min, a_min), ("max", max, a_max)):
+        if ours is not None and theirs is not None:
+            raise TypeError(f"clip() got multiple values for argument 'a_{name}' (as {name} "
+                            f"and a_{name})")
     min = a_min if min is None else min
     max = a_max if max is None else max
     if kwargs:

@@ -43,6 +43,7 @@ from typing import Any, SupportsIndex, SupportsInt
 import numpy as np
 
 from . import functions as F
+from .compile import refuse_call_axis
 from .creation import arange, ones, zeros, zeros_like
 from .statistics import convolve
 from .tensor import Tensor, wrap
@@ -96,6 +97,7 @@ def polyval(p: Any, x: Any) -> Any:
     if isinstance(x, np.poly1d):
         return poly1d(np.polyval(_value(_coeffs(p)), x))
     pt = wrap(_coeffs(p))
+    refuse_call_axis(pt, 0, "lt.polyval (its number of coefficients)")
     xt = wrap(x)
     y = zeros_like(xt)
     for i in range(len(pt)):
@@ -109,6 +111,8 @@ def _padded_op(a1: Any, a2: Any, subtract: bool) -> Any:
     truepoly = isinstance(a1, np.poly1d) or isinstance(a2, np.poly1d)
     t1 = F.atleast_1d(wrap(_coeffs(a1)))
     t2 = F.atleast_1d(wrap(_coeffs(a2)))
+    refuse_call_axis(t1, 0, "lt.polyadd/polysub")
+    refuse_call_axis(t2, 0, "lt.polyadd/polysub")
     diff = len(t2) - len(t1)
     if diff > 0:
         t1 = F.concat((zeros(diff, t1.dtype), t1))
@@ -146,6 +150,7 @@ def polyder(p: Any, m: int = 1) -> Any:
         raise ValueError("Order of derivative must be positive (see polyint)")
     truepoly = isinstance(p, np.poly1d)
     t = wrap(_coeffs(p))
+    refuse_call_axis(t, 0, "lt.polyder")
     n = len(t) - 1
     y = t[:-1] * arange(n, 0, -1)     # (built even for m == 0, as NumPy does)
     val = t if m == 0 else polyder(y, m - 1)
@@ -172,6 +177,7 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     truepoly = isinstance(p, np.poly1d)
     t = wrap(_coeffs(p))
+    refuse_call_axis(t, 0, "lt.polyint")
     if m == 0:
         return poly1d(t) if truepoly else t
     # (NumPy's ``[k[0]]``: a one-element array of k's dtype, as k[:1] is)

@@ -340,3 +340,11 @@ def test_gufunc_keywords_at_their_defaults_stay_lazy() -> None:
     got = f(np.arange(8.0).reshape(2, 4))
     same_bits(got[0], np.matvec(np.ones((3, 4)), np.arange(4.0)))
     same_bits(got[1], np.arange(8.0).reshape(2, 4) @ np.ones((4, 2)))
+
+
+def test_clip_bound_given_twice_is_an_error() -> None:
+    a = lt.asarray(A)
+    with pytest.raises(TypeError, match="multiple values"):
+        lt.clip(a, 0, 1, a_min=5)
+    with pytest.raises(TypeError, match="multiple values"):
+        lt.clip(a, a_max=1, max=2)

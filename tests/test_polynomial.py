@@ -193,3 +193,17 @@ def test_poly1d_with_tensors_and_functions(engine: Any) -> None:
     _same(P.polyder(p), np.polyder(q))
     _same(P.polyint(p, 2), np.polyint(q, 2))
     _same(P.polyint(p, 0), np.polyint(q, 0))
+
+
+@pytest.mark.parametrize("build", [
+    lambda q: lt.polyval(q, lt.asarray([1.0, 2.0])), lambda q: lt.polyadd(q, lt.asarray([1.0])),
+    lambda q: lt.polysub(lt.asarray([1.0]), q), lambda q: lt.polyder(q),
+    lambda q: lt.polyint(q)], ids=["polyval", "polyadd", "polysub", "polyder", "polyint"])
+def test_coefficients_of_a_none_dimension_are_refused_when_built(build: Any) -> None:
+    """The number of coefficients is read as a number when built (polyval's
+    loop ran over the ~1M stand-in coefficients and never finished)."""
+    q = lt.placeholder((None,), np.float64)
+    with pytest.raises(ValueError, match="None dimension"):
+        build(q)
+    f = lt.function([q], lt.polyval(lt.asarray([1.0, 2.0]), q))   # x of any length: fine
+    np.testing.assert_array_equal(f(np.arange(3.0)), np.polyval([1.0, 2.0], np.arange(3.0)))

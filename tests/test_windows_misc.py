@@ -223,3 +223,25 @@ def test_copyto_view_and_ndarray(engine: Any) -> None:
     src = np.zeros(2)
     copyto(lt.asarray(src), 5.0)      # the user's array behind a tensor is not written
     np.testing.assert_array_equal(src, [0.0, 0.0])
+
+
+def test_bits_over_a_none_dimension_are_refused_when_built() -> None:
+    """packbits' padding and unpackbits' count are read from the length when
+    built: over a None dimension unpackbits(count=-3) returned every bit."""
+    p = lt.placeholder((None,), np.uint8)
+    for build in (lambda: lt.unpackbits(p, count=-3), lambda: lt.packbits(p)):
+        with pytest.raises(ValueError, match="None dimension"):
+            build()
+    f = lt.function([p], lt.unpackbits(p))
+    np.testing.assert_array_equal(f(np.array([200, 1], np.uint8)),
+                                  np.unpackbits(np.array([200, 1], np.uint8)))
+
+
+def test_copyto_where_is_cast_safely_as_numpys() -> None:
+    with pytest.raises(TypeError):
+        np.copyto(np.zeros(3), np.ones(3), where=np.array([1, 0, 2]))
+    t = lt.zeros(3)
+    with pytest.raises(TypeError, match="safe"):
+        lt.copyto(t, lt.ones(3), where=np.array([1, 0, 2]))
+    lt.copyto(t, lt.ones(3), where=np.array([True, False, True]))
+    np.testing.assert_array_equal(t.eval(), [1.0, 0.0, 1.0])
