@@ -320,17 +320,21 @@ class SparseMatrix:
             data = data.astype(np.float64)
         return self._with_data(data * recip)
 
+    def _scipys(self, other: Any, op: Any, name: str) -> SparseMatrix:
+        """``op`` of this and another sparse matrix as scipy computes it, now:
+        the result's structure depends on the values."""
+        o = other.eval() if isinstance(other, SparseMatrix) else other
+        if o.shape != self.shape:
+            raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and {o.shape}")
+        return _wrap_scipy(op(self.eval(), o))
+
     # S + c, c + S, S - c, c - S: scipy's rule, only a scalar 0 keeps the
     # matrix sparse (S, or -S for c - S); any other scalar would make it dense.
     # S +- sparse: scipy's sum (its structure depends on the values: computed
     # now, CSR as scipy's).  S +- dense: a dense tensor (lazy), as scipy's.
     def _sparse_or_dense(self, other: Any, op: Any, name: str, dense: Any) -> Any:
         if isinstance(other, SparseMatrix) or sp.issparse(other):
-            o = other.eval() if isinstance(other, SparseMatrix) else other
-            if o.shape != self.shape:
-                raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and "
-                                 f"{o.shape}")
-            return _wrap_scipy(op(self.eval(), o))
+            return self._scipys(other, op, name)
         d = wrap(other)
         try:
             full = np.broadcast_shapes(d.shape, self.shape)
@@ -390,11 +394,7 @@ class SparseMatrix:
     # evaluated and scipy compares them (as ``tocsr()`` of a CSC evaluates).
     def _compare(self, other: Any, op: Any, name: str) -> Any:
         if isinstance(other, SparseMatrix) or sp.issparse(other):
-            o = other.eval() if isinstance(other, SparseMatrix) else other
-            if o.shape != self.shape:
-                raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and "
-                                 f"{o.shape}")
-            return _wrap_scipy(op(self.eval(), o))
+            return self._scipys(other, op, name)
         if _is_scalar(other):
             return _wrap_scipy(op(self.eval(), _scalar(other)))
         d = wrap(other)
