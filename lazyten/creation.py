@@ -90,9 +90,11 @@ def array(obj: Any, dtype: Any = None, copy: bool | None = True, *, order: str |
     ``order`` lays the copy out as NumPy's does; ``ndmax`` (NumPy 2.4)
     bounds the depth a nested sequence is read to; ``subok`` and ``like``
     are accepted and not read (a tensor has no subclasses)."""
+    if order is not None:
+        order = _order_arg(order, "array", "K", "CFAK")
     if isinstance(obj, Tensor):
         dt = obj.dtype if dtype is None else np.dtype(dtype)
-        if order is not None and order.upper() not in "KA" or order == "":
+        if order not in (None, "K", "A"):
             from .memory import asanyarray     # (a copy laid out in an order)
             t = asanyarray(obj, dt, order, copy=copy)
         elif copy or dt != obj.dtype:

@@ -348,3 +348,13 @@ def test_clip_bound_given_twice_is_an_error() -> None:
         lt.clip(a, 0, 1, a_min=5)
     with pytest.raises(TypeError, match="multiple values"):
         lt.clip(a, a_max=1, max=2)
+
+
+def test_array_order_is_checked_as_numpys() -> None:
+    t = lt.asarray(np.ones((2, 3))) * 1
+    assert lt.array(t, order="f").eval().flags.f_contiguous
+    for bad, err in (("ka", ValueError), ("", ValueError), (5, TypeError)):
+        with pytest.raises(err):
+            np.array(np.ones(2), order=bad)
+        with pytest.raises(err):
+            lt.array(t, order=bad)
