@@ -1362,3 +1362,28 @@ def test_positive_slices_still_sink_into_sign_dependent_ops() -> None:
     with lt.set_options(optimize=True):
         text = lt.explain(lt.exp(big)[:3, :3])
     assert "peak estimate 72 B" in text
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32, np.uint32, np.bool_,
+                                   np.complex64], ids=lambda d: np.dtype(d).name)
+def test_views_sink_through_casts_except_float_to_int(engine: Any, dtype: Any) -> None:
+    """A cast between floats (or to bool) is the same per element in any
+    layout, so a slice sinks through it (printing ``x.astype(float32)``
+    computes its corners); a float to integer cast out of range is not
+    (NumPy's contiguous and strided loops differ for 1e20 to uint32)."""
+    rng = np.random.default_rng(0)
+    x = rng.random(5000) * 1e10 - 5e9
+    x[::7] = np.nan
+    for f in (lambda m, a: m.sin(a).astype(dtype)[::-3],
+              lambda m, a: (a * 2).astype(dtype)[5:100],
+              lambda m, a: (a * 1).astype(dtype)[np.arange(0, 5000, 7)]):
+        with np.errstate(all="ignore"):
+            want = f(np, x)
+            got = lt.compute(f(lt, lt.asarray(x)))[0]
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
+def test_a_summarized_print_of_a_float_cast_computes_its_corners() -> None:
+    big = lt.asarray(np.random.default_rng(0).random((3000, 3000)))
+    with lt.set_options(optimize=True):
+        assert "peak estimate 108 B" in lt.explain(lt.sin(big).astype(np.float32)[:3, :3])

@@ -239,6 +239,17 @@ def _stride_dependent(n: Node) -> bool:
     return n.op.name == "abs" and n.inputs[0].dtype.kind == "c"
 
 
+def _layout_cast(n: Node) -> bool:
+    """Whether ``n`` casts floats (complex) to integers: out of range (inf,
+    NaN, 1e20 to uint32) the C conversion is undefined, and NumPy's
+    contiguous and strided cast loops give other integers, so a view pushed
+    into its operand could change them.  Other casts (between floats,
+    integers to anything, to bool) are the same per element in any layout
+    and let views through: a summarized print of ``x.astype(np.float32)``
+    computes only its corners."""
+    return n.op.name == "astype" and n.inputs[0].dtype.kind in "fc" and n.dtype.kind in "iu"
+
+
 def _sign_dependent(n: Node) -> bool:
     """Whether ``n`` is a ``STRIDE_SIGN_OPS`` op on real floats: a view may
     sink into its operands only if it keeps their strides' signs (a slice of
@@ -476,7 +487,7 @@ def pushdown(graph: Graph) -> Graph:
         def pushable(t: Task, out_size: int) -> bool:
             n = t[2]
             budget[0] -= 1
-            return (budget[0] > 0 and n.op.name != "astype" and not _stride_dependent(n)
+            return (budget[0] > 0 and not _layout_cast(n) and not _stride_dependent(n)
                     and not (_sign_dependent(n) and (
                         t[0] == "take" or t[0] == "getitem" and any(
                             isinstance(i, slice) and (i.step or 1) < 0
