@@ -1174,6 +1174,13 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
         raise TypeError(f"einsum: optimize must be a bool, 'greedy', 'optimal' or an "
                         f"explicit ['einsum_path', ...] path, got {optimize!r}")
     ts = [wrap(o) for o in arrays]
+    if len(ts) == 1 and dtype is None:
+        # One operand, each label once, the output a permutation of them:
+        # NumPy returns a view ('ij->ji', 'ij', '...i->i...'), written through.
+        terms, out = ops._einsum_spelled(subscripts.replace(" ", ""), [ts[0].shape])
+        term = terms[0]
+        if len(set(term)) == len(term) and sorted(out) == sorted(term):
+            return ts[0]._view("transpose", axes=tuple(term.index(c) for c in out))
     if dtype is not None:
         dt = _check_dtype(dtype, "einsum")
         for t in ts:

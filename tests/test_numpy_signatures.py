@@ -358,3 +358,18 @@ def test_array_order_is_checked_as_numpys() -> None:
             np.array(np.ones(2), order=bad)
         with pytest.raises(err):
             lt.array(t, order=bad)
+
+
+@pytest.mark.parametrize("spec", ["ij->ji", "ji", "ij", "...i->...i", "i...->...i"])
+def test_einsum_of_a_permutation_is_a_view(engine: Any, spec: str) -> None:
+    """NumPy returns a writable view for a spec that only permutes one
+    operand's axes: a write through it reaches the operand."""
+    a = np.arange(6.0).reshape(2, 3)
+    t = lt.asarray(a.copy())
+    r, w = lt.einsum(spec, t), np.einsum(spec, a)
+    assert r.shape == w.shape
+    same_bits(r.eval(), w)
+    index = (0, 1) if r.shape[1] > 1 else (1, 0)
+    r[index] = 100.0
+    w[index] = 100.0                          # (w is a view of a)
+    same_bits(t.eval(), a)
