@@ -1151,6 +1151,7 @@ def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
                             dtype=_opt_dtype(dtype, "trace")))
 
 
+@ops.reports("einsum")
 def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
            casting: str = "safe", optimize: Any = False) -> Tensor:
     """NumPy's ``einsum``: ``einsum(subscripts, *operands)`` or the sublist
