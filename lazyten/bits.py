@@ -39,11 +39,17 @@ _BIG = np.array([128, 64, 32, 16, 8, 4, 2, 1], np.uint8)
 _BIG_SHIFTS = np.array([7, 6, 5, 4, 3, 2, 1, 0], np.uint8)
 
 
-def _bitorder(bitorder: Any) -> bool:
-    """Whether ``bitorder`` is ``'big'`` (NumPy's ValueError for neither)."""
-    if bitorder not in ("big", "little"):
-        raise ValueError("'order' must be either 'little' or 'big'")
-    return bool(bitorder == "big")
+def _bitorder(bitorder: Any, prefix: int) -> bool:
+    """Whether ``bitorder`` says big-endian bits, read as NumPy's C parser
+    reads it: its first ``prefix`` characters (packbits compares "little"
+    and "big" whole, unpackbits only 'l' or 'b': ``'bigx'`` is big to both),
+    NumPy's TypeError for a non-string and ValueError for neither."""
+    if not isinstance(bitorder, str):
+        raise TypeError(f"'order' must be a string, not {type(bitorder).__name__}")
+    for word, big in (("big", True), ("little", False)):
+        if bitorder[:prefix or len(word)] == word[:prefix or len(word)]:
+            return big
+    raise ValueError("'order' must be either 'little' or 'big'")
 
 
 def _axis_last(t: Tensor, axis: Any) -> tuple[Tensor, int]:
@@ -69,7 +75,7 @@ def packbits(a: Any, /, axis: int | None = None, bitorder: str = "big") -> Tenso
     t = wrap(a)
     if t.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
-    big = _bitorder(bitorder)
+    big = _bitorder(bitorder, 0)
     t, ax = _axis_last(t, axis)
     refuse_call_axis(t, -1, "lt.packbits")   # (its padding is the length's)
     lead, n = t.shape[:-1], t.shape[-1]
@@ -95,7 +101,7 @@ def unpackbits(a: Any, /, axis: int | None = None, count: int | None = None,
     t = wrap(a)
     if t.dtype != np.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
-    big = _bitorder(bitorder)
+    big = _bitorder(bitorder, 1)
     t, ax = _axis_last(t, axis)
     lead, total = t.shape[:-1], t.shape[-1] * 8
     shifts = _BIG_SHIFTS if big else _BIG_SHIFTS[::-1].copy()

@@ -245,3 +245,19 @@ def test_copyto_where_is_cast_safely_as_numpys() -> None:
         lt.copyto(t, lt.ones(3), where=np.array([1, 0, 2]))
     lt.copyto(t, lt.ones(3), where=np.array([True, False, True]))
     np.testing.assert_array_equal(t.eval(), [1.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize("order", ["l", "b", "bigx", "littlefoo", "little", "big", "L", None,
+                                   "x", ""], ids=repr)
+def test_bitorder_spellings_are_numpys(order: Any) -> None:
+    """NumPy's parser: packbits compares 'little'/'big' as prefixes of the
+    string, unpackbits its first letter; a non-string is a TypeError."""
+    for np_fn, lt_fn, arg in ((np.packbits, lt.packbits, np.array([1, 0, 1], bool)),
+                              (np.unpackbits, lt.unpackbits, np.array([5], np.uint8))):
+        try:
+            want = np_fn(arg, bitorder=order)
+        except (TypeError, ValueError) as e:
+            with pytest.raises(type(e)):
+                lt_fn(arg, bitorder=order)
+            continue
+        np.testing.assert_array_equal(lt_fn(arg, bitorder=order).eval(), want)
