@@ -47,8 +47,13 @@ def _complex_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:
     return np.dtype(np.csingle) if dt in _TO_CSINGLE else np.dtype(np.cdouble)
 
 
-def _any_now(test: Tensor) -> bool:
-    """``test.any()`` computed now: the one value-dependent decision."""
+def _any_now(test: Tensor, t: Tensor) -> bool:
+    """``test.any()`` computed now: the one value-dependent decision.  A
+    computed ``t`` (the operand ``test`` reads) is evaluated first, so its
+    cached value serves both the test and the result built on it (the
+    expression below ``t`` ran twice)."""
+    if t.node.value is None and t.node.op.kind != "source":
+        t.eval()
     return bool(F.any(test))
 
 
@@ -67,7 +72,7 @@ def _fix_real_lt_zero(x: Any) -> Tensor:
         return t
     if t.dtype.kind not in "biufc":
         raise TypeError(f"emath: unsupported dtype {t.dtype}")
-    return t.astype(cdt) if _any_now(_real_where(t, t < 0)) else t
+    return t.astype(cdt) if _any_now(_real_where(t, t < 0), t) else t
 
 
 def _fix_int_lt_zero(x: Any) -> Tensor:
@@ -76,7 +81,7 @@ def _fix_int_lt_zero(x: Any) -> Tensor:
     t = wrap(x)
     if t.dtype.kind != "i":
         return t
-    return t * 1.0 if _any_now(t < 0) else t
+    return t * 1.0 if _any_now(t < 0, t) else t
 
 
 def _fix_real_abs_gt_1(x: Any) -> Tensor:
@@ -88,7 +93,7 @@ def _fix_real_abs_gt_1(x: Any) -> Tensor:
         return t
     if t.dtype.kind not in "biufc":
         raise TypeError(f"emath: unsupported dtype {t.dtype}")
-    return t.astype(cdt) if _any_now(_real_where(t, F.abs(t) > 1)) else t
+    return t.astype(cdt) if _any_now(_real_where(t, F.abs(t) > 1), t) else t
 
 
 def sqrt(x: Any) -> Tensor:
