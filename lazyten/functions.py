@@ -17,7 +17,7 @@ import numpy as np
 from .compile import refuse_call_axis
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node, _in_package, user_source
+from .graph.node import _in_package, user_source
 from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, check_order,
                      node_of, numpy_names, numpy_out, run_now, wrap, write_order)
 
