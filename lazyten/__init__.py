@@ -54,6 +54,7 @@ from .compile import Function, Jit, TracingError, function, jit, placeholder  # 
 from .chunked import compute_chunked  # noqa: E402
 from .exec.executor import caller_owned as _caller_owned  # noqa: E402
 from .exec.executor import evaluate as _evaluate  # noqa: E402
+from .exec.executor import cached_runner as _cached_runner  # noqa: E402
 from .tensor import wrap as _wrap  # noqa: E402
 
 __version__ = "0.1.0"
@@ -99,6 +100,12 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
     if profile:
         from .profile import profile as _profile
         return _profile(*tensors)
+    if len(tensors) == 1:
+        t = tensors[0]
+        if type(t) is Tensor and t._root is None:
+            got = _cached_runner()(t._n, get_options())
+            if got is not None:
+                return tuple(got)
     # The tensors' nodes as they are, perhaps pending: entered only if the
     # plan cache cannot run them from their summaries.
     nodes = []

@@ -97,6 +97,81 @@ def test_compute_after_eval_uses_cache(engine: Any) -> None:
     assert_eq(t, np.arange(5.0) * 3)
 
 
+def _owned_results_of(build: Any, x: lt.Tensor, a: np.ndarray[Any, Any], runs: int = 4) -> list[Any]:
+    """``lt.compute(build(x))`` ``runs`` times (planned, then cached with
+    generated code, then ``compute_cached``'s way): each result NumPy's,
+    and the caller's own (writing it changes neither ``a`` nor the next)."""
+    got = []
+    for _ in range(runs):
+        (r,) = lt.compute(build(x))
+        exp = build(a)
+        np.testing.assert_array_equal(r, exp)
+        assert r.dtype == exp.dtype and r.shape == exp.shape
+        assert type(r) is np.ndarray and r.flags.writeable
+        assert not np.shares_memory(r, a) and all(not np.shares_memory(r, g) for g in got)
+        got.append(r)
+    before = a.copy()
+    for r in got:
+        r[...] = 7
+    np.testing.assert_array_equal(a, before)
+    return got
+
+
+@pytest.mark.parametrize("build", [
+    lambda x: 2 * x**2 + 3 * x - abs(x) * x,       # one fused kernel, a fresh result
+    lambda x: x * 1,                               # simplified to the input itself
+    lambda x: (x * 2).sum(),                       # 0-d
+    lambda x: (x > 0.5) & (x < 2),                 # bool
+    lambda x: x.astype(np.int32) + 1,
+], ids=["kernel", "input", "0d", "bool", "int"])
+@pytest.mark.parametrize("opts", [
+    {}, {"optimize": False, "backend": "numpy"}, {"check": True},
+], ids=["plan-cache", "reference", "check"])
+def test_compute_of_one_small_output_through_the_plan_cache(opts: Any, build: Any) -> None:
+    """The third ``lt.compute(t)`` of a structure runs in ``compute_cached``
+    (the plan cache's generated code, found from ``t``'s summary), whose
+    results must be as owned as ``evaluate``'s way's; not with the reference
+    engine or ``check=True`` (which verifies every plan: no plan cache)."""
+    from lazyten.exec import optimized
+    a = np.linspace(-1.0, 3.0, 12)
+    x = lt.asarray(a)
+    with lt.set_options(**opts):
+        _check_compute_cached(build, x, a, not opts)
+
+
+def _check_compute_cached(build: Any, x: lt.Tensor, a: np.ndarray[Any, Any],
+                          cached: bool) -> None:
+    from lazyten.exec import optimized
+    _owned_results_of(build, x, a)
+    ran = optimized.compute_cached(build(x)._head, lt.get_options())
+    if cached:
+        assert ran is not None
+        np.testing.assert_array_equal(ran[0], build(a))
+    else:
+        assert ran is None                          # the reference runs node by node
+    # Views and tensors with values take evaluate's way, owned as well.
+    _owned_results_of(lambda y: (y * 2)[::-1], x, a)
+    _owned_results_of(lambda y: y, x, a)
+    t = x * 3
+    t.eval()
+    assert optimized.compute_cached(t._head, lt.get_options()) is None
+    _owned_results_of(lambda y: y * 3, x, a)
+
+
+def test_compute_cached_leaves_unbound_placeholders_to_the_executor() -> None:
+    """A structure's cached plan found for a graph over a placeholder (whose
+    value is None): ``compute_cached`` declines, and evaluation names the
+    placeholder as before."""
+    from lazyten.exec import optimized
+    a = lt.asarray(np.arange(4.0))
+    for _ in range(3):
+        lt.compute(a * 2 + 1)
+    p = lt.placeholder((4,), np.float64, name="p")
+    assert optimized.compute_cached((p * 2 + 1)._head, lt.get_options()) is None
+    with pytest.raises((ValueError, RuntimeError, lt.TracingError), match="p"):
+        lt.compute(p * 2 + 1)
+
+
 # ------------------------------------------------------------------ printing
 
 PRINT_CASES = [

@@ -29,6 +29,14 @@ def _optimized() -> Callable[[Sequence[Node], Options], list[Any]]:
     return run_optimized
 
 
+@functools.cache
+def cached_runner() -> Callable[[Node, Options], list[Any] | None]:
+    """``optimized.compute_cached`` (``lt.compute``'s way for one small
+    output), imported on first use as ``_optimized`` is."""
+    from .optimized import compute_cached
+    return compute_cached
+
+
 def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
     """The values of ``outputs`` as ndarrays (possibly views of cached or user
     arrays: callers copy before handing them out).  ``outputs`` may be
