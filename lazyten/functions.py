@@ -17,7 +17,7 @@ import numpy as np
 from .compile import refuse_call_axis
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import _in_package, user_source
+from .graph.node import NO_LINES, _lines, user_source
 from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, check_order,
                      node_of, numpy_names, numpy_out, run_now, wrap, write_order)
 
@@ -41,8 +41,8 @@ def _make_elementwise(name: str, alias: str | None = None) -> Callable[..., Tens
             return getattr(args[0], name)
         if unary is not None and len(args) == 1 and type(args[0]) is Tensor and not kwargs:
             f = _getframe(1)                 # user_source's first step, without its call
-            return unary(args[0], (f.f_code.co_filename, f.f_lineno)
-                         if _in_package.get(f.f_code) is False else user_source())
+            return unary(args[0], _lines.get(id(f.f_code), NO_LINES).get(f.f_lasti)
+                         or user_source())
         if kwargs and first is not None and first in kwargs and not args:
             return fn(kwargs.pop(first), **kwargs)  # (NumPy's name for the operand)
         if alias == "fix" and (kwargs or len(args) > arity):

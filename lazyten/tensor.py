@@ -24,14 +24,14 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from sys import _getframe
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from .exec.executor import cache, evaluate
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node, _in_package, entered, intern_elementwise, user_source
+from .graph.node import NO_LINES, Node, _lines, entered, intern_elementwise, user_source
 
 ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -124,8 +124,7 @@ def _binary_method(name: str, reflected: bool = False) -> Callable[[Tensor, Any]
         if t is not Tensor and t is not int and t is not float:
             return self._bin(name, o, reflected)
         f = _getframe(1)                     # user_source's first step, without its call
-        src = (f.f_code.co_filename, f.f_lineno) if _in_package.get(f.f_code) is False \
-            else user_source()
+        src = _lines.get(id(f.f_code), NO_LINES).get(f.f_lasti) or user_source()
         a = self._n if self._root is None else self._node
         # (float32/64 and integers, the common case, keep power: one test)
         fast = _fast_power(a.dtype, t, o) if fast_power and a.dtype not in _POWER_KEPT \
@@ -168,8 +167,7 @@ def _unary_method(name: str) -> Callable[..., Tensor]:
     def method(self: Tensor, src: tuple[str, int] | None = None) -> Tensor:
         if src is None:
             f = _getframe(1)
-            src = (f.f_code.co_filename, f.f_lineno) if _in_package.get(f.f_code) is False \
-                else user_source()
+            src = _lines.get(id(f.f_code), NO_LINES).get(f.f_lasti) or user_source()
         ins = (self._n if self._root is None else self._node,)
         node = intern_elementwise(spec, ins, src, False) if plain and ins[0].skey else None
         if node is None:

@@ -379,6 +379,32 @@ def test_nodes_are_hash_consed_and_record_the_users_line(engine: Any) -> None:
     assert d.node.source[0] == __file__
 
 
+def test_lines_of_operators_repeated_in_a_loop_and_on_one_line(engine: Any) -> None:
+    """An operator's line comes from a table of its caller's instruction
+    offsets (``graph.node._lines``): each call on a line gets that line, on
+    every iteration, and another line its own, also in a function of many
+    constants (whose code is found by id, not by hash)."""
+    from lazyten.graph import node as N
+    a = lt.asarray(np.arange(3.0))
+    first = sys._getframe().f_lineno + 3
+    for _ in range(3):
+        nodes = [
+            (a * 2).node, lt.sin(a).node, (-a).node, (a ** 2).node, (2 + a).node,
+        ]
+        b = a * 3
+        assert {n.source for n in nodes} == {(__file__, first)}
+        assert b.node.source == (__file__, first + 2)
+    lines = N._lines[id(sys._getframe().f_code)]
+    assert lines.code is sys._getframe().f_code and (__file__, first) in lines.values()
+    consts = ", ".join(repr(f"c{k}") for k in range(80))
+    src = f"def f(a):\n    c = ({consts})\n    return a + 1, a * 5\n"
+    ns: dict[str, Any] = {"lt": lt}
+    exec(compile(src, "<many constants>", "exec"), ns)
+    for _ in range(2):
+        p, q = ns["f"](a)
+        assert p.node.source == ("<many constants>", 3) == q.node.source
+
+
 def test_shape_and_dtype_known_before_evaluation(engine: Any) -> None:
     a = lt.asarray(np.ones((3, 1), np.float32))
     b = lt.asarray(np.arange(4, dtype=np.int16))
