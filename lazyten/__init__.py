@@ -153,12 +153,21 @@ def debugprint(*tensors: Any, renumber: bool = False) -> str:
     return format_graph([wrap(t)._node for t in tensors], renumber=renumber)
 
 
-def _attach_doc_methods() -> None:
-    # Keep ``dir(Tensor)`` honest for the methods served by ``__getattr__``.
-    Tensor.__dir__ = lambda self: sorted(set(object.__dir__(self)) | set(METHODS))  # type: ignore
+def _attach_methods() -> None:
+    """The methods that are module functions (``t.sum()``, ``t.swapaxes(0,
+    1)``, ``t.argsort()``: ``functions.METHODS``, which sorting and
+    manipulation extend) set on Tensor, where the class defines none.
+
+    Class attributes, not a ``__getattr__``: a class with one has every
+    attribute read of its instances unspecialized by the interpreter (3.11's
+    ``LOAD_ATTR``), and each operator reads its operands' ``_n``/``_root``.
+    """
+    for name, fn in METHODS.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, fn)
 
 
-_attach_doc_methods()
+_attach_methods()
 
 __all__ = ["Tensor", "asarray", "array", "compute", "debugprint", "explain", "plan",
            "graph", "to_dot", "to_networkx", "visualize", "profile", "Profile",

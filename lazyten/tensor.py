@@ -214,6 +214,11 @@ class Tensor:
     _steps: tuple[ViewStep, Any] | None
     _root_node: Node | None
 
+    if TYPE_CHECKING:
+        # The methods that are module functions, set on the class by
+        # ``lazyten._attach_methods`` (``functions.METHODS``): any name, to mypy.
+        def __getattr__(self, name: str) -> Any: ...
+
     def __init__(self, node: Node, root: Tensor | None = None,
                  path: tuple[ViewStep, ...] = ()) -> None:
         self._n = node
@@ -872,13 +877,6 @@ class Tensor:
         data = flat[:n] if n <= flat.size else _fn.concat(
             [flat, _creation.zeros(n - flat.size, self.dtype)])
         self._n = _fn.copy(data.reshape(shape), "C")._node
-
-    def __getattr__(self, name: str) -> Any:
-        # Methods that mirror module functions (t.sum(), t.swapaxes(0, 1), ...).
-        fn = _fn.METHODS.get(name)
-        if fn is None:
-            raise AttributeError(f"'Tensor' object has no attribute {name!r}")
-        return fn.__get__(self, Tensor)
 
 
 def _resize_refs() -> int:

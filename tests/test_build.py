@@ -422,3 +422,20 @@ def test_a_view_of_an_input_with_a_stale_summary_goes_the_general_way() -> None:
     v = _rows_every_other_column(y)
     assert v.node.leaves == (y.node,) and N.summary_current(v.node)
     np.testing.assert_array_equal(v.eval(), (np.arange(24.0).reshape(4, 6) * 2)[1:3, ::2])
+
+
+def test_tensor_methods_that_are_module_functions_are_class_attributes() -> None:
+    """``t.sum()``, ``t.argsort()`` ... (``functions.METHODS``, extended by
+    sorting and manipulation) are set on the class, which has no
+    ``__getattr__``: one leaves every attribute read of a tensor (``_n``,
+    ``_root`` in each operator) unspecialized by the interpreter."""
+    from lazyten.functions import METHODS
+    assert "__getattr__" not in vars(lt.Tensor)
+    t = lt.asarray(np.arange(6.0).reshape(2, 3))
+    for name in METHODS:
+        assert name in vars(lt.Tensor) or name in dir(lt.Tensor), name
+        assert getattr(t, name).__self__ is t, name
+    np.testing.assert_array_equal(t.swapaxes(0, 1).eval(), np.arange(6.0).reshape(2, 3).T)
+    assert t.sum().eval() == 15.0
+    with pytest.raises(AttributeError, match="'Tensor' object has no attribute 'nosuch'"):
+        t.nosuch  # noqa: B018
