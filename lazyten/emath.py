@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from . import functions as F
-from .tensor import Tensor, wrap
+from .tensor import Tensor, cache_now, wrap
 
 __all__: list[str] = ["sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin",
                       "arctanh"]
@@ -52,8 +52,7 @@ def _any_now(test: Tensor, t: Tensor) -> bool:
     computed ``t`` (the operand ``test`` reads) is evaluated first, so its
     cached value serves both the test and the result built on it (the
     expression below ``t`` ran twice)."""
-    if t.node.value is None and t.node.op.kind != "source":
-        t.eval()
+    cache_now(t)
     return bool(F.any(test))
 
 

@@ -996,6 +996,19 @@ def element(node: Node) -> Tensor:
     return t
 
 
+def cache_now(t: Tensor) -> Tensor:
+    """``t``, its value cached now (``t.eval()``) if it is computed: for a
+    test computed now (NaNs, negative values) on an operand that a lazy
+    result is then built on, so that the expression below the operand runs
+    once, not for the test and again for the result.  A user's array, a
+    value cached before and a view (never cached: free to recompute) are
+    left as they are."""
+    n = t.node
+    if n.value is None and n.op.kind not in ("source", "view"):
+        t.eval()
+    return t
+
+
 def run_now(fn: Callable[..., Any], *args: Any, written: tuple[int, ...] = (),
             **kwargs: Any) -> Any:
     """``fn`` (NumPy's) called now on the tensors' values, each a fresh copy

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import functions as F
 from .creation import asarray
-from .tensor import Tensor
+from .tensor import Tensor, cache_now
 
 __all__: list[str] = ["iscomplexobj", "isrealobj", "asarray_chkfinite"]
 
@@ -47,7 +47,8 @@ def isrealobj(x: Any) -> bool:
 def asarray_chkfinite(a: Any, dtype: Any = None, order: str | None = None) -> Tensor:
     """``asarray(a, dtype, order)``, with NumPy's ValueError if a float or
     complex element is NaN or infinite (``numpy.asarray_chkfinite``).  The
-    check is computed now; the result is the lazy ``asarray``.
+    check is computed now; the result is the lazy ``asarray`` (a computed
+    input's value cached by the check).
 
     >>> import lazyten as lt
     >>> lt.asarray_chkfinite([1.0, float("nan")])
@@ -56,6 +57,7 @@ def asarray_chkfinite(a: Any, dtype: Any = None, order: str | None = None) -> Te
     ValueError: array must not contain infs or NaNs
     """
     t = asarray(a, dtype=dtype, order=order)
-    if t.dtype.char in np.typecodes["AllFloat"] and not bool(F.all(F.isfinite(t))):
+    # (a computed ``t`` is cached first: the test and the result read its value)
+    if t.dtype.char in np.typecodes["AllFloat"] and not bool(F.all(F.isfinite(cache_now(t)))):
         raise ValueError("array must not contain infs or NaNs")
     return t

@@ -98,3 +98,14 @@ def test_result_is_lazy_and_fuses(engine: Any) -> None:
     y = emath.sqrt(x * 2 - 1) + 1
     assert isinstance(y, lt.Tensor)
     _same(y, np.emath.sqrt(np.array([-1.0, 4.0]) * 2 - 1) + 1)
+
+
+def test_a_computed_operand_is_computed_once() -> None:
+    """The domain test (any negative?) is computed now on the operand's
+    cached value, which the lazy result reads: the expression below the
+    operand runs once."""
+    x = lt.asarray(np.arange(4.0))
+    for fn, arg in ((emath.sqrt, x - 2), (emath.log, x - 1), (emath.arcsin, x / 2)):
+        r = fn(arg)
+        assert arg.node.value is not None
+        np.testing.assert_array_equal(r.eval(), getattr(np.emath, fn.__name__)(arg.eval()))

@@ -123,6 +123,21 @@ def test_asarray_chkfinite(engine: Any, a: Any) -> None:
           lambda: asarray_chkfinite(a, dtype=np.float32))
 
 
+def test_asarray_chkfinite_computes_its_input_once(engine: Any) -> None:
+    """The check is computed now on a computed input's cached value, which
+    the lazy result then reads: the expression below it runs once.  A user's
+    array is checked as it is (not copied, not cached)."""
+    a = np.arange(4.0)
+    t = lt.asarray(a) * 2
+    r = asarray_chkfinite(t)
+    assert t.node.value is not None and r.node is t.node
+    np.testing.assert_array_equal(r.eval(), a * 2)
+    u = asarray_chkfinite(lt.asarray(a))
+    assert u.node.op.kind == "source" and u.node.value is a
+    v = lt.asarray(a)[::-1]                         # a view: never cached
+    assert asarray_chkfinite(v).node.value is None
+
+
 # ------------------------------------------------------------------ apply_over_axes, vectorize
 
 @pytest.mark.parametrize("axes", [0, -1, [0, 2], (1,), [2, 0, 1]])
