@@ -135,9 +135,14 @@ def _step(shape: Shape, step: str, n: Any, axis: Any, norm: Any,
         raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or '
                          f'"forward".')
     ax = normalize_axis_index(axis, len(shape))  # (NumPy's AxisError)
+    # NumPy's C loops refuse a bool length, except the real-input one
+    # (``rfft(a, n=True)`` is the 1-point transform).
     if isinstance(n, (bool, np.bool_)):
-        raise TypeError("an integer is required")
-    k = operator.index(n)
+        if step != R2C:
+            raise TypeError("an integer is required")
+        k = int(n)
+    else:
+        k = operator.index(n)
     out = k // 2 + 1 if step == R2C else k
     return shape[:ax] + (out,) + shape[ax + 1:], k, ax
 

@@ -406,3 +406,15 @@ def test_rfftn_refuses_complex_input_in_numpys_order(s: list[int]) -> None:
         else:
             with pytest.raises(want):
                 ltfft.rfftn(np.zeros(0, dt), s=s)
+
+
+@pytest.mark.parametrize("n", [True, np.True_, False])
+@pytest.mark.parametrize("name", ONE_D)
+def test_a_bool_length_as_numpy_takes_it(engine: Any, name: str, n: Any) -> None:
+    """NumPy's C loops refuse a bool ``n`` (TypeError), except the
+    real-input one: ``rfft(a, n=True)`` and ``ihfft`` are 1-point
+    transforms; ``n=False`` is below 1 (ValueError) everywhere."""
+    a = np.arange(8.0).reshape(2, 4)
+    _both(lambda: getattr(np.fft, name)(a, n=n), lambda: getattr(ltfft, name)(lt.asarray(a), n=n))
+    _both(lambda: np.fft.rfftn(a, s=(True, n), axes=(0, 1)),
+          lambda: ltfft.rfftn(lt.asarray(a), s=(True, n), axes=(0, 1)))
