@@ -24,14 +24,9 @@ from typing import Any
 import numpy as np
 
 from . import functions as F
-from .tensor import Tensor, wrap
+from .tensor import Tensor, values_now, wrap
 
 __all__: list[str] = ["vectorize", "apply_over_axes"]
-
-
-def _values(xs: Any) -> Any:
-    """Tensors as their values (computed now, fresh arrays); the rest as given."""
-    return np.array(xs.eval()) if isinstance(xs, Tensor) else xs
 
 
 def _wrapped(res: Any) -> Any:
@@ -59,8 +54,11 @@ class vectorize(np.vectorize):  # noqa: N801 - NumPy's name
         if self.pyfunc is np._NoValue:          # (the decorator form's second step)
             return super().__call__(*args, **kwargs)
         excluded = self.excluded
-        vals = [a if i in excluded else _values(a) for i, a in enumerate(args)]
-        kw = {k: v if k in excluded else _values(v) for k, v in kwargs.items()}
+        # (the tensor arguments computed in one plan: work they share done once)
+        got = iter(values_now(*[a for i, a in enumerate(args) if i not in excluded],
+                              *[v for k, v in kwargs.items() if k not in excluded]))
+        vals = [a if i in excluded else next(got) for i, a in enumerate(args)]
+        kw = {k: v if k in excluded else next(got) for k, v in kwargs.items()}
         return _wrapped(super().__call__(*vals, **kw))
 
 

@@ -60,7 +60,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import numpy as np
 
 from .creation import asarray
-from .tensor import Tensor
+from .tensor import Tensor, values_now
 
 # NumPy's seeds and bit generators, as they are: a Generator is made from
 # any of them (``lt.random.Generator(lt.random.PCG64(5))``).
@@ -138,8 +138,8 @@ class _Source:
         return repr(self._np)          # (NumPy's, e.g. "Generator(PCG64) at 0x...")
 
     def _call(self, name: str, /, *args: Any, **kwargs: Any) -> Any:
-        args = tuple(_plain(a) for a in args)
-        kwargs = {k: _plain(v) for k, v in kwargs.items()}
+        got = values_now(*args, *kwargs.values())      # (one plan for all of them)
+        args, kwargs = tuple(got[:len(args)]), dict(zip(kwargs, got[len(args):]))
         with self._lock:
             return getattr(self._np, name)(*args, **kwargs)
 

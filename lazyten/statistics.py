@@ -54,7 +54,7 @@ from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, Shape, refuse_call_sizes
 from .sorting import argsort, diff, searchsorted, take_along_axis
-from .tensor import Tensor, node_of, numpy_out, wrap
+from .tensor import Tensor, node_of, numpy_out, values_now, wrap
 
 __all__: list[str] = [
     "allclose", "array_equal", "array_equiv", "average", "bincount", "convolve", "corrcoef",
@@ -1185,9 +1185,8 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
 def _eager(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
     """``fn`` (NumPy's) on the values of ``args`` now: for functions whose
     result's shape (or whose errors) depend on the values."""
-    vals = [_concrete(a) if isinstance(a, Tensor) else a for a in args]
-    kw = {k: _concrete(v) if isinstance(v, Tensor) else v for k, v in kw.items()}
-    return fn(*vals, **kw)
+    got = values_now(*args, *kw.values())           # (one plan for all of them)
+    return fn(*got[:len(args)], **dict(zip(kw, got[len(args):])))
 
 
 @ops.reports("histogram")

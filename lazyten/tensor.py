@@ -634,7 +634,7 @@ class Tensor:
             # NumPy checks the cast back before it computes (bool ** -1 is an
             # int64 power: its cast error, not the negative-power one).
             raise ops.located("pow", [self._node], TypeError(
-                f"cannot cast the result from int64 to bool with casting rule 'same_kind' "
+                "cannot cast the result from int64 to bool with casting rule 'same_kind' "
                 f"(in-place on a bool tensor)"))
         if _fast_power(self.dtype, type(o), o) is not None:
             res = self.__pow__(o)                # (NumPy's fast power, as for ``**``)
@@ -1009,28 +1009,61 @@ def cache_now(t: Tensor) -> Tensor:
     return t
 
 
+def values_now(*xs: Any) -> list[Any]:
+    """``xs`` with each tensor as its value, in lists and tuples too: all
+    computed now in one plan (work they share is done once) and cached as
+    ``eval`` caches them, each a fresh array the caller may keep or write
+    (NumPy writes ``out=``, ``poly1d`` keeps its coefficients); anything
+    else as given."""
+    found: list[Tensor] = []
+
+    def collect(a: Any) -> None:
+        if isinstance(a, Tensor):
+            found.append(a)
+        elif isinstance(a, (list, tuple)):
+            for e in a:
+                collect(e)
+    for a in xs:
+        collect(a)
+    if not found:
+        return list(xs)
+    nodes = [t._node for t in found]
+    computed = evaluate(nodes)
+    for n, v in zip(nodes, computed):
+        cache(n, v)
+    got = iter([np.array(v, copy=True) for v in computed])
+
+    def put(a: Any) -> Any:
+        if isinstance(a, Tensor):
+            return next(got)
+        if isinstance(a, (list, tuple)) and _holds_tensor(a):
+            return type(a)(put(e) for e in a)
+        return a
+    return [put(a) for a in xs]
+
+
+def _holds_tensor(a: list[Any] | tuple[Any, ...]) -> bool:
+    return any(isinstance(e, Tensor) or isinstance(e, (list, tuple)) and _holds_tensor(e)
+               for e in a)
+
+
 def run_now(fn: Callable[..., Any], *args: Any, written: tuple[int, ...] = (),
             **kwargs: Any) -> Any:
     """``fn`` (NumPy's) called now on the tensors' values, each a fresh copy
-    (``eval``; in lists and tuples too): the path of calls NumPy answers by
+    (``values_now``: one plan, lists and tuples too): the path of calls NumPy answers by
     writing an array (``out=``; the positional ``args`` in ``written``).
     A tensor NumPy writes takes the written copy as its new value, as a write
     through ``t[...] = v`` would, and is what the call returns in place of
     the copy, as NumPy returns its ``out`` array."""
-    def value(a: Any) -> Any:
-        if isinstance(a, Tensor):
-            return a.eval()
-        if isinstance(a, (list, tuple)) and any(isinstance(e, Tensor) for e in a):
-            return type(a)(value(e) for e in a)
-        return a
-    vals = [value(a) for a in args]
+    outs = kwargs.pop("out", None)
+    seq = () if outs is None else outs if isinstance(outs, tuple) else (outs,)
+    got = values_now(*args, *kwargs.values(), *seq)
+    vals = got[:len(args)]
+    kw = dict(zip(kwargs, got[len(args):len(args) + len(kwargs)]))
     targets: list[tuple[Tensor, Any]] = [(args[i], vals[i]) for i in written
                                          if isinstance(args[i], Tensor)]
-    outs = kwargs.pop("out", None)
-    kw = {k: value(v) for k, v in kwargs.items()}
     if outs is not None:
-        seq = outs if isinstance(outs, tuple) else (outs,)
-        copies = tuple(value(o) for o in seq)
+        copies = tuple(got[len(args) + len(kwargs):])
         targets += [(o, c) for o, c in zip(seq, copies) if isinstance(o, Tensor)]
         kw["out"] = copies if isinstance(outs, tuple) else copies[0]
     result = fn(*vals, **kw)

@@ -483,3 +483,44 @@ def test_a_chain_of_views_over_operations_optimizes_in_linear_time() -> None:
         P._split = split
     assert steps[0] <= P.PUSH_STEPS_PER_NODE * 3 * 300
     np.testing.assert_array_equal(t.eval(), e)
+
+
+def test_numpy_calls_made_now_compute_their_tensor_arguments_in_one_plan(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Functions that call NumPy now on their arguments' values (``out=``
+    forms, ``vectorize``, value-dependent statistics, random draws) compute
+    every tensor argument in one evaluation (``tensor.values_now``): work
+    they share runs once; each value is cached, as ``eval`` caches it."""
+    import lazyten.tensor as T
+    calls: list[int] = []
+    real = T.evaluate
+
+    def counted(nodes: Any) -> Any:
+        calls.append(len(nodes))
+        return real(nodes)
+    monkeypatch.setattr(T, "evaluate", counted)
+    a = np.linspace(0.0, 1.0, 8)
+
+    def fresh() -> tuple[lt.Tensor, lt.Tensor]:
+        y = lt.exp(lt.asarray(a))
+        return y, y * 2 + 1
+    cases = [
+        (lambda y, z: lt.vectorize(lambda p, q: p * q)(y, z),
+         lambda y, z: np.vectorize(lambda p, q: p * q)(y, z)),
+        (lambda y, z: lt.histogram(y, bins=3, weights=z)[0],
+         lambda y, z: np.histogram(y, bins=3, weights=z)[0]),
+        (lambda y, z: lt.clip(y, 0.5, z, out=lt.zeros(8)),
+         lambda y, z: np.clip(y, 0.5, z, out=np.zeros(8))),
+    ]
+    for ours, theirs in cases:
+        y, z = fresh()
+        calls.clear()
+        got = ours(y, z)
+        assert len(calls) == 1 and calls[0] >= 2, calls      # (clip's out= is a third)
+        assert y.node.value is not None and z.node.value is not None
+        e = np.exp(a)
+        np.testing.assert_array_equal(np.asarray(got), theirs(e, e * 2 + 1))
+    y, z = fresh()
+    calls.clear()
+    lt.random.default_rng(0).normal(y, z)
+    assert calls == [2], calls
