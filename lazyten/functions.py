@@ -1176,12 +1176,15 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
                         f"explicit ['einsum_path', ...] path, got {optimize!r}")
     ts = [wrap(o) for o in arrays]
     if len(ts) == 1 and dtype is None:
-        # One operand, each label once, the output a permutation of them:
-        # NumPy returns a view ('ij->ji', 'ij', '...i->i...'), written through.
+        # One operand, no label summed: NumPy returns a view, written
+        # through: a permutation when each label is there once ('ij->ji',
+        # 'ij', '...i->i...'), else diagonals ('ii->i', 'iij->ji').
         terms, out = ops._einsum_spelled(subscripts.replace(" ", ""), [ts[0].shape])
         term = terms[0]
-        if len(set(term)) == len(term) and sorted(out) == sorted(term):
-            return ts[0]._view("transpose", axes=tuple(term.index(c) for c in out))
+        if set(out) == set(term) and len(set(out)) == len(out):
+            if len(set(term)) == len(term):
+                return ts[0]._view("transpose", axes=tuple(term.index(c) for c in out))
+            return ts[0]._view("einsum_view", subscripts=f"{term}->{out}")
     if dtype is not None:
         dt = _check_dtype(dtype, "einsum")
         for t in ts:

@@ -8,6 +8,7 @@ forms, and the keywords a tensor accepts and does not read (``like=``,
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -358,6 +359,50 @@ def test_array_order_is_checked_as_numpys() -> None:
             np.array(np.ones(2), order=bad)
         with pytest.raises(err):
             lt.array(t, order=bad)
+
+
+DIAGONAL_SPECS = [("ii->i", (3, 3)), ("iij->ji", (3, 3, 2)), ("iij->ij", (3, 3, 2)),
+                  ("ii...->i...", (3, 3, 2)), ("...ii->...i", (2, 3, 3)), ("iii->i", (2, 2, 2)),
+                  ("jii->ij", (2, 4, 4)), ("ii->i", (0, 0)), ("iij->ji", (2, 2, 0))]
+
+
+@pytest.mark.parametrize("spec,shape", DIAGONAL_SPECS)
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "broadcast", "lazy"])
+def test_einsum_of_diagonals_is_a_writable_view(engine: Any, spec: str, shape: Any,
+                                                 layout: str) -> None:
+    """One operand's einsum that sums no label ('ii->i', 'iij->ji') is
+    NumPy's writable view of the diagonals: a write through it reaches the
+    operand (not the user's array it wraps), and it reads the operand's
+    later writes, as NumPy's view does; the values are NumPy's on every
+    layout."""
+    base = np.arange(math.prod(shape) * 2, dtype=np.float64)
+    a = {"contiguous": base[:math.prod(shape)].reshape(shape),
+         "strided": base[::2].reshape(shape),
+         "broadcast": np.broadcast_to(base[:shape[-1]], shape),
+         "lazy": base[:math.prod(shape)].reshape(shape)}[layout]
+    user = a.copy()
+    t = lt.asarray(a) * 1 if layout == "lazy" else lt.asarray(a)
+    w = np.einsum(spec, np.array(a) if layout != "broadcast" else a)
+    r = lt.einsum(spec, t)
+    assert r.node.op.name == "einsum_view" and (r.shape, r.dtype) == (w.shape, w.dtype)
+    same_bits(r.eval(), w)
+    np.testing.assert_array_equal(a, user)
+    if not r.size:
+        return
+    # (a tensor's writes make its own new value, also over a read-only
+    # broadcast array: compared with NumPy on a writable copy)
+    mine = np.array(a)
+    mw = np.einsum(spec, mine)
+    r[...] = -1.0
+    mw[...] = -1.0
+    same_bits(t.eval(), mine)
+    t[(0,) * len(shape)] = 42.0                 # a later write to the operand
+    mine[(0,) * len(shape)] = 42.0
+    same_bits(r.eval(), mw)
+    r += 1.0
+    mw += 1.0
+    same_bits(t.eval(), mine)
+    np.testing.assert_array_equal(a, user)       # the user's array is never written
 
 
 @pytest.mark.parametrize("spec", ["ij->ji", "ji", "ij", "...i->...i", "i...->...i"])

@@ -863,6 +863,22 @@ def _einsum_impl(*arrays: Any, subscripts: str, optimize: Any = False) -> Any:
                      optimize=list(optimize) if isinstance(optimize, tuple) else optimize)
 
 
+def _einsum_view_infer(inputs: Sequence[Node], attrs: dict[str, Any]
+                       ) -> tuple[Shape, dict[str, Any]]:
+    spec = attrs["subscripts"].replace(" ", "")
+    shape, _ = _einsum_infer(inputs, {"subscripts": spec})
+    return shape, {"subscripts": spec}
+
+
+def _einsum_view_impl(x: Any, subscripts: str) -> Any:
+    return np.einsum(subscripts, x)
+
+
+# One operand's einsum that sums nothing: NumPy returns a view ('ii->i' is
+# the diagonal, 'iij->ji' one transposed), writable, unlike ``np.diagonal``'s.
+_view("einsum_view", _einsum_view_impl, _einsum_view_infer,
+      "one operand's einsum that sums no label ('ii->i', 'iij->ji'): a writable view")
+
 register(OpSpec("matmul", "contraction", np.matmul, _matmul_infer, None, 2))
 register(OpSpec("tensordot", "contraction", _tensordot_impl, _tensordot_infer, None, 2))
 register(OpSpec("vecdot", "contraction", _vecdot_impl, _vecdot_infer, None, 2))
