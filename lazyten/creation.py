@@ -475,7 +475,7 @@ def meshgrid(*xs: Any, copy: bool = True, sparse: bool = False,
     ``sparse=True`` gives each only its own axis (the grids broadcast);
     ``copy=False`` gives read-only broadcast views, as NumPy's, where the
     default gives tensors that may be written (each its own)."""
-    from .functions import broadcast_arrays
+    from .functions import broadcast_together
     if indexing not in ("xy", "ij"):
         raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
     ts = [asarray(x).reshape(-1) for x in xs]
@@ -488,7 +488,7 @@ def meshgrid(*xs: Any, copy: bool = True, sparse: bool = False,
         shape = [1] * n
         shape[pos[i]] = t.shape[0]
         parts.append(t.reshape(shape))
-    out: Sequence[Tensor] = parts if sparse else broadcast_arrays(*parts)
+    out: Sequence[Tensor] = parts if sparse else broadcast_together(parts, "lt.meshgrid")
     # A copy is a new tensor: written, it leaves the inputs and the others be.
     return tuple(Tensor(t._node) if copy else t for t in out)
 

@@ -738,8 +738,31 @@ def broadcast_shapes(*shapes: int | Sequence[int]) -> tuple[int, ...]:
 def broadcast_arrays(*arrays: Any, subok: bool = False) -> tuple[Tensor, ...]:
     """The operands broadcast to one shape (views), as a tuple (NumPy 2;
     ``subok``: accepted, not read, as in ``copy``)."""
-    ts = [wrap(a) for a in arrays]
+    return broadcast_together([wrap(a) for a in arrays], "lt.broadcast_arrays")
+
+
+def broadcast_together(ts: Sequence[Tensor], what: str) -> tuple[Tensor, ...]:
+    """``ts`` broadcast to one shape (views); ``what``: the user's function.
+
+    An operand broadcast along an axis takes that axis' length from another
+    operand.  Where the length is known only when a compiled function runs
+    (a None dimension, or one sliced to a bound: ``meshgrid(x, x[:2])``),
+    the operand's ``broadcast_to`` would hold the number it is while the
+    graph is built, which nothing in that operand's own graph corrects at a
+    call (at one element, ``x[:2]`` is 1 long): refused when built.
+    """
     shape = S.broadcast_shapes(*(t.shape for t in ts))
+    nd = len(shape)
+    lent: set[tuple[int, int]] = set()       # (operand, its axis) whose length is lent
+    for t in ts:
+        lead = nd - t.ndim
+        for j in range(nd):
+            if j < lead or t.shape[j - lead] != shape[j]:
+                lent.update((u, j - nd + ts[u].ndim) for u in range(len(ts))
+                            if j - nd + ts[u].ndim >= 0
+                            and ts[u].shape[j - nd + ts[u].ndim] == shape[j])
+    for u, k in sorted(lent):
+        refuse_call_axis(ts[u], k, what)
     return tuple(t if t.shape == shape else broadcast_to(t, shape) for t in ts)
 
 
@@ -750,7 +773,7 @@ def broadcast_to_same(*arrays: Any) -> tuple[Tensor, ...]:
     """
     if len(arrays) == 1 and isinstance(arrays[0], (list, tuple)):
         arrays = tuple(arrays[0])
-    return broadcast_arrays(*arrays)
+    return broadcast_together([wrap(a) for a in arrays], "lt.broadcast_to_same")
 
 
 @numpy_names(a='x')

@@ -170,7 +170,10 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Tensor:
             raise TypeError(f"select: invalid entry {i} in condlist: should be boolean "
                             f"ndarray, got {c.dtype}")
     shape = S.broadcast_shapes(cond_shape, shape)
-    result = broadcast_to(_cast(items[-1], dtype, "unsafe"), shape)     # (np.full's cast)
+    # (``shape`` is checked above, the ``where`` chain broadcasts to it: no
+    # broadcast_to of ``default``, whose target would hold the sizes as
+    # numbers, wrong at another call of a compiled function)
+    result = _cast(items[-1], dtype, "unsafe")                         # (np.full's cast)
     for c, choice in zip(conds[::-1], items[-2::-1]):
         result = where(c, _cast(choice, dtype, "same_kind"), result)    # (np.copyto's)
     return result

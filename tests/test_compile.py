@@ -1412,6 +1412,38 @@ def test_sizes_from_a_none_dimension_are_refused_when_built(build: Any) -> None:
     assert lt.function([y], lt.take(y, [7], mode="clip"))(np.arange(5.0)).tolist() == [4.0]
 
 
+@pytest.mark.parametrize("build", [
+    lambda x: lt.meshgrid(x, x[:2])[0], lambda x: lt.meshgrid(x, x)[0],
+    lambda x: lt.broadcast_arrays(x[:, None], lt.ones(3))[1],
+    lambda x: lt.broadcast_to_same(x[:1][:, None], lt.ones(3))[1]],
+    ids=["meshgrid-bound", "meshgrid", "broadcast_arrays", "broadcast_to_same-bound"])
+def test_an_operand_broadcast_to_a_none_dimension_is_refused_when_built(build: Any) -> None:
+    """An operand broadcast along an axis takes its length from another
+    operand; a None dimension's (or one sliced to a bound: ``x[:2]`` is one
+    long at one element) would stay the build's number in that operand's
+    ``broadcast_to``: meshgrid(x, x[:2]) gave two rows at one element.
+    Refused on the line; broadcasting a fixed length still compiles."""
+    x = lt.placeholder((None,), np.float64)
+    with pytest.raises(ValueError, match="None dimension"):
+        build(x)
+    f = lt.function([x], lt.broadcast_arrays(x[:, None], x[:, None] * lt.ones(3))[0])
+    for n in (0, 1, 4):
+        a = np.arange(n * 1.0)
+        want = np.broadcast_arrays(a[:, None], a[:, None] * np.ones(3))[0]
+        np.testing.assert_array_equal(f(a), want, strict=True)
+
+
+def test_select_over_a_none_dimension_is_specialized() -> None:
+    """``select``'s default is broadcast by its ``where`` chain, not by a
+    ``broadcast_to`` of the build's sizes (the call failed, naming it)."""
+    x = lt.placeholder((None,), np.float64)
+    f = lt.function([x], lt.select([x > 0.5, x < 0.2], [x, x * 2], default=-1))
+    for n in (0, 1, 5):
+        a = np.linspace(0.0, 1.0, n)
+        want = np.select([a > 0.5, a < 0.2], [a, a * 2], default=-1)
+        np.testing.assert_array_equal(f(a), want, strict=True)
+
+
 def test_errors_over_a_none_dimension_do_not_quote_its_stand_in() -> None:
     """The user never had the stand-in size: a reshape that cannot fit every
     length says so, and the operands show the None dimension as None."""
