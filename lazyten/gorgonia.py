@@ -216,6 +216,10 @@ def slice_(t: Any, *slices: int | slice | None) -> Tensor:
             a = operator.index(sl)
             b, c, name = a + 1, 0, _slice_name(a, None, None)
         where = f"slice_: {name} on axis {ax} of shape {x.shape}"
+        if a >= n and isinstance(sl, builtins.slice) and sl.stop is None:
+            # (an open end is the axis' size: the start past it is the
+            # error, not "start > end" about an end the user did not write)
+            raise IndexError(f"{where}: start {a} is not below the size {n}")
         item = _make_slice(where, a, b, c)
         if a >= n:
             raise IndexError(f"{where}: start {a} is not below the size {n}")
@@ -333,18 +337,21 @@ def _deliver(what: str, res: Tensor, first: Any, reuse: Tensor | None, incr: Ten
     given = builtins.sum(x is not None and x is not False for x in (reuse, incr, unsafe))
     if given > 1:
         raise ValueError(f"{what}: give at most one of reuse=, incr=, unsafe=")
+    # gorgonia's reuse and incr tensors have the result's shape and dtype
+    # (its "shape mismatch"): no broadcast into them, no cast.
+    for name, given_t in (("reuse", reuse), ("incr", incr)):
+        if given_t is None:
+            continue
+        if not isinstance(given_t, Tensor):
+            raise TypeError(f"{what}: {name}= must be a Tensor")
+        if given_t.shape != res.shape or given_t.dtype != res.dtype:
+            raise ValueError(f"{what}: {name}= tensor is {given_t.dtype}{list(given_t.shape)} "
+                             f"but the result is {res.dtype}{list(res.shape)}")
     if reuse is not None:
-        if not isinstance(reuse, Tensor):
-            raise TypeError(f"{what}: reuse= must be a Tensor")
-        if reuse.shape != res.shape or reuse.dtype != res.dtype:
-            raise ValueError(f"{what}: reuse= tensor is {reuse.dtype}{list(reuse.shape)} but "
-                             f"the result is {res.dtype}{list(res.shape)}")
         reuse._write(res._node)
         return reuse
     if incr is not None:
-        if not isinstance(incr, Tensor):
-            raise TypeError(f"{what}: incr= must be a Tensor")
-        incr += res  # NumPy's in-place rules: same shape, same-kind cast
+        incr += res
         return incr
     if unsafe:
         if not isinstance(first, Tensor):
@@ -541,7 +548,7 @@ def argmin(t: Any, axis: int) -> Tensor:
     return F.argmin(x, axis=None if ax == AllAxes else ax)
 
 
-def reduce(fn: Callable[[Any, Any], Any], t: Any, axis: int | None = None,
+def reduce(fn: Callable[[Any, Any], Any], t: Any, axis: int | tuple[int, ...] | None = None,
            initial: Any = None) -> Tensor:
     """``Reduce(f, default, Along(axis))`` with a user binary function.
 
@@ -551,7 +558,8 @@ def reduce(fn: Callable[[Any, Any], Any], t: Any, axis: int | None = None,
     reduction (gorgonia's default value); without it the first element does.
     This *forces* ``t``: a Python function cannot run inside the graph; the
     result is a new graph input.  ``axis`` is NumPy's (negative counts from
-    the end; ``None``: every element); out of range, NumPy's ``AxisError``.
+    the end; ``None``: every element; a tuple of axes for a ufunc NumPy can
+    reorder, as ``ufunc.reduce``); out of range, NumPy's ``AxisError``.
 
     >>> import lazyten as lt
     >>> lt.reduce(lambda a, b: a * 10 + b, lt.asarray([[1, 2, 3], [4, 5, 6]]), axis=1).eval()
@@ -560,6 +568,15 @@ def reduce(fn: Callable[[Any, Any], Any], t: Any, axis: int | None = None,
     arr = wrap(t).eval()
     if axis is None:
         arr, axis = arr.reshape(-1), 0
+    if isinstance(axis, tuple) and isinstance(fn, np.ufunc):
+        # (NumPy's: several axes for a reorderable ufunc, else its ValueError)
+        kw = {} if initial is None else {"initial": initial}
+        return asarray(np.asarray(fn.reduce(arr, axis=axis, **kw)))
+    if isinstance(axis, tuple):
+        if len(axis) != 1:
+            raise ValueError(f"reduce: a Python function reduces along one axis at a time, "
+                             f"got axis={axis}")
+        axis = axis[0]
     try:
         axis = normalize_axis(axis, arr.ndim)
     except AxisError:

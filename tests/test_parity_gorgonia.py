@@ -668,3 +668,50 @@ def test_multi_iterator(engine: Any) -> None:
     assert list(lt.iterate(lt.asarray(7))) == [((), 7)]
     with pytest.raises(ValueError):
         lt.multi_iterate(lt.ones(3), lt.ones(4))
+
+
+def test_incr_and_reuse_take_the_results_shape_and_dtype_only(engine: Any) -> None:
+    """gorgonia's incr and reuse tensors have the result's shape and dtype
+    ("shape mismatch" otherwise): no broadcast into a bigger accumulator, no
+    cast into another dtype; the accumulator is left as it was."""
+    cases = [
+        lambda acc: G.add(lt.ones(3), 1, incr=acc),
+        lambda acc: G.mul(lt.ones(3), lt.ones(3), incr=acc),
+        lambda acc: lt.mat_vec_mul(lt.ones((3, 2)), lt.ones(2), incr=acc),
+    ]
+    for case in cases:
+        for bad in (lt.zeros((2, 3)), lt.zeros((4, 3)), lt.zeros(3, np.float32), lt.zeros(1)):
+            with pytest.raises(ValueError, match="incr= tensor is"):
+                case(bad)
+            assert_eq(bad, np.zeros(bad.shape, bad.dtype))
+            with pytest.raises(ValueError, match="reuse= tensor is"):
+                G.add(lt.ones(3), 1, reuse=bad)
+        good = lt.full(3, 10.0)
+        assert case(good) is good
+    acc = lt.full(3, 10.0)
+    G.add(lt.ones(3), 1, incr=acc)
+    assert_eq(acc, np.full(3, 12.0))
+
+
+def test_slice_with_an_open_end_past_the_axis_is_an_index_error(engine: Any) -> None:
+    """A start past the axis is CheckSlice's IndexError also when the end is
+    left open (it was a "start > end" ValueError about the axis' size)."""
+    t = lt.arange(9.0).reshape(3, 3)
+    for start in (3, 5):
+        with pytest.raises(IndexError, match=f"start {start} is not below the size 3"):
+            G.slice_(t, slice(start, None))
+    with pytest.raises(ValueError, match="start 5 > end 4"):      # an end the user wrote
+        G.slice_(t, slice(5, 4))
+    assert_eq(G.slice_(t, slice(1, None)), np.arange(9.0).reshape(3, 3)[1:])
+
+
+def test_reduce_of_several_axes_with_a_ufunc_is_numpys(engine: Any) -> None:
+    x = np.arange(24).reshape(2, 3, 4)
+    t = lt.asarray(x)
+    assert_eq(lt.reduce(np.add, t, axis=(0, 2)), np.add.reduce(x, axis=(0, 2)))
+    assert_eq(lt.reduce(np.maximum, t, axis=(0, 1, 2)), np.maximum.reduce(x, axis=(0, 1, 2)))
+    assert_eq(lt.reduce(lambda a, b: a + b, t, axis=(1,)), x.sum(axis=1))
+    with pytest.raises(ValueError, match="not reorderable"):
+        lt.reduce(np.subtract, t, axis=(0, 1))
+    with pytest.raises(ValueError, match="one axis at a time"):
+        lt.reduce(lambda a, b: a + b, t, axis=(0, 1))
