@@ -1477,9 +1477,12 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None,
         t = t.reshape(-1)
         axis = 0
     n = t.shape[S.normalize_axis(axis, t.ndim)] if t.ndim else 0
-    if how == "raise" and known is not None and known.dtype.kind in "iu":
+    ax = S.normalize_axis(axis, t.ndim) if t.ndim else 0
+    if how == "raise" and known is not None and known.dtype.kind in "iu" \
+            and 0 not in t.shape[:ax]:
         # (known indices are checked on this line, as NumPy does; a tensor's
-        # values when it runs)
+        # values when it runs.  NumPy's loop checks them for each index of
+        # the axes before ``axis``: none, none checked.)
         from .indexing import _check_bounds
         try:
             _check_bounds(known, n, S.normalize_axis(axis, t.ndim))

@@ -445,17 +445,18 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
             val = ops.apply("reshape", [val], shape=())
         t._write(ops.apply("setitem", [t._node, val], index=items))
         return
+    mask = _advanced(items[0])
+    if (len(items) == 1 and mask is not None and mask.dtype.kind == "b"
+            and mask.ndim == t.ndim and len(val.shape) > 1):
+        # NumPy's own path for one full-rank mask takes only a scalar or a
+        # 1-d run of values (``t[..., mask]`` broadcasts, as a gather's key);
+        # a 0-d tensor's ``True`` is such a mask too
+        raise TypeError(f"NumPy boolean array indexing assignment requires a 0 or "
+                        f"1-dimensional input, input has {len(val.shape)} dimensions")
     if _has_scalar_bool(items):
         view, rest = _scalar_bools(t, items)
         view[rest] = value
         return
-    mask = _advanced(items[0])
-    if (len(items) == 1 and mask is not None and mask.dtype.kind == "b"
-            and mask.ndim == t.ndim >= 1 and len(val.shape) > 1):
-        # NumPy's own path for one full-rank mask takes only a scalar or a
-        # 1-d run of values (``t[..., mask]`` broadcasts, as a gather's key)
-        raise TypeError(f"NumPy boolean array indexing assignment requires a 0 or "
-                        f"1-dimensional input, input has {len(val.shape)} dimensions")
     if (mask is not None and mask.dtype.kind == "b" and mask.ndim
             and all(i is Ellipsis or (type(i) is slice and i == slice(None))
                     for i in items[1:])
@@ -549,7 +550,12 @@ def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"put: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
     if not isinstance(ind, Tensor):
-        ind = _int_array(np.asarray(ind))
+        arr = np.asarray(ind)
+        if arr.dtype.kind in "fc" and arr.size and not isinstance(ind, (np.ndarray, np.generic)):
+            # Python numbers: NumPy converts each with int() (1.7 is 1, NaN a
+            # ValueError, a complex a TypeError); an array of floats is refused.
+            arr = np.array(ind, dtype=np.intp)
+        ind = _int_array(arr)
         if mode == "raise" and ind.dtype.kind in "iu":
             _check_bounds(ind, a.size, 0)
     elif mode == "raise" and ind.dtype.kind in "iu":

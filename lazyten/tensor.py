@@ -632,10 +632,14 @@ class Tensor:
             return self.__pow__(o)
         if type(o) is int and self.dtype == np.bool_:
             # NumPy checks the cast back before it computes (bool ** -1 is an
-            # int64 power: its cast error, not the negative-power one).
+            # int64 power: its cast error, not the negative-power one), after
+            # converting the int (past int64: its OverflowError).
+            if not -2**63 <= o < 2**63:
+                raise ops.located("pow", [self._node], OverflowError(
+                    "Python int too large to convert to C long"))
             raise ops.located("pow", [self._node], TypeError(
                 "cannot cast the result from int64 to bool with casting rule 'same_kind' "
-                f"(in-place on a bool tensor)"))
+                "(in-place on a bool tensor)"))
         if _fast_power(self.dtype, type(o), o) is not None:
             res = self.__pow__(o)                # (NumPy's fast power, as for ``**``)
             if not np.can_cast(res.dtype, self.dtype, "same_kind"):
@@ -714,6 +718,8 @@ class Tensor:
 
     @imag.setter
     def imag(self, value: Any) -> None:
+        if self.dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
         self._view("imag")[...] = value
 
     def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> Tensor:

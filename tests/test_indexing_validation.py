@@ -248,3 +248,78 @@ def test_numpy_scalars_written_as_numpy_writes_them(engine: Any, index: Any) -> 
                 continue
             t[index] = v
         assert_eq(t, n)
+
+
+# ------------------------------------------------------------------ found by a hunt (4 Dec)
+
+def _put_np(ind: Any) -> Any:
+    x = np.arange(5.0)
+    np.put(x, ind, [9, 8])
+    return x
+
+
+def _put_lt(ind: Any) -> Any:
+    t = lt.asarray(np.arange(5.0))
+    lt.put(t, ind, [9, 8])
+    return t
+
+
+@pytest.mark.parametrize("ind", [[1.7, -0.5], [4.9], [-5.5], 2.5, [5.0], [1 + 0j], [np.nan],
+                                 np.array([1.5]), np.array([1.5], np.float16)],
+                         ids=range(9))
+def test_put_takes_python_floats_as_numpy_does(engine: Any, ind: Any) -> None:
+    """NumPy converts a Python sequence's floats with int() (truncating; NaN
+    a ValueError, a complex a TypeError) and refuses an array of floats."""
+    check(lambda: _put_np(ind), lambda: _put_lt(ind))
+
+
+@pytest.mark.parametrize("shape,ind,axis", [((0, 3), [3], 1), ((0, 3, 2), [5], 1),
+                                            ((2, 3, 0), [5], 1), ((0, 3), [0], 0),
+                                            ((3,), [-4], 0), ((0, 3), [-4], 1)],
+                         ids=range(6))
+def test_take_checks_bounds_as_numpys_loop(engine: Any, shape: Any, ind: Any, axis: int) -> None:
+    """NumPy checks a take's indices for each index of the axes before
+    ``axis``: with none (a 0 there), none is checked."""
+    a = np.zeros(shape)
+    check(lambda: np.take(a, ind, axis=axis), lambda: lt.take(lt.asarray(a), ind, axis=axis))
+
+
+def _set_np(index: Any, value: Any, shape: tuple[int, ...] = ()) -> Any:
+    z = np.full(shape, 3.5)
+    z[index] = value
+    return z
+
+
+def _set_lt(index: Any, value: Any, shape: tuple[int, ...] = ()) -> Any:
+    z = lt.full(shape, 3.5)
+    z[index] = value
+    return z
+
+
+@pytest.mark.parametrize("index,value,shape", [
+    (True, [[5]], ()), (False, [[5]], ()), (np.array(True), [[5]], ()), (True, [5], ()),
+    ((True, ...), [[5]], ()), ((..., True), [[5]], ()), (True, [[1, 2, 3]], (3,)),
+    (True, [[[1, 2, 3]]], (3,))], ids=range(8))
+def test_a_0d_tensors_bool_index_takes_a_0_or_1_d_value(engine: Any, index: Any, value: Any,
+                                                       shape: Any) -> None:
+    """On a 0-d array a lone boolean is NumPy's full-rank mask, whose
+    assignment takes a 0-d or 1-d value only (a TypeError otherwise)."""
+    check(lambda: _set_np(index, value, shape), lambda: _set_lt(index, value, shape))
+
+
+def test_imag_of_a_real_tensor_and_bool_power_errors_are_numpys(engine: Any) -> None:
+    def set_imag(x: Any) -> None:
+        x.imag = 3
+    with pytest.raises(TypeError, match="does not have imaginary part"):
+        set_imag(np.zeros(2))
+    with pytest.raises(TypeError, match="does not have imaginary part"):
+        set_imag(lt.zeros(2))
+    c = lt.zeros(2, complex)
+    set_imag(c)
+    assert_eq(c, np.full(2, 3j))
+    for o in (2**70, -2**64):
+        b, nb = lt.asarray(np.array([True])), np.array([True])
+        with pytest.raises(OverflowError):
+            nb **= o
+        with pytest.raises(OverflowError):
+            b **= o
