@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from .graph import ops
-from .graph.node import Node, reaches_placeholder
-from .graph.shapes import fits_assignment, sized_at_call
+from .graph.node import Node
+from .graph.shapes import fits_assignment
 from .tensor import Tensor, check_device, check_order, ignores_like, numpy_names
 
 
@@ -111,7 +111,7 @@ def array(obj: Any, dtype: Any = None, copy: bool | None = True, *, order: str |
         t = asarray(obj, dtype=dtype, copy=copy, order=order)
     ndmin = _int(ndmin, "array", "ndmin")
     if ndmin > 64:
-        raise ValueError(f"ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
+        raise ValueError("ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
     return t if t.ndim >= ndmin else t.reshape((1,) * (ndmin - t.ndim) + t.shape)
 
 
@@ -270,11 +270,13 @@ def _like(x: Any, dtype: Any, shape: Any) -> tuple[tuple[int, ...], Any]:
 def _sized_like(x: Any, shape: Any, made: Tensor) -> Tensor:
     """``made``, a ``full`` or ``empty`` of ``x``'s shape; where that shape
     is only known when a compiled function runs (a None placeholder
-    dimension), the same as a ``full_like`` node reading ``x``'s shape, so
+    dimension, or an axis sliced from one to a bound: ``x[:2]`` is 1 long at
+    a call with one element), the same as a ``full_like`` node reading ``x``'s shape, so
     that each call's specialization gets the call's (the optimizer makes it
     a ``full`` again: ``x`` is not computed)."""
-    if shape is not None or not isinstance(x, Tensor) or not sized_at_call(x.shape) \
-            or not reaches_placeholder(x.node):   # (a real array that large)
+    from .compile import call_sized
+    if shape is not None or not isinstance(x, Tensor) \
+            or not any(call_sized(x, a) for a in range(x.ndim)):
         return made
     n = made.node
     if n.op.name not in ("full", "empty"):

@@ -60,7 +60,8 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import functions as F
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import Node, Shape, reaches_placeholder, refuse_call_sizes
+from .compile import call_sized
+from .graph.node import Node, Shape, refuse_call_sizes
 from .manipulation import roll
 from .tensor import Tensor, check_device, node_of, numpy_out, wrap
 
@@ -643,7 +644,7 @@ def _shift(x: Any, axes: Any, sign: int, inverse: bool) -> Tensor:
         # (NumPy's ``roll`` of a 0-d array over no axes fails so)
         raise ValueError("not enough values to unpack (expected 2, got 0)")
     norm_axes = tuple(S.normalize_axis(a, t.ndim) for a in axes_t)
-    if S.sized_at_call(tuple(shape[a] for a in norm_axes)) and reaches_placeholder(t._node):
+    if any(call_sized(t, a) for a in norm_axes):
         return Tensor(ops.apply("fft_shift", [t._node], axes=norm_axes, inverse=inverse))
     return roll(t, shift, axes if axes is not None else axes_t)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .compile import refuse_call_axis
+from .compile import call_sized, refuse_call_axis
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import NO_LINES, _lines, user_source
@@ -684,6 +684,12 @@ def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Tensor:
     t = wrap(x)
     if axis is None:
         axes = tuple(i for i, d in enumerate(t.shape) if d == 1)
+        # Which axes go is decided now.  An axis a compiled function's call
+        # sizes (a None dimension, x[:2]) and kept here is checked at each
+        # call: where it is 1, NumPy would drop it (an error there).
+        kept = tuple(i for i, d in enumerate(t.shape) if d != 1 and call_sized(t, i))
+        if kept:
+            t = t._view("squeeze_guard", axes=kept)
     elif t.ndim == 0:
         # NumPy lets a lone axis 0 or -1 through for a 0-d array (nothing to
         # remove), not the same in a tuple

@@ -62,7 +62,7 @@ import numpy as np
 import numpy.ma.core as _ma_core_module
 
 from . import functions as F
-from .creation import zeros
+from .creation import zeros, zeros_like
 from .tensor import Tensor, wrap
 
 __all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_values", "where",
@@ -160,10 +160,14 @@ class MaskedTensor:
     __array_ufunc__ = None
 
     def __init__(self, data: Tensor, mask: Tensor, fill_value: Any = None) -> None:
-        if mask.shape != data.shape:
-            mask = _own(F.broadcast_to(mask, data.shape))   # (a broadcast view is read-only)
         if mask.dtype != np.bool_:
             mask = mask.astype(np.bool_)
+        if mask.shape != data.shape:
+            F.broadcast_to(mask, data.shape)      # (NumPy's error where it cannot)
+            # A mask of its own (a broadcast view is read-only), made from the
+            # data, not its shape's numbers (a compiled function's call may
+            # change them)
+            mask = F.logical_or(mask, zeros_like(data, dtype=np.bool_))
         self._data = data
         self._mask = mask
         # numpy.ma's ``_fill_value``: None (the dtype's default) or a 0-d
@@ -750,7 +754,7 @@ def _ipow(self: MaskedTensor, other: Any) -> MaskedTensor:
     if invalid is not None:
         _or_mask_into(self, invalid)
     if o.mask is not None:
-        self._mask = _own(_full(self._mask | o.mask, self.shape))
+        self._mask = _own(_full(self._mask | o.mask, self._data))
     self._shrink = (_own(self._mask),)
     return self
 
@@ -764,7 +768,7 @@ def _iufunc(self: MaskedTensor, name: str, other: Any) -> MaskedTensor:
     to 1."""
     o = _operand(other, strong=False)
     od = o.data
-    m = _full(_or(self._mask, o.mask), self.shape)
+    m = _full(_or(self._mask, o.mask), self._data)
     d = _tensor_inplace(self._data, name, od)
     if name == "remainder":
         dom = _divide_domain(d, _strong(od))
@@ -886,11 +890,13 @@ def _or(*masks: Tensor | None) -> Tensor | None:
     return out
 
 
-def _full(m: Tensor | None, shape: tuple[int, ...]) -> Tensor:
-    """A mask of ``shape`` (all False for None)."""
+def _full(m: Tensor | None, like: Tensor) -> Tensor:
+    """A mask of ``like``'s shape (all False for None): made from ``like``,
+    not from its shape's numbers, which a compiled function's call may
+    change (a None dimension, ``x[:2]``)."""
     if m is None:
-        return zeros(shape, dtype=np.bool_)
-    return m if m.shape == shape else F.broadcast_to(m, shape)
+        return zeros_like(like, dtype=np.bool_)
+    return m if m.shape == like.shape else F.logical_or(m, zeros_like(like, dtype=np.bool_))
 
 
 def _put(cond: Tensor, value: Any, x: Any) -> Tensor:
@@ -1011,7 +1017,7 @@ def _masked_op(name: str, a: Any, b: Any) -> MaskedTensor:
     res, bad = _quiet(name, x.data, y.data)
     if bad is not None:
         res = F.where(bad, _nan(res.dtype), res)
-    m = _full(_or(x.mask, y.mask), res.shape)
+    m = _full(_or(x.mask, y.mask), res)
     return _make(_keep(m, x.data, res), m, _fill_of(x, y), shrink=_cat(x.shrink, y.shrink))
 
 
@@ -1030,7 +1036,7 @@ def _domained_op(name: str, a: Any, b: Any) -> MaskedTensor:
     m = _or(x.mask, y.mask, _divide_domain(x.data, y.data))
     if _inexact(res.dtype):
         m = _or(m, bad, ~_op("isfinite", res))
-    m = _full(m, res.shape)
+    m = _full(m, res)
     data = F.where(m, 0, res)
     if np.can_cast(x.data.dtype, res.dtype, "safe"):
         data = data + m * x.data
@@ -1045,12 +1051,12 @@ def _power(a: Any, b: Any) -> MaskedTensor:
     res, bad = _quiet("pow", x.data, y.data)
     m = _or(x.mask, y.mask)
     if m is not None:
-        res = _keep(_full(m, res.shape), x.data, res)
+        res = _keep(_full(m, res), x.data, res)
     if bad is None:  # integers: never NaN or inf
-        mk = _full(m, res.shape)
+        mk = _full(m, res)
         return _make(res, mk, x.fill, shrink=_shrunk(mk, x.shrink, y.shrink))
     invalid = ~_op("isfinite", res) | (bad if m is None else bad & ~m)
-    mk = _full(_or(m, invalid), res.shape)
+    mk = _full(_or(m, invalid), res)
     return _make(F.where(invalid, _fill_as(x.fill, res.dtype), res), mk, x.fill,
                  shrink=(_own(mk),))
 
@@ -1083,7 +1089,7 @@ def _compare(name: str, a: MaskedTensor, b: Any) -> MaskedTensor:
         res = F.where(m, _op(name, x.mask if x.mask is not None else False,
                              y.mask if y.mask is not None else False), res)
     fill = None if x.fill is None else _check_fill_value(x.fill, np.bool_)
-    mk = _full(m, res.shape)
+    mk = _full(m, res)
     return _make(res, mk, fill, shrink=_shrunk(mk, x.shrink, y.shrink))
 
 
@@ -1102,7 +1108,7 @@ def _ufunc_op(name: str, a: Any, b: Any, domain: bool = True) -> MaskedTensor:
         dom = _divide_domain(_strong(x.data), _strong(y.data))
         res = F.where(dom, 1, res)
         m = _or(m, dom)
-    mk = _full(m, res.shape)
+    mk = _full(m, res)
     # (numpy.ma's __array_wrap__: ``reduce(mask_or, ...)`` shrinks)
     return _make(res, mk, _fill_of(x, y),
                  shrink=_shrunk(mk, x.shrink, y.shrink) if not domain else (_own(mk),))
@@ -1154,15 +1160,18 @@ def abs(x: Any) -> MaskedTensor:  # noqa: A001 - numpy.ma's name
 
 # ---------------------------------------------------------------- construction
 
-def _fit_mask(mask: Any, shape: tuple[int, ...]) -> Tensor:
-    """numpy.ma's reading of a mask for data of ``shape``: cast to bool; one
-    element is repeated, as many elements as the data are reshaped, and any
-    other shape raises ``MaskError``."""
+def _fit_mask(mask: Any, data: Tensor) -> Tensor:
+    """numpy.ma's reading of a mask for ``data``: cast to bool; one element
+    is repeated (over ``data``'s shape as a compiled function's call has
+    it), as many elements as the data are reshaped, and any other shape
+    raises ``MaskError``."""
     m = wrap(False if mask is None else mask)
+    shape = data.shape
     if m.shape != shape:
         size = int(np.prod(shape))
         if m.size == 1:
-            m = _own(F.broadcast_to(m.reshape(()), shape))   # (writable: a mask of its own)
+            # (writable: a mask of its own)
+            m = F.logical_or(m.reshape(()), zeros_like(data, dtype=np.bool_))
         elif m.size == size:
             m = m.reshape(shape)
         else:
@@ -1213,7 +1222,7 @@ def masked_array(data: Any, mask: Any = np.ma.nomask, fill_value: Any = None,
     else:
         if mask is not np.ma.nomask or not (keep_mask or shrink):
             state = None                      # numpy.ma holds the mask array given
-        m = _fit_mask(mask, d.shape)
+        m = _fit_mask(mask, d)
         m = m if m0 is None else m0 | m
     if copy:
         d, m = _own(d), _own(m)
@@ -1244,7 +1253,7 @@ def masked_where(condition: Any, a: Any) -> MaskedTensor:
         raise IndexError(f"masked_where: inconsistent shape between the condition "
                          f"{cond.shape} and the input {x.shape}")
     cond = cond if cond.dtype == np.bool_ else cond.astype(np.bool_)
-    mk = _full(cond | x._mask, x.shape)
+    mk = _full(cond | x._mask, x._data)
     return _make(x._data, mk, x._fill_value, shrink=(_own(mk),))   # numpy.ma shrinks it
 
 
@@ -1321,7 +1330,7 @@ def getmaskarray(a: Any) -> Tensor:
     """The mask as a full boolean tensor (all False for a plain tensor)."""
     if _is_masked_type(a):
         return _masked(a)._mask
-    return zeros(wrap(a).shape, dtype=np.bool_)
+    return zeros_like(wrap(a), dtype=np.bool_)
 
 
 def getmask(a: Any) -> Any:
@@ -1454,7 +1463,7 @@ def _as_numpy_ma_reduces(a: MaskedTensor, plain: Callable[[], Tensor],
     # (not for a complex var, which ndarray takes from ``.real``: numpy.ma's
     # property gives it the default one).
     fill = None if real_part else a._fill_value
-    return _make(res, zeros(res.shape, dtype=np.bool_), fill, shrink=())
+    return _make(res, zeros_like(res, dtype=np.bool_), fill, shrink=())
 
 
 def _masked_mean(a: MaskedTensor, axis: Any, dtype: Any, keepdims: bool) -> MaskedTensor:
@@ -1611,7 +1620,7 @@ def _ufunc_call(ufunc: Any, *inputs: Any) -> Any:
                          domain=_ma_core.ufunc_domain.get(ufunc) is not None)
     ops_ = [_operand(x, strong=False) for x in inputs]
     res = _op(name, *(o.data for o in ops_))
-    mk = _full(_or(*(o.mask for o in ops_)), res.shape)
+    mk = _full(_or(*(o.mask for o in ops_)), res)
     fill = next((o.fill for o in ops_ if o.mask is not None), None)
     return _make(res, mk, fill, shrink=_shrunk(mk, *(o.shrink for o in ops_)))
 
@@ -1678,7 +1687,7 @@ def _matmul(a: Any, b: Any) -> MaskedTensor:
         raise ValueError(f"lt.ma matmul: numpy.ma or's the operands' masks elementwise, and "
                          f"shapes {xd.shape} and {yd.shape} do not broadcast (use "
                          f"lt.ma.dot for a masked matrix product)") from e
-    mx, my = _full(x.mask, xd.shape), _full(y.mask, yd.shape)
+    mx, my = _full(x.mask, xd), _full(y.mask, yd)
     mk = F.broadcast_to(mx | my, bshape) if (mx | my).shape != bshape else mx | my
     fill = _fill_of(x, y)
     if bshape == res.shape:
@@ -1689,7 +1698,7 @@ def _matmul(a: Any, b: Any) -> MaskedTensor:
                          f"or'ed elementwise, of shape {bshape}, which is not the product's "
                          f"shape {res.shape} (numpy.ma makes an array that fails when used); "
                          f"use lt.ma.dot(a, b) for a masked matrix product")
-    return _make(res, zeros(res.shape, dtype=np.bool_), fill, shrink=())
+    return _make(res, zeros_like(res, dtype=np.bool_), fill, shrink=())
 
 
 def _propagate(m: Tensor, axis: int) -> Tensor:
@@ -1862,5 +1871,5 @@ def _clip(self: MaskedTensor, lo: Any, hi: Any) -> MaskedTensor:
     bounds = iter(o.data for o in ops_[1:])
     res = F.clip(self._data, None if lo is None else next(bounds),
                  None if hi is None else next(bounds))
-    mk = _full(_or(*(o.mask for o in ops_)), res.shape)
+    mk = _full(_or(*(o.mask for o in ops_)), res)
     return _make(res, mk, self._fill_value, shrink=_shrunk(mk, *(o.shrink for o in ops_)))

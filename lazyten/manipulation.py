@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from . import functions as F
-from .compile import refuse_call_axis
+from .compile import call_sized, refuse_call_axis
 from .creation import arange, asarray, eye, full, ones, ones_like, zeros
 from .graph import ops
 from .graph import shapes as S
@@ -1443,6 +1443,11 @@ def lexsort(keys: Any, axis: int = -1) -> Tensor:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     if any(k.shape != ks[0].shape for k in ks):
         raise ValueError("all keys need to be the same shape")
+    if len(ks) > 1 and any(call_sized(k) for k in ks):
+        # Shapes equal now may differ at a compiled function's call (two
+        # None dimensions): stacked, the keys meet stack's shape rule then.
+        st = F.stack(ks)
+        ks = [st[i] for i in range(len(ks))]
     if ks[0].ndim == 0:                    # (NumPy: one scalar key sorts as itself)
         S.normalize_axis(axis, 1)
         return zeros((), np.intp)

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from . import functions as F
-from .creation import asarray, copyto_source, linspace, zeros, zeros_like
+from .creation import asarray, copyto_source, linspace, zeros_like
 from .exec.executor import evaluate
 from .graph import ops
 from .graph import shapes as S
@@ -347,7 +347,7 @@ def iscomplex(x: Any) -> Tensor:
     t = wrap(x)
     if t.dtype.kind == "c":
         return t.imag != 0
-    return zeros(t.shape, np.bool_)
+    return zeros_like(t, dtype=np.bool_)      # (t's shape, also at a compiled function's call)
 
 
 def isreal(x: Any) -> Tensor:

@@ -49,6 +49,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from . import functions as F
 from . import manipulation as _manipulation  # noqa: F401  (registers the partition op)
+from .compile import call_sized
 from .creation import asarray, full_like, ones_like
 from .graph import ops
 from .graph import shapes as S
@@ -130,11 +131,12 @@ def _ureduce(t: Tensor, axis: Any) -> tuple[Tensor, int, tuple[int, ...]]:
 
 
 def _length_at_call(t: Tensor, axis: Any) -> bool:
-    """Whether a reduced length is a placeholder's None dimension, known only
-    when a compiled function runs (a composition needing it as a number
-    cannot be built now)."""
+    """Whether a reduced length is known only when a compiled function runs
+    (a placeholder's None dimension, or an axis sliced from one to a bound:
+    ``x[-3:]`` is 2 long at a call with two elements): a composition
+    needing it as a number cannot be built now."""
     axes = range(t.ndim) if axis is None else normalize_axis_tuple(axis, t.ndim)
-    return S.sized_at_call(tuple(t.shape[a] for a in axes))
+    return any(call_sized(t, a) for a in axes)
 
 
 def _keepdims(r: Tensor, ndim: int, axes: tuple[int, ...], keepdims: bool) -> Tensor:
@@ -674,7 +676,9 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         prod = F.astype(t, rdt, copy=False) * F.astype(wgt, rdt, copy=False)
         avg = F.sum(prod, axis=axes, keepdims=keepdims) / scl
         if scl.shape != avg.shape:
-            scl = F.copy(F.broadcast_to(scl, avg.shape))
+            # (NumPy's broadcast copy; times ones, not a broadcast_to, whose
+            # target would hold sizes a compiled function's call may change)
+            scl = scl * ones_like(avg, dtype=scl.dtype)
     return (avg, scl) if returned else avg
 
 
@@ -714,9 +718,10 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
         if not rowvar and Y.shape[0] != 1:
             Y = Y.T
         X = F.concat((X, Y), axis=0)
-    if S.sized_at_call(X.shape[1:]):
-        raise ValueError("the number of observations is a None dimension of a "
-                         "placeholder, and NumPy scales by 1 / (n - ddof) as a number: give "
+    if any(call_sized(X, a) for a in range(1, X.ndim)):
+        raise ValueError("the number of observations is known only when the compiled "
+                         "function runs (a None dimension of a placeholder, or one sliced to "
+                         "a bound), and NumPy scales by 1 / (n - ddof) as a number: give "
                          "it a concrete size, or trace with @lt.jit")
     if ddof is None:
         ddof = 1 if bias == 0 else 0
@@ -1373,7 +1378,7 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
         otype = np.dtype(np.float64)
 
     for ax in axes:
-        if S.sized_at_call((t.shape[ax],)):
+        if call_sized(t, ax):
             # A None dimension's length is known only when a compiled
             # function specializes for a call: the check is then a node's
             # shape rule, made again there, under every axis' result (NumPy

@@ -5,8 +5,10 @@ multi-output sharing, buffer donation, streaming.  Structural assertions only
 from __future__ import annotations
 
 import gc
+import math
 import threading
 import tracemalloc
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -1431,6 +1433,99 @@ def test_an_operand_broadcast_to_a_none_dimension_is_refused_when_built(build: A
         a = np.arange(n * 1.0)
         want = np.broadcast_arrays(a[:, None], a[:, None] * np.ones(3))[0]
         np.testing.assert_array_equal(f(a), want, strict=True)
+
+
+CALL_SIZED_CASES = [
+    ("zeros_like-bound", (None,), lambda m, x: m.zeros_like(x[:2]) + x[:2]),
+    ("ones_like-bound-2d", (None, 3), lambda m, x: m.ones_like(x[:2])),
+    ("polyval-bound", (None,), lambda m, x: m.polyval([1.0, 2.0], x[:2])),
+    ("cov-bound", (None,), lambda m, x: m.cov(x[-3:])),
+    ("median-bound", (None, 3), lambda m, x: m.median(x[-3:], axis=0)),
+    ("average-returned", (None,), lambda m, x: m.average(x[:2], returned=True)),
+    ("average-returned-axis0", (None, 3), lambda m, x: m.average(x[-3:], axis=0, returned=True)),
+    ("average-returned-axis1", (None, 3), lambda m, x: m.average(x[:2], axis=1, returned=True)),
+    ("average-weights", (None, 3),
+     lambda m, x: m.average(x[:2], axis=1, weights=[1.0, 2.0, 3.0], returned=True)),
+    ("iscomplex-bound", (None,), lambda m, x: m.iscomplex(x[:2])),
+    ("ma-mask-false", (None,), lambda m, x: m.ma.masked_array(x[:2], mask=False).filled(9.0)),
+    ("ma-mask-true", (None,), lambda m, x: m.ma.array(x[:2], mask=True).filled(9.0)),
+    ("ma-getmaskarray", (None,), lambda m, x: m.ma.getmaskarray(m.ma.masked_array(x[:2]))),
+]
+
+
+@pytest.mark.parametrize("name,dims,build", CALL_SIZED_CASES, ids=[c[0] for c in CALL_SIZED_CASES])
+def test_lengths_known_at_the_call_are_never_baked_in(name: str, dims: Any, build: Any) -> None:
+    """Library functions that compute with a length a compiled function's
+    call may change (a None dimension, or one sliced to a bound: ``x[:2]``
+    is 1 long at a call with one element) either refuse when built or give
+    NumPy's result at every call; they gave the build's lengths (hunt 54:
+    ``zeros_like(x[:2])`` was 2 long at one element, ``cov(x[-3:])``
+    divided by the bound, masks of ``x[:2]`` were 2 long)."""
+    x = lt.placeholder(dims, np.float64)
+    try:
+        f = lt.function([x], build(lt, x))
+    except ValueError as e:
+        assert "None dimension" in str(e) or "known only when" in str(e), e
+        return
+    for n in (0, 1, 2, 5):
+        a = np.arange(n * math.prod(d for d in dims if d is not None), dtype=np.float64)
+        a = a.reshape(tuple(n if d is None else d for d in dims))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                want = build(np, a)
+            except ZeroDivisionError:
+                continue     # (average's count of an empty result: NumPy's Python 0 / 0)
+            except Exception as e:  # noqa: BLE001 - NumPy's error must be the call's
+                with pytest.raises(type(e)):
+                    f(a)
+                continue
+            got = f(a)
+        for g, w in zip(got if isinstance(want, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            np.testing.assert_array_equal(g, np.asarray(w), strict=True, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("dims,build,fails", [
+    ((None,), lambda m, x: m.squeeze(x), {1}), ((None, 1), lambda m, x: x.squeeze(), {1}),
+    ((None, 3), lambda m, x: m.squeeze(x[:2]), {0, 1}),      # (x[:2] cut: the bound's error)
+    ((None, 3), lambda m, x: m.cov(x), {1})],
+    ids=["none", "method", "bound", "cov-variables"])
+def test_squeeze_without_axis_is_checked_at_each_call(dims: Any, build: Any,
+                                                      fails: set[int]) -> None:
+    """``squeeze()`` chooses its axes when built; a call where a kept axis
+    of a None dimension (or one sliced to a bound) is 1 long, which NumPy
+    would drop, raises (it returned that axis kept); other calls are
+    NumPy's, and a write through the squeezed view reaches the input."""
+    x = lt.placeholder(dims, np.float64)
+    f = lt.function([x], build(lt, x))
+    for n in (0, 2, 5, 1):
+        a = np.arange(n * math.prod(d for d in dims if d is not None), dtype=np.float64)
+        a = a.reshape(tuple(n if d is None else d for d in dims))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = build(np, a)
+            if n in fails:
+                with pytest.raises(ValueError, match="squeeze without axis|sliced to a bound"):
+                    f(a)
+                continue
+            np.testing.assert_array_equal(f(a), want, strict=True, err_msg=f"n={n}")
+    y = lt.asarray(np.zeros((3, 1)))
+    v = y.squeeze()
+    v[0] = 5.0
+    np.testing.assert_array_equal(y.eval(), [[5.0], [0.0], [0.0]])
+
+
+def test_lexsort_keys_of_two_none_dimensions_are_checked_at_the_call() -> None:
+    p, q = lt.placeholder((None,), np.float64), lt.placeholder((None,), np.float64)
+    f = lt.function([p, q], lt.lexsort([p, q]))
+    np.testing.assert_array_equal(f(np.array([2.0, 1.0]), np.array([0.0, 0.0])),
+                                  np.lexsort([np.array([2.0, 1.0]), np.zeros(2)]))
+    for a, b in (([1.0], [2.0, 1.0]), ([1.0, 2.0], [3.0, 4.0, 0.0])):
+        with pytest.raises(ValueError):
+            np.lexsort([np.array(a), np.array(b)])
+        with pytest.raises(ValueError):
+            f(np.array(a), np.array(b))
 
 
 def test_select_over_a_none_dimension_is_specialized() -> None:

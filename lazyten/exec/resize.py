@@ -40,7 +40,7 @@ from ..graph.shapes import broadcast_shapes, normalize_axes, reduce_shape
 # and whose shapes ``ops.build`` infers again from their inputs'.
 _SIZE_FREE_KINDS = frozenset({"elementwise", "reduction", "scan", "contraction"})
 _SIZE_FREE_OPS = frozenset({"transpose", "masked_reduce", "nan_extreme", "divide_by_count",
-                            "view_dtype"})
+                            "view_dtype", "einsum_view", "squeeze_guard"})
 
 
 def reduced_shape(elem: tuple[int, ...], reduce: Any) -> tuple[int, ...] | None:

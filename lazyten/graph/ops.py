@@ -451,6 +451,30 @@ _view("broadcast_to", _broadcast_to_impl, _broadcast_to_infer, "a read-only broa
 _view("diagonal", _diagonal_impl, _diagonal_infer, "a read-only diagonal view")
 
 
+def _squeeze_guard_infer(inputs: Sequence[Node], attrs: dict[str, Any]
+                         ) -> tuple[Shape, dict[str, Any]]:
+    x = inputs[0]
+    for a in attrs["axes"]:
+        if x.shape[a] == 1:
+            raise ValueError(
+                f"squeeze without axis: axis {a} is 1 long at this call, which NumPy would "
+                f"squeeze out, but the compiled graph keeps it (its axes were chosen when it "
+                f"was built, where that length depended on a None dimension); give squeeze "
+                f"its axis, or trace with @lt.jit")
+    return x.shape, {"axes": tuple(attrs["axes"])}
+
+
+def _squeeze_guard_impl(x: Any, axes: tuple[int, ...]) -> Any:
+    return x[...]
+
+
+# ``squeeze()`` (no axis) over a compiled function's call-sized axes: the
+# input itself, whose shape rule, made again for each call, refuses where
+# one of those axes is 1 (the axes to drop were chosen when built).
+_view("squeeze_guard", _squeeze_guard_impl, _squeeze_guard_infer,
+      "input 0 itself (a view), whose shape rule raises where an axis in attrs['axes'] is 1")
+
+
 def _view_dtype_infer(inputs: Sequence[Node], attrs: dict[str, Any]
                       ) -> tuple[Shape, dict[str, Any]]:
     """NumPy's ``a.view(dtype)``: the same bytes read as ``dtype``; of
