@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .creation import array, asarray, linspace
+from .creation import array, asarray
 from .tensor import Tensor, wrap
 
 __all__ = ["mgrid", "ogrid", "r_", "c_", "s_", "index_exp", "ndindex", "ndenumerate"]
