@@ -147,6 +147,14 @@ def _check_compute_cached(build: Any, x: lt.Tensor, a: np.ndarray[Any, Any],
     if cached:
         assert ran is not None
         np.testing.assert_array_equal(ran[0], build(a))
+        # lt.compute takes that way: evaluate is not called
+        real, calls = lt._evaluate, []
+        lt._evaluate = lambda nodes: calls.append(nodes) or real(nodes)  # type: ignore[assignment]
+        try:
+            lt.compute(build(x))
+        finally:
+            lt._evaluate = real                     # type: ignore[assignment]
+        assert calls == []
     else:
         assert ran is None                          # the reference runs node by node
     # Views and tensors with values take evaluate's way, owned as well.
