@@ -73,7 +73,7 @@ def _make_elementwise(name: str, alias: str | None = None) -> Callable[..., Tens
 
 
 _UFUNC_KEYWORDS = frozenset({"out", "where", "dtype", "casting", "order", "subok",
-                             "signature"})
+                             "signature", "sig"})
 # The operand's keyword name of NumPy's elementwise functions that are no
 # ufuncs (a ufunc's operands are positional only).
 _OPERAND_NAMES = {"fix": "x", "real": "val", "imag": "val"}
@@ -100,13 +100,30 @@ def _with_ufunc_keywords(spec: ops.OpSpec, args: tuple[Any, ...],
         args = args[:arity]
     if len(args) != arity:
         raise TypeError(f"{name}() takes {arity} argument(s), got {len(args)}")
-    for k in kwargs:
-        if k not in _UFUNC_KEYWORDS:
-            raise TypeError(f"{k!r} is an invalid keyword to ufunc {ufunc.__name__!r}")
+    kwargs = _ufunc_keywords(ufunc, kwargs)
     if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
         return run_now(ufunc, *args, **kwargs)
-    check_order(kwargs.get("order", "K"), name)
+    order = kwargs.get("order")
+    # (NumPy's ufunc order: any case, None for K)
+    order = "K" if order is None else order.upper() if isinstance(order, str) else order
+    check_order(order, name)
     dtype, sig = kwargs.get("dtype"), kwargs.get("signature")
+    if "casting" in kwargs or dtype is not None or sig is not None:
+        _probe(ufunc, args, kwargs, name)
+    result = _resolved_call(spec, args, dtype, sig, kwargs.get("casting", "same_kind"))
+    # An explicit C or F order lays the result out so (a copy where the
+    # operands' layout gave another); K and A keep lazyten's choice.
+    return copy(result, order) if order in ("C", "F") else result
+
+
+def _resolved_call(spec: ops.OpSpec, args: tuple[Any, ...], dtype: Any, sig: Any,
+                   casting: Any) -> Tensor:
+    """``spec``'s function of ``args`` in the loop that ``dtype=`` or
+    ``signature=`` picks (NumPy's ``resolve_dtypes``), the operands cast to
+    its input dtypes, lazily; without either, the plain call."""
+    name, ufunc = spec.name, spec.ufunc
+    assert ufunc is not None
+    arity = spec.arity or 1
     if dtype is None and sig is None:
         return ELEMENTWISE[name](*args)
     if dtype is not None and sig is not None:
@@ -118,18 +135,73 @@ def _with_ufunc_keywords(spec: ops.OpSpec, args: tuple[Any, ...],
         else tuple(sig or ()))
     operands = [a if type(a) in _PY_SCALARS else wrap(a) for a in args]
     try:
+        # (legal for these operands: ``_probe`` ran NumPy's own call first;
+        # resolve_dtypes with a Python type crashed NumPy 2.4 where it is not)
         loop = ufunc.resolve_dtypes(
             tuple(a.dtype if isinstance(a, Tensor) else type(a) for a in operands)
             + (None,) * nout,
             signature=tuple(None if d is None else np.dtype(d) for d in signature),
-            casting=kwargs.get("casting", "same_kind"))
+            casting=casting)
     except TypeError as e:
         raise ops.located(name, [a._node for a in operands if isinstance(a, Tensor)],
                           e) from None
-    cast = [astype(a, loop[i], copy=False) if isinstance(a, Tensor) else a
+    # Every operand in the loop's input dtype, a Python number too (NumPy
+    # converts it to that dtype: 2.5 is 2 in an int64 loop), as a 0-d array.
+    cast = [astype(a, loop[i], copy=False) if isinstance(a, Tensor)
+            else wrap(np.asarray(a).astype(loop[i], casting="unsafe"))
             for i, a in enumerate(operands)]
     result = ELEMENTWISE[name](*cast)
     return result if result.dtype == loop[arity] else astype(result, loop[arity])
+
+
+def _ufunc_keywords(ufunc: np.ufunc, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """NumPy's ufunc keywords checked (an unknown one is its TypeError),
+    with ``sig`` read as its older spelling of ``signature``."""
+    for k in kwargs:
+        if k not in _UFUNC_KEYWORDS:
+            raise TypeError(f"{k!r} is an invalid keyword to ufunc {ufunc.__name__!r}")
+    if "sig" in kwargs:
+        if "signature" in kwargs:
+            raise TypeError("cannot specify both 'sig' and 'signature'")
+        kwargs = dict(kwargs)
+        kwargs["signature"] = kwargs.pop("sig")
+    return kwargs
+
+
+def _probe(ufunc: np.ufunc, args: tuple[Any, ...], kwargs: dict[str, Any], name: str) -> None:
+    """NumPy's own call on one-element stand-ins of the tensor operands (the
+    Python numbers as given, whose values NumPy checks) with the keywords
+    that choose the loop: its errors (casting, a value out of range, a bad
+    keyword) are raised here, on the user's line, as NumPy's."""
+    stand_ins = [a if type(a) in _PY_SCALARS else np.ones(1, wrap(a).dtype) for a in args]
+    keys = {k: v for k, v in kwargs.items() if k in ("dtype", "signature", "casting")}
+    try:
+        with np.errstate(all="ignore"):
+            ufunc(*stand_ins, **keys)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise ops.located(name, [wrap(a)._node for a in args if type(a) not in _PY_SCALARS],
+                          e) from None
+
+
+def ufunc_now(ufunc: np.ufunc, name: str, args: tuple[Any, ...],
+              kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """A ufunc of several outputs (``divmod``, ``modf``, ``frexp``) called
+    with NumPy's ufunc keywords or outputs by position: NumPy's own call,
+    now (``run_now``); its results as tensors, or the ``out`` arrays NumPy
+    wrote, as NumPy returns them."""
+    nin = ufunc.nin
+    if len(args) > nin:
+        if len(args) > nin + ufunc.nout or "out" in kwargs:
+            raise TypeError(f"{name}() takes from {nin} to {nin + ufunc.nout} positional "
+                            f"arguments but {len(args)} were given")
+        kwargs = {**kwargs, "out": tuple(args[nin:])}
+        args = args[:nin]
+    kwargs = _ufunc_keywords(ufunc, kwargs)
+    out = kwargs.get("out")
+    given = out if isinstance(out, tuple) else (out,)
+    res = run_now(ufunc, *args, **kwargs)
+    return tuple(r if isinstance(r, Tensor) or builtins.any(r is o for o in given)
+                 else wrap(np.asarray(r)) for r in res)
 
 
 ELEMENTWISE: dict[str, Callable[..., Tensor]] = {}

@@ -416,7 +416,8 @@ def real_if_close(a: Any, tol: float = 100) -> Tensor:
 
 # ------------------------------------------------------------------ two outputs
 
-def divmod(x1: Any, x2: Any, /) -> tuple[Tensor, Tensor]:  # noqa: A001 - NumPy's name
+def divmod(x1: Any, x2: Any, /, *outs: Any,  # noqa: A001 - NumPy's name
+           **ufunc_keywords: Any) -> tuple[Any, Any]:
     """``(x1 // x2, x1 % x2)``: NumPy's ``divmod`` loop computes what its
     ``floor_divide`` and ``remainder`` loops do, bit for bit (division by
     zero, -0.0, infinities and NaN included), so two fusable ops.
@@ -425,12 +426,17 @@ def divmod(x1: Any, x2: Any, /) -> tuple[Tensor, Tensor]:  # noqa: A001 - NumPy'
     >>> q, r = lt.divmod(lt.asarray([7, -7]), 2)
     >>> q.eval(), r.eval()
     (array([ 3, -4]), array([1, 1]))
+
+    NumPy's ufunc keywords (``out=``, ``where=``, ``dtype=``, ...) or
+    outputs by position are NumPy's own call, now.
     """
+    if outs or ufunc_keywords:
+        return F.ufunc_now(np.divmod, "divmod", (x1, x2, *outs), ufunc_keywords)
     return F.floor_divide(x1, x2), F.remainder(x1, x2)
 
 
 @ops.reports("modf")
-def modf(x: Any, /) -> tuple[Tensor, Tensor]:
+def modf(x: Any, /, *outs: Any, **ufunc_keywords: Any) -> tuple[Any, Any]:
     """``(fractional part, integral part)``, both with the sign of ``x``, in
     NumPy's loop dtype (float16 for int8 and bool, float64 for int64).
 
@@ -446,7 +452,11 @@ def modf(x: Any, /) -> tuple[Tensor, Tensor]:
     >>> f, i = lt.modf(lt.asarray([2.5, -3.25]))
     >>> f.eval(), i.eval()
     (array([ 0.5 , -0.25]), array([ 2., -3.]))
+
+    NumPy's ufunc keywords or outputs by position: NumPy's own call, now.
     """
+    if outs or ufunc_keywords:
+        return F.ufunc_now(np.modf, "modf", (x, *outs), ufunc_keywords)
     t = wrap(x)
     dt = np.modf.resolve_dtypes((t.dtype, None, None))[1]   # TypeError for complex
     t = F.astype(t, dt, copy=False)
@@ -454,7 +464,7 @@ def modf(x: Any, /) -> tuple[Tensor, Tensor]:
     return F.copysign(finite - F.trunc(finite), t), F.trunc(t)
 
 
-def frexp(x: Any, /) -> tuple[Tensor, Tensor]:
+def frexp(x: Any, /, *outs: Any, **ufunc_keywords: Any) -> tuple[Any, Any]:
     """``(mantissa, exponent)`` with ``x == mantissa * 2**exponent`` (the
     exponent int32): two elementwise ops that each run ``np.frexp`` (a
     logarithm would misjudge values just below a power of two).
@@ -463,7 +473,11 @@ def frexp(x: Any, /) -> tuple[Tensor, Tensor]:
     >>> m, e = lt.frexp(lt.asarray([8.0, 0.75]))
     >>> m.eval(), e.eval()
     (array([0.5 , 0.75]), array([4, 0], dtype=int32))
+
+    NumPy's ufunc keywords or outputs by position: NumPy's own call, now.
     """
+    if outs or ufunc_keywords:
+        return F.ufunc_now(np.frexp, "frexp", (x, *outs), ufunc_keywords)
     t = wrap(x)
     return _apply("frexp_mantissa", [t]), _apply("frexp_exponent", [t])
 

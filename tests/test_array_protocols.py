@@ -332,7 +332,9 @@ def test_ufunc_keywords_of_the_elementwise_functions(engine: Any, name: str) -> 
     calls: list[dict[str, Any]] = [{"dtype": np.float32}, {"dtype": np.int16},
                                    {"dtype": np.float32, "casting": "unsafe"},
                                    {"dtype": np.float64, "casting": "safe"},
-                                   {"order": "C", "subok": True}]
+                                   {"order": "C", "subok": True}, {"order": "f"},
+                                   {"order": None}, {"casting": "no"}, {"casting": "equiv"},
+                                   {"casting": "unsafe"}, {"casting": "bogus"}]
     for kw in calls:
         with np.errstate(all="ignore"):
             check(lambda: ufunc(*xs, **kw),
@@ -355,6 +357,65 @@ def test_ufunc_keywords_of_the_elementwise_functions(engine: Any, name: str) -> 
             assert l_out.tobytes() == n_out.tobytes()
     with pytest.raises(TypeError, match="invalid keyword"):
         getattr(lt, name)(*xs, bogus=1)
+
+
+def test_ufunc_keywords_with_python_numbers_and_layouts(engine: Any) -> None:
+    """A Python number is converted to the loop's input dtype that
+    ``dtype=``/``signature=`` pick (2.5 is 2 in an int64 loop: it stayed a
+    float); NumPy's errors for a number the casting rule refuses (a crash
+    of NumPy's ``resolve_dtypes`` before: its call is probed first);
+    ``sig=`` is ``signature=``; an explicit C or F order lays the result
+    out so (a transposed operand gave an F-ordered one)."""
+    a = np.array([1, 2, 3])
+    i8 = np.array([1, 2], np.int8)
+    cases: list[tuple[Any, tuple[Any, ...], dict[str, Any]]] = [
+        (np.multiply, (a, 2.5), {"dtype": "int64", "casting": "unsafe"}),
+        (np.multiply, (2.5, a), {"signature": "ll->l", "casting": "unsafe"}),
+        (np.bitwise_and, (i8, 2), {"dtype": bool, "casting": "unsafe"}),
+        (np.add, (i8, 3), {"dtype": "int8", "casting": "equiv"}),
+        (np.add, (i8, 300), {"dtype": "u1"}),
+        (np.add, (i8, 3), {"dtype": "int8"}),
+        (np.add, (np.array([1.0, 2.0]), 1), {"sig": "dd->d"}),
+        (np.add, (np.array([1.0, 2.0]), 1), {"sig": "dd->d", "signature": "dd->d"}),
+        (np.power, (a, -1.5), {"dtype": np.float32}),
+    ]
+    for ufunc, args, kw in cases:
+        ours = getattr(lt, ufunc.__name__)
+        check(lambda: ufunc(*args, **kw),
+              lambda: ours(*[lt.asarray(x) if isinstance(x, np.ndarray) else x
+                             for x in args], **kw))
+    x = np.arange(6.0).reshape(2, 3)
+    for order in ("C", "F", "c"):
+        got = lt.add(lt.asarray(x).T, 1, order=order).eval()
+        want = np.add(x.T, 1, order=order)
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+            (want.flags.c_contiguous, want.flags.f_contiguous)
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["divmod", "modf", "frexp"])
+def test_ufuncs_of_two_outputs_take_numpys_keywords(engine: Any, name: str) -> None:
+    ufunc = getattr(np, name)
+    ours = getattr(lt, name)
+    xs = [np.array([7.5, -7.0, 0.25])] + ([np.array([2.0, 3.0, -0.5])] if ufunc.nin == 2 else [])
+    ts = [lt.asarray(x) for x in xs]
+    outs = (np.zeros(3), np.zeros(3, np.int32 if name == "frexp" else np.float64))
+    mine = (outs[0].copy(), outs[1].copy())
+    want = ufunc(*xs, out=outs, where=[True, False, True])
+    got = ours(*ts, out=mine, where=[True, False, True])
+    assert got[0] is mine[0] and got[1] is mine[1]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w, strict=True)
+    t_outs = (lt.zeros(3), lt.zeros(3, np.int32 if name == "frexp" else np.float64))
+    got = ours(*ts, *t_outs)                                  # outputs by position
+    assert got[0] is t_outs[0] and got[1] is t_outs[1]
+    for g, w in zip(got, ufunc(*xs)):
+        np.testing.assert_array_equal(g.eval(), w, strict=True)
+    if name != "frexp":
+        for g, w in zip(ours(*ts, dtype=np.float32), ufunc(*xs, dtype=np.float32)):
+            np.testing.assert_array_equal(g.eval(), w, strict=True)
+    with pytest.raises(TypeError, match="invalid keyword"):
+        ours(*ts, bogus=1)
 
 
 def test_flatten_copy_array_and_broadcast_arrays_forms(engine: Any) -> None:
