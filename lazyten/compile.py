@@ -762,7 +762,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                 ns[f"K{t}"] = val
                 sources.append((t, f"{v} = K{t}"))
             continue
-        args = [name_of[i.id] for i in n.inputs]
+        args = [name_of[i.id] for i in s.inputs]
         if s.kind == "kernel":
             k = s.kernel
             if k is None:
@@ -898,29 +898,39 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
 
     def run(arrays: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
         s = getattr(local, "s", None)
-        if s is None:   # this thread's scratch buffers and numexpr programs
-            # The programs are kept even where the buffers are not: making
-            # one compiles its expression, about 1 ms for a chain of 20 ops
-            # (a 10,000-element chain took 1.1 ms a call, numexpr 0.1).
-            progs = getattr(local, "progs", None)
-            if progs is None:
-                progs = local.progs = {k: x() for k, x in enumerate(shapes) if callable(x)}
-            if hold:
-                s = local.s = [progs[k] if callable(x) else np.empty(x[0], x[1])
-                               for k, x in enumerate(shapes)]
-            else:
-                # Buffers too big to hold per plan: this thread's pool's
-                # (``numpy_backend.take_arrays``), given back after the run.
-                got = iter(take_arrays(specs))
-                s = [progs[k] if callable(x) else next(got) for k, x in enumerate(shapes)]
-                try:
-                    res = body(arrays, outs, s)
-                finally:
-                    keep_arrays(specs, [b for b in s if isinstance(b, np.ndarray)])
-                return res if fresh else _finish(res, arrays, outs, captured)
-        if fresh:
-            return body(arrays, outs, s)
-        return _finish(body(arrays, outs, s), arrays, outs, captured)
+        if s is not None:
+            # This thread's scratch, taken while it runs: a run nested in
+            # this one on the thread (from NumPy's errstate callback, a
+            # signal handler) makes its own instead of writing into it.
+            local.s = None
+            try:
+                res = body(arrays, outs, s)
+            finally:
+                local.s = s
+            return res if fresh else _finish(res, arrays, outs, captured)
+        # This thread's first run (or a nested one): scratch buffers and
+        # numexpr programs.  The programs are kept even where the buffers
+        # are not: making one compiles its expression, about 1 ms for a
+        # chain of 20 ops (a 10,000-element chain took 1.1 ms a call,
+        # numexpr 0.1).
+        progs = getattr(local, "progs", None)
+        if progs is None:
+            progs = local.progs = {k: x() for k, x in enumerate(shapes) if callable(x)}
+        if hold:
+            s = [progs[k] if callable(x) else np.empty(x[0], x[1])
+                 for k, x in enumerate(shapes)]
+            res = body(arrays, outs, s)
+            local.s = s                      # kept for this thread's next run
+        else:
+            # Buffers too big to hold per plan: this thread's pool's
+            # (``numpy_backend.take_arrays``), given back after the run.
+            got = iter(take_arrays(specs))
+            s = [progs[k] if callable(x) else next(got) for k, x in enumerate(shapes)]
+            try:
+                res = body(arrays, outs, s)
+            finally:
+                keep_arrays(specs, [b for b in s if isinstance(b, np.ndarray)])
+        return res if fresh else _finish(res, arrays, outs, captured)
 
     run.source = src  # type: ignore[attr-defined]
     # Held per thread between calls (chunked evaluation budgets with it).

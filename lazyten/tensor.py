@@ -1063,6 +1063,17 @@ def run_now(fn: Callable[..., Any], *args: Any, written: tuple[int, ...] = (),
     the copy, as NumPy returns its ``out`` array."""
     outs = kwargs.pop("out", None)
     seq = () if outs is None else outs if isinstance(outs, tuple) else (outs,)
+    if any(isinstance(o, Tensor) for o in seq) \
+            or any(isinstance(args[i], Tensor) for i in written):
+        # A tensor is written: read, compute and write it whole (``writes``),
+        # or two threads' calls would each write over the other's.
+        with _WRITES:
+            return _run_now(fn, args, written, kwargs, outs, seq)
+    return _run_now(fn, args, written, kwargs, outs, seq)
+
+
+def _run_now(fn: Callable[..., Any], args: tuple[Any, ...], written: tuple[int, ...],
+             kwargs: dict[str, Any], outs: Any, seq: tuple[Any, ...]) -> Any:
     got = values_now(*args, *kwargs.values(), *seq)
     vals = got[:len(args)]
     kw = dict(zip(kwargs, got[len(args):len(args) + len(kwargs)]))

@@ -89,6 +89,103 @@ def test_threads_share_nodes_and_caches() -> None:
             assert not s.node.value.flags.writeable
 
 
+@pytest.mark.parametrize("kind", ["setitem", "elementwise"])
+@pytest.mark.parametrize("optimize", [True, False])
+def test_threads_evaluating_one_fresh_tensor_at_once(kind: str, optimize: bool) -> None:
+    """Eight threads ``.eval()`` the same freshly built tensor together: the
+    first to finish caches it, which drops its inputs (``executor.cache``),
+    while the others are entering, optimizing, planning or running it (hunt
+    55: a step without arguments, an IndexError in ``entered``, a fused
+    program of too few operands; about one round in 500 with a tiny switch
+    interval).  Planning holds ``STRUCTURE_LOCK``, plans run their steps'
+    own copies of the inputs, ``entered`` skips nodes entered meanwhile."""
+    T, rounds = 8, 150
+    box: dict[str, lt.Tensor] = {}
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(T)
+    old = sys.getswitchinterval()
+
+    def worker(k: int) -> None:
+        try:
+            with lt.set_options(optimize=optimize, backend="auto" if optimize else "numpy"):
+                for r in range(rounds):
+                    if k == 0:
+                        x = lt.asarray(np.arange(100.0) + r)
+                        if kind == "setitem":
+                            x[0] = -1.0
+                            box["e"] = x
+                        else:
+                            box["e"] = lt.sin(x) * 2 + 1
+                    barrier.wait(timeout=60)
+                    got = box["e"].eval()
+                    want = np.arange(100.0) + r
+                    if kind == "setitem":
+                        want[0] = -1.0
+                    else:
+                        want = np.sin(want) * 2 + 1
+                    np.testing.assert_array_equal(got, want)
+                    barrier.wait(timeout=60)
+        except BaseException as e:  # noqa: BLE001 - reported by the main thread
+            errors.append(e)
+            barrier.abort()
+
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(T)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(timeout=120)
+    finally:
+        sys.setswitchinterval(old)
+    if errors:
+        raise errors[0]
+
+
+@pytest.mark.parametrize("n", [10, 10_000])
+def test_threads_writing_one_tensor_through_out_lose_nothing(n: int) -> None:
+    """``np.add(t, 1, out=t)`` from eight threads: each call reads, computes
+    and writes ``t`` whole (``run_now`` under the write lock), as ``t += 1``
+    does; 8 x 50 calls add 400 (it kept 50-84 of them)."""
+    t = lt.asarray(np.zeros(n))
+
+    def worker(_: int) -> None:
+        for _i in range(50):
+            np.add(t, 1, out=t)
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=120)
+    np.testing.assert_array_equal(t.eval(), np.full(n, 400.0))
+
+
+def test_a_run_nested_on_the_same_thread_has_its_own_scratch() -> None:
+    """A compiled function called again from inside its own run on the same
+    thread (NumPy's errstate callback, here) must not write into the
+    scratch buffers the outer run is using (it gave [306 306 306 306])."""
+    p, q = lt.placeholder((None,), "float64"), lt.placeholder((None,), "float64")
+    f = lt.function([p, q], (p / q + 1) * 3)
+    inner: list[Any] = []
+    a, b = np.arange(4.0), np.array([0.0, 1, 1, 1])
+    f(a, np.ones(4))                              # the thread's scratch exists now
+
+    def callback(err: str, flag: int) -> None:
+        inner.append(f(np.full(4, 100.0), np.ones(4)))
+    with np.errstate(all="call", call=callback):
+        got = f(a, b)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(got, (a / b + 1) * 3)
+    assert inner and all(np.array_equal(v, np.full(4, 303.0)) for v in inner)
+    x = lt.asarray(a)
+    y = lt.asarray(b)
+    for _ in range(3):                            # lt.compute's cached plan, too
+        with np.errstate(all="call", call=callback):
+            (got,) = lt.compute((x / y + 1) * 3)
+        with np.errstate(all="ignore"):
+            np.testing.assert_array_equal(got, (a / b + 1) * 3)
+
+
 def test_threads_build_identical_nodes() -> None:
     """Concurrent hash-consing: the same expression built in 8 threads is one node."""
     x = lt.asarray(np.arange(5.0))

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.node import Node, entered, values_changed
+from ..graph.node import STRUCTURE_LOCK, Node, entered, values_changed
 from ..options import Options, get_options
 from .reference import run_reference
 
@@ -105,11 +105,12 @@ def cache(node: Node, value: np.ndarray[Any, Any]) -> None:
         return
     frozen = value.view()
     frozen.flags.writeable = False
-    node.value = frozen
-    # A node with a value is a leaf to every walk: what it was computed from
-    # is not read again.  Held, it would keep every earlier value of a loop
-    # alive (``x = x * 0.5 + 1; x.eval()`` ten times: ten arrays), and its
-    # summary's leaves the arrays they read.
-    node.inputs = ()
-    node.leaves = None
+    with STRUCTURE_LOCK:        # (not while another thread plans over this node)
+        node.value = frozen
+        # A node with a value is a leaf to every walk: what it was computed
+        # from is not read again.  Held, it would keep every earlier value of
+        # a loop alive (``x = x * 0.5 + 1; x.eval()`` ten times: ten
+        # arrays), and its summary's leaves the arrays they read.
+        node.inputs = ()
+        node.leaves = None
     values_changed()   # summaries made before count the node as an operation

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from ..graph import node as _graph_node
-from ..graph.node import (_NEVER_STALE, Node, _hashable, entered, graph_summary, intern,
-                          scalar_key, toposort, without_summary)
+from ..graph.node import (_NEVER_STALE, STRUCTURE_LOCK, Node, _hashable, entered,
+                          graph_summary, intern, scalar_key, toposort, without_summary)
 from ..graph.ops import REGISTRY
 from ..graph.passes.canonicalize import cse
 from ..graph.passes.decompose import blas_dots, decompose
@@ -82,7 +82,8 @@ def optimize(outputs: Sequence[Node], opts: Options) -> tuple[Graph, dict[str, i
 
 
 def plan_for(outputs: Sequence[Node], opts: Options) -> Plan:
-    with gc_paused():   # (the passes' surviving allocations set off full collections)
+    # (gc paused: the passes' surviving allocations set off full collections)
+    with STRUCTURE_LOCK, gc_paused():
         g, removed, before = optimize(outputs, opts)
         return plan_optimized(g, opts, before, removed)
 
@@ -479,7 +480,7 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
             else:
                 vals[n.id] = n.value
             continue
-        args = [vals[i.id] for i in n.inputs]
+        args = [vals[i.id] for i in s.inputs]
         t0 = time.perf_counter() if timings is not None else 0.0
         c0 = first_call_seconds() if timings is not None else 0.0
         r0 = fpflags.ran_again() if timings is not None else 0

@@ -51,6 +51,10 @@ class Step:
     # along the join's axis.  On the join's step: its operands written so.
     into: tuple[Node, int, int] | None = None
     joined: frozenset[int] = frozenset()
+    # The node's inputs as planned: another thread caching the node's value
+    # meanwhile drops ``node.inputs`` (``executor.cache``), which a step
+    # already planned still reads.
+    inputs: tuple[Node, ...] = ()
 
 
 @dataclass
@@ -175,8 +179,11 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
         return None
 
     for k, n in enumerate(order):
+        # (inputs read before the kind: ``cache`` sets the value, then drops
+        # the inputs, so dropped inputs come with a value: a source step)
+        ins = n.inputs
         kind = _kind(n)
-        step = Step(k, n, kind, EXTERNAL)
+        step = Step(k, n, kind, EXTERNAL, inputs=ins)
         if kind == "source":
             buffer_of[n.id] = EXTERNAL
         elif kind == "view":

@@ -53,14 +53,17 @@ def run_reference(outputs: Sequence[Node]) -> list[Any]:
     keep = {n.id for n in outputs}
     vals: dict[int, Any] = {}
     for n in order:
+        # (the inputs first: another thread caching ``n`` meanwhile sets its
+        # value, then drops its inputs, ``executor.cache``)
+        ins = n.inputs
         if n.value is not None:
             vals[n.id] = n.value
             continue
-        args = [vals[i.id] for i in n.inputs]
+        args = [vals[i.id] for i in ins]
         v = run_node(n, args)
         confirm(n, v)
         vals[n.id] = v
-        for i in n.inputs:
+        for i in ins:
             uses[i.id] -= 1
             if uses[i.id] == 0 and i.id not in keep:
                 del vals[i.id]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import threading
 import weakref
 from _weakref import _remove_dead_weakref  # type: ignore[attr-defined]  # no stub
 from collections.abc import Iterable, Sequence
@@ -684,6 +685,14 @@ def remember_view(node: Node, given_key: Any, source: tuple[str, int],
         node.skey, node.shape, node.attrs, attrs_key, node.dtype)
 
 
+# Held while a graph is optimized and planned (``optimized.plan_for``) and
+# while ``executor.cache`` drops a node's inputs: the passes read a node's
+# inputs many times, and another thread caching that node meanwhile left
+# them reading ``()`` (a fused program of too few operands, a step without
+# arguments).  Executing a plan reads its steps' own copies of the inputs.
+STRUCTURE_LOCK = threading.RLock()
+
+
 def entered(node: Node) -> Node:
     """The intern table's node for ``node``: itself unless it is pending
     (``intern_elementwise(enter=False)``).
@@ -713,6 +722,10 @@ def entered(node: Node) -> Node:
     for k in sorted(todo):                   # ids: inputs before their consumers
         n = todo[k]
         ins = n.inputs
+        if not ins or not n.pending or n.canon is not None:
+            # Entered meanwhile by another thread (and perhaps evaluated and
+            # cached, which drops its inputs: read them first, then this)
+            continue
         for i in ins:
             if i.pending and i.canon is not None:   # merged into another node
                 ins = tuple([_settled(j) for j in ins])
