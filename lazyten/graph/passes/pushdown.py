@@ -487,12 +487,14 @@ def pushdown(graph: Graph) -> Graph:
         def pushable(t: Task, out_size: int) -> bool:
             n = t[2]
             budget[0] -= 1
-            return (budget[0] > 0 and not _layout_cast(n) and not _stride_dependent(n)
+            # (``_sinks_into`` first: a node with a value is a leaf, whose
+            # inputs, dropped by ``executor.cache``, the other tests read)
+            return (budget[0] > 0 and _sinks_into(t[0], n)
+                    and not _layout_cast(n) and not _stride_dependent(n)
                     and not (_sign_dependent(n) and (
                         t[0] == "take" or t[0] == "getitem" and any(
                             isinstance(i, slice) and (i.step or 1) < 0
                             for i in t[1]["index"])))
-                    and _sinks_into(t[0], n)
                     and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size)
                     # a gather may repeat elements: never compute more than all
                     and (t[0] != "take" or out_size <= n.size))
