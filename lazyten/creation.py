@@ -23,11 +23,13 @@ def _dtype_ok(dt: np.dtype[Any], what: str) -> np.dtype[Any]:
 
 
 def _shape(shape: Any, what: str) -> tuple[int, ...]:
+    if isinstance(shape, Tensor):
+        shape = shape.eval()             # (its values are the sizes: needed now)
     if isinstance(shape, (int, np.integer)) or (isinstance(shape, np.ndarray)
                                                  and shape.ndim == 0):
         shape = (shape,)
     try:
-        out = tuple(operator.index(d) for d in shape)
+        out = tuple(_size(d) for d in shape)
     except TypeError:
         raise TypeError(f"{what}: shape must be an int or a sequence of ints, "
                         f"got {shape!r}") from None
@@ -119,9 +121,18 @@ def from_numpy(a: np.ndarray[Any, Any]) -> Tensor:
     return asarray(a)
 
 
-def _int(v: Any, what: str, arg: str) -> int:
+def _size(v: Any) -> int:
+    """A size as NumPy reads one: an integer, not a bool (``zeros(True)``
+    is NumPy's TypeError, though ``True`` is an ``int``)."""
+    if isinstance(v, (bool, np.bool_)) or isinstance(v, np.ndarray) and v.dtype == np.bool_:
+        raise TypeError(f"a bool is not a size: {v!r}")
+    return operator.index(v)
+
+
+def _int(v: Any, what: str, arg: str, size: bool = False) -> int:
+    """``v`` as an integer argument (``size``: a size, no bool, as ``_size``)."""
     try:
-        return operator.index(v)
+        return _size(v) if size else operator.index(v)
     except TypeError:
         raise TypeError(f"{what}: {arg} must be an integer, got {v!r}") from None
 
@@ -457,8 +468,8 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
         device: Any = None) -> Tensor:
     check_device(device, "eye")
-    n = _int(N, "eye", "the number of rows")
-    m = n if M is None else _int(M, "eye", "the number of columns")
+    n = _int(N, "eye", "the number of rows", size=True)
+    m = n if M is None else _int(M, "eye", "the number of columns", size=True)
     if n < 0 or m < 0:
         raise ValueError(f"eye: negative dimensions ({n}, {m})")
     dt = np.dtype(np.float64) if dtype is None else _dtype_ok(np.dtype(dtype), "eye")

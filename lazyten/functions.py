@@ -449,6 +449,11 @@ def copy(x: Any, order: str = "K", subok: bool = False) -> Tensor:
     layout's order: a copy where ``x``'s is another (``memory.copied``).
     ``subok`` is accepted and not read: a tensor has no subclasses."""
     check_order(order, "copy")
+    if type(x) is np.ndarray:
+        # NumPy's copy of a NumPy array is made now: the user's later writes
+        # to the array do not reach it (a tensor wrapping one reads it when
+        # evaluated, as every tensor does)
+        return wrap(np.copy(x, order=order))  # type: ignore[call-overload]  # (checked above)
     from .memory import copied
     return copied(wrap(x), order)
 

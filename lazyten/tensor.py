@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers as numbers_abc
 import operator
 import os
 import pickle
@@ -1170,6 +1171,13 @@ def _comparand(o: Any) -> tuple[Any, tuple[int, ...] | None, np.ndarray[Any, Any
     if arr.dtype.kind in "biufc":
         return o, None, None
     if arr.dtype.kind == "O" and arr.size:
+        for e in arr.flat:
+            if isinstance(e, numbers_abc.Number) and not isinstance(
+                    e, (int, float, complex, np.number, np.bool_)):
+                # (NumPy compares a Fraction or Decimal exactly, as an object;
+                # lazyten has no object dtype, and "different" would be wrong)
+                raise TypeError(f"cannot compare a tensor with a {type(e).__name__}: lazyten "
+                                f"has no object dtype; convert it (float(x), int(x)) first")
         numbers = np.array([isinstance(e, (int, float, complex, np.number, np.bool_))
                             for e in arr.flat]).reshape(arr.shape)
         if numbers.any():

@@ -557,3 +557,25 @@ def test_tofile_dump_dumps_byteswap(tmp_path: Any) -> None:
     u = lt.asarray(a.copy())
     assert u.byteswap(inplace=True) is u
     np.testing.assert_array_equal(u.eval(), a.byteswap())
+
+
+def test_equality_with_fractions_and_decimals_is_refused_not_guessed(engine: Any) -> None:
+    """NumPy compares a Fraction or a Decimal exactly, as an object; lazyten
+    has no object dtype.  ``==``, ``!=`` and ``in`` answered "different
+    everywhere" (``arange(3) == Fraction(1)`` all False): a TypeError now.
+    None, strings and object arrays of numbers and non-numbers still
+    compare as NumPy does."""
+    import decimal
+    import fractions
+    t = lt.arange(3)
+    for other in (fractions.Fraction(1), decimal.Decimal(1),
+                  np.array([fractions.Fraction(1), 2], dtype=object)):
+        for compare in (lambda: t == other, lambda: t != other):
+            with pytest.raises(TypeError, match="no object dtype"):
+                compare()
+    with pytest.raises(TypeError, match="no object dtype"):
+        fractions.Fraction(1) in t  # noqa: B015
+    a = np.arange(3)
+    for other in (None, "a", [1, None, 2]):
+        np.testing.assert_array_equal((t == other).eval(), a == other)
+        np.testing.assert_array_equal((t != other).eval(), a != other)

@@ -612,3 +612,38 @@ def test_s_and_index_exp(engine: Any) -> None:
     x = np.arange(24).reshape(4, 6)
     for key in (lt.s_[1:3, ::2], lt.index_exp[::-1], lt.s_[..., 2], lt.index_exp[None, 1]):
         assert_eq(lt.asarray(x)[key], x[key])
+
+
+@pytest.mark.parametrize("build", [
+    lambda m: m.zeros(True), lambda m: m.ones(False), lambda m: m.zeros((True, 2)),
+    lambda m: m.full(True, 1.0), lambda m: m.empty(True), lambda m: m.eye(True),
+    lambda m: m.eye(3, True), lambda m: m.identity(True), lambda m: m.ones((2, np.True_)),
+    lambda m: m.linspace(0, 1, True), lambda m: m.eye(3, k=True), lambda m: m.tri(True),
+    lambda m: m.array([1.0], ndmin=True)], ids=range(13))
+def test_bools_as_sizes_as_numpy_reads_them(build: Any) -> None:
+    """A bool is no size to NumPy (``zeros(True)`` is a TypeError, though
+    True is an int); counts such as linspace's ``num`` or ``ndmin`` take it."""
+    check(lambda: build(np), lambda: build(lt))
+
+
+def test_a_0d_tensor_is_a_shape() -> None:
+    for shape in (lt.asarray(3), lt.asarray(np.int8(2)), lt.asarray([2, 3])):
+        want = tuple(np.atleast_1d(shape.eval()).tolist())
+        assert lt.zeros(shape).shape == want
+        assert lt.full(shape, 1.0).shape == want
+    with pytest.raises(TypeError):
+        lt.zeros(lt.asarray(3.0))
+
+
+@pytest.mark.parametrize("order", ["K", "C", "F", "A"])
+def test_copy_of_a_numpy_array_is_made_when_called(order: str) -> None:
+    """``lt.copy(ndarray)`` is NumPy's copy, made now: a later write to the
+    array does not reach it (it read the array when evaluated)."""
+    for x in (np.arange(6.0).reshape(2, 3), np.asfortranarray(np.arange(6.0).reshape(2, 3))):
+        want = np.copy(x, order=order)
+        c = lt.copy(x, order=order)
+        x[0, 0] = 99.0
+        got = c.eval()
+        np.testing.assert_array_equal(got, want)
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+            (want.flags.c_contiguous, want.flags.f_contiguous)
