@@ -508,6 +508,13 @@ class Tensor:
     def _bin(self, name: str, other: Any, reflected: bool = False) -> Tensor:
         if type(other) is not Tensor and _defers(other):
             return NotImplemented
+        if isinstance(other, np.matrix) and name in ("multiply", "pow"):
+            # np.matrix's ``*`` and ``**`` are matrix products, which its
+            # operator leaves to a tensor (NotImplemented): elementwise here
+            # would be silently other values
+            raise TypeError(f"{name}: an np.matrix operand (shape {other.shape}) has matrix "
+                            f"semantics a tensor does not follow; use lt.matmul / @, or "
+                            f"np.asarray(m) for an array")
         if reflected:
             return _apply_elementwise(name, other, self)
         return _apply_elementwise(name, self, other)

@@ -579,3 +579,21 @@ def test_equality_with_fractions_and_decimals_is_refused_not_guessed(engine: Any
     for other in (None, "a", [1, None, 2]):
         np.testing.assert_array_equal((t == other).eval(), a == other)
         np.testing.assert_array_equal((t != other).eval(), a != other)
+
+
+def test_np_matrix_products_are_refused_not_made_elementwise(engine: Any) -> None:
+    """``np.matrix``'s ``*`` is a matrix product, which its operator leaves to
+    the tensor (NotImplemented): the tensor multiplied elementwise, other
+    values silently.  Refused now, in either order and in place; ``+`` and
+    ``-`` stay elementwise (as for a matrix), with NumPy's values."""
+    M = np.matrix([[1.0, 2.0], [3.0, 4.0]])
+    S = np.arange(4.0).reshape(2, 2)
+    t = lt.asarray(S)
+    for f in (lambda: M * t, lambda: t * M, lambda: t ** M):
+        with pytest.raises(TypeError, match="np.matrix"):
+            f()
+    m = M.copy()
+    with pytest.raises(TypeError, match="np.matrix"):
+        m *= t
+    np.testing.assert_array_equal(np.asarray(t + M), np.asarray(S + M))
+    np.testing.assert_array_equal(np.asarray(M - t), np.asarray(M - S))
