@@ -928,6 +928,10 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool,
     value (None: none, as in NumPy) or var/std's precomputed ``mean=`` it
     is NumPy's masked reduction."""
     S.axis_argument(axis)
+    if name not in ("argmin", "argmax"):
+        # (NumPy's ufunc reductions read keepdims as an integer: None, a
+        # float or np.True_ is its TypeError; argmin/argmax test its truth)
+        keepdims = bool(operator.index(keepdims))
     t = wrap(x)
     if where is True and initial is None and mean is None:
         return Tensor(ops.apply(name, [t._node], axis=axis, keepdims=bool(keepdims), **extra))

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import lazyten as lt
-from tests.util import assert_eq, same_bits
+from tests.util import assert_eq, check, same_bits
 
 A = np.arange(6.0).reshape(2, 3) - 2.5
 V = np.arange(3.0)
@@ -418,3 +418,14 @@ def test_einsum_of_a_permutation_is_a_view(engine: Any, spec: str) -> None:
     r[index] = 100.0
     w[index] = 100.0                          # (w is a view of a)
     same_bits(t.eval(), a)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "min", "any", "all", "prod", "std", "var",
+                                  "argmax", "argmin", "nansum", "count_nonzero"])
+def test_keepdims_is_read_as_numpy_reads_it(name: str) -> None:
+    """NumPy's ufunc reductions read ``keepdims`` as an integer (None, a
+    float or ``np.True_`` is a TypeError); argmin/argmax test its truth."""
+    x = np.arange(6.0).reshape(2, 3)
+    for kd in (None, 0, 1, 2, True, np.True_, np.int64(1), 1.0, "a", [1]):
+        check(lambda: getattr(np, name)(x, axis=0, keepdims=kd),
+              lambda: getattr(lt, name)(lt.asarray(x), axis=0, keepdims=kd))
