@@ -341,20 +341,29 @@ _NOT_GIVEN: Any = _NotGiven()
 
 
 @ignores_like
-def arange(start: Any = _NOT_GIVEN, stop: Any = None, step: Any = None, dtype: Any = None, *,
-           device: Any = None) -> Tensor:
+def arange(start_or_stop: Any = _NOT_GIVEN, /, stop: Any = None, step: Any = None,
+           dtype: Any = None, *, start: Any = _NOT_GIVEN, device: Any = None) -> Tensor:
     """``np.arange``: the length is known when the node is built (a tensor
-    argument is computed now: the length depends on it).
+    argument is computed now: the length depends on it).  NumPy's call
+    forms: ``arange(stop)``, ``arange(start, stop[, step])``, ``stop=`` and
+    ``start=`` by name (``start=`` alone is its TypeError).
 
     >>> import lazyten as lt
     >>> lt.arange(1, 2, 0.25).eval()
     array([1.  , 1.25, 1.5 , 1.75])
     """
     check_device(device, "arange")
+    if start_or_stop is not _NOT_GIVEN:
+        if start is not _NOT_GIVEN:
+            raise TypeError("arange() got multiple values for argument 'start'")
+        if stop is None:                     # arange(stop)
+            if start_or_stop is None:
+                raise TypeError("arange() requires stop to be specified.")
+            start, stop = 0, start_or_stop
+        else:
+            start = start_or_stop
     if stop is None:
-        if start is None or start is _NOT_GIVEN:
-            raise TypeError("arange() requires stop to be specified.")
-        start, stop = 0, start
+        raise TypeError("arange() requires stop to be specified.")
     elif start is _NOT_GIVEN:                # arange(stop=3)
         start = 0
     elif start is None:

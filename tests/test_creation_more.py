@@ -647,3 +647,15 @@ def test_copy_of_a_numpy_array_is_made_when_called(order: str) -> None:
         np.testing.assert_array_equal(got, want)
         assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
             (want.flags.c_contiguous, want.flags.f_contiguous)
+
+
+@pytest.mark.parametrize("args,kwargs", [
+    ((3,), {}), ((1, 5), {}), ((0, 5, 2, np.int8), {}), ((), {"stop": 3}),
+    ((), {"start": 1, "stop": 3}), ((), {"start": 3}), ((1,), {"start": 2}), ((None,), {}),
+    ((), {}), ((3,), {"step": 2}), ((2,), {"stop": 6}), ((), {"start": None, "stop": 3})],
+    ids=range(12))
+def test_arange_call_forms_are_numpys(args: Any, kwargs: Any) -> None:
+    """``arange(stop)``, ``arange(start, stop[, step])``, ``stop=`` and
+    ``start=`` by name; ``start=`` alone is NumPy's TypeError (it was taken
+    as the stop)."""
+    check(lambda: np.arange(*args, **kwargs), lambda: lt.arange(*args, **kwargs))
