@@ -1519,8 +1519,10 @@ def repeat(x: Any, repeats: Any, axis: int | None = None) -> Tensor:
     out_shape = t.shape[:ax] + (t.shape[ax] * repeats,) + t.shape[ax + 1:]
     # A new array, as NumPy's: where the reshape can stay a view (a count of
     # 1, a length-1 axis), a view would see later writes to ``x`` and refuse
-    # writes of its own (a broadcast).
-    return Tensor(broadcast_to(e, shape).reshape(out_shape)._node)
+    # writes of its own (a broadcast), and keep ``x``'s layout where NumPy's
+    # is C (a sum of it adds in that order).
+    r = broadcast_to(e, shape).reshape(out_shape)
+    return copy(r, "C") if r._node.op.kind == "view" else Tensor(r._node)
 
 
 @numpy_names(A='x')

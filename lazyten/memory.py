@@ -45,6 +45,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -87,6 +88,31 @@ ops.register(ops.OpSpec("layout_copy", "linalg", _layout_copy_impl, _layout_copy
                             "('C', 'F', 'A': F if the input is F-contiguous and not C, "
                             "else C, 'K': as the input), as np.array(x, order=..., "
                             "copy=True)"))
+
+
+def _flatten_impl(x: Any, order: Any) -> Any:
+    return np.asarray(x).flatten(order)
+
+
+def _flatten_infer(inputs: Sequence[Node], attrs: dict[str, Any]
+                   ) -> tuple[Shape, dict[str, Any]]:
+    return (math.prod(inputs[0].shape),), attrs
+
+
+# Also opaque: the order of "A" and "K" is the memory layout of the value as
+# it runs (a computed Fortran-ordered result's included), which a reshape
+# decided when built cannot know.
+ops.register(ops.OpSpec("flatten", "linalg", _flatten_impl, _flatten_infer,
+                        ops._same_dtype, 1,
+                        doc="input 0's elements as a new 1-d array in attrs['order'] ('A': "
+                            "Fortran order for Fortran-contiguous data, 'K': memory "
+                            "order), as ndarray.flatten when it runs"))
+
+
+def flattened(t: Tensor, order: str) -> Tensor:
+    """``t.flatten(order)`` for "A" and "K": read in the layout ``t``'s value
+    has when it runs."""
+    return Tensor(ops.apply("flatten", [t._node], order=order))
 
 
 def layout_copy(t: Tensor, order: str, dtype: np.dtype[Any]) -> Tensor:

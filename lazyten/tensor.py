@@ -752,7 +752,11 @@ class Tensor:
         it leaves ``self`` alone; ``ravel`` is the view), its elements read
         in ``order`` ("K": Fortran order for Fortran-contiguous data, as "A")."""
         check_order(order, "flatten")
-        return Tensor(self.reshape(-1, order="A" if order == "K" else order)._node)
+        if order in ("A", "K"):
+            # (the layout of the value as it runs decides: ``memory.flattened``)
+            from .memory import flattened
+            return flattened(self, order)
+        return Tensor(self.reshape(-1, order=order)._node)
 
     def ravel(self, order: Any = "C") -> Tensor:
         from .manipulation import ravel
@@ -761,7 +765,13 @@ class Tensor:
     def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe",
                subok: bool = True, copy: bool = True, *, device: Any = None) -> Tensor:
         check_order(order, "astype")
-        return _fn.astype(self, dtype, copy=copy, casting=casting, device=device)
+        res = _fn.astype(self, dtype, copy=copy, casting=casting, device=device)
+        if order not in ("C", "F"):
+            return res     # (K: the input's layout; A: left so, see the README)
+        # A C or F layout asked for: NumPy's copy laid out so, made when it
+        # runs (``res`` checked the cast and names the dtype)
+        from .memory import layout_copy
+        return layout_copy(self, order, res.dtype)
 
     def copy(self, order: str = "C") -> Tensor:
         return _fn.copy(self, order)
@@ -838,6 +848,10 @@ class Tensor:
         self[...] = value
 
     def tobytes(self, order: str = "C") -> bytes:
+        if order == "A":
+            # (the layout of the value, not of ``eval``'s copy, decides; NumPy
+            # reads "K" as "C" here)
+            return self.flatten(order).eval().tobytes()
         return self.eval().tobytes(order=order)  # type: ignore[arg-type]
 
     def tofile(self, fid: Any, sep: str = "", format: str = "%s") -> None:  # noqa: A002

@@ -328,3 +328,76 @@ def test_creation_orders_spelled_as_numpy_takes_them_and_in_compiled_functions()
         np.testing.assert_array_equal(o, np.ones((2, 3)))
         np.testing.assert_array_equal(h, np.full((2, 3), 2.5))
         assert z.flags.f_contiguous and h.flags.f_contiguous
+
+
+# ------------------------------------------------------------------ found by hunt 60 (4 Dec)
+
+def _layouts_of(x: np.ndarray) -> list[tuple[str, np.ndarray, Any]]:
+    """(name, NumPy's array, how lazyten builds the same) for a 2-d ``x``."""
+    F = np.asfortranarray(x)
+    return [("C", x, lambda: lt.asarray(x)), ("F", F, lambda: lt.asarray(F)),
+            ("T", x.T, lambda: lt.asarray(x).T), ("F*1", F * 1, lambda: lt.asarray(F) * 1),
+            ("T*1", x.T * 1, lambda: lt.asarray(x).T * 1),
+            ("bcast", np.broadcast_to(x[:1], x.shape), lambda: lt.asarray(
+                np.broadcast_to(x[:1], x.shape)))]
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_flatten_tobytes_and_astype_follow_the_values_layout(engine: Any, order: str) -> None:
+    """``flatten('A'/'K')`` reads the layout of the value as it runs (a
+    computed Fortran-ordered result gave C order: other values);
+    ``tobytes('A')`` too (a broadcast array's bytes came out in F order);
+    ``astype(order=)`` lays the result out so (it was ignored)."""
+    x = np.random.default_rng(7).standard_normal((37, 53))
+    y3 = np.arange(24.0).reshape(2, 3, 4).transpose(1, 0, 2)
+    for name, a, build in _layouts_of(x) + [("perm", y3, lambda: lt.asarray(y3))]:
+        np.testing.assert_array_equal(build().flatten(order).eval(), a.flatten(order),
+                                      err_msg=name)
+        assert build().tobytes(order) == a.tobytes(order), name
+        got = build().astype(np.float32, order=order).eval()
+        want = a.astype(np.float32, order=order)
+        np.testing.assert_array_equal(got, want, err_msg=name)
+        # (K: as the value's layout, ours may differ; astype's "A" of data
+        # neither C nor F is C in NumPy, the input's layout here: left)
+        if order in ("C", "F"):
+            assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+                (want.flags.c_contiguous, want.flags.f_contiguous), name
+
+
+def test_a_strided_dot_operand_keeps_its_strides(engine: Any) -> None:
+    """BLAS's dot adds a vector read with a step in another order than a
+    contiguous one: a slice with a step, or a column, stays above the
+    elementwise expression below it (sunk, it read a contiguous result)."""
+    rng = np.random.default_rng(3)
+    xx, yy = rng.standard_normal(200), rng.standard_normal(100)
+    A, B = rng.standard_normal((30, 29)), rng.standard_normal((29, 40))
+    same_bits(((lt.asarray(xx) * 2)[::2] @ lt.asarray(yy)).eval(), (xx * 2)[::2] @ yy)
+    same_bits(lt.dot((lt.asarray(xx) * 2)[::2], lt.asarray(yy)).eval(), np.dot((xx * 2)[::2], yy))
+    same_bits(((lt.asarray(A) * 1)[3] @ (lt.asarray(B) * 1)[:, 2]).eval(),
+              (A * 1)[3] @ (B * 1)[:, 2])
+
+
+def test_repeat_is_c_ordered_as_numpys() -> None:
+    x = np.random.default_rng(5).standard_normal((37, 53))
+    F = np.asfortranarray(x)
+    got = lt.repeat(lt.asarray(F), 1, axis=0)
+    assert got.eval().strides == np.repeat(F, 1, axis=0).strides
+    same_bits(got.sum(-1).eval(), np.repeat(F, 1, axis=0).sum(-1))
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numexpr", "auto"])
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64])
+def test_one_complex_element_is_not_written_over_an_operand(backend: str, dt: Any) -> None:
+    """NumPy's complex loops give other bits for one element when the output
+    is an operand (``multiply(a, b, out=b)``: hunt 59): the planner writes
+    such a kernel into a buffer of its own."""
+    rng = np.random.default_rng(11)
+    values = [0.21996761 + 0.22984887j] + list(
+        rng.standard_normal(30) + 1j * rng.standard_normal(30))
+    for v in values:
+        x = np.repeat(np.array([v], dt), 5).reshape(1, 5)
+        m = x.mean(axis=1)
+        want = (3 - m) * m
+        with lt.set_options(backend=backend):
+            M = lt.asarray(x).mean(axis=1)
+            same_bits(((3 - M) * M).eval(), want)

@@ -59,6 +59,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ..node import Node
 from ..ops import build
 from ..rewrite import Graph, rewrite
@@ -264,6 +266,29 @@ def _reverses(n: Node) -> bool:
         it[0] == "s" and it[3] < 0 for it in n.attrs["index"])
 
 
+def _steps(n: Node) -> bool:
+    """Whether ``n`` is a basic index whose view of contiguous data is not
+    contiguous (a slice of a step other than 1, a column ``[:, 2]``): read
+    so, a BLAS dot adds in another order than over a contiguous copy."""
+    if n.op.name != "getitem":
+        return False
+    if any(it[0] == "s" and it[3] != 1 for it in n.attrs["index"]):
+        return True
+    # (a stand-in of the input's shape over one element, never read)
+    x = n.inputs[0]
+    stand = np.lib.stride_tricks.as_strided(np.zeros(1, x.dtype), x.shape,
+                                            _c_strides(x.shape, x.dtype.itemsize))
+    return not stand[index_to_python(n.attrs["index"])].flags.c_contiguous
+
+
+def _c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+    strides, step = [], itemsize
+    for d in reversed(shape):
+        strides.append(step)
+        step *= max(d, 1)
+    return tuple(reversed(strides))
+
+
 def _read_with_strides(graph: Graph) -> set[int]:
     """The views on the way (through views only) to an operand of a
     ``_sign_dependent`` op or a contraction where one of them reverses:
@@ -272,14 +297,18 @@ def _read_with_strides(graph: Graph) -> set[int]:
     the views would make it contiguous (``exp((x * 2)[::-1])``)."""
     out: set[int] = set()
     for n in graph.nodes():
-        if not _sign_dependent(n) and n.op.kind != "contraction":
+        contraction = n.op.kind == "contraction"
+        if not contraction and not _sign_dependent(n):
             continue
+        # (BLAS's dot also adds in another order for a step other than 1:
+        # ``(x * 2)[::2] @ y`` sunk below the slice would read it contiguous)
+        strided = _steps if contraction else _reverses
         for x in n.inputs:
             chain = []
             while x.value is None and x.inputs and x.op.name in PUSHED:
                 chain.append(x)
                 x = x.inputs[0]
-            if any(_reverses(v) for v in chain):
+            if any(strided(v) for v in chain):
                 out.update(v.id for v in chain)
     return out
 
