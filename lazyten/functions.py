@@ -564,7 +564,7 @@ def is_f_contiguous(t: Tensor) -> bool:
     if t._root is None:
         order = write_order(t._node)
         if isinstance(order, tuple):
-            return bool(layout_stand_in(t.shape, t.dtype, order).flags.f_contiguous)
+            return bool(S.layout_stand_in(t.shape, t.dtype, order).flags.f_contiguous)
         return t.ndim < 2 or order == "F"
     v = _stand_in(t)
     return v is not None and v.flags.f_contiguous
@@ -576,7 +576,7 @@ def is_c_contiguous(t: Tensor) -> bool:
     if t._root is None:
         order = write_order(t._node)
         if isinstance(order, tuple):
-            return bool(layout_stand_in(t.shape, t.dtype, order).flags.c_contiguous)
+            return bool(S.layout_stand_in(t.shape, t.dtype, order).flags.c_contiguous)
         return t.ndim < 2 or order == "C"
     v = _stand_in(t)
     return v is not None and v.flags.c_contiguous
@@ -603,29 +603,12 @@ def replay_views(base: np.ndarray[Any, Any], steps: Iterable[tuple[str, Any]]
     return v
 
 
-def layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any], order: str | tuple[int, ...],
-                    writeable: bool = False) -> np.ndarray[Any, Any]:
-    """An array of ``shape`` in the layout ``order`` (a ``write_order``): an
-    ``as_strided`` over one element, whose strides NumPy reads and whose
-    memory nothing touches (nor writes: ``writeable`` only lets NumPy's
-    checks of writeability pass)."""
-    if isinstance(order, tuple):
-        strides = order
-    else:
-        dims = shape if order == "C" else shape[::-1]
-        strides = tuple(math.prod(dims[k + 1:]) * dt.itemsize for k in range(len(dims)))
-        if order != "C":
-            strides = strides[::-1]
-    return np.lib.stride_tricks.as_strided(np.empty(1, dt), shape, strides,
-                                           writeable=writeable)
-
-
 def layout_of(t: Tensor) -> np.ndarray[Any, Any] | None:
     """A stand-in laid out as ``t``'s data is where a write or a view
     decision reads it (``write_order``, the view steps), or None where a
     reshape among those steps copies."""
     if t._root is None:
-        return layout_stand_in(t.shape, t.dtype, write_order(t._node))
+        return S.layout_stand_in(t.shape, t.dtype, write_order(t._node))
     return _stand_in(t)
 
 
@@ -651,7 +634,7 @@ def _stand_in(t: Tensor) -> np.ndarray[Any, Any] | None:
         todo.append(link[0])
         link = link[1]
     if v is None:
-        v = layout_stand_in(root.shape, root.dtype, order)
+        v = S.layout_stand_in(root.shape, root.dtype, order)
     v = replay_views(v, reversed(todo))
     if v is None:
         return None

@@ -52,7 +52,8 @@ from typing import Any
 import numpy as np
 
 from .creation import asarray
-from .functions import layout_of, layout_stand_in, replay_views
+from .functions import layout_of, replay_views
+from .graph.shapes import layout_stand_in
 from .graph import ops
 from .graph.node import Node, Shape
 from .tensor import Tensor, check_device, check_order, ignores_like, write_order

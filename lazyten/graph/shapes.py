@@ -479,3 +479,20 @@ def diagonal_shape(shape: Shape, offset: int, axis1: int, axis2: int) -> Shape:
         n = max(0, min(n1 + offset, n2))
     rest = tuple(d for i, d in enumerate(shape) if i not in (a1, a2))
     return rest + (n,)
+
+
+def layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any], order: str | tuple[int, ...],
+                    writeable: bool = False) -> np.ndarray[Any, Any]:
+    """An array of ``shape`` in the layout ``order`` (a ``write_order``): an
+    ``as_strided`` over one element, whose strides NumPy reads and whose
+    memory nothing touches (nor writes: ``writeable`` only lets NumPy's
+    checks of writeability pass)."""
+    if isinstance(order, tuple):
+        strides = order
+    else:
+        dims = shape if order == "C" else shape[::-1]
+        strides = tuple(math.prod(dims[k + 1:]) * dt.itemsize for k in range(len(dims)))
+        if order != "C":
+            strides = strides[::-1]
+    return np.lib.stride_tricks.as_strided(np.empty(1, dt), shape, strides,
+                                           writeable=writeable)

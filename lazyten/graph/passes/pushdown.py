@@ -59,12 +59,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from ..node import Node
 from ..ops import build
 from ..rewrite import Graph, rewrite
-from ..shapes import IndexItem, compose_index, index_to_python, normalize_index
+from ..shapes import IndexItem, compose_index, index_to_python, layout_stand_in, normalize_index
 
 PUSH_VIEWS = frozenset({"getitem", "transpose"})
 # ... and gathers: ``take`` copies, but what it gathers from an elementwise
@@ -274,19 +272,9 @@ def _steps(n: Node) -> bool:
         return False
     if any(it[0] == "s" and it[3] != 1 for it in n.attrs["index"]):
         return True
-    # (a stand-in of the input's shape over one element, never read)
     x = n.inputs[0]
-    stand = np.lib.stride_tricks.as_strided(np.zeros(1, x.dtype), x.shape,
-                                            _c_strides(x.shape, x.dtype.itemsize))
+    stand = layout_stand_in(x.shape, x.dtype, "C")
     return not stand[index_to_python(n.attrs["index"])].flags.c_contiguous
-
-
-def _c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
-    strides, step = [], itemsize
-    for d in reversed(shape):
-        strides.append(step)
-        step *= max(d, 1)
-    return tuple(reversed(strides))
 
 
 def _read_with_strides(graph: Graph) -> set[int]:
