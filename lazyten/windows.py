@@ -76,11 +76,7 @@ def hamming(M: Any) -> Tensor:
     >>> lt.hamming(3).eval()
     array([0.08, 1.  , 0.08])
     """
-    m, done = _length(M)
-    if done is not None:
-        return done
-    n = arange(1 - m, m, 2)
-    return 0.54 + 0.46 * F.cos(np.pi * n / (m - 1))
+    return _raised_cosine(M, 0.54, 0.46)
 
 
 def hanning(M: Any) -> Tensor:
@@ -90,11 +86,18 @@ def hanning(M: Any) -> Tensor:
     >>> lt.hanning(3).eval()
     array([0., 1., 0.])
     """
+    return _raised_cosine(M, 0.5, 0.5)
+
+
+def _raised_cosine(M: Any, a: float, b: float) -> Tensor:
+    """``a + b * cos(pi * n / (M - 1))`` over NumPy's ``n`` (hamming's and
+    hanning's formula, both coefficients as NumPy writes them: ``1 - a``
+    is not ``b`` in floating point)."""
     m, done = _length(M)
     if done is not None:
         return done
     n = arange(1 - m, m, 2)
-    return 0.5 + 0.5 * F.cos(np.pi * n / (m - 1))
+    return a + b * F.cos(np.pi * n / (m - 1))
 
 
 def kaiser(M: Any, beta: Any) -> Tensor:
