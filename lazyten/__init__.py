@@ -33,7 +33,7 @@ from .polynomial import *  # noqa: F401,F403  (poly, roots, polyval, ..., poly1d
 from .windows import *  # noqa: F401,F403  (bartlett, blackman, hamming, hanning, kaiser)
 from .bits import *  # noqa: F401,F403  (packbits, unpackbits)
 from .functional import *  # noqa: F401,F403  (vectorize, apply_over_axes)
-from .typecheck import *  # noqa: F401,F403  (iscomplexobj, isrealobj, asarray_chkfinite)
+from .typecheck import *  # noqa: F401,F403  (iscomplexobj, result_type, asarray_chkfinite, ...)
 from .copying import *  # noqa: F401,F403  (copyto)
 from .io import load, load_csv, loadtxt, save, save_csv, savetxt, savez, savez_compressed
 from .iterators import iterate, multi_iterate
@@ -66,9 +66,9 @@ uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
 float16, float32, float64 = np.float16, np.float32, np.float64
 complex64, complex128 = np.complex64, np.complex128
 e, pi, inf, nan, newaxis, euler_gamma = np.e, np.pi, np.inf, np.nan, None, np.euler_gamma
-finfo, iinfo, result_type, can_cast = np.finfo, np.iinfo, np.result_type, np.can_cast
+finfo, iinfo = np.finfo, np.iinfo
 # (NumPy's, on dtypes and Python values: a Tensor is never a scalar)
-promote_types, min_scalar_type = np.promote_types, np.min_scalar_type
+promote_types = np.promote_types
 isscalar, iterable = np.isscalar, np.iterable
 matrix_power = linalg.matrix_power
 

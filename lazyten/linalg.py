@@ -44,7 +44,7 @@ from .functions import vecdot as _vecdot
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, Shape
-from .tensor import Tensor, numpy_names, wrap
+from .tensor import Tensor, numpy_names, numpy_out, wrap
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -960,7 +960,8 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> LstsqResult:
 
 # ---------------------------------------------------------------- compositions
 
-def multi_dot(arrays: Sequence[Any]) -> Tensor:
+@numpy_out(np.linalg.multi_dot)
+def multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Tensor:
     """``numpy.linalg.multi_dot``: the product of a chain of matrices (the first
     and last may be vectors), in NumPy's order.
 
@@ -971,7 +972,7 @@ def multi_dot(arrays: Sequence[Any]) -> Tensor:
     pass rewrites ``matmul`` chains only, and with mixed dtypes the order
     decides each product's dtype (an int8 product wraps where NumPy's,
     taken in another order, is float64).  Two arrays are just ``dot`` (any
-    number of dimensions), as in NumPy.
+    number of dimensions), as in NumPy.  ``out=`` is NumPy's call, run now.
 
     >>> import lazyten as lt
     >>> lt.linalg.multi_dot([lt.ones((10, 100)), lt.ones((100, 5)), lt.ones(5)]).shape

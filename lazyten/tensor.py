@@ -504,6 +504,17 @@ class Tensor:
         return run_now(getattr(ufunc, method), *inputs, written=(0,) if method == "at" else (),
                        **kwargs)
 
+    def __array_function__(self, func: Any, types: Any, args: tuple[Any, ...],
+                           kwargs: dict[str, Any]) -> Any:
+        # NEP 18: NumPy's function, given tensors, as lazyten's function of
+        # the same name (lazy), or NumPy's run now on their values.  Another
+        # library's array among the arguments is that library's to answer.
+        for t in types:
+            if not issubclass(t, (Tensor, np.ndarray)):
+                return NotImplemented
+        from .dispatch import call
+        return call(func, args, kwargs)
+
     # ------------------------------------------------------------ operators
     def _bin(self, name: str, other: Any, reflected: bool = False) -> Tensor:
         if type(other) is not Tensor and _defers(other):

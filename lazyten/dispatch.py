@@ -1,0 +1,74 @@
+"""NumPy's functions on tensors (NEP 18, ``__array_function__``).
+
+``np.concatenate([t, u])``, ``np.linalg.solve(t, b)`` or ``np.mean(t)`` with
+a tensor among the arrays reach ``Tensor.__array_function__``, which calls
+lazyten's function of the same name in the matching namespace (its *twin*):
+the call builds a lazy node as ``lt.concatenate`` would, so NumPy code keeps
+deferring, fusing and writing through views.  A twin takes NumPy's call
+forms, its keyword names included (tests/test_numpy_signatures.py), so the
+call is passed on as written.  A NumPy function lazyten has no twin for runs
+now, on the tensors' values (``tensor.run_now``), as NumPy ran it on tensors
+before the protocol (reading them through ``__array__``).
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+# NumPy's module of a function -> lazyten's namespace for it, as attribute
+# names from the package (read when first needed: the package imports this
+# module's user, tensor.py).
+_NAMESPACES: dict[str, tuple[str, ...]] = {
+    "numpy": (),
+    "numpy.linalg": ("linalg",),
+    "numpy.fft": ("fft",),
+    "numpy.lib.scimath": ("emath",),
+}
+
+_twins: dict[Any, Callable[..., Any] | None] = {}
+_lock = threading.Lock()
+
+
+def twin(func: Any) -> Callable[..., Any] | None:
+    """lazyten's twin of the NumPy function ``func`` (None: it has none),
+    looked up once per function."""
+    try:
+        return _twins[func]
+    except KeyError:
+        pass
+    found = _find(func)
+    with _lock:
+        _twins[func] = found
+    return found
+
+
+def _find(func: Any) -> Callable[..., Any] | None:
+    import lazyten
+    path = _NAMESPACES.get(getattr(func, "__module__", None) or "")
+    name = getattr(func, "__name__", "")
+    if path is None or name.startswith("_"):
+        return None
+    ns: Any = lazyten
+    for part in path:
+        ns = getattr(ns, part)
+    fn = getattr(ns, name, None)
+    return fn if callable(fn) and fn is not func else None
+
+
+def call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``func(*args, **kwargs)`` for NumPy's protocol: the twin's lazy call,
+    or NumPy's function run now on the tensors' values."""
+    fn = twin(func)
+    if fn is not None:
+        return fn(*args, **kwargs)
+    from .tensor import _holds_tensor, run_now, wrap
+    got = run_now(func, *args, **kwargs)
+    if isinstance(got, np.ndarray) and not _holds_tensor((*args, *kwargs.values())):
+        # Reached through ``like=t`` alone (``np.genfromtxt(f, like=t)``):
+        # NEP 35 asks for an array of ``t``'s kind.  (``got`` is NumPy's
+        # new array: nobody else holds it.)
+        return wrap(got)
+    return got
