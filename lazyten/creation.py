@@ -519,9 +519,10 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
               axis: int = 0) -> Tensor:
     """NumPy's ``geomspace``: a constant computed now by NumPy (its values
     come from NumPy's handling of signs and complex endpoints, which a lazy
-    ``logspace`` would have to repeat); tensors as endpoints are refused."""
-    if isinstance(start, Tensor) or isinstance(stop, Tensor):
-        raise TypeError("geomspace: start and stop must be numbers or arrays, not tensors")
+    ``logspace`` would have to repeat); tensor endpoints are computed now,
+    as ``linspace``'s array endpoints are (their values decide the result)."""
+    from .tensor import values_now
+    start, stop = values_now(start, stop)
     return asarray(np.geomspace(start, stop, _int(num, "geomspace", "num"),
                                 endpoint=endpoint, dtype=dtype, axis=axis))
 

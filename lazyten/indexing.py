@@ -106,6 +106,8 @@ def _prepare(shape: tuple[int, ...], items: tuple[Any, ...]) -> tuple[Any, ...]:
                 a = a.astype(np.intp)    # (``t[[]]``: an empty list is float to asarray)
             if a.dtype.kind not in "biu":
                 raise IndexError(f"{_NOT_AN_INDEX}; got {type(i).__name__}")
+        if isinstance(a, np.ndarray) and a.dtype == np.uint64:
+            a = a.astype(np.intp)        # (NumPy's cast: 2**64 - 1 is -1, the last)
         if a.dtype.kind == "b":
             count += a.ndim
             masks = True

@@ -983,6 +983,25 @@ def _defers(x: Any) -> bool:
     return getattr(x, "__array_ufunc__", False) is None
 
 
+def _flat_index(index: Any) -> Any:
+    """``index`` if NumPy's flat iterator takes it: no new axis, no boolean
+    scalar or list of booleans (NumPy's IndexErrors; a boolean array of the
+    size is a mask), one index at most."""
+    parts = index if type(index) is tuple else (index,)
+    if len(parts) > 1:
+        raise IndexError(f"too many indices for flat iterator: flat iterator is "
+                         f"1-dimensional, but {len(parts)} were indexed")
+    for p in parts:
+        if p is None:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`) and integer or "
+                             "boolean arrays are valid indices (flat iterator)")
+        if isinstance(p, (bool, np.bool_)) or (
+                isinstance(p, list) and np.asarray(p).dtype == np.bool_):
+            raise IndexError("boolean indices for iterators are not supported (a flat "
+                             "iterator takes a boolean array of its size as a mask)")
+    return index
+
+
 class FlatIter:
     """``t.flat`` (NumPy's ``flatiter``): C-order element access to a tensor.
     Reads are lazy (``t.reshape(-1)[idx]``, a copy for a strided tensor, as
@@ -1001,9 +1020,10 @@ class FlatIter:
         return self._t.reshape(-1)._elements(self._t.eval().reshape(-1))
 
     def __getitem__(self, index: Any) -> Tensor:
-        return self._t.reshape(-1)[index]
+        return self._t.reshape(-1)[_flat_index(index)]
 
     def __setitem__(self, index: Any, value: Any) -> None:
+        index = _flat_index(index)
         if index is Ellipsis or (type(index) is tuple and index == (Ellipsis,)):
             index = slice(None)
         if isinstance(index, (int, np.integer)) and not isinstance(index, (bool, np.bool_)):

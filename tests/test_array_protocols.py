@@ -504,6 +504,18 @@ def test_flat_reads_and_writes_as_numpys(engine: Any) -> None:
     assert_eq(v, np.array([[0.0, 9.0, 0.0], [0.0, 0.0, 0.0]]))
 
 
+@pytest.mark.parametrize("idx", [None, (0, 1), [True, False], np.True_, (slice(None), None),
+                                 np.ones((2, 3), bool)], ids=repr)
+def test_flat_refuses_what_numpys_flat_iterator_refuses(idx: Any) -> None:
+    n, t = np.arange(6.0).reshape(2, 3), lt.asarray(np.arange(6.0).reshape(2, 3))
+    with pytest.raises(IndexError):
+        n.flat[idx]
+    with pytest.raises(IndexError):
+        t.flat[idx]
+    with pytest.raises(IndexError):
+        t.flat[idx] = 1.0
+
+
 @pytest.mark.parametrize("shape,new", [((6,), 8), ((6,), (2, 2)), ((2, 3), (3, 3)), ((6,), 0),
                                        ((2, 3), [6]), ((2, 3), (1, 6))], ids=str)
 def test_resize_in_place_as_numpy(shape: tuple[int, ...], new: Any) -> None:

@@ -772,6 +772,11 @@ def test_geomspace_and_dtype_helpers(engine: Any) -> None:
                      ((1j, 1000j, 3), {}), ((1, 256, 9), {"endpoint": False}),
                      (([1, 2], [100, 200], 3), {"axis": 1}), ((0, 10), {})):
         check(lambda: np.geomspace(*args, **kw), lambda: lt.geomspace(*args, **kw))
+    # tensor endpoints (also NumPy's geomspace given them): computed now
+    lo, hi = np.array([1.0, -2.0]), np.array(100.0)
+    for got in (lt.geomspace(lt.asarray(lo) * 1, lt.asarray(hi), 3),
+                np.geomspace(lt.asarray(lo), hi, 3)):
+        assert_eq(got, np.geomspace(lo, hi, 3))
     i8, f4 = np.ones(2, np.int8), np.ones(2, np.float32)
     assert lt.common_type(lt.asarray(i8), f4) is np.common_type(i8, f4)
     assert lt.promote_types("i1", "u1") == np.promote_types("i1", "u1")

@@ -27,6 +27,8 @@ Shape = tuple[int, ...]
 #: ``compile.py`` says why it cannot be made impossible as a real size).
 SYMBOLIC_DIM = 1_013_627
 
+_INTP_MAX = int(np.iinfo(np.intp).max)
+
 
 def sized_at_call(shape: Shape) -> bool:
     """Whether ``shape`` has a dimension of a None placeholder dimension's
@@ -217,6 +219,8 @@ def normalize_index(shape: Shape, index: Any) -> tuple[tuple[IndexItem, ...], Sh
                                  f"(`None`) and integer or boolean arrays are valid indices; "
                                  f"got {type(it).__name__}") from None
             if not -size <= k < size:
+                if k > _INTP_MAX:                  # (NumPy's conversion to intp fails first)
+                    raise OverflowError("Python int too large to convert to C long")
                 raise IndexError(f"index {k} is out of bounds for axis {dim} with size {size}")
             out_items.append(("i", k % size))
         dim += 1
@@ -285,6 +289,8 @@ def advanced_index(shape: Shape, index: tuple[Any, ...],
         else:
             k = operator.index(it)
             if not -size <= k < size:
+                if k > _INTP_MAX:
+                    raise OverflowError("Python int too large to convert to C long")
                 raise IndexError(f"index {k} is out of bounds for axis {dim - 1} with "
                                  f"size {size}")
             items.append(("i", k % size))
