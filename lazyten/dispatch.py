@@ -28,6 +28,11 @@ _NAMESPACES: dict[str, tuple[str, ...]] = {
     "numpy.lib.scimath": ("emath",),
 }
 
+# NumPy's predicates that answer a Python bool (``if np.allclose(t, u):``,
+# ``assert np.array_equal(...)``, a REPL's ``True``): their twins' lazy 0-d
+# answers are computed at the call, as NumPy's are.
+_BOOL_ANSWERS = frozenset({np.allclose, np.array_equal, np.array_equiv})
+
 _twins: dict[Any, Callable[..., Any] | None] = {}
 _lock = threading.Lock()
 
@@ -63,7 +68,8 @@ def call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     or NumPy's function run now on the tensors' values."""
     fn = twin(func)
     if fn is not None:
-        return fn(*args, **kwargs)
+        got = fn(*args, **kwargs)
+        return bool(got) if func in _BOOL_ANSWERS else got
     from .tensor import _holds_tensor, run_now, wrap
     got = run_now(func, *args, **kwargs)
     if isinstance(got, np.ndarray) and not _holds_tensor((*args, *kwargs.values())):

@@ -46,7 +46,16 @@ def _make_elementwise(name: str, alias: str | None = None) -> Callable[..., Tens
         if kwargs and first is not None and first in kwargs and not args:
             return fn(kwargs.pop(first), **kwargs)  # (NumPy's name for the operand)
         if alias == "fix" and (kwargs or len(args) > arity):
-            return run_now(np.fix, *args, **kwargs)   # (np.fix(x, out=None): no ufunc)
+            # (np.fix(x, out): no ufunc.  Its out by name, so that run_now
+            # writes a tensor given there; out=None is the lazy call.)
+            if len(args) > arity:
+                kwargs = {**kwargs, "out": args[arity]}
+                args = args[:arity]
+            if kwargs.get("out") is None:
+                kwargs.pop("out", None)
+                if not kwargs:
+                    return fn(*args)
+            return run_now(np.fix, *args, **kwargs)
         if kwargs or len(args) > arity:
             return _with_ufunc_keywords(spec, args, kwargs)
         if len(args) != arity:

@@ -1088,14 +1088,27 @@ def ravel(a: Any, order: Any = "C") -> Tensor:
     where NumPy's is (the data C-contiguous, F-contiguous for "F", in the
     layout writes see: ``functions.is_c_contiguous``), else a copy, so a
     write to it reaches ``a`` exactly as in NumPy.  ``"A"`` and ``"K"``
-    follow the memory layout, which a lazy tensor does not have: refused for
-    2 or more dimensions."""
+    follow the memory layout: of a user's array and views of it, known now
+    (a view where NumPy's is; F order for Fortran-ordered data); of a
+    computed value, known only when it runs, so read then into a copy
+    (``memory.flattened``: a write to it stays there, where NumPy's may be
+    a view)."""
     t = wrap(a)
     o = "C" if order is None else order.upper() if isinstance(order, str) else order
     check_order(o, "ravel")
     if o in ("A", "K") and t.ndim > 1:
-        raise NotImplementedError(f"ravel: order={order!r} reads the memory layout, which "
-                                  f"lazy tensors do not have; use 'C' or 'F'")
+        from .memory import flattened
+        root = t if t._root is None else t._root
+        if root._node.op.name not in ("input", "view_update"):
+            return flattened(t, o)
+        if F.is_c_contiguous(t):
+            o = "C"
+        elif F.is_f_contiguous(t):
+            o = "F"
+        elif o == "A":
+            o = "C"                          # (a copy, in C order)
+        else:
+            return flattened(t, o)           # (strided: NumPy's memory order, a copy)
     if o == "F" and t.ndim > 1:
         t = t.T
     flat = t.reshape(-1)

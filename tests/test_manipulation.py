@@ -382,11 +382,17 @@ def test_indices_and_ix(engine: Any) -> None:
 
 def test_ravel(engine: Any) -> None:
     for a, t in each([(), (3,), (2, 3), (2, 0, 3)]):
-        for order in ("C", "F", "X"):
+        for order in ("C", "F", "A", "K", "X"):
             check(lambda: np.ravel(a, order), lambda: lt.ravel(t, order))
-    with pytest.raises(NotImplementedError, match="layout"):
-        lt.ravel(lt.ones((2, 2)), "K")
     assert_eq(lt.ravel(lt.ones(3), "K"), np.ones(3))
+    # "A" and "K" of computed values: read in the layout they run in
+    # (NumPy's: a Fortran-ordered or permuted operand's)
+    x = np.arange(24.0).reshape(2, 3, 4)
+    for a in (x, np.asfortranarray(x), x.transpose(2, 0, 1), x[:, ::-1, ::2]):
+        for order in ("A", "K"):
+            check(lambda: np.ravel(a * 2, order), lambda: np.ravel(lt.asarray(a) * 2, order))
+            check(lambda: np.ravel((a + 1)[1:], order),
+                  lambda: lt.ravel((lt.asarray(a) + 1)[1:], order))
 
 
 def _value_error(fn: Callable[[], Any], text: str) -> bool:

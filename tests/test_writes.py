@@ -373,7 +373,7 @@ def test_flatten_is_a_copy_and_ravel_a_view(engine: Any) -> None:
                  lambda: np.asfortranarray(np.arange(12.0).reshape(3, 4))):
         for view in (lambda v: v, lambda v: v[::2], lambda v: v[:, ::2], lambda v: v[::-1],
                      lambda v: v.T, lambda v: v[1:], lambda v: v[1], lambda v: v[..., :1]):
-            for order in ("C", "F", None, "f"):
+            for order in ("C", "F", None, "f", "A", "K"):
                 x = make()
                 nn, t = x.copy(order="K"), lt.asarray(x)
                 nr, r = np.ravel(view(nn), order=order), lt.ravel(view(t), order=order)

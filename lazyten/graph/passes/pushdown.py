@@ -310,17 +310,25 @@ def _read_in_memory_order(graph: Graph) -> set[int]:
     2-d ``e`` is a pairwise sum per row added row after row, where the
     contiguous array the view would become if pushed into ``e``'s operands
     is one pairwise sum (the last bits differ).  Over one axis the order is
-    the same either way (rows pairwise, columns one row after the other)."""
+    the same either way (rows pairwise, columns one row after the other).
+
+    Also the views on the way to a ``flatten`` ("A"/"K": ``ravel``,
+    ``tobytes``), which reads its operand in its memory layout: a slice of
+    an F-ordered value is neither C nor F contiguous, the slice sunk into
+    it gives an F-contiguous one ("A" reads it in F order, NumPy in C)."""
     out: set[int] = set()
     for n in graph.nodes():
-        if not n.inputs or (n.op.kind != "reduction" and n.op.name != "masked_reduce") \
-                or _order_free(n):
-            continue
-        x = n.inputs[0]
-        axis = n.attrs.get("axis")
-        axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
-        if sum(1 for a in axes if x.shape[a] > 1) < 2:
-            continue
+        if n.op.name == "flatten":
+            x = n.inputs[0]
+        else:
+            if not n.inputs or (n.op.kind != "reduction" and n.op.name != "masked_reduce") \
+                    or _order_free(n):
+                continue
+            x = n.inputs[0]
+            axis = n.attrs.get("axis")
+            axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+            if sum(1 for a in axes if x.shape[a] > 1) < 2:
+                continue
         while x.value is None and x.inputs and (x.op.kind == "view" or x.op.name in PUSHED):
             out.add(x.id)
             x = x.inputs[0]
