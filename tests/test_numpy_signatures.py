@@ -115,10 +115,13 @@ def test_out_by_name_and_position(name: str, args: tuple[Any, ...],
         assert (got is out) == (np_got is np_out)   # (np.dot of vectors: a scalar)
         same_bits(out, np_out)
         same_bits(np.asarray(got), np.asarray(np_got))
-    # a tensor as out takes the result as its new value (t[...] = v)
+    # a tensor as out takes the result as its new value (t[...] = v), and
+    # is returned where NumPy returns its out (np.dot of vectors: a scalar)
     t = lt.zeros(np.shape(want), want.dtype)
-    assert getattr(lt, name)(*args, out=t) is t
+    got = getattr(lt, name)(*args, out=t)
+    assert (got is t) == (np_got is np_out)
     same_bits(t.eval(), want)
+    same_bits(np.asarray(got), want)
 
 
 def test_tensor_methods_take_out() -> None:
