@@ -227,6 +227,31 @@ for _spec in ops.REGISTRY.values():
                 if _alias in _OPERAND_NAMES else _fn
     if _spec.ufunc is not None:
         UFUNC_OPS.setdefault(_spec.ufunc, _spec.name)
+        for _alias in _spec.aliases:
+            # (np.degrees is a ufunc of its own, rad2deg's loops)
+            _uf = getattr(np, _alias, None)
+            if isinstance(_uf, np.ufunc) and _uf.types == _spec.ufunc.types:
+                UFUNC_OPS.setdefault(_uf, _spec.name)
+
+
+def ufunc_twin(ufunc: np.ufunc) -> Callable[..., Any] | None:
+    """lazyten's function for the NumPy ufunc ``ufunc`` (the elementwise
+    ones with NumPy's ufunc methods: ``reduce``, ``accumulate``, ``outer``,
+    ``at``, ...), or None: what ``Tensor.__array_ufunc__`` hands
+    ``np.add.reduce(t)`` and ``np.exp(t, dtype=...)`` to."""
+    name = UFUNC_OPS.get(ufunc)
+    if name is not None:
+        return ELEMENTWISE[name]
+    if ufunc in (np.matmul, np.vecdot, np.matvec, np.vecmat):
+        fn: Callable[..., Any] = globals()[ufunc.__name__]
+        return fn
+    if ufunc in (np.divmod, np.modf, np.frexp):
+        from . import setops             # (the two-output ufuncs; it imports this module)
+        fn = getattr(setops, ufunc.__name__)
+        return fn
+    return None
+
+
 from .ufuncs import attach_ufunc_methods  # noqa: E402 (it reads ELEMENTWISE's functions)
 attach_ufunc_methods(ELEMENTWISE)  # np.add's reduce, accumulate, outer, at, nin, ...
 globals().update(ELEMENTWISE)

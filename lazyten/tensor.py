@@ -493,14 +493,16 @@ class Tensor:
                 # (which knows arrays of strings, dates and objects)
                 return inputs[1]._compare(name, inputs[0], ufunc is np.not_equal)
             return _apply_elementwise(name, *inputs)
-        # ndarray @ Tensor and divmod(ndarray, Tensor) come here as ufuncs too.
-        if method == "__call__" and not kwargs and ufunc is np.matmul:
-            return _fn.matmul(*inputs)
-        if method == "__call__" and not kwargs and ufunc in (np.divmod, np.modf, np.frexp):
-            from . import setops             # (the two-output ufuncs, lazily)
-            return getattr(setops, ufunc.__name__)(*inputs)
-        # Anything else (reduce, accumulate, at, out=, where=, ...) runs now in
-        # NumPy (``at`` writes its first operand).
+        # Keywords (dtype=, out=, where=, ...), the methods (np.add.reduce(t),
+        # np.multiply.outer, np.add.at), the gufuncs (ndarray @ Tensor,
+        # np.vecdot) and the two-output ufuncs (divmod(ndarray, Tensor)):
+        # lazyten's function for the ufunc, which takes NumPy's call forms.
+        twin = _fn.ufunc_twin(ufunc)
+        call = twin if method == "__call__" or twin is None else getattr(twin, method, None)
+        if call is not None:
+            return call(*inputs, **kwargs)
+        # Anything else (a ufunc lazyten has no op for) runs now in NumPy
+        # (``at`` writes its first operand).
         return run_now(getattr(ufunc, method), *inputs, written=(0,) if method == "at" else (),
                        **kwargs)
 

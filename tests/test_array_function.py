@@ -276,3 +276,49 @@ def test_out_tensors_written_and_returned_as_numpys(engine: Any) -> None:
     assert got is not o2
     assert_eq(lt.asarray(got), want)
     assert_eq(o2, n2)
+
+
+# NumPy's ufuncs with keywords, their methods and the gufuncs, on tensors:
+# lazyten's functions for them (``functions.ufunc_twin``), lazy.
+UFUNC_CALLS: dict[str, Callable[[Any], Any]] = {
+    "reduce": lambda a: np.add.reduce(a, axis=1),
+    "reduce_keepdims": lambda a: np.maximum.reduce(a, axis=0, keepdims=True),
+    "reduce_bool": lambda a: np.logical_and.reduce(a > 0.3),
+    "reduce_opaque": lambda a: np.power.reduce(a[:, :3] + 1, axis=0),
+    "accumulate": lambda a: np.multiply.accumulate(a, axis=1),
+    "accumulate_dtype": lambda a: np.add.accumulate(a > 0.5, dtype=np.int64),
+    "reduceat": lambda a: np.add.reduceat(a, [0, 2, 5], axis=1),
+    "outer": lambda a: np.subtract.outer(a[0], a[:, 1]),
+    "dtype": lambda a: np.exp(a, dtype=np.float32),
+    "casting": lambda a: np.add(a, 1, casting="same_kind"),
+    "order": lambda a: np.subtract(a, 1, order="F"),
+    "degrees": lambda a: np.degrees(a),
+    "radians": lambda a: np.radians(a),
+    "vecdot": lambda a: np.vecdot(a, a),
+    "matvec": lambda a: np.matvec(a, a[0]),
+    "divmod": lambda a: np.divmod(a, 0.25),
+}
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "fortran"])
+@pytest.mark.parametrize("name", list(UFUNC_CALLS))
+def test_ufunc_keywords_and_methods_on_tensors_are_lazy(engine: Any, name: str,
+                                                        layout: str) -> None:
+    a = layouts(A)[layout]
+    want = UFUNC_CALLS[name](a * 2)
+    ta = lt.asarray(a) * 2
+    got = UFUNC_CALLS[name](ta)
+    assert ta.node.value is None
+    for g, w in zip(*((got, want) if isinstance(want, tuple) else ((got,), (want,)))):
+        assert isinstance(g, lt.Tensor), type(g)
+        assert_eq(g, w)
+
+
+def test_ufunc_at_and_out_write_tensors(engine: Any) -> None:
+    t, n = lt.zeros(5), np.zeros(5)
+    np.add.at(t, [0, 0, 3], 1.5)
+    np.add.at(n, [0, 0, 3], 1.5)
+    assert_eq(t, n)
+    o = lt.zeros((4, 6))
+    assert np.sin(lt.asarray(A), out=o) is o
+    assert_eq(o, np.sin(A))
