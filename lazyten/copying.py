@@ -25,7 +25,7 @@ import numpy as np
 from . import functions as F
 from .creation import asarray, copyto_source
 from .graph.shapes import broadcasts_to
-from .tensor import Tensor, run_now, writes
+from .tensor import Tensor, run_now, snapshot, writes
 
 __all__: list[str] = ["copyto"]
 
@@ -43,7 +43,8 @@ def copyto(dst: Any, src: Any, casting: Any = "same_kind", where: Any = True) ->
         # (NumPy's TypeError for a dst that is no ndarray: a list, a scalar)
         run_now(np.copyto, dst, src, casting=casting, where=where)
         return
-    _copyto_tensor(dst, src, casting, where)
+    # (read at the call, as NumPy's: the write is lazy)
+    _copyto_tensor(dst, snapshot(src), casting, snapshot(where))
 
 
 def _source(src: Any, dst: Tensor, casting: Any) -> Any:

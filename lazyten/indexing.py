@@ -25,7 +25,7 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _symbolic_placeholders, reaches_placeholder
-from .tensor import Tensor, element, node_of, wrap, writes
+from .tensor import Tensor, element, node_of, snapshot, wrap, writes
 
 
 def _is_basic(item: Any) -> bool:
@@ -403,6 +403,7 @@ def _boolean_index(t: Tensor, axis: int, mask: np.ndarray[Any, Any]) -> Tensor:
 @ops.reports("setitem")
 def setitem(t: Tensor, index: Any, value: Any) -> None:
     """``t[index] = value`` as a new version of ``t`` (and of its root, for views)."""
+    index, value = snapshot(index), snapshot(value)      # (read at the call, as NumPy's)
     items = index if isinstance(index, tuple) else (index,)
     basic = True
     for i in items:
@@ -546,6 +547,7 @@ def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
     ``a``, seen through its views, as a write).  ``mode``: ``"raise"`` (an
     index out of range is an error), ``"wrap"`` or ``"clip"`` (a negative
     index clips to 0, as in NumPy)."""
+    ind, v = snapshot(ind), snapshot(v)      # (read at the call, as NumPy's)
     if not isinstance(a, Tensor):
         raise TypeError(f"put: a must be a lazyten Tensor (it is written in place), got "
                         f"{type(a).__name__}")

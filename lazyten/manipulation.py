@@ -61,7 +61,7 @@ from .graph.node import Node, Shape
 from .indexing import _assigned, check_write_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
-from .tensor import Tensor, check_order, numpy_out, wrap, writes
+from .tensor import Tensor, check_order, numpy_out, snapshot, wrap, writes
 
 __all__: list[str] = [
     "append", "insert", "delete", "roll", "rot90", "fliplr", "flipud", "pad", "resize",
@@ -914,6 +914,7 @@ def fill_diagonal(a: Tensor, val: Any, wrap: bool = False) -> None:
            [0, 7]])
     """
     t = _writable(a, "fill_diagonal")
+    val = snapshot(val)                              # (read at the call, as NumPy's)
     if t.ndim < 2:
         raise ValueError("array must be at least 2-d")
     end = None
@@ -1279,6 +1280,7 @@ def place(arr: Tensor, mask: Any, vals: Any) -> None:
     is evaluated: which values land where depends on its count of true.
     """
     t = _writable(arr, "place")
+    mask, vals = snapshot(mask), snapshot(vals)      # (read at the call, as NumPy's)
     m = _mask_values(mask, t, "place")
     pos = np.flatnonzero(_values(m, "place"))
     v = _written_values(vals, t.dtype)
@@ -1303,6 +1305,7 @@ def putmask(a: Tensor, mask: Any, values: Any) -> None:
     array([ 0,  1,  2, 20, 10])
     """
     t = _writable(a, "putmask")
+    mask, values = snapshot(mask), snapshot(values)  # (read at the call, as NumPy's)
     m = _mask_values(mask, t, "putmask")
     v = _written_values(values, t.dtype)
     if v.size == 0:
@@ -1326,6 +1329,7 @@ def put_along_axis(arr: Tensor, indices: Any, values: Any, axis: int | None) -> 
            [5, 0]])
     """
     t = _writable(arr, "put_along_axis")
+    indices, values = snapshot(indices), snapshot(values)   # (read at the call)
     # A concrete index array stays one: its values are checked on this line.
     idx = indices if isinstance(indices, Tensor) else np.asarray(indices)
     # NumPy's order: the axis (the indices' dimensions for axis=None), the

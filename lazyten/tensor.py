@@ -627,7 +627,8 @@ class Tensor:
 
     @writes
     def _inplace(self, name: str, o: Any) -> Tensor:
-        res = self._bin(name, o)
+        # (a write: an array operand is read at the call, as NumPy's ``+=``)
+        res = self._bin(name, snapshot(o) if type(o) is np.ndarray else o)
         if self._is_element() and res is not NotImplemented:
             return res
         if not np.can_cast(res.dtype, self.dtype, "same_kind"):
@@ -1101,6 +1102,19 @@ def values_now(*xs: Any) -> list[Any]:
             return type(a)(put(e) for e in a)
         return a
     return [put(a) for a in xs]
+
+
+def snapshot(x: Any) -> Any:
+    """``x`` as a write reads it at its call: a NumPy array (also one in a
+    list or tuple, an index's items) copied now.  A write is a lazy node;
+    NumPy reads the value, the index arrays and the mask when it is called,
+    so an array the caller changes afterwards (a reused buffer, ``idx[:] =
+    4``) must not be what the write reads when it runs."""
+    if isinstance(x, np.ndarray):
+        return x.copy()
+    if isinstance(x, (list, tuple)) and any(isinstance(e, (np.ndarray, list, tuple)) for e in x):
+        return type(x)(snapshot(e) for e in x)
+    return x
 
 
 def _holds_tensor(a: list[Any] | tuple[Any, ...]) -> bool:

@@ -598,3 +598,27 @@ def test_view_as_another_dtype_reads_and_writes_the_same_bytes(engine: Any) -> N
     m = lt.asarray(x).view(np.matrix)
     assert type(m) is np.matrix and not m.flags.writeable
     np.testing.assert_array_equal(m, x.view(np.matrix))
+
+
+def test_writes_read_numpy_arrays_at_the_call(engine: Any) -> None:
+    """A write reads its value, index arrays and mask when it is called, as
+    NumPy's does, though it runs later: an array the caller changes after
+    the call (a reused buffer) is not what the write reads."""
+    def program(x: Any, xp_put: Any) -> Any:
+        buf, idx, mask = np.empty(3), np.array([0, 1]), np.array([True, False, True])
+        for k in range(3):
+            buf[:] = np.arange(3.0) * (k + 1)
+            x += buf                          # in-place operator
+            x[idx] = x[idx] * 2               # index array
+            x[mask] = -k                      # mask
+            xp_put(x, idx, buf[:2])           # put of values
+            np.copyto(x, buf, where=mask)     # copyto's source and where
+            np.putmask(x, mask, buf)
+            x[:2] = buf[1:]                   # a value through a slice
+            idx[:] = idx[::-1]
+            mask[:] = ~mask
+            buf[:] = 1e9
+        return x
+    want = program(np.zeros(3), np.put)
+    got = program(lt.asarray(np.zeros(3)), lt.put)
+    assert_eq(got, want)
