@@ -412,6 +412,28 @@ class Tensor:
     def __complex__(self) -> complex:
         return complex(self._scalar("complex"))
 
+    # round(), math.trunc/floor/ceil of a 0-d tensor: NumPy's reductions and
+    # element reads give NumPy scalars, which have them (``round(t.sum(), 2)``):
+    # computed now, a NumPy scalar's answer.
+    def _numpy_scalar(self, what: str) -> Any:
+        if self.ndim:
+            raise TypeError(f"{what}() of a tensor of shape {self.shape}: only a 0-d "
+                            f"tensor is a number (use lt.round / lt.trunc ...)")
+        return self.eval()[()]
+
+    def __round__(self, ndigits: int | None = None) -> Any:
+        v = self._numpy_scalar("round")
+        return round(v) if ndigits is None else round(v, ndigits)
+
+    def __trunc__(self) -> Any:
+        return math.trunc(self._numpy_scalar("math.trunc"))
+
+    def __floor__(self) -> Any:
+        return math.floor(self._numpy_scalar("math.floor"))
+
+    def __ceil__(self) -> Any:
+        return math.ceil(self._numpy_scalar("math.ceil"))
+
     def __index__(self) -> int:
         if self.dtype.kind not in "iu" or self.ndim:
             raise TypeError(f"only integer scalar tensors can be converted to a scalar "
@@ -520,6 +542,11 @@ class Tensor:
     # ------------------------------------------------------------ operators
     def _bin(self, name: str, other: Any, reflected: bool = False) -> Tensor:
         if type(other) is not Tensor and _defers(other):
+            return NotImplemented
+        if name == "multiply" and isinstance(other, (list, tuple, str, bytes)) \
+                and self._is_element() and self.dtype.kind in "iu":
+            # ``[0] * t[3]``: an element is NumPy's integer scalar, which
+            # repeats a sequence (Python's, through ``__index__``)
             return NotImplemented
         if isinstance(other, np.matrix) and name in ("multiply", "pow"):
             # np.matrix's ``*`` and ``**`` are matrix products, which its

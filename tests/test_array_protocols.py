@@ -5,6 +5,8 @@ and the array API's namespace names (``__array_namespace__``, ``bool``,
 
 from __future__ import annotations
 
+import math
+
 import operator
 import pickle
 from typing import Any
@@ -609,3 +611,25 @@ def test_np_matrix_products_are_refused_not_made_elementwise(engine: Any) -> Non
         m *= t
     np.testing.assert_array_equal(np.asarray(t + M), np.asarray(S + M))
     np.testing.assert_array_equal(np.asarray(M - t), np.asarray(M - S))
+
+
+def test_elements_and_0d_results_act_as_numpys_scalars() -> None:
+    """An element read (``t[3]``) is NumPy's scalar: it repeats Python
+    sequences; a 0-d result (a reduction's, NumPy's scalar too) takes
+    round() and math.trunc/floor/ceil. A 0-d tensor that is no element is
+    a 0-d array, whose ``[0] * a`` is elementwise, as NumPy's."""
+    x = np.arange(5)
+    t = lt.asarray(x)
+    for seq in ([0], (1, 2), "-", b"ab"):
+        assert seq * t[3] == seq * x[3]
+        assert t[2] * seq == x[2] * seq
+    assert_eq([0] * lt.asarray(np.array(3)), [0] * np.array(3))
+    f = lt.asarray(np.array([1.26, 2.0, -3.5]))
+    fn = np.array([1.26, 2.0, -3.5])
+    for got, want in ((round(f.sum(), 1), round(fn.sum(), 1)), (round(f[0]), round(fn[0])),
+                      (math.trunc(f[2]), math.trunc(fn[2])), (math.floor(f[2]), math.floor(fn[2])),
+                      (math.ceil(f.mean()), math.ceil(fn.mean())),
+                      (round(t[4], -1), round(x[4], -1))):
+        assert got == want and type(got) is type(want)
+    with pytest.raises(TypeError):
+        round(f)
