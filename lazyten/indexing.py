@@ -553,6 +553,8 @@ def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
                         f"{type(a).__name__}")
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"put: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    if (v.size if isinstance(v, Tensor) else np.size(v)) == 0:
+        return                                   # NumPy: no values, nothing read or put
     if not isinstance(ind, Tensor):
         arr = np.asarray(ind)
         if arr.dtype.kind in "fc" and arr.size and not isinstance(ind, (np.ndarray, np.generic)):

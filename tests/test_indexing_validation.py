@@ -327,3 +327,11 @@ def test_imag_of_a_real_tensor_and_bool_power_errors_are_numpys(engine: Any) -> 
             nb **= o
         with pytest.raises(OverflowError):
             b **= o
+
+
+@pytest.mark.parametrize("values", [np.array([]), [], lt.zeros(0)], ids=repr)
+def test_put_of_no_values_reads_no_index(engine: Any, values: Any) -> None:
+    n, t = np.zeros(4), lt.zeros(4)
+    np.put(n, [99], np.asarray(values))
+    lt.put(t, [99], values)                  # NumPy: nothing read, nothing put
+    assert_eq(t, n)
