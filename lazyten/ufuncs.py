@@ -53,7 +53,7 @@ from . import functions as F  # (partly initialised while it calls attach_ufunc_
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, reaches_placeholder
-from .tensor import Tensor, run_now, wrap, writes
+from .tensor import Tensor, run_now, snapshot, wrap, writes
 
 # NumPy's "no value given" (``initial=<no value>``): ``initial=None`` is a
 # value of its own to ``ufunc.reduce`` (no identity: empty is an error).
@@ -421,6 +421,7 @@ def at(uf: np.ufunc, a: Any, indices: Any, b: Any = None) -> None:
     if not isinstance(a, Tensor):
         run_now(uf.at, a, indices, *operand)
         return None
+    indices, b = snapshot(indices), snapshot(b)        # (a write: read at the call)
     key, arrays, probe = _index_items(indices)
     b_attr: Any = None
     inputs: list[Node] = [a._node]

@@ -615,6 +615,7 @@ def test_writes_read_numpy_arrays_at_the_call(engine: Any) -> None:
             np.copyto(x, buf, where=mask)     # copyto's source and where
             np.putmask(x, mask, buf)
             x[:2] = buf[1:]                   # a value through a slice
+            np.add.at(x, idx, buf[:2])        # ufunc.at's indices and operand
             idx[:] = idx[::-1]
             mask[:] = ~mask
             buf[:] = 1e9
