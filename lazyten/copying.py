@@ -39,6 +39,8 @@ def copyto(dst: Any, src: Any, casting: Any = "same_kind", where: Any = True) ->
     A tensor ``dst`` is rebound, as by ``dst[...] = ...``: lazy.  An
     ndarray ``dst`` is written now by NumPy.
     """
+    if not isinstance(casting, str):
+        raise TypeError(f"copyto: casting must be str, not {type(casting).__name__}")
     if not isinstance(dst, Tensor):
         # (NumPy's TypeError for a dst that is no ndarray: a list, a scalar)
         run_now(np.copyto, dst, src, casting=casting, where=where)

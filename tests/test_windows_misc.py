@@ -197,6 +197,7 @@ COPY_CASES = [
     (np.zeros(3, np.int8), np.array([1.5]), {}),
     (np.zeros(3, np.int8), [1, 2, 3], {"where": [1, 0, 1]}),
     (np.zeros(3, np.int8), [1, 2], {}), (np.zeros(3, np.int8), 5, {"casting": "bogus"}),
+    (np.zeros(3), 5.0, {"casting": None}),
     (np.zeros(3, np.int8), 2, {"where": np.array([[True]])}),
     (np.zeros((2, 3)), [[[1.0, 2, 3]]], {}),
     (np.zeros((2, 3)), np.float32(2), {"where": [True, False, True]}),
