@@ -35,6 +35,11 @@ _BOOL_ANSWERS = frozenset({np.allclose, np.array_equal, np.array_equiv})
 
 _twins: dict[Any, Callable[..., Any] | None] = {}
 _lock = threading.Lock()
+# The NumPy functions this thread is answering with their twins: a twin that
+# hands tensors back to the same NumPy function (its own fallback, a
+# tensor it did not unwrap) gets NumPy's answer on their values, not a
+# recursion without end.
+_active = threading.local()
 
 
 def twin(func: Any) -> Callable[..., Any] | None:
@@ -67,8 +72,15 @@ def call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """``func(*args, **kwargs)`` for NumPy's protocol: the twin's lazy call,
     or NumPy's function run now on the tensors' values."""
     fn = twin(func)
-    if fn is not None:
-        got = fn(*args, **kwargs)
+    active: set[Any] | None = getattr(_active, "funcs", None)
+    if active is None:
+        active = _active.funcs = set()
+    if fn is not None and func not in active:
+        active.add(func)
+        try:
+            got = fn(*args, **kwargs)
+        finally:
+            active.discard(func)
         return bool(got) if func in _BOOL_ANSWERS else got
     from .tensor import _holds_tensor, run_now, wrap
     got = run_now(func, *args, **kwargs)

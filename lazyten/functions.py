@@ -1358,10 +1358,15 @@ def _einsum_call(args: tuple[Any, ...]) -> tuple[str, list[Any]]:
 def einsum_path(subscripts: str, *operands: Any, optimize: Any = "greedy") -> Any:
     """NumPy's ``einsum_path``: the contraction order and its report.  It
     reads only the operands' shapes and dtypes, so tensors are not computed:
-    NumPy gets zero-stride stand-ins of their shapes."""
-    stand_ins = [np.broadcast_to(np.empty((), t.dtype), t.shape)
-                 for t in (wrap(o) for o in operands)]
-    return np.einsum_path(subscripts, *stand_ins, optimize=optimize)
+    NumPy gets zero-stride stand-ins of their shapes (also in the
+    interleaved form, ``einsum_path(a, [0], b, [0])``: ``subscripts`` is
+    an operand there, the sublists stay lists)."""
+    def stand_in(o: Any) -> Any:
+        if isinstance(o, (str, list)):
+            return o
+        t = wrap(o)
+        return np.broadcast_to(np.empty((), t.dtype), t.shape)
+    return np.einsum_path(stand_in(subscripts), *map(stand_in, operands), optimize=optimize)
 
 
 # ------------------------------------------------------------------ joining

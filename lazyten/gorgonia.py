@@ -58,7 +58,7 @@ from .creation import ones as _ones
 from .creation import tensor_from
 from .graph import ops
 from .graph.shapes import normalize_axis
-from .tensor import Tensor, wrap
+from .tensor import Tensor, snapshot, wrap
 
 __all__ = ["new", "at", "set_at", "clone", "materialize", "copy_to", "safe_t", "ut", "T",
            "clamp", "reduce", "mat_vec_mul", "mat_mul", "contract", "tensor_mul", "ones",
@@ -288,7 +288,7 @@ def copy_to(dst: Tensor, src: Any) -> Tensor:
     cast to ``dst``'s dtype; through to the root when ``dst`` is a view."""
     if not isinstance(dst, Tensor):
         raise TypeError("copy_to needs a Tensor destination")
-    s = wrap(src)
+    s = wrap(snapshot(src))                      # (a write: read at the call)
     if s.size != dst.size:
         raise ValueError(f"copy_to: source has {s.size} elements {s.shape}, destination "
                          f"{dst.size} {dst.shape}")
@@ -385,6 +385,8 @@ def _arith(compute: Callable[[Any, Any], Tensor], what: str, semantics: str
            ) -> Callable[..., Tensor]:
     def fn(a: Any, b: Any, *, reuse: Tensor | None = None, incr: Tensor | None = None,
            unsafe: bool = False) -> Tensor:
+        if reuse is not None or incr is not None or unsafe:
+            a, b = snapshot(a), snapshot(b)      # (a write: its operands read at the call)
         if not isinstance(a, Tensor) and not isinstance(b, Tensor):
             a = wrap(a)
         return _deliver(what, compute(a, b), a, reuse, incr, unsafe)
@@ -438,6 +440,8 @@ def _operand_dtype(a: Any, b: Any) -> np.dtype[Any]:
 def _compare(name: str, what: str) -> Callable[..., Tensor]:
     def fn(a: Any, b: Any, *, as_same_type: bool = False, reuse: Tensor | None = None,
            unsafe: bool = False) -> Tensor:
+        if reuse is not None or unsafe:
+            a, b = snapshot(a), snapshot(b)      # (a write: its operands read at the call)
         if not isinstance(a, Tensor) and not isinstance(b, Tensor):
             a = wrap(a)
         res = F._apply_elementwise(name, a, b)
@@ -652,6 +656,8 @@ def diag(t: Any) -> Tensor:
 def mat_vec_mul(a: Any, x: Any, *, reuse: Tensor | None = None,
                 incr: Tensor | None = None) -> Tensor:
     """``MatVecMul(a, x)``: a matrix times a vector (BLAS gemv)."""
+    if reuse is not None or incr is not None:
+        a, x = snapshot(a), snapshot(x)          # (a write: its operands read at the call)
     ta, tx = wrap(a), wrap(x)
     if ta.ndim != 2 or tx.ndim != 1:
         raise ValueError(f"mat_vec_mul: needs a matrix and a vector, got shapes {ta.shape} "
@@ -664,6 +670,8 @@ def mat_vec_mul(a: Any, x: Any, *, reuse: Tensor | None = None,
 def mat_mul(a: Any, b: Any, *, reuse: Tensor | None = None,
             incr: Tensor | None = None) -> Tensor:
     """``MatMul(a, b)``: two matrices (BLAS gemm)."""
+    if reuse is not None or incr is not None:
+        a, b = snapshot(a), snapshot(b)          # (a write: its operands read at the call)
     ta, tb = wrap(a), wrap(b)
     if ta.ndim != 2 or tb.ndim != 2:
         raise ValueError(f"mat_mul: needs two matrices, got shapes {ta.shape} and {tb.shape}")

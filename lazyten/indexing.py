@@ -176,7 +176,13 @@ def getitem(t: Tensor, index: Any) -> Tensor:
             break
     if not basic:
         # The whole index checked as NumPy checks it, whichever path serves it.
+        given = {id(i) for i in items}
         items = _prepare(t.shape, items)
+        # The caller's index arrays, read now as NumPy reads them: the gather
+        # runs later (``t[i] += v`` then ``i[:] = 3``: its read and its write
+        # must take the same positions)
+        items = tuple(i.copy() if type(i) is np.ndarray and id(i) in given else i
+                      for i in items)
         basic = all(_is_basic(i) for i in items)       # (``__index__`` objects: ints now)
         every_int = basic and not any(i is None or i is Ellipsis or type(i) is slice
                                       for i in items)

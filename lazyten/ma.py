@@ -63,7 +63,7 @@ import numpy.ma.core as _ma_core_module
 
 from . import functions as F
 from .creation import zeros, zeros_like
-from .tensor import Tensor, wrap
+from .tensor import Tensor, snapshot, wrap
 
 __all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_values", "where",
            "concatenate", "concat", "stack", "hstack", "vstack", "dot", "any", "all", "masked_equal", "masked_not_equal",
@@ -394,7 +394,11 @@ class MaskedTensor:
                      mask=[ True, False, False],
                fill_value=999999)
         """
-        key = _key(index)
+        if value is not np.ma.masked:
+            # (a write: a NumPy value, its mask too, and the index are read
+            # at the call, as numpy.ma's)
+            value = snapshot(value)
+        key = _key(snapshot(index))
         data: Any
         mask: Any
         if value is np.ma.masked:
@@ -697,7 +701,7 @@ def _iarith(self: MaskedTensor, name: str, other: Any, neutral: int) -> MaskedTe
     """numpy.ma's ``__iadd__``, ``__isub__``, ``__imul__``: the other's mask
     or'ed in, its data replaced by ``neutral`` where masked (so masked data
     stays), then ndarray's in-place operator on the data."""
-    o = _operand(other, strong=True)
+    o = _operand(snapshot(other), strong=True)     # (read at the call: a write)
     od = wrap(o.data)
     if o.mask is not None:
         nomask_before = self._shrink is not None and self._nomask()
@@ -712,7 +716,7 @@ def _iarith(self: MaskedTensor, name: str, other: Any, neutral: int) -> MaskedTe
 def _idivide(self: MaskedTensor, name: str, other: Any) -> MaskedTensor:
     """numpy.ma's ``__itruediv__``/``__ifloordiv__``: masked also where the
     divisor is too small (``_divide_domain``), the divisor 1 where masked."""
-    o = _operand(other, strong=True)
+    o = _operand(snapshot(other), strong=True)     # (read at the call: a write)
     od = wrap(o.data)
     dom = _divide_domain(self._data, od)
     new = dom if o.mask is None else o.mask | dom
@@ -729,7 +733,7 @@ def _ipow(self: MaskedTensor, other: Any) -> MaskedTensor:
     finite masked (in the mask, which views share) and set to the fill
     value; the other's mask is or'ed into a new mask (views keep theirs);
     the mask shrinks."""
-    o = _operand(other, strong=True)
+    o = _operand(snapshot(other), strong=True)     # (read at the call: a write)
     od = _put(self._mask, 1, wrap(o.data))
     d = self._data
     if self.dtype == np.bool_ and od.dtype == np.bool_:

@@ -1109,7 +1109,15 @@ def ravel(a: Any, order: Any = "C") -> Tensor:
         elif o == "A":
             o = "C"                          # (a copy, in C order)
         else:
-            return flattened(t, o)           # (strided: NumPy's memory order, a copy)
+            # "K": the axes in memory order; a view where that is contiguous
+            # (a permuted dense array, as NumPy's), else NumPy's copy
+            probe = F.layout_of(t)
+            if probe is None or any(s < 0 for s in probe.strides):
+                return flattened(t, o)
+            perm = sorted(range(t.ndim), key=lambda k: -probe.strides[k])
+            t, o = t.transpose(perm), "C"
+            if not F.is_c_contiguous(t):
+                return flattened(t, "C")
     if o == "F" and t.ndim > 1:
         t = t.T
     flat = t.reshape(-1)

@@ -46,7 +46,7 @@ from . import functions as F
 from .compile import refuse_call_axis
 from .creation import arange, ones, zeros, zeros_like
 from .statistics import convolve
-from .tensor import Tensor, wrap
+from .tensor import Tensor, values_now, wrap
 
 __all__: list[str] = ["poly", "roots", "polyint", "polyder", "polyadd", "polysub", "polymul",
                       "polydiv", "polyval", "polyfit", "poly1d"]
@@ -64,7 +64,7 @@ def _value(p: Any) -> Any:
     fresh array: NumPy may keep it, as ``poly1d`` does)."""
     if isinstance(p, Tensor):
         return np.array(p.eval())
-    return p
+    return values_now(p)[0]                  # (a list of tensors: their values)
 
 
 def _trimmed(a: Any) -> Tensor:

@@ -48,7 +48,7 @@ from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, Shape
 from .sorting import _values, diff
-from .tensor import Tensor, numpy_out, wrap
+from .tensor import Tensor, numpy_out, snapshot, wrap
 
 __all__: list[str] = [
     "isin", "intersect1d", "union1d", "setdiff1d", "setxor1d",
@@ -311,6 +311,8 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
     t = wrap(x)
     if t.dtype.kind not in "fc":
         return t if not copy else F.copy(t)
+    if not copy:                             # (a write: its fill arrays read at the call)
+        nan, posinf, neginf = snapshot(nan), snapshot(posinf), snapshot(neginf)
     real = np.finfo(t.dtype).dtype
     info = np.finfo(real)
     fill_nan, fill_pos, fill_neg = (

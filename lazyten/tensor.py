@@ -14,6 +14,7 @@ its node from the root's current version when next used.
 
 from __future__ import annotations
 
+import array
 import functools
 import inspect
 import math
@@ -544,9 +545,10 @@ class Tensor:
         if type(other) is not Tensor and _defers(other):
             return NotImplemented
         if name == "multiply" and isinstance(other, (list, tuple, str, bytes)) \
-                and self._is_element() and self.dtype.kind in "iu":
-            # ``[0] * t[3]``: an element is NumPy's integer scalar, which
-            # repeats a sequence (Python's, through ``__index__``)
+                and self._is_scalar() and self.dtype.kind in "iub":
+            # ``[0] * t[3]``, ``[0] * t.sum()``: NumPy's integer scalar
+            # repeats a sequence (Python's, through ``__index__``); a bool
+            # one is Python's TypeError
             return NotImplemented
         if isinstance(other, np.matrix) and name in ("multiply", "pow"):
             # np.matrix's ``*`` and ``**`` are matrix products, which its
@@ -645,6 +647,13 @@ class Tensor:
 
     # In-place operators: a new version of this tensor's data (NumPy's rules:
     # the result is cast back with 'same_kind' and must keep this shape).
+    def _is_scalar(self) -> bool:
+        """Whether NumPy's value here is a scalar, not a 0-d array: a 0-d
+        result of an operation or an element read (a 0-d array wrapped by
+        ``lt.asarray`` stays an array, ``[0] * a`` elementwise)."""
+        return self.ndim == 0 and (self._is_element() or (
+            self._root is None and self._node.op.kind != "source"))
+
     def _is_element(self) -> bool:
         """Whether this is ``t[i, j, ...]`` with an int for every axis
         (``element``), which NumPy gives as a scalar, not a view: an in-place
@@ -655,7 +664,7 @@ class Tensor:
     @writes
     def _inplace(self, name: str, o: Any) -> Tensor:
         # (a write: an array operand is read at the call, as NumPy's ``+=``)
-        res = self._bin(name, snapshot(o) if type(o) is np.ndarray else o)
+        res = self._bin(name, o if type(o) in _SCALARS else snapshot(o))
         if self._is_element() and res is not NotImplemented:
             return res
         if not np.can_cast(res.dtype, self.dtype, "same_kind"):
@@ -717,7 +726,7 @@ class Tensor:
                           out=probe)
             except Exception as e:  # noqa: BLE001 - NumPy's error, located
                 raise ops.located("matmul", [self._node], e) from None
-        res = _fn.matmul(self, o)
+        res = _fn.matmul(self, snapshot(o))           # (a write: ``o`` read at the call)
         if not np.can_cast(res.dtype, self.dtype, "same_kind"):
             raise ops.located("matmul", [self._node, res._node], TypeError(
                 f"cannot cast the result from {res.dtype} to {self.dtype} with casting rule "
@@ -1133,15 +1142,37 @@ def values_now(*xs: Any) -> list[Any]:
 
 def snapshot(x: Any) -> Any:
     """``x`` as a write reads it at its call: a NumPy array (also one in a
-    list or tuple, an index's items) copied now.  A write is a lazy node;
-    NumPy reads the value, the index arrays and the mask when it is called,
-    so an array the caller changes afterwards (a reused buffer, ``idx[:] =
-    4``) must not be what the write reads when it runs."""
+    list or tuple, an index's items) or another object over memory (a
+    memoryview, an ``array.array``, an object with ``__array__``) copied
+    now.  A write is a lazy node; NumPy reads the value, the index arrays
+    and the mask when it is called, so an array the caller changes
+    afterwards (a reused buffer, ``idx[:] = 4``) must not be what the write
+    reads when it runs.  A broadcast array's own elements are copied, and
+    broadcast again (``np.broadcast_to(1.0, big)`` stays small)."""
     if isinstance(x, np.ndarray):
+        if 0 in x.strides and x.size > 1:
+            core = x[tuple(slice(0, 1) if s == 0 else slice(None) for s in x.strides)]
+            return np.broadcast_to(core.copy(), x.shape)
         return x.copy()
-    if isinstance(x, (list, tuple)) and any(isinstance(e, (np.ndarray, list, tuple)) for e in x):
-        return type(x)(snapshot(e) for e in x)
+    if isinstance(x, (list, tuple)):
+        if not any(isinstance(e, (np.ndarray, list, tuple)) or _over_memory(e) for e in x):
+            return x
+        items = [snapshot(e) for e in x]
+        return type(x)(*items) if hasattr(x, "_fields") else type(x)(items)
+    if _over_memory(x):
+        return np.array(x, copy=True)
     return x
+
+
+def _over_memory(x: Any) -> bool:
+    """Whether ``x`` is neither an array nor a number nor one of lazyten's
+    own (which writes read as they are) but reads memory its owner may
+    change: a buffer, an object with ``__array__`` (a pandas column)."""
+    if isinstance(x, (Tensor, np.generic, int, float, complex, str, bytes)) or x is None:
+        return False
+    if isinstance(x, (memoryview, bytearray, array.array)) or hasattr(x, "__array_interface__"):
+        return True
+    return hasattr(x, "__array__") and not _defers(x)
 
 
 def _holds_tensor(a: list[Any] | tuple[Any, ...]) -> bool:

@@ -624,6 +624,9 @@ def test_elements_and_0d_results_act_as_numpys_scalars() -> None:
         assert seq * t[3] == seq * x[3]
         assert t[2] * seq == x[2] * seq
     assert_eq([0] * lt.asarray(np.array(3)), [0] * np.array(3))
+    assert [0] * t.sum() == [0] * x.sum()               # (NumPy's sum is a scalar)
+    with pytest.raises(TypeError):
+        [0] * (t > 0)[1]                                 # (a bool scalar repeats nothing)
     f = lt.asarray(np.array([1.26, 2.0, -3.5]))
     fn = np.array([1.26, 2.0, -3.5])
     for got, want in ((round(f.sum(), 1), round(fn.sum(), 1)), (round(f[0]), round(fn[0])),

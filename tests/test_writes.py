@@ -370,7 +370,8 @@ def test_flatten_is_a_copy_and_ravel_a_view(engine: Any) -> None:
     # A view exactly where NumPy's is: C-contiguous data ("F": F-contiguous),
     # in the layout writes see (a Fortran-ordered user array's too).
     for make in (lambda: np.arange(12.0).reshape(3, 4),
-                 lambda: np.asfortranarray(np.arange(12.0).reshape(3, 4))):
+                 lambda: np.asfortranarray(np.arange(12.0).reshape(3, 4)),
+                 lambda: np.arange(24.0).reshape(2, 3, 4).transpose(2, 0, 1)):
         for view in (lambda v: v, lambda v: v[::2], lambda v: v[:, ::2], lambda v: v[::-1],
                      lambda v: v.T, lambda v: v[1:], lambda v: v[1], lambda v: v[..., :1]):
             for order in ("C", "F", None, "f", "A", "K"):
@@ -623,3 +624,71 @@ def test_writes_read_numpy_arrays_at_the_call(engine: Any) -> None:
     want = program(np.zeros(3), np.put)
     got = program(lt.asarray(np.zeros(3)), lt.put)
     assert_eq(got, want)
+
+
+def test_more_writes_read_their_arrays_at_the_call(engine: Any, tmp_path: Any) -> None:
+    """The other ways to write a tensor read NumPy arrays (and buffers,
+    subclasses, a namedtuple of arrays) at the call too."""
+    import array
+    # the read of ``t[i] += v`` takes the same positions as its write
+    t, n, i = lt.asarray(np.arange(4.0)), np.arange(4.0), np.array([0, 1])
+    t[i] += 1
+    n[i] += 1
+    i[:] = 3
+    assert_eq(t, n)
+    # ``@=``, an ndarray subclass (a memmap), buffers
+    t, w = lt.ones(3), np.eye(3) * 2
+    t @= w
+    w[:] = 0
+    assert_eq(t, np.full(3, 2.0))
+    mm = np.memmap(tmp_path / "m", float, "w+", shape=3)
+    mm[:] = [1.0, 2.0, 3.0]
+    t = lt.zeros(3)
+    t += mm
+    mm[:] = 9
+    assert_eq(t, np.array([1.0, 2.0, 3.0]))
+    for make in (lambda b: memoryview(b), lambda b: array.array("d", b.tolist())):
+        b = np.arange(3.0)
+        src = make(b)
+        t = lt.zeros(3)
+        t[...] = src
+        b[0] = 99.0
+        if isinstance(src, array.array):
+            src[0] = 99.0
+        assert_eq(t, np.arange(3.0))
+    # a namedtuple of arrays is a value (NumPy reads it as a sequence)
+    s = np.linalg.slogdet(np.stack([np.eye(2) * 2, np.eye(2) * 3]))
+    t, n2 = lt.zeros((2, 2)), np.zeros((2, 2))
+    t[...] = s
+    n2[...] = s
+    assert_eq(t, n2)
+    # a broadcast value is copied small, and broadcast again
+    t = lt.zeros((300, 400))
+    big = np.broadcast_to(np.arange(400.0), (300, 400))
+    t[...] = big
+    assert_eq(t, big)
+    # masked tensors: in-place operators and masked values
+    m, v = lt.ma.masked_array(np.zeros(3), mask=[0, 1, 0]), np.ones(3)
+    m += v
+    v[:] = 5
+    np.testing.assert_array_equal(m.eval().filled(-1), [1.0, -1.0, 1.0])
+    m, v, k = lt.ma.masked_array(np.zeros(3)), np.arange(3.0), np.array([0, 1, 0], bool)
+    m[:] = np.ma.masked_array(v, mask=k)
+    v[:], k[:] = 9, True
+    np.testing.assert_array_equal(m.eval().filled(-1), [0.0, -1.0, 2.0])
+    # gorgonia's reuse=, incr=, unsafe=, copy_to write now
+    g = lt.gorgonia
+    for write, want in ((lambda v, t: g.add(v, 0.0, reuse=t), [0.0, 1, 2]),
+                        (lambda v, t: g.add(v, 1.0, incr=t), [1.0, 2, 3]),
+                        (lambda v, t: g.add(t, v, unsafe=True), [0.0, 1, 2]),
+                        (lambda v, t: g.copy_to(t, v), [0.0, 1, 2]),
+                        (lambda v, t: g.mat_vec_mul(np.eye(3), v, reuse=t), [0.0, 1, 2])):
+        v, t = np.arange(3.0), lt.zeros(3)
+        write(v, t)
+        v[:] = 77
+        assert_eq(t, np.array(want))
+    # nan_to_num in place: its fill arrays
+    t, fill = lt.asarray(np.array([np.nan, 1.0])), np.array([5.0, 5.0])
+    lt.nan_to_num(t, copy=False, nan=fill)
+    fill[:] = -1
+    assert_eq(t, np.array([5.0, 1.0]))
