@@ -110,8 +110,15 @@ def _with_ufunc_keywords(spec: ops.OpSpec, args: tuple[Any, ...],
     if len(args) != arity:
         raise TypeError(f"{name}() takes {arity} argument(s), got {len(args)}")
     kwargs = _ufunc_keywords(ufunc, kwargs)
-    if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
+    where = kwargs.get("where", True)
+    if where is not True and type(where) in (bool, np.bool_) and where:
+        kwargs = {k: v for k, v in kwargs.items() if k != "where"}   # (np.True_: every element)
+        where = True
+    if kwargs.get("out") is not None:
         return run_now(ufunc, *args, **kwargs)
+    if where is not True:
+        # (NumPy leaves the unselected elements of a new result as they come)
+        return wrap(run_now(ufunc, *args, **kwargs))
     order = kwargs.get("order")
     # (NumPy's ufunc order: any case, None for K)
     order = "K" if order is None else order.upper() if isinstance(order, str) else order
@@ -147,13 +154,22 @@ def _resolved_call(spec: ops.OpSpec, args: tuple[Any, ...], dtype: Any, sig: Any
         # (legal for these operands: ``_probe`` ran NumPy's own call first;
         # resolve_dtypes with a Python type crashed NumPy 2.4 where it is not)
         loop = ufunc.resolve_dtypes(
-            tuple(a.dtype if isinstance(a, Tensor) else type(a) for a in operands)
+            tuple(a.dtype if isinstance(a, Tensor) else np.dtype(bool) if type(a) is bool
+                  else type(a) for a in operands)
             + (None,) * nout,
             signature=tuple(None if d is None else np.dtype(d) for d in signature),
             casting=casting)
     except TypeError as e:
         raise ops.located(name, [a._node for a in operands if isinstance(a, Tensor)],
                           e) from None
+    for i, a in enumerate(operands):
+        if type(a) is int and loop[i].kind in "iu" and not (
+                np.iinfo(loop[i]).min <= a <= np.iinfo(loop[i]).max):
+            # A Python int past the loop's range, which NumPy's comparison
+            # loops take exactly (1000 > every int8; converting it would
+            # wrap): NumPy's own call, now.
+            keys = {k: v for k, v in (("dtype", dtype), ("signature", sig)) if v is not None}
+            return wrap(run_now(ufunc, *args, casting=casting, **keys))
     # Every operand in the loop's input dtype, a Python number too (NumPy
     # converts it to that dtype: 2.5 is 2 in an int64 loop), as a 0-d array.
     cast = [astype(a, loop[i], copy=False) if isinstance(a, Tensor)
@@ -1208,7 +1224,9 @@ def vecdot(a: Any, b: Any, /, out: Any = None, *, axis: int = -1, **kwargs: Any)
     """The array API's ``vecdot`` (conjugating ``a``); NumPy's gufunc
     keywords other than ``axis`` are NumPy's own call, now."""
     if kwargs:
-        return _gufunc_now(np.vecdot, "vecdot", (a, b), {"axis": axis, **kwargs})
+        # (``axes=`` names the axes itself: NumPy refuses it beside ``axis``)
+        keys = kwargs if "axes" in kwargs and axis == -1 else {"axis": axis, **kwargs}
+        return _gufunc_now(np.vecdot, "vecdot", (a, b), keys)
     return _binary("vecdot", a, b, axis=axis)
 
 
@@ -1242,7 +1260,7 @@ _GUFUNC_DEFAULTS = {"dtype": None, "casting": "same_kind", "order": "K", "subok"
 def _non_default(kwargs: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in kwargs.items()
             if k not in _GUFUNC_DEFAULTS or v is not _GUFUNC_DEFAULTS[k]
-            and v != _GUFUNC_DEFAULTS[k]}
+            and (isinstance(v, np.ndarray) or v != _GUFUNC_DEFAULTS[k])}
 
 
 @numpy_out(np.dot)

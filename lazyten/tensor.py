@@ -24,7 +24,7 @@ import os
 import pickle
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from sys import _getframe
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -524,10 +524,16 @@ class Tensor:
         call = twin if method == "__call__" or twin is None else getattr(twin, method, None)
         if call is not None:
             return call(*inputs, **kwargs)
-        # Anything else (a ufunc lazyten has no op for) runs now in NumPy
-        # (``at`` writes its first operand).
-        return run_now(getattr(ufunc, method), *inputs, written=(0,) if method == "at" else (),
-                       **kwargs)
+        # Anything else (a ufunc lazyten has no op for, np.divmod.outer) runs
+        # now in NumPy (``at`` writes its first operand); new arrays it
+        # returns are tensors, as lazyten's results are.
+        got = run_now(getattr(ufunc, method), *inputs, written=(0,) if method == "at" else (),
+                      **kwargs)
+        if kwargs.get("out") is not None or method == "at":
+            return got
+        if isinstance(got, tuple):
+            return tuple(wrap(g) if isinstance(g, np.ndarray) else g for g in got)
+        return wrap(got) if isinstance(got, np.ndarray) else got
 
     def __array_function__(self, func: Any, types: Any, args: tuple[Any, ...],
                            kwargs: dict[str, Any]) -> Any:
@@ -1107,29 +1113,34 @@ def cache_now(t: Tensor) -> Tensor:
     return t
 
 
-def values_now(*xs: Any) -> list[Any]:
+def values_now(*xs: Any, read_only: Sequence[bool] = ()) -> list[Any]:
     """``xs`` with each tensor as its value, in lists and tuples too: all
     computed now in one plan (work they share is done once) and cached as
     ``eval`` caches them, each a fresh array the caller may keep or write
     (NumPy writes ``out=``, ``poly1d`` keeps its coefficients); anything
-    else as given."""
+    else as given.  Where ``read_only[k]`` is true, the tensors in
+    ``xs[k]`` are their values as computed (a user's strided view itself:
+    NumPy's loops give other last bits on a contiguous copy), for a call
+    that only reads them and keeps nothing."""
     found: list[Tensor] = []
+    fresh: list[bool] = []
 
-    def collect(a: Any) -> None:
+    def collect(a: Any, copy: bool) -> None:
         if isinstance(a, Tensor):
             found.append(a)
+            fresh.append(copy)
         elif isinstance(a, (list, tuple)):
             for e in a:
-                collect(e)
-    for a in xs:
-        collect(a)
+                collect(e, copy)
+    for k, a in enumerate(xs):
+        collect(a, not (k < len(read_only) and read_only[k]))
     if not found:
         return list(xs)
     nodes = [t._node for t in found]
     computed = evaluate(nodes)
     for n, v in zip(nodes, computed):
         cache(n, v)
-    got = iter([np.array(v, copy=True) for v in computed])
+    got = iter([np.array(v, copy=True) if c else v for v, c in zip(computed, fresh)])
 
     def put(a: Any) -> Any:
         if isinstance(a, Tensor):
@@ -1201,7 +1212,11 @@ def run_now(fn: Callable[..., Any], *args: Any, written: tuple[int, ...] = (),
 
 def _run_now(fn: Callable[..., Any], args: tuple[Any, ...], written: tuple[int, ...],
              kwargs: dict[str, Any], outs: Any, seq: tuple[Any, ...]) -> Any:
-    got = values_now(*args, *kwargs.values(), *seq)
+    # (what NumPy only reads as computed: a user's strided view is read with
+    # its strides, as NumPy's loop would; what it writes, a copy of its own)
+    got = values_now(*args, *kwargs.values(), *seq,
+                     read_only=[k not in written for k in range(len(args))]
+                     + [True] * len(kwargs))
     vals = got[:len(args)]
     kw = dict(zip(kwargs, got[len(args):len(args) + len(kwargs)]))
     targets: list[tuple[Tensor, Any]] = [(args[i], vals[i]) for i in written

@@ -349,6 +349,8 @@ def reduceat(uf: np.ufunc, array: Any, indices: Any, axis: Any = 0, dtype: Any =
     if isinstance(indices, Tensor):
         values = None if reaches_placeholder(indices._node) else indices.eval()
     one = axis[0] if isinstance(axis, tuple) and len(axis) == 1 else axis
+    if one is None and t.ndim == 1:
+        one = 0                             # (NumPy's axis=None of a vector: its axis)
     try:
         keep: int | None = S.normalize_axis(one, t.ndim) if t.ndim else None
     except (TypeError, np.exceptions.AxisError):
@@ -361,7 +363,8 @@ def reduceat(uf: np.ufunc, array: Any, indices: Any, axis: Any = 0, dtype: Any =
     else:
         _probe(lambda: uf.reduceat(_stand_in(t.shape, t.dtype), np.zeros(0, np.intp),
                                    axis=axis, dtype=dtype))
-    assert keep is not None                 # (the probe raised NumPy's error otherwise)
+    if keep is None:                        # (NumPy took what lazyten cannot: its call)
+        return _now(uf.reduceat, array, indices, axis=axis, dtype=dtype)
     idx = indices if isinstance(indices, Tensor) else wrap(np.asarray(indices).astype(np.intp))
     return Tensor(ops.apply("ufunc_reduceat", [t._node, idx._node], ufunc=uf.__name__,
                             axis=keep, dtype=_dtype_attr(dtype)))
@@ -434,7 +437,9 @@ def at(uf: np.ufunc, a: Any, indices: Any, b: Any = None) -> None:
             tb = wrap(b)
             b_attr = "input"
             inputs.append(tb._node)
-            b_probe = (np.zeros(tb.shape, tb.dtype),)
+            # (a NumPy array's values, copied at the call, checked as NumPy
+            # checks them: int8 ** -1 is its ValueError now, not at the run)
+            b_probe = (b if isinstance(b, np.ndarray) else np.zeros(tb.shape, tb.dtype),)
     if probe is not None:
         # NumPy's checks (index bounds, shapes, casting) on zeros of a's
         # shape (np.zeros maps untouched pages: no memory until written).

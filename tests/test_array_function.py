@@ -332,3 +332,50 @@ def test_a_twin_handing_tensors_back_to_numpy_does_not_recurse(monkeypatch: Any)
     from lazyten import dispatch
     monkeypatch.setitem(dispatch._twins, np.sinc, lambda x: np.sinc(x))
     np.testing.assert_array_equal(np.asarray(np.sinc(a)), np.sinc(np.array([1.0, -3.0, 2.0])))
+
+
+I8 = np.array([0, 5, 100], np.int8)
+UFUNC_KEYWORD_CASES: list[tuple[str, Callable[[Any], Any]]] = [
+    # a Python int past the loop's range: NumPy's comparison takes it exactly
+    ("less_1000", lambda a: np.less(a, 1000, dtype=bool)),
+    ("equal_256", lambda a: np.equal(a, 256, signature=(None, None, bool))),
+    ("greater_-1000", lambda a: np.greater(a, -1000, dtype=bool)),
+    ("less_2**64", lambda a: np.less(a.astype(np.uint8), 2**64, dtype=bool)),
+    # a Python bool operand with dtype=
+    ("bool_operand", lambda a: np.add(a, True, dtype=np.float64)),
+    # where=np.True_ is every element; a where= result is a tensor
+    ("where_true", lambda a: np.add(a, 1, where=np.True_)),
+    # reduceat of a vector with axis=None, vecdot with axes=
+    ("reduceat_none", lambda a: np.add.reduceat(a, [0, 2, 1], axis=None)),
+    ("vecdot_axes", lambda a: np.vecdot(a[:, None] * 1.0, a[:, None] * 1.0, axes=[(0,), (0,), ()])),
+    ("divmod_outer", lambda a: np.divmod.outer(a, a + 1)),
+]
+
+
+@pytest.mark.parametrize("name,call", UFUNC_KEYWORD_CASES, ids=[c[0] for c in UFUNC_KEYWORD_CASES])
+def test_ufunc_keyword_corners_are_numpys(engine: Any, name: str, call: Callable[[Any], Any]) -> None:
+    want, got = call(I8), call(lt.asarray(I8))
+    for g, w in zip(*((got, want) if isinstance(want, tuple) else ((got,), (want,)))):
+        assert isinstance(g, lt.Tensor), type(g)
+        assert_eq(g, w)
+
+
+def test_eager_ufunc_calls_read_strided_operands_as_numpy(engine: Any) -> None:
+    """``out=`` is NumPy's call, now, on the operand as it is laid out: a
+    contiguous copy of a reversed view would take NumPy's other loop (other
+    last bits for exp)."""
+    a = np.random.default_rng(2).standard_normal(1000) * 3
+    o, ot = np.empty(1000), lt.zeros(1000)
+    np.exp(a[::-1], out=o)
+    np.exp(lt.asarray(a)[::-1], out=ot)
+    np.testing.assert_array_equal(ot.eval(), o)
+    x = lt.asarray(np.arange(5.0))
+    np.add(x[::-1], 1, out=x)                          # (its operand aliases its out)
+    assert_eq(x, np.arange(5.0)[::-1] + 1)
+
+
+def test_ufunc_at_checks_values_at_the_call() -> None:
+    t = lt.asarray(np.array([2, 3], np.int8))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        np.power.at(t, [0], np.array(-1, np.int8))
+    assert_eq(t, np.array([2, 3], np.int8))            # (left as it was)
