@@ -145,3 +145,21 @@ def test_a_bool_is_no_axis_of_a_reduction_or_scan(engine: Any) -> None:
             with pytest.raises(TypeError, match="integer"):
                 lt_f(t, axis)
     np.testing.assert_array_equal(lt.flip(t, True).eval(), np.flip(x, True))
+
+
+def test_numpys_own_exception_classes_are_kept() -> None:
+    """NumPy's private exception classes (a casting error's, a missing
+    loop's) are what lazyten raises too, with their attributes; lazyten's
+    text (op, operands, line) is a note."""
+    from numpy._core._exceptions import UFuncTypeError
+    for call in (lambda m: m.add(m.asarray([1.5]), 1, dtype=np.int8),
+                 lambda m: m.gcd(m.asarray([1.5]), m.asarray([2.5]))):
+        with pytest.raises(UFuncTypeError) as want:
+            call(np)
+        with pytest.raises(UFuncTypeError) as got:
+            call(lt)
+        assert type(got.value) is type(want.value)
+        assert any("[operands:" in n for n in got.value.__notes__)
+    with pytest.raises(UFuncTypeError) as got:
+        np.add(np.array([1.5]), 1, dtype=np.int8)
+    assert got.value.casting == "same_kind"

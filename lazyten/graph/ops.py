@@ -1423,8 +1423,16 @@ def reports(name: str) -> Callable[[F], F]:
 
 
 def _same_type(e: BaseException, msg: str) -> BaseException:
-    # NumPy's private subclasses (``_UFuncNoLoopError(ufunc, dtypes)``) take
-    # other constructor arguments: use the nearest public base (TypeError).
+    # NumPy's private subclasses (``_UFuncNoLoopError(ufunc, dtypes)``,
+    # ``_UFuncInputCastingError``) take other constructor arguments: NumPy's
+    # own exception is kept (``except np._core._exceptions.UFuncTypeError``
+    # and its ``.casting``, ``.from_``, ``.to`` work), lazyten's text a note.
+    if type(e).__module__.startswith("numpy"):
+        try:
+            type(e)(msg)
+        except Exception:  # noqa: BLE001 - a constructor that wants more than a message
+            e.add_note(msg)
+            return e
     for cls in type(e).__mro__:
         if cls.__module__ in ("builtins", "numpy.exceptions") or cls is type(e):
             try:
