@@ -139,6 +139,10 @@ def _fill_as(fill: np.ndarray[Any, Any] | None, dtype: np.dtype[Any]) -> Any:
     return out[()] if out.ndim == 0 else out
 
 
+# NumPy's other names of functions lt.ma has under one.
+_NUMPY_ALIASES = {"around": "round", "amax": "max", "amin": "min"}
+
+
 class MaskedTensor:
     """A lazy masked array: ``data`` and ``mask`` tensors and a ``fill_value``.
 
@@ -158,6 +162,28 @@ class MaskedTensor:
     # Tensor/ndarray op MaskedTensor -> our reflected operators (NumPy's protocol).
     __array_priority__ = 1001.0
     __array_ufunc__ = None
+
+    def __array_function__(self, func: Any, types: Any, args: tuple[Any, ...],
+                           kwargs: dict[str, Any]) -> Any:
+        """NumPy's functions given masked tensors: the method NumPy's own
+        code calls on one array (``np.sum(m, axis=0)`` is ``m.sum(axis=0)``,
+        ``np.round(m, 2)`` is ``m.round(2)``), else lt.ma's function of the
+        name (``np.concatenate([m, t])`` keeps the masks); any other would
+        read the data and drop the mask (``np.median(m)``): refused, where it
+        used to answer silently."""
+        for t in types:
+            if not issubclass(t, (MaskedTensor, Tensor, np.ndarray)):
+                return NotImplemented
+        name = _NUMPY_ALIASES.get(func.__name__, func.__name__)
+        if args and args[0] is self and callable(getattr(MaskedTensor, name, None)):
+            return getattr(self, name)(*args[1:], **kwargs)     # (NumPy's own way)
+        fn = globals().get(name) if func.__module__ == "numpy" else None
+        if callable(fn) and name in __all__:
+            return fn(*args, **kwargs)
+        raise TypeError(f"{func.__module__}.{func.__name__} of a masked tensor would read its "
+                        f"data and drop its mask; use lt.ma's functions or the masked "
+                        f"tensor's methods, m.filled(value) or m.compressed(), or "
+                        f"np.asarray(m) for the data alone")
 
     def __init__(self, data: Tensor, mask: Tensor, fill_value: Any = None) -> None:
         if mask.dtype != np.bool_:

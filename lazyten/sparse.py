@@ -151,6 +151,14 @@ class SparseMatrix:
     __array_priority__ = 1002.0
     __array_ufunc__ = None
 
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        # NumPy's functions would read a sparse matrix as a 0-d object array
+        # (np.dot(S, v): an array of matrices): refused, with the ways that work.
+        raise TypeError(f"numpy.{func.__name__}: an lt.sparse matrix ({self.format}, shape "
+                        f"{self.shape}) is not a NumPy array; use its operators and "
+                        f"methods (S @ v, S.sum(axis=0)), lt.sparse's functions, or "
+                        f"S.to_dense()")
+
     def __init__(self, data: Tensor, indices: Tensor, indptr: Tensor, format: str,
                  shape: Sequence[int]) -> None:
         self.data = data

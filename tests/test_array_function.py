@@ -196,12 +196,25 @@ def test_another_librarys_array_is_its_own_to_answer() -> None:
         np.concatenate([t, _Theirs(NotImplemented)])
 
 
-def test_masked_operands_are_refused_not_unmasked() -> None:
+def test_masked_and_sparse_operands_keep_their_masks_or_are_refused() -> None:
     m = lt.ma.masked_array([1.0, 2.0], mask=[False, True])
-    with pytest.raises(TypeError, match="mask would be dropped"):
-        np.concatenate([lt.asarray(np.zeros(2)), m])
+    nm = np.ma.masked_array([1.0, 2.0], mask=[False, True])
+    # lt.ma's function where it has one (masks kept, as np.ma.concatenate's)
+    got = np.concatenate([lt.asarray(np.zeros(2)), m]).eval()
+    want = np.ma.concatenate([np.zeros(2), nm])
+    np.testing.assert_array_equal(got.mask, want.mask)
+    np.testing.assert_array_equal(got.filled(-1), want.filled(-1))
+    assert float(np.sum(m)) == float(np.ma.sum(nm))
+    np.testing.assert_array_equal(np.round(m * 1.26, 1).eval().filled(-1),
+                                  np.round(nm * 1.26, 1).filled(-1))      # (the method)
+    # others would drop the mask: refused, not answered from the data
+    with pytest.raises(TypeError, match="drop its mask"):
+        np.median(m)
     with pytest.raises(TypeError, match="mask would be dropped"):
         np.concatenate([lt.asarray(np.zeros(2)), np.ma.masked_array([1.0], mask=[True])])
+    S = lt.sparse.from_coo([5.0, 7.0], [0, 1], [2, 0], shape=(2, 3))
+    with pytest.raises(TypeError, match="lt.sparse matrix"):
+        np.dot(S, np.ones(3))
 
 
 _NAMESPACES = {"numpy": lt, "numpy.linalg": lt.linalg, "numpy.fft": lt.fft,
