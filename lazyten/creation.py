@@ -329,6 +329,22 @@ def full_like(x: Any, fill_value: Any, dtype: Any = None, order: str = "K", subo
                      _order_like(x, order, "full_like", shape), "full_like")
 
 
+def full_along(t: Tensor, axis: int, length: int, fill_value: Any, dtype: Any) -> Tensor:
+    """A block of ``t``'s shape but ``length`` along ``axis``, all
+    ``fill_value`` in ``dtype`` (``pad``'s constant blocks, ``diff``'s
+    scalar ``prepend``).  Where another axis of ``t`` is sized by a
+    compiled function's call (a None dimension), the block takes that
+    length from ``t``'s node, not from the number it is while the graph is
+    built (a ``full`` of that shape failed at every call)."""
+    from .compile import call_sized
+    shape = t.shape[:axis] + (length,) + t.shape[axis + 1:]
+    if t.shape[axis] == 0 or not any(call_sized(t, k) for k in range(t.ndim) if k != axis):
+        return full(shape, fill_value, dtype)
+    from .functions import repeat
+    one = t[(slice(None),) * axis + (slice(0, 1),)]
+    return repeat(full_like(one, fill_value, dtype), length, axis=axis)
+
+
 class _NotGiven:
     """``arange``'s default start: ``arange(stop=3)`` starts at 0, where
     NumPy refuses an explicit ``arange(None, 3)``."""

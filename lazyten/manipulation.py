@@ -54,7 +54,7 @@ import numpy as np
 
 from . import functions as F
 from .compile import call_sized, refuse_call_axis
-from .creation import arange, asarray, eye, full, ones, ones_like, zeros
+from .creation import arange, asarray, eye, full, full_along, ones, ones_like, zeros
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, Shape
@@ -710,8 +710,7 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
             # int8 raises, 1.7 into int8 is 1), for every axis as NumPy does.
             vals = [_assigned_scalar(v, t.dtype) for v in pair]
             if b or a:
-                blocks = [full(t.shape[:ax] + (w,) + t.shape[ax + 1:], v, t.dtype)
-                          for w, v in zip((b, a), vals)]
+                blocks = [full_along(t, ax, w, v, t.dtype) for w, v in zip((b, a), vals)]
                 t = F.concat([blocks[0], t, blocks[1]], axis=ax)
         return _copy(t)
     if t.size == 0:

@@ -18,7 +18,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from . import functions as _functions
-from .creation import asarray
+from .creation import asarray, full_along
 from .functions import broadcast_to, concat, where
 from .graph import ops
 from .graph import shapes as S
@@ -232,7 +232,11 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     for at, extra in ((0, prepend), (1, append)):
         if extra is not None:
             e = wrap(extra)
-            if e.ndim == 0:     # a scalar: one slice along the axis, as NumPy
+            if e.ndim == 0 and not isinstance(extra, Tensor):
+                # a scalar: one slice along the axis, as NumPy (its dtype:
+                # NumPy makes it an array first)
+                e = full_along(t, ax, 1, np.asarray(extra)[()], e.dtype)
+            elif e.ndim == 0:
                 e = broadcast_to(e, t.shape[:ax] + (1,) + t.shape[ax + 1:])
             parts.insert(0 if at == 0 else len(parts), e)
     if len(parts) > 1:

@@ -1548,3 +1548,21 @@ def test_errors_over_a_none_dimension_do_not_quote_its_stand_in() -> None:
     msg = str(ei.value)
     assert "None dimension" in msg and "(None, 3) float64" in msg
     assert str(SYMBOLIC_DIM) not in msg and str(3 * SYMBOLIC_DIM) not in msg
+
+
+@pytest.mark.parametrize("build", [
+    lambda m, v: m.pad(v, ((0, 0), (1, 1))),
+    lambda m, v: m.pad(v, ((1, 2), (2, 0)), constant_values=((7, 8), (9, 1))),
+    lambda m, v: m.diff(v, axis=1, prepend=0), lambda m, v: m.diff(v, axis=0, append=2.5)],
+    ids=["pad", "pad_values", "diff_prepend", "diff_append"])
+def test_constant_blocks_beside_a_none_dimension(build: Any) -> None:
+    """pad's constant blocks and diff's scalar prepend along a fixed axis
+    take the None axis' length from the operand, call by call (they were
+    full blocks of the stand-in's length: every call failed)."""
+    x = lt.placeholder((None, 3), "float64", name="x")
+    f = lt.function([x], build(np, x))
+    for n in (0, 1, 4):
+        X = np.arange(n * 3.0).reshape(n, 3)
+        got, want = f(X), build(np, X)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
