@@ -33,7 +33,8 @@ import numpy as np
 from .exec.executor import cache, evaluate
 from .graph import ops
 from .graph import shapes as S
-from .graph.node import NO_LINES, Node, _lines, entered, intern_elementwise, user_source
+from .graph.node import (NO_LINES, Node, _lines, _symbolic_placeholders, entered,
+                         intern_elementwise, user_source)
 
 ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -683,6 +684,14 @@ class Tensor:
             raise ops.located(name, [self._node, res._node], ValueError(
                 f"non-broadcastable output: in-place result has shape {res.shape} but the "
                 f"tensor has shape {self.shape}"))
+        if _symbolic_placeholders:
+            from .compile import call_sized
+            if call_sized(res):
+                # In a compiled function a call may broadcast the operand over
+                # the target (1 row += 4 rows), which NumPy's in-place refuses:
+                # setitem's rule, checked again at each call, refuses it too.
+                self[...] = res
+                return self
         self._write(res._node)
         return self
 

@@ -1566,3 +1566,23 @@ def test_constant_blocks_beside_a_none_dimension(build: Any) -> None:
         got, want = f(X), build(np, X)
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
+
+
+def test_in_place_operators_over_none_dimensions_refuse_a_growing_target() -> None:
+    """``z += y`` where a call gives y more rows than z: NumPy's in-place
+    refuses to broadcast the target; the compiled function refused nothing
+    and gave a result of y's rows (helper 65)."""
+    x = lt.placeholder((None, 3), "float64", name="x")
+    y = lt.placeholder((None, 3), "float64", name="y")
+    z = x.copy()
+    z += y
+    f = lt.function([x, y], [z, z.sum(axis=0)])
+    with pytest.raises(ValueError, match="broadcast"):
+        f(np.ones((1, 3)), np.ones((4, 3)))
+    for a, b in (((4, 3), (4, 3)), ((4, 3), (1, 3)), ((0, 3), (1, 3))):
+        X, Y = np.ones(a), np.arange(np.prod(b), dtype=float).reshape(b)
+        want = X.copy()
+        want += Y
+        got, s = f(X, Y)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(s, want.sum(axis=0))
