@@ -692,3 +692,33 @@ def test_more_writes_read_their_arrays_at_the_call(engine: Any, tmp_path: Any) -
     lt.nan_to_num(t, copy=False, nan=fill)
     fill[:] = -1
     assert_eq(t, np.array([5.0, 1.0]))
+
+
+def test_a_chain_of_writes_runs_in_place(engine: Any) -> None:
+    """``x[i] = ...`` in a loop over a computed array: the first write
+    copies, the others write into the dying buffer (one copy of the array,
+    not one per write), and a version read after a write is not overwritten."""
+    n = np.arange(1000.0)
+    x = lt.asarray(n) * 2
+    want = n * 2
+    for i in range(1, 20):
+        x[i] = x[i - 1] * 0.5 + x[i]
+        want[i] = want[i - 1] * 0.5 + want[i]
+    if lt.get_options().optimize:
+        steps = [s for s in lt.plan(x).steps if s.node.op.name == "setitem"]
+        assert len(steps) == 19 and all(s.inplace_of is not None for s in steps[1:])
+    assert_eq(x, want)
+    # an old version still read after the write is kept
+    a = lt.asarray(n) * 2
+    old = a[::-1] + 0
+    a[0] = -1.0
+    got_a, got_old = lt.compute(a, old)
+    np.testing.assert_array_equal(got_old, (n * 2)[::-1])
+    np.testing.assert_array_equal(got_a[:2], [-1.0, 2.0])
+    # advanced writes (scatter) too
+    s = lt.asarray(n) * 1
+    w = n.copy()
+    for k in range(5):
+        s[[k, k + 10]] = s[[k + 1, k + 11]]
+        w[[k, k + 10]] = w[[k + 1, k + 11]]
+    assert_eq(s, w)

@@ -20,7 +20,7 @@ import numpy as np
 from ..graph import node as _graph_node
 from ..graph.node import (_NEVER_STALE, STRUCTURE_LOCK, Node, _hashable, entered,
                           graph_summary, intern, scalar_key, toposort, without_summary)
-from ..graph.ops import REGISTRY
+from ..graph.ops import REGISTRY, UPDATE_INTO
 from ..graph.passes.canonicalize import cse
 from ..graph.passes.decompose import blas_dots, decompose
 from ..graph.passes.fuse import fuse
@@ -514,6 +514,10 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
             elif s.joined:
                 v = _finish_join(n, s.joined, joins.pop(n.id), args)
                 owned[n.id] = v
+            elif s.inplace_of is not None and s.inplace_of in owned:
+                # A functional update written into its base's dying buffer
+                v = UPDATE_INTO[n.op.name](vals[s.inplace_of], *args[1:], **n.attrs)
+                owned[n.id] = owned[s.inplace_of]
             else:
                 v = n.op.impl(*args, **n.attrs)
                 if n.op.kind != "view":

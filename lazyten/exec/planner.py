@@ -28,6 +28,7 @@ import numpy as np
 
 from ..graph.node import Node
 from ..graph.passes.fuse import FUSED, program_str
+from ..graph.ops import UPDATE_INTO
 from ..graph.rewrite import Graph
 from ..options import Options
 from .kernels import Kernel, compile_kernel
@@ -220,6 +221,11 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                     step.reused = b
                     buffer_of[n.id] = b
                     step.why = f"reuses dead buffer b{b}"
+            elif n.op.name in UPDATE_INTO:
+                target, step.why = _update_in_place(n, k, buffer_of, buf_last, outputs)
+                if target is not None:
+                    step.inplace_of = target
+                    buffer_of[n.id] = buffer_of[target]
             elif n.id in join_buffer:
                 buffer_of[n.id] = join_buffer[n.id]
                 step.joined = frozenset(i.id for i in n.inputs if i.id in into)
@@ -295,6 +301,24 @@ def _inplace(n: Node, k: int, buffer_of: dict[int, int], buf_last: dict[int, int
     if others:
         reasons.append(f"{others} more")
     return None, "; ".join(reasons) if reasons else "no full-size input"
+
+
+def _update_in_place(n: Node, k: int, buffer_of: dict[int, int], buf_last: dict[int, int],
+                     outputs: set[int]) -> tuple[int | None, str]:
+    """The base whose buffer a functional update (``setitem``, ``scatter``)
+    may write into, and why (not): the base's own buffer, dying here and
+    read by no other operand of the step (a value that is a view of it)."""
+    base = n.inputs[0]
+    b = buffer_of.get(base.id, EXTERNAL)
+    if b == EXTERNAL:
+        return None, f"%{base.id} is user/cached data: copied"
+    if buf_last.get(b) != k or base.id in outputs:
+        return None, f"%{base.id} is read later: copied"
+    if base.op.kind == "view" or base.dtype != n.dtype or base.shape != n.shape:
+        return None, f"%{base.id} is a view: copied"
+    if any(buffer_of.get(i.id) == b for i in n.inputs[1:]):
+        return None, f"%{base.id}'s buffer is read through another operand: copied"
+    return base.id, f"in place into %{base.id} (it dies here)"
 
 
 def describe_step(step: Step) -> str:

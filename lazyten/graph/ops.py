@@ -949,10 +949,13 @@ def _check_assignment(base: Node, val: Node, sub: Shape) -> None:
         raise TypeError(f"cannot assign {val.dtype} into {base.dtype}")
 
 
-def _setitem_impl(base: Any, val: Any, index: tuple[Any, ...]) -> Any:
-    out = np.array(base, copy=True)
+def _setitem_into(out: Any, val: Any, index: tuple[Any, ...]) -> Any:
     out[S.index_to_python(index)] = val
     return out
+
+
+def _setitem_impl(base: Any, val: Any, index: tuple[Any, ...]) -> Any:
+    return _setitem_into(np.array(base, copy=True), val, index)
 
 
 register(OpSpec("setitem", "update", _setitem_impl, _setitem_infer, _same_dtype, 2,
@@ -1092,10 +1095,20 @@ def _scatter_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape
     return base.shape, {"key": items}
 
 
-def _scatter_impl(base: Any, val: Any, *idx: Any, key: tuple[Any, ...]) -> Any:
-    out = np.array(base, copy=True)
+def _scatter_into(out: Any, val: Any, *idx: Any, key: tuple[Any, ...]) -> Any:
     out[_numpy_key(key, idx)] = val
     return out
+
+
+def _scatter_impl(base: Any, val: Any, *idx: Any, key: tuple[Any, ...]) -> Any:
+    return _scatter_into(np.array(base, copy=True), val, *idx, key=key)
+
+
+# The functional updates as writes into their base's array, for a planner
+# that gives a step its base's dying buffer (``x[i] = v`` in a loop over a
+# big array: one copy of the array, not one per write).
+UPDATE_INTO: dict[str, Callable[..., Any]] = {"setitem": _setitem_into,
+                                              "scatter": _scatter_into}
 
 
 register(OpSpec("scatter", "update", _scatter_impl, _scatter_infer, _same_dtype, None,
