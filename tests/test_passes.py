@@ -789,6 +789,20 @@ def test_w5_computes_one_thousandth(big: tuple[lt.Tensor, ...]) -> None:
     assert_eq(e, ((a.eval() * b.eval() + c.eval()) ** 2)[::1000])
 
 
+def test_views_are_not_pushed_below_what_is_computed_whole(engine: Any) -> None:
+    """A stencil's rolls of ``u`` beside ``0.5 * u``: ``u`` is computed
+    whole for the product, so its rolls' slices read it (views) instead of
+    computing their parts of it again (a time loop of such steps pushed
+    slices down every shared step: seconds to plan, work added)."""
+    x = np.random.default_rng(3).random(64)
+    u = lt.asarray(x) * 2 + 1
+    e = 0.25 * np.roll(u, 1) + 0.5 * u + 0.25 * np.roll(u, -1)
+    if lt.get_options().optimize:
+        assert [k.node.size for k in lt.plan(e).kernels] == [64, 64]
+    un = x * 2 + 1
+    assert_eq(e, 0.25 * np.roll(un, 1) + 0.5 * un + 0.25 * np.roll(un, -1))
+
+
 def test_w6_two_matrix_vector_products() -> None:
     rng = np.random.default_rng(1)
     A, B, v = rng.random((300, 300)), rng.random((300, 300)), rng.random(300)

@@ -482,7 +482,15 @@ def pushdown(graph: Graph) -> Graph:
     exact (see module doc)."""
     if PUSHED.isdisjoint(graph.op_names):
         return graph
-    uses = {k: len(v) for k, v in graph.consumers().items()}
+    users = graph.consumers()
+    uses = {k: len(v) for k, v in users.items()}
+    # What reads a node whole (an op that is no pushed view: ``0.5 * u``
+    # beside ``roll(u, 1)``), and the outputs: a view pushed below a node
+    # that another consumer computes whole anyway computes its part a second
+    # time (a stencil's rolls pushed down a time loop's shared steps took
+    # seconds to plan, for work added, not saved).
+    outputs = {n.id for n in graph.outputs}
+    whole_by = {k: {c.id for c in v if c.op.name not in PUSHED} for k, v in users.items()}
     kept = _read_in_memory_order(graph) | _read_with_strides(graph)
     # Steps of pushing a view one node down, for the whole pass: each view
     # walks the expression below it, so a chain of N views over elementwise
@@ -505,11 +513,18 @@ def pushdown(graph: Graph) -> Graph:
         # to build the pushed node from their results, and the view as it is.
         stack: list[tuple[Task, Split | None]] = [(root_task, None)]
         done: dict[tuple[str, str, int], Node] = {}
+        via: dict[tuple[str, str, int], int] = {}     # a task's key -> the node split into it
 
         def key(t: Task) -> tuple[str, str, int]:
             return (t[0], repr(sorted(t[1].items())), t[2].id)
 
-        def pushable(t: Task, out_size: int) -> bool:
+        def computed_whole(n: Node, via: int | None) -> bool:
+            """Whether ``n`` is computed whole whatever the push does: an
+            output, or read whole by another consumer than ``via``, the node
+            the push comes down through."""
+            return n.id in outputs or bool(whole_by.get(n.id, set()) - {via})
+
+        def pushable(t: Task, out_size: int, via: int | None) -> bool:
             n = t[2]
             budget[0] -= 1
             # (``_sinks_into`` first: a node with a value is a leaf, whose
@@ -520,7 +535,8 @@ def pushdown(graph: Graph) -> Graph:
                         t[0] == "take" or t[0] == "getitem" and any(
                             isinstance(i, slice) and (i.step or 1) < 0
                             for i in t[1]["index"])))
-                    and (uses.get(n.id, 1) <= 1 or 2 * out_size <= n.size)
+                    and (uses.get(n.id, 1) <= 1
+                         or (2 * out_size <= n.size and not computed_whole(n, via)))
                     # a gather may repeat elements: never compute more than all
                     and (t[0] != "take" or out_size <= n.size))
 
@@ -532,12 +548,15 @@ def pushdown(graph: Graph) -> Graph:
             if how is None:
                 name, attrs, n = task
                 taken = _take_view(name, attrs, n, view.source)
-                got = _split(task) if pushable(task, taken.size) else None
+                got = _split(task) if pushable(task, taken.size, via.get(k)) else None
                 if got is None:
                     done[k] = taken
                     continue
                 stack.append((task, (got[0], got[1], taken)))
-                stack.extend((st, None) for st in got[0] if st is not None)
+                for st in got[0]:
+                    if st is not None:
+                        via.setdefault(key(st), n.id)
+                        stack.append((st, None))
                 continue
             subtasks, rebuild, taken = how
             pushed = rebuild([None if st is None else done[key(st)] for st in subtasks])
@@ -577,5 +596,9 @@ def pushdown(graph: Graph) -> Graph:
         count = uses.get(old.id, 1)
         if count > uses.get(new.id, 1):
             uses[new.id] = count
+        if old.id in outputs:
+            outputs.add(new.id)
+        if old.id in whole_by:
+            whole_by.setdefault(new.id, set()).update(whole_by[old.id])
 
     return rewrite(graph, rule, only=PUSHED, replaced=replaced)
