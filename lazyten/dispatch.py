@@ -71,7 +71,10 @@ def _find(func: Any) -> Callable[..., Any] | None:
 def call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """``func(*args, **kwargs)`` for NumPy's protocol: the twin's lazy call,
     or NumPy's function run now on the tensors' values."""
-    fn = twin(func)
+    try:
+        fn = _twins[func]
+    except KeyError:
+        fn = twin(func)
     active: set[Any] | None = getattr(_active, "funcs", None)
     if active is None:
         active = _active.funcs = set()

@@ -546,8 +546,7 @@ class Tensor:
         for t in types:
             if not issubclass(t, (Tensor, np.ndarray)):
                 return NotImplemented
-        from .dispatch import call
-        return call(func, args, kwargs)
+        return _dispatch_call(func, args, kwargs)
 
     # ------------------------------------------------------------ operators
     def _bin(self, name: str, other: Any, reflected: bool = False) -> Tensor:
@@ -1135,31 +1134,36 @@ def values_now(*xs: Any, read_only: Sequence[bool] = ()) -> list[Any]:
     that only reads them and keeps nothing."""
     found: list[Tensor] = []
     fresh: list[bool] = []
-
-    def collect(a: Any, copy: bool) -> None:
-        if isinstance(a, Tensor):
-            found.append(a)
-            fresh.append(copy)
-        elif isinstance(a, (list, tuple)):
-            for e in a:
-                collect(e, copy)
     for k, a in enumerate(xs):
-        collect(a, not (k < len(read_only) and read_only[k]))
+        _collect_tensors(a, not (k < len(read_only) and read_only[k]), found, fresh)
     if not found:
         return list(xs)
     nodes = [t._node for t in found]
     computed = evaluate(nodes)
     for n, v in zip(nodes, computed):
         cache(n, v)
+    # (plain functions, no closures: a closure that calls itself is a cycle,
+    # which kept the copies alive until the cyclic collector ran: 100 MB per
+    # out= call of a big tensor piled up to gigabytes)
     got = iter([np.array(v, copy=True) if c else v for v, c in zip(computed, fresh)])
+    return [_put_values(a, got) for a in xs]
 
-    def put(a: Any) -> Any:
-        if isinstance(a, Tensor):
-            return next(got)
-        if isinstance(a, (list, tuple)) and _holds_tensor(a):
-            return type(a)(put(e) for e in a)
-        return a
-    return [put(a) for a in xs]
+
+def _collect_tensors(a: Any, copy: bool, found: list[Tensor], fresh: list[bool]) -> None:
+    if isinstance(a, Tensor):
+        found.append(a)
+        fresh.append(copy)
+    elif isinstance(a, (list, tuple)):
+        for e in a:
+            _collect_tensors(e, copy, found, fresh)
+
+
+def _put_values(a: Any, got: Iterator[Any]) -> Any:
+    if isinstance(a, Tensor):
+        return next(got)
+    if isinstance(a, (list, tuple)) and _holds_tensor(a):
+        return type(a)(_put_values(e, got) for e in a)
+    return a
 
 
 def snapshot(x: Any) -> Any:
@@ -1398,4 +1402,5 @@ def _apply_elementwise(name: str, *operands: Any) -> Tensor:
 # These modules build on Tensor, so they are imported once Tensor exists, not
 # by an import statement in each call (a microsecond of a 13 us ``t[i]``).
 from . import creation as _creation, functions as _fn  # noqa: E402
+from .dispatch import call as _dispatch_call  # noqa: E402
 from .indexing import getitem as _getitem, put as _put, setitem as _setitem  # noqa: E402

@@ -281,6 +281,10 @@ def _template(outputs: Sequence[Node], leaves: list[Node]) -> tuple[list[Node], 
         else:
             # (entered: a pending node on unchanged inputs is rebuilt as itself)
             mapping[n.id] = entered(rebuild(n, [mapping[i.id] for i in n.inputs]))
+    if any(n.id not in mapping for n in leaves):
+        # A leaf below a node that another thread cached since the signature
+        # was taken (the walk stops at that node now): the template differs.
+        raise _Stale
     return [mapping[o.id] for o in outputs], [mapping[n.id] for n in leaves]
 
 
