@@ -452,6 +452,13 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
             # NumPy, which broadcasts a 1-element array into it; the op writes
             # its normalized index, all integers, where NumPy would not.
             val = ops.apply("reshape", [val], shape=())
+        if t._root is None and _whole(t, items) and (val.shape == t.shape or not val.shape) \
+                and not _sized_at_call(t):
+            # ``t[...] = v``, ``t[:] = 0``: every element written, so the
+            # new value is ``v`` itself (cast, broadcast), not a copy of the
+            # old one written over (which held both in memory)
+            t._write(val)
+            return
         t._write(ops.apply("setitem", [t._node, val], index=items))
         return
     mask = _advanced(items[0])
@@ -489,6 +496,24 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
     new = ops.apply("scatter", [t._node, val, *arrays], key=key)
     _check_arrays(checks, arrays, writes=True)   # (NumPy: the value's shape first)
     t._write(new)
+
+
+def _whole(t: Tensor, items: tuple[Any, ...]) -> bool:
+    """Whether the basic index ``items`` selects all of ``t``, as it is."""
+    for i in items:
+        if not (i is Ellipsis or (type(i) is slice and i == slice(None))):
+            return False
+    return sum(1 for i in items if i is not Ellipsis) <= t.ndim
+
+
+def _sized_at_call(t: Tensor) -> bool:
+    """Whether a compiled function's call sizes ``t``: its setitem checks
+    the value against the call's shape (a broadcast to its shape's numbers
+    would hold the stand-in's)."""
+    if not _symbolic_placeholders:
+        return False
+    from .compile import call_sized
+    return call_sized(t)
 
 
 def _is_int(i: Any) -> bool:

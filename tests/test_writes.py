@@ -722,3 +722,23 @@ def test_a_chain_of_writes_runs_in_place(engine: Any) -> None:
         s[[k, k + 10]] = s[[k + 1, k + 11]]
         w[[k, k + 10]] = w[[k + 1, k + 11]]
     assert_eq(s, w)
+
+
+def test_a_whole_write_is_the_value_not_a_copy_written_over(engine: Any) -> None:
+    """``t[...] = v`` and ``t[:] = 0`` write every element: the tensor's
+    new value is ``v`` (cast, broadcast), with no copy of the old value to
+    write over (which held both in memory); views see it, casts are NumPy's."""
+    x = lt.asarray(np.arange(6.0).reshape(2, 3)) * 1
+    row = x[0]
+    x[...] = 7
+    assert x.node.op.name != "setitem"
+    assert_eq(x, np.full((2, 3), 7.0))
+    assert_eq(row, np.full(3, 7.0))
+    y = lt.asarray(np.asfortranarray(np.arange(6.0).reshape(2, 3)))
+    y[:] = np.arange(6.0).reshape(2, 3) * 2                  # (its F layout kept)
+    assert_eq(y.ravel("K"), np.asfortranarray(np.arange(6.0).reshape(2, 3) * 2).ravel("K"))
+    z = lt.zeros((2, 3), np.int8)
+    with pytest.raises(OverflowError):
+        z[...] = 300
+    z[...] = np.float64(2.7)
+    assert_eq(z, np.full((2, 3), 2, np.int8))
