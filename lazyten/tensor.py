@@ -24,6 +24,7 @@ import os
 import pickle
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from sys import _getframe
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -1240,6 +1241,8 @@ def _run_now(fn: Callable[..., Any], args: tuple[Any, ...], written: tuple[int, 
         copies = tuple(got[len(args) + len(kwargs):])
         targets += [(o, c) for o, c in zip(seq, copies) if isinstance(o, Tensor)]
         kw["out"] = copies if isinstance(outs, tuple) else copies[0]
+    for a in (*(vals[i] for i in written), *seq):
+        detach_operands(a)                   # (the caller's arrays NumPy writes now)
     result = fn(*vals, **kw)
     for t, v in targets:
         t[...] = v
@@ -1363,7 +1366,59 @@ def wrap(x: Any) -> Tensor:
         raise TypeError(f"a masked array ({type(x).__name__}, shape {shape}) is not a tensor: "
                         f"its mask would be dropped; use lt.ma's functions or its "
                         f"methods (m.sum()), or lt.asarray(m) for its data alone")
-    return _creation.asarray(x)
+    t = _creation.asarray(x)
+    if type(x) is np.ndarray and t._n.value is x:
+        _remember_operand(x, t._n)
+    return t
+
+
+# The caller's arrays that operations took as operands (``X @ w``, not
+# ``lt.asarray(w)``), by the array owning their memory: when lazyten itself
+# then writes such an array (NumPy's ``w -= lr * g`` with ``g`` a tensor is
+# ``np.subtract(w, g, out=w)``, run here), the operations built before keep
+# the values they were given, as NumPy's would (``detach_operands``).
+_operands: dict[int, tuple[weakref.ref[np.ndarray[Any, Any]], weakref.WeakSet[Node]]] = {}
+_operands_lock = threading.Lock()
+
+
+def _memory_owner(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+def _remember_operand(x: np.ndarray[Any, Any], node: Node) -> None:
+    owner = _memory_owner(x)
+    key = id(owner)
+    with _operands_lock:
+        entry = _operands.get(key)
+        if entry is None or entry[0]() is not owner:
+            def forget(_ref: Any, key: int = key) -> None:
+                with _operands_lock:
+                    e = _operands.get(key)
+                    if e is not None and e[0]() is None:
+                        del _operands[key]
+            try:
+                entry = _operands[key] = (weakref.ref(owner, forget), weakref.WeakSet())
+            except TypeError:                # (an array type without weak references)
+                return
+        entry[1].add(node)
+
+
+def detach_operands(target: Any) -> None:
+    """Before lazyten writes the caller's array ``target``: operations that
+    took an overlapping array as an operand and are not computed yet get a
+    copy of its values as they are (NumPy computed them at their call)."""
+    if not _operands or not isinstance(target, np.ndarray):
+        return
+    owner = _memory_owner(target)
+    with _operands_lock:
+        entry = _operands.get(id(owner))
+        nodes = [] if entry is None or entry[0]() is not owner else list(entry[1])
+    for n in nodes:
+        v = n.value
+        if isinstance(v, np.ndarray) and np.may_share_memory(v, target):
+            n.value = np.array(v, copy=True, order="K")
 
 
 @functools.cache

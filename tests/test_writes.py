@@ -742,3 +742,34 @@ def test_a_whole_write_is_the_value_not_a_copy_written_over(engine: Any) -> None
         z[...] = 300
     z[...] = np.float64(2.7)
     assert_eq(z, np.full((2, 3), 2, np.int8))
+
+
+def test_numpy_in_place_updates_of_operands_leave_pending_results(engine: Any) -> None:
+    """An ndarray an operation took as an operand (``X @ w``), then updated
+    in place by NumPy through lazyten (``w -= lr * g`` with ``g`` a tensor
+    is ``np.subtract(w, g, out=w)``, run here): the operation keeps the
+    values it was given, as NumPy's computed them at its call; an array
+    wrapped with ``lt.asarray`` stays read when evaluated (the README's rule)."""
+    rng = np.random.default_rng(0)
+    xn, y = rng.random((50, 3)), (rng.random(50) > 0.5) * 1.0
+
+    def train(x: Any, w: np.ndarray[Any, Any]) -> Any:
+        b = 0.0
+        for _ in range(10):
+            p = 1 / (1 + np.exp(-(x @ w + b)))
+            g = x.T @ (p - y) / len(y)
+            w -= 0.5 * g
+            b -= 0.5 * float(np.mean(p - y))
+        return np.asarray(w), b
+    (wn, bn), (wt, bt) = train(xn, np.zeros(3)), train(lt.asarray(xn), np.zeros(3))
+    np.testing.assert_allclose(wt, wn, rtol=1e-13)
+    assert abs(bt - bn) < 1e-13
+    x = lt.asarray(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    w = np.zeros(2)
+    p = x @ w
+    w -= 0.1 * (x.T @ p + 1)
+    assert_eq(p, np.zeros(2))
+    w2 = np.zeros(2)
+    q = x @ lt.asarray(w2)                   # explicitly wrapped: read when evaluated
+    w2 -= 0.1 * (x.T @ lt.ones(2))
+    assert_eq(q, np.array([[1.0, 2.0], [3.0, 4.0]]) @ w2)
