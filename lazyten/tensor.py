@@ -1378,7 +1378,9 @@ def wrap(x: Any) -> Tensor:
 # ``np.subtract(w, g, out=w)``, run here), the operations built before keep
 # the values they were given, as NumPy's would (``detach_operands``).
 _operands: dict[int, tuple[weakref.ref[np.ndarray[Any, Any]], weakref.WeakSet[Node]]] = {}
-_operands_lock = threading.Lock()
+# Reentrant: allocating the entry below may run a garbage collection whose
+# weak-reference callbacks (``forget``) take this lock in the same thread.
+_operands_lock = threading.RLock()
 
 
 def _memory_owner(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

@@ -773,3 +773,24 @@ def test_numpy_in_place_updates_of_operands_leave_pending_results(engine: Any) -
     q = x @ lt.asarray(w2)                   # explicitly wrapped: read when evaluated
     w2 -= 0.1 * (x.T @ lt.ones(2))
     assert_eq(q, np.array([[1.0, 2.0], [3.0, 4.0]]) @ w2)
+
+
+def test_operands_remembered_while_collections_run() -> None:
+    """Remembering an operand allocates; a collection then may free another
+    operand, whose callback takes the same registry lock in the same thread:
+    that hung the interpreter (and the test suite).  In a child process, so a
+    regression fails here instead of hanging."""
+    import subprocess
+    import sys
+    script = (
+        "import gc, numpy as np, lazyten as lt\n"
+        "t = lt.asarray(np.ones(3))\n"
+        "gc.set_threshold(1)\n"
+        "for i in range(2000):\n"
+        "    class C: pass\n"
+        "    c = C(); c.self = c; c.r = t + np.ones(3)\n"
+        "    del c\n"
+        "print('done')\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
