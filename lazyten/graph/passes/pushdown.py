@@ -488,9 +488,10 @@ def pushdown(graph: Graph) -> Graph:
     # beside ``roll(u, 1)``), and the outputs: a view pushed below a node
     # that another consumer computes whole anyway computes its part a second
     # time (a stencil's rolls pushed down a time loop's shared steps took
-    # seconds to plan, for work added, not saved).
+    # seconds to plan, for work added, not saved).  By the original graph's
+    # nodes (``replaced`` adds the nodes rebuilt for them).
     outputs = {n.id for n in graph.outputs}
-    whole_by = {k: {c.id for c in v if c.op.name not in PUSHED} for k, v in users.items()}
+    whole_by = {k: {c.id: c for c in v if c.op.name not in PUSHED} for k, v in users.items()}
     kept = _read_in_memory_order(graph) | _read_with_strides(graph)
     # Steps of pushing a view one node down, for the whole pass: each view
     # walks the expression below it, so a chain of N views over elementwise
@@ -498,9 +499,10 @@ def pushdown(graph: Graph) -> Graph:
     # this many, views stay where they are (every placement is exact).
     budget = [PUSH_STEPS_PER_NODE * len(graph.nodes())]
 
-    def sink(view: Node, target: Node, ins: tuple[Node, ...]) -> Node:
+    def sink(view: Node, target: Node, ins: tuple[Node, ...], top: Node) -> Node:
         # Iterative: a chain of elementwise ops is walked with an explicit stack.
         # Each frame: (view op name, attrs, node to view, source line).
+        # ``top``: the original graph's node ``target`` stands for.
         if view.op.name == "getitem":
             root_attrs: dict[str, Any] = {"index": index_to_python(view.attrs["index"])}
         elif view.op.name == "take":
@@ -518,11 +520,40 @@ def pushdown(graph: Graph) -> Graph:
         def key(t: Task) -> tuple[str, str, int]:
             return (t[0], repr(sorted(t[1].items())), t[2].id)
 
+        inside: dict[int, bool] = {top.id: True, target.id: True}
+
+        def below_view(c: Node) -> bool:
+            """Whether every whole read of ``c`` leads to the view, and to
+            no output: the push then computes the part of ``c`` the view
+            needs, not ``c`` (``z + 1`` and ``z - 1`` under
+            ``((z + 1) / (z - 1))[:10]``).  Consumers are walked up
+            (iteratively, remembered per push), each step out of the budget."""
+            stack = [c]
+            while stack:
+                d = stack[-1]
+                if d.id in inside:
+                    stack.pop()
+                    continue
+                budget[0] -= 1
+                readers = whole_by.get(d.id, {}).values()
+                if d.id in outputs or budget[0] <= 0 \
+                        or any(inside.get(e.id) is False for e in readers):
+                    inside[d.id] = False
+                else:
+                    nxt = next((e for e in readers if e.id not in inside), None)
+                    if nxt is not None:
+                        stack.append(nxt)
+                        continue
+                    inside[d.id] = True
+                stack.pop()
+            return inside[c.id]
+
         def computed_whole(n: Node, via: int | None) -> bool:
             """Whether ``n`` is computed whole whatever the push does: an
-            output, or read whole by another consumer than ``via``, the node
-            the push comes down through."""
-            return n.id in outputs or bool(whole_by.get(n.id, set()) - {via})
+            output, or read whole by another consumer than ``via`` (the node
+            the push comes down through) that is not itself below the view."""
+            return n.id in outputs or any(
+                k != via and not below_view(c) for k, c in whole_by.get(n.id, {}).items())
 
         def pushable(t: Task, out_size: int, via: int | None) -> bool:
             n = t[2]
@@ -573,7 +604,8 @@ def pushdown(graph: Graph) -> Graph:
         x = r.inputs[0]
         if not _sinks_into("getitem", x):
             return None                      # nothing computed to spare
-        part = sink(build("getitem", [x], {"index": (flat,)}, node.source), x, (x,))
+        part = sink(build("getitem", [x], {"index": (flat,)}, node.source), x, (x,),
+                    node.inputs[0].inputs[0])
         rows = build("reshape", [part], {"shape": shape}, r.source)
         out = build("getitem", [rows], {"index": rest}, node.source)
         return out if out.shape == node.shape else None
@@ -585,7 +617,7 @@ def pushdown(graph: Graph) -> Graph:
                 and ins[0].value is None:
             return through_reshape(node, ins[0])
         if node.op.name in PUSHED and ins and _sinks_into(node.op.name, ins[0]):
-            return sink(node, ins[0], ins)
+            return sink(node, ins[0], ins, node.inputs[0])
         return None
 
     def replaced(old: Node, new: Node) -> None:
@@ -599,6 +631,6 @@ def pushdown(graph: Graph) -> Graph:
         if old.id in outputs:
             outputs.add(new.id)
         if old.id in whole_by:
-            whole_by.setdefault(new.id, set()).update(whole_by[old.id])
+            whole_by.setdefault(new.id, {}).update(whole_by[old.id])
 
     return rewrite(graph, rule, only=PUSHED, replaced=replaced)
