@@ -41,7 +41,10 @@ ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
 
 _SCALARS = (bool, int, float, complex)
 # Python's sequences that an integer scalar repeats (``[0] * t[3]``).
-_SEQUENCES = frozenset({list, tuple, str, bytes})
+# Python's sequences NumPy's integer scalars repeat (``[0] * np.int64(3)``),
+# subclasses too (a namedtuple, a list subclass): types with sequence
+# repetition and no multiplication of their own.
+_SEQUENCES = (list, tuple, str, bytes, bytearray, array.array)
 # The view steps of an ``element`` (a root-less tensor has none otherwise).
 _ELEMENT: tuple[ViewStep, Any] = (("element", ()), None)
 _new = object.__new__
@@ -553,7 +556,7 @@ class Tensor:
     def _bin(self, name: str, other: Any, reflected: bool = False) -> Tensor:
         if type(other) is not Tensor and _defers(other):
             return NotImplemented
-        if name == "multiply" and type(other) in _SEQUENCES \
+        if name == "multiply" and isinstance(other, _SEQUENCES) \
                 and self._is_scalar() and self.dtype.kind in "iub":
             # ``[0] * t[3]``, ``[0] * t.sum()``: NumPy's integer scalar
             # repeats a sequence (Python's, through ``__index__``); a bool

@@ -5,6 +5,8 @@ and the array API's namespace names (``__array_namespace__``, ``bool``,
 
 from __future__ import annotations
 
+import array
+import collections
 import math
 
 import operator
@@ -620,7 +622,12 @@ def test_elements_and_0d_results_act_as_numpys_scalars() -> None:
     a 0-d array, whose ``[0] * a`` is elementwise, as NumPy's."""
     x = np.arange(5)
     t = lt.asarray(x)
-    for seq in ([0], (1, 2), "-", b"ab"):
+    Pair = collections.namedtuple("Pair", "a b")
+
+    class Row(list):                                     # (subclasses repeat too)
+        pass
+    for seq in ([0], (1, 2), "-", b"ab", Pair(1, 2), Row([7]), bytearray(b"z"),
+                array.array("d", [1.5])):
         assert seq * t[3] == seq * x[3]
         assert t[2] * seq == x[2] * seq
     assert_eq([0] * lt.asarray(np.array(3)), [0] * np.array(3))
