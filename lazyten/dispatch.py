@@ -93,3 +93,28 @@ def call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         # new array: nobody else holds it.)
         return wrap(got)
     return got
+
+
+# NumPy's functions that read an array's shape and dtype, never its values:
+# they answer for any array-like of lazyten's (a masked tensor, a sparse
+# matrix) whose values NumPy's other functions must not read.
+_METADATA = frozenset({np.shape, np.ndim, np.size, np.result_type,
+                       np.iscomplexobj, np.isrealobj})
+
+
+def metadata_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
+                  kinds: tuple[type, ...]) -> tuple[bool, Any]:
+    """``(True, answer)`` where ``func`` reads only shapes and dtypes:
+    NumPy's own function on stand-ins of the ``kinds`` arguments (zero-strided
+    arrays of their shapes and dtypes, no memory), so its answers and errors
+    are NumPy's; ``(False, None)`` otherwise."""
+    if func not in _METADATA:
+        return False, None
+
+    def stand_in(x: Any) -> Any:
+        if not isinstance(x, kinds):
+            return x
+        return np.lib.stride_tricks.as_strided(np.zeros((), x.dtype), x.shape,
+                                               (0,) * len(x.shape))
+    return True, func(*[stand_in(a) for a in args],
+                      **{k: stand_in(v) for k, v in kwargs.items()})

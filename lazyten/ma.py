@@ -61,6 +61,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.ma.core as _ma_core_module
 
+from . import dispatch
 from . import functions as F
 from .creation import zeros, zeros_like
 from .tensor import Tensor, snapshot, wrap
@@ -174,6 +175,9 @@ class MaskedTensor:
         for t in types:
             if not issubclass(t, (MaskedTensor, Tensor, np.ndarray)):
                 return NotImplemented
+        answered, got = dispatch.metadata_call(func, args, kwargs, (MaskedTensor,))
+        if answered:
+            return got                                  # (np.shape(m), np.ndim(m))
         name = _NUMPY_ALIASES.get(func.__name__, func.__name__)
         if args and args[0] is self and callable(getattr(MaskedTensor, name, None)):
             return getattr(self, name)(*args[1:], **kwargs)     # (NumPy's own way)

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from . import dispatch
 from .graph import ops
 from .graph.node import Node, Shape
 from .tensor import Tensor, wrap
@@ -153,7 +154,11 @@ class SparseMatrix:
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         # NumPy's functions would read a sparse matrix as a 0-d object array
-        # (np.dot(S, v): an array of matrices): refused, with the ways that work.
+        # (np.dot(S, v): an array of matrices): refused, with the ways that
+        # work, but for those reading shapes and dtypes alone (np.shape(S)).
+        answered, got = dispatch.metadata_call(func, args, kwargs, (SparseMatrix,))
+        if answered:
+            return got
         raise TypeError(f"numpy.{func.__name__}: an lt.sparse matrix ({self.format}, shape "
                         f"{self.shape}) is not a NumPy array; use its operators and "
                         f"methods (S @ v, S.sum(axis=0)), lt.sparse's functions, or "

@@ -215,6 +215,18 @@ def test_masked_and_sparse_operands_keep_their_masks_or_are_refused() -> None:
     S = lt.sparse.from_coo([5.0, 7.0], [0, 1], [2, 0], shape=(2, 3))
     with pytest.raises(TypeError, match="lt.sparse matrix"):
         np.dot(S, np.ones(3))
+    # functions reading shapes and dtypes alone answer, as NumPy's do
+    m2 = lt.ma.masked_array(np.zeros((2, 3), np.float32), mask=np.eye(2, 3, dtype=bool))
+    n2 = np.ma.masked_array(np.zeros((2, 3), np.float32), mask=np.eye(2, 3, dtype=bool))
+    for x, want in ((m2, n2), (S, np.zeros((2, 3)))):
+        assert np.shape(x) == np.shape(want) and np.ndim(x) == np.ndim(want)
+        assert np.size(x) == np.size(want) and np.size(x, 1) == np.size(want, 1)
+        assert np.result_type(x, 1j) == np.result_type(want, 1j)
+        assert np.result_type(x, np.float16) == np.result_type(want, np.float16)
+        assert np.iscomplexobj(x) is np.iscomplexobj(want)
+        assert np.isrealobj(x) is np.isrealobj(want)
+    with pytest.raises(IndexError):
+        np.size(m2, 5)                                   # (NumPy's own error)
 
 
 _NAMESPACES = {"numpy": lt, "numpy.linalg": lt.linalg, "numpy.fft": lt.fft,
