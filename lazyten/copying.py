@@ -43,7 +43,7 @@ def copyto(dst: Any, src: Any, casting: Any = "same_kind", where: Any = True) ->
         raise TypeError(f"copyto: casting must be str, not {type(casting).__name__}")
     if not isinstance(dst, Tensor):
         # (NumPy's TypeError for a dst that is no ndarray: a list, a scalar)
-        run_now(np.copyto, dst, src, casting=casting, where=where)
+        run_now(np.copyto, dst, src, written=(0,), casting=casting, where=where)
         return
     # (read at the call, as NumPy's: the write is lazy)
     _copyto_tensor(dst, snapshot(src), casting, snapshot(where))

@@ -114,7 +114,8 @@ def metadata_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
     def stand_in(x: Any) -> Any:
         if not isinstance(x, kinds):
             return x
-        return np.lib.stride_tricks.as_strided(np.zeros((), x.dtype), x.shape,
-                                               (0,) * len(x.shape))
+        meta: Any = x                        # (a masked tensor, a sparse matrix)
+        return np.lib.stride_tricks.as_strided(np.zeros((), meta.dtype), meta.shape,
+                                               (0,) * len(meta.shape))
     return True, func(*[stand_in(a) for a in args],
                       **{k: stand_in(v) for k, v in kwargs.items()})

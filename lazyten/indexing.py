@@ -25,7 +25,7 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _symbolic_placeholders, reaches_placeholder
-from .tensor import Tensor, element, node_of, snapshot, wrap, writes
+from .tensor import Tensor, element, node_of, numpy_writes, snapshot, wrap, writes
 
 
 def _is_basic(item: Any) -> bool:
@@ -570,14 +570,16 @@ def _assigned(t: Tensor, value: Any) -> Node:
     return node_of(value)
 
 
+@numpy_writes(np.put)
 @ops.reports("put")
 @writes
 def put(a: Tensor, ind: Any, v: Any, mode: str = "raise") -> None:
     """NumPy's ``put``: the elements of ``a`` at the flat (C-order) indices
     ``ind`` become ``v``, repeated as needed, in place (a new version of
-    ``a``, seen through its views, as a write).  ``mode``: ``"raise"`` (an
-    index out of range is an error), ``"wrap"`` or ``"clip"`` (a negative
-    index clips to 0, as in NumPy)."""
+    ``a``, seen through its views, as a write; an ndarray ``a`` is NumPy's
+    to write, now).  ``mode``: ``"raise"`` (an index out of range is an
+    error), ``"wrap"`` or ``"clip"`` (a negative index clips to 0, as in
+    NumPy)."""
     ind, v = snapshot(ind), snapshot(v)      # (read at the call, as NumPy's)
     if not isinstance(a, Tensor):
         raise TypeError(f"put: a must be a lazyten Tensor (it is written in place), got "

@@ -61,7 +61,7 @@ from .graph.node import Node, Shape
 from .indexing import _assigned, check_write_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
-from .tensor import Tensor, check_order, numpy_out, snapshot, wrap, writes
+from .tensor import Tensor, check_order, numpy_out, numpy_writes, snapshot, wrap, writes
 
 __all__: list[str] = [
     "append", "insert", "delete", "roll", "rot90", "fliplr", "flipud", "pad", "resize",
@@ -897,13 +897,15 @@ def diag_indices_from(arr: Any) -> tuple[Tensor, ...]:
     return diag_indices(t.shape[0], t.ndim)
 
 
+@numpy_writes(np.fill_diagonal)
 @ops.reports("fill_diagonal")
 @writes
 def fill_diagonal(a: Tensor, val: Any, wrap: bool = False) -> None:
     """Writes ``val`` (repeated as needed) on the main diagonal of ``a``, as
     NumPy's ``a.flat[::step] = val`` (a tall matrix's diagonal restarts
     after a gap row when ``wrap``): a functional write, like ``t[...] = v``,
-    through views to their root; ``a`` must be a tensor.
+    through views to their root; an ndarray ``a`` is NumPy's to write, now
+    (``tensor.numpy_writes``).
 
     >>> import lazyten as lt
     >>> t = lt.zeros((2, 2), int)
@@ -1278,12 +1280,14 @@ def _mask_values(mask: Any, a: Tensor, name: str) -> Tensor:
     return F.astype(m, np.bool_, copy=False).reshape(a.shape)
 
 
+@numpy_writes(np.place)
 @ops.reports("place")
 @writes
 def place(arr: Tensor, mask: Any, vals: Any) -> None:
     """Writes the first values of ``vals`` (repeated as needed) where
     ``mask`` is true, in flat order, as NumPy's ``place`` (arrays cast by
-    the 'safe' rule): a functional write to the tensor ``arr``.  The mask
+    the 'safe' rule): a functional write to the tensor ``arr`` (an ndarray is
+    NumPy's to write, now: ``tensor.numpy_writes``).  The mask
     is evaluated: which values land where depends on its count of true.
     """
     t = _writable(arr, "place")
@@ -1297,12 +1301,14 @@ def place(arr: Tensor, mask: Any, vals: Any) -> None:
         _put(t, pos, v)
 
 
+@numpy_writes(np.putmask)
 @ops.reports("putmask")
 @writes
 def putmask(a: Tensor, mask: Any, values: Any) -> None:
     """``a.flat[n] = values.flat[n % len(values)]`` where ``mask.flat[n]``,
     as NumPy's ``putmask`` (arrays cast by the 'safe' rule): a functional
-    write to the tensor ``a``, ``where(mask, resize(values, a.shape), a)``,
+    write to the tensor ``a`` (an ndarray is NumPy's to write, now),
+    ``where(mask, resize(values, a.shape), a)``,
     lazy in the mask.
 
     >>> import lazyten as lt
@@ -1320,13 +1326,15 @@ def putmask(a: Tensor, mask: Any, values: Any) -> None:
     t._write(F.where(m, resize(v, t.shape), t)._node)
 
 
+@numpy_writes(np.put_along_axis)
 @ops.reports("put_along_axis")
 @writes
 def put_along_axis(arr: Tensor, indices: Any, values: Any, axis: int | None) -> None:
     """``arr[idx] = values`` where ``idx`` indexes ``axis`` with ``indices``
     (of ``arr``'s rank) and the other axes with their ``arange``s, as
     NumPy's: an advanced assignment (``scatter``), a functional write to
-    the tensor ``arr``; ``axis=None`` writes ``arr`` flattened.
+    the tensor ``arr`` (an ndarray is NumPy's to write, now); ``axis=None``
+    writes ``arr`` flattened.
 
     >>> import lazyten as lt
     >>> t = lt.zeros((2, 2), int)

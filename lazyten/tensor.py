@@ -27,7 +27,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from sys import _getframe
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
@@ -1283,6 +1283,28 @@ def numpy_out(np_fn: Callable[..., Any]) -> Callable[[Callable[..., Any]], Calla
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def numpy_writes(np_fn: Callable[..., Any]) -> Callable[[_F], _F]:
+    """Decorator for lazyten's twin of a NumPy function that writes its first
+    argument (``put``, ``place``, ``putmask``, ``put_along_axis``,
+    ``fill_diagonal``): an ndarray there is the caller's, written now by
+    NumPy's function (``run_now``, which first leaves pending operations
+    over that array their values), as ``np.put(w, i, t[0])`` reaches the
+    twin through the tensor among the other arguments (NEP 18)."""
+    def decorate(fn: _F) -> _F:
+        first = next(iter(inspect.signature(fn).parameters))
+
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            target = args[0] if args else kwargs.get(first)
+            if not isinstance(target, np.ndarray):
+                return fn(*args, **kwargs)
+            if not args:
+                args = (kwargs.pop(first),)
+            return run_now(np_fn, *args, written=(0,), **kwargs)
+        return cast(_F, call)
+    return decorate
 
 
 def numpy_names(**names: str) -> Callable[[_F], _F]:

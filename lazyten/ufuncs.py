@@ -422,7 +422,7 @@ def at(uf: np.ufunc, a: Any, indices: Any, b: Any = None) -> None:
     version (a write, as ``a[indices] = ...``); an ndarray is NumPy's."""
     operand = () if b is None else (b,)
     if not isinstance(a, Tensor):
-        run_now(uf.at, a, indices, *operand)
+        run_now(uf.at, a, indices, *operand, written=(0,))
         return None
     indices, b = snapshot(indices), snapshot(b)        # (a write: read at the call)
     key, arrays, probe = _index_items(indices)

@@ -327,8 +327,10 @@ def test_fill_diagonal(engine: Any) -> None:
     expected = a.copy()
     np.fill_diagonal(expected[1:, ::2], 1.0)
     assert_eq(base, expected)
+    lt.fill_diagonal(a, 1)                   # an ndarray: NumPy's to write, now
+    np.testing.assert_array_equal(a, np.eye(4))
     with pytest.raises(TypeError, match="Tensor"):
-        lt.fill_diagonal(a, 1)
+        lt.fill_diagonal([[0, 0], [0, 0]], 1)
     # Nothing written on an empty array, but NumPy still converts the value.
     for shape in ((3, 0), (0, 0), (0, 3)):
         for val in (300, [300], "abc", "5", None, np.nan, [[1, 2], [3]], [], np.int64(300)):
@@ -539,9 +541,13 @@ def test_place_and_putmask(engine: Any) -> None:
     expected = a.copy()
     np.putmask(expected, a > 2, [10.0, 20.0])
     assert_eq(t, expected)
-    for fn in (lt.place, lt.putmask):
+    for fn, np_fn in ((lt.place, np.place), (lt.putmask, np.putmask)):
         with pytest.raises(TypeError, match="Tensor"):
-            fn(a, a > 2, 1.0)
+            fn(list(a), a > 2, 1.0)
+        n, w = a.copy(), a.copy()                 # an ndarray: NumPy's to write, now
+        fn(w, a > 2, lt.asarray([1.0, 2.0]))
+        np_fn(n, a > 2, [1.0, 2.0])
+        np.testing.assert_array_equal(w, n)
 
 
 def test_put_along_axis(engine: Any) -> None:
@@ -560,7 +566,11 @@ def test_put_along_axis(engine: Any) -> None:
         check_write(lambda x: np.put_along_axis(x, idx, values, axis),
                     lambda t: lt.put_along_axis(t, idx, values, axis), a)
     with pytest.raises(TypeError, match="Tensor"):
-        lt.put_along_axis(a, np.zeros((1, 1), int), 1, 0)
+        lt.put_along_axis(a.tolist(), np.zeros((1, 1), int), 1, 0)
+    n, w = a.copy(), a.copy()                     # an ndarray: NumPy's to write, now
+    lt.put_along_axis(w, np.zeros((1, 1), int), 1, 0)
+    np.put_along_axis(n, np.zeros((1, 1), int), 1, 0)
+    np.testing.assert_array_equal(w, n)
 
 
 def test_put_along_axis_error_order(engine: Any) -> None:

@@ -326,7 +326,7 @@ def test_put_is_numpys(engine: Any, mode: str) -> None:
     np.put(n, [5, 0], [1.5, 2.5])
     assert_eq(a, n)
     with pytest.raises(TypeError):
-        lt.put(n, [0], 1)                                        # not a tensor
+        lt.put([1.0, 2.0], [0], 1)                               # not an array
 
 
 def test_reshapes_of_a_strided_user_array_are_numpys_views_or_copies(engine: Any) -> None:
@@ -773,6 +773,32 @@ def test_numpy_in_place_updates_of_operands_leave_pending_results(engine: Any) -
     q = x @ lt.asarray(w2)                   # explicitly wrapped: read when evaluated
     w2 -= 0.1 * (x.T @ lt.ones(2))
     assert_eq(q, np.array([[1.0, 2.0], [3.0, 4.0]]) @ w2)
+
+
+@pytest.mark.parametrize("write", [
+    lambda w, s: np.put(w, [0, 2], s), lambda w, s: np.put(a=w, ind=[1], v=s),
+    lambda w, s: np.place(w, w == 0, s), lambda w, s: np.putmask(w, w == 0, s),
+    lambda w, s: np.put_along_axis(w, np.array([1]), s, 0),
+    lambda w, s: np.copyto(w, s), lambda w, s: np.copyto(w, 5.0, where=s > 0),
+    lambda w, s: np.add.at(w, [0, 0], s), lambda w, s: lt.fill_diagonal(w.reshape(1, 3), s),
+    lambda w, s: lt.put(w, [2], s)], ids=[
+    "put", "put-by-name", "place", "putmask", "put_along_axis", "copyto", "copyto-where",
+    "add.at", "fill_diagonal", "lt.put"])
+def test_numpy_writes_of_operands_by_a_tensor_value(engine: Any, write: Any) -> None:
+    """NumPy's writing functions given an ndarray target and a tensor value
+    reach lazyten's twins (NEP 18: the tensor): the ndarray is NumPy's to
+    write, now, and operations that took it as an operand before keep its
+    values, as NumPy's computed them (they raised TypeError, or left
+    pending results reading the new values)."""
+    t = lt.asarray(np.array([2.0, 3.0]))
+    w, n = np.zeros(3), np.zeros(3)
+    p = t[0] + w
+    q = t[1] * w.reshape(1, 3)[0, 1:]               # (over a view of it)
+    write(w, t[0])
+    write(n, np.float64(2.0))                       # (NumPy's own, no tensor)
+    np.testing.assert_array_equal(w, n)
+    assert_eq(p, np.full(3, 2.0))
+    assert_eq(q, np.zeros(2))
 
 
 def test_operands_remembered_while_collections_run() -> None:
