@@ -338,10 +338,13 @@ def full_along(t: Tensor, axis: int, length: int, fill_value: Any, dtype: Any) -
     built (a ``full`` of that shape failed at every call)."""
     from .compile import call_sized
     shape = t.shape[:axis] + (length,) + t.shape[axis + 1:]
-    if t.shape[axis] == 0 or not any(call_sized(t, k) for k in range(t.ndim) if k != axis):
+    if not any(call_sized(t, k) for k in range(t.ndim) if k != axis):
         return full(shape, fill_value, dtype)
     from .functions import repeat
-    one = t[(slice(None),) * axis + (slice(0, 1),)]
+    # One along ``axis`` whatever its length at a call (0 too): the sum of
+    # an empty slice, which reads nothing (``t[..., 0:1]`` was empty, and
+    # refused, where the axis is 0 long at a call).
+    one = t[(slice(None),) * axis + (slice(0, 0),)].sum(axis=axis, keepdims=True)
     return repeat(full_like(one, fill_value, dtype), length, axis=axis)
 
 

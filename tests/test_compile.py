@@ -1566,6 +1566,15 @@ def test_constant_blocks_beside_a_none_dimension(build: Any) -> None:
         got, want = f(X), build(np, X)
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
+    # Both axes None, the padded one 0 long at a call (its block took one
+    # slice of it: refused there)
+    y = lt.placeholder((None, None), "float64", name="y")
+    g = lt.function([y], build(np, y))
+    for shape in ((0, 3), (2, 0), (0, 0), (2, 3)):
+        Y = np.arange(float(np.prod(shape))).reshape(shape)
+        got, want = g(Y), build(np, Y)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
 
 
 def test_in_place_operators_over_none_dimensions_refuse_a_growing_target() -> None:
