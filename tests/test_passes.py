@@ -846,6 +846,44 @@ def test_dead_buffers_are_reused_and_inplace(big: tuple[lt.Tensor, ...]) -> None
     assert len(q.buffers) <= 4
 
 
+def test_dead_buffers_no_step_reuses_are_released() -> None:
+    """Writes through a reshaped view in a loop: each copies the array (a
+    view_update), and the dead copies were all kept in the executor's pool,
+    which only kernels draw from (200 writes into 8 MB held 3 GB). A dead
+    buffer is kept only for a step that reuses it; the estimate counts it so."""
+    import tracemalloc
+    x = np.random.default_rng(5).random((200, 100))
+    y = lt.asarray(x) * 2
+    r = y.reshape(-1)
+    yn = x * 2
+    rn = yn.reshape(-1)
+    for i in range(40):
+        r[i] = i
+        rn[i] = i
+        y[1, i] = -i
+        yn[1, i] = -i
+    plan = lt.plan(y)
+    assert sum(s.new_buffer for s in plan.steps) >= 80      # (a copy per write)
+    assert plan.peak_bytes <= 4 * x.nbytes
+    tracemalloc.start()
+    try:
+        got = y.eval()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak <= 6 * x.nbytes
+    np.testing.assert_array_equal(got, yn)
+    # A dead buffer a later kernel reuses is kept for it, and counted
+    a = lt.asarray(x)
+    m = lt.exp(a) @ lt.asarray(np.ones((100, 5)))
+    w = lt.sin(a) * m.sum()
+    q = lt.plan(w)
+    assert [s.index for s in q.steps if s.recycles == {0}] == [3]
+    assert [s.reused for s in q.steps][-1] == 0
+    assert q.buffer_peak_bytes == x.nbytes + m.nbytes + 8   # (b0 held for its reuse)
+    assert_eq(w, np.sin(x) * (np.exp(x) @ np.ones((100, 5))).sum())
+
+
 def test_inplace_never_targets_user_arrays_or_live_views(engine: Any) -> None:
     base = np.arange(1.0, 9.0)
     keep = base.copy()

@@ -3,7 +3,8 @@
     optimize: simplify -> decompose [-> blas_dots] -> cse -> pushdown -> simplify -> matmul_order -> cse
               -> fuse
     plan:     liveness, in-place and reused buffers, a backend per kernel
-    execute:  steps in order, each dead buffer returned to a pool at once
+    execute:  steps in order, each dead buffer a later step reuses returned to
+              a pool at once (the others released)
 """
 
 from __future__ import annotations
@@ -552,7 +553,7 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                 vals.pop(nid, None)
                 mem = owned.pop(nid, None) if mem is None else mem
                 owned.pop(nid, None)
-            if mem is not None:
+            if mem is not None and b in s.recycles:
                 # (in memory order: a view, also of a Fortran-ordered result)
                 pool.setdefault((mem.nbytes, mem.dtype), []).append(mem.ravel(order="K"))
     return [vals[o.id] for o in plan.outputs]

@@ -47,6 +47,9 @@ class Step:
     inplace_of: int | None = None  # node id whose dying buffer is overwritten
     kernel: Kernel | None = None
     frees: list[int] = field(default_factory=list)   # buffers dead after this step
+    # Of ``frees``, those a later step reuses: the executor keeps only these
+    # (a buffer no step takes again is released, not held in the pool).
+    recycles: set[int] = field(default_factory=set)
     why: str = ""                  # why in place / reuse / new
     # A kernel writing into its join's buffer: (join node, start, stop)
     # along the join's axis.  On the join's step: its operands written so.
@@ -167,10 +170,13 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
     pool: dict[tuple[int, np.dtype[Any]], list[int]] = {}
     steps: list[Step] = []
     live = 0
-    pooled = 0
-    peak = 0
-    buffer_peak = 0
-    max_scratch = 0
+    # Per step: the bytes in use when it runs, and its kernel's scratch; a
+    # buffer dead and waiting in the pool counts (``held``) from its free to
+    # its reuse, and not at all where no step reuses it.
+    live_at: list[int] = []
+    scratch_at: list[int] = []
+    freed_at: dict[int, int] = {}
+    held: list[tuple[int, int, int]] = []         # (first step, reuse step, bytes)
 
     # Pass 1: which buffer each value lives in, and how long each buffer lives.
     # Views extend the life of their base's buffer (never free under a view).
@@ -217,7 +223,9 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                     buffer_of[n.id] = buffer_of[target]
                 elif pool.get(key):
                     b = pool[key].pop()
-                    pooled -= nbytes
+                    live += nbytes
+                    held.append((freed_at[b] + 1, k, nbytes))
+                    steps[freed_at[b]].recycles.add(b)
                     step.reused = b
                     buffer_of[n.id] = b
                     step.why = f"reuses dead buffer b{b}"
@@ -245,10 +253,8 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
             dies_at.setdefault(last, []).append(b)
         steps.append(step)
         # Buffers whose last reader is this step die now.
-        scratch = step.kernel.scratch_bytes(threads) if step.kernel is not None else 0
-        max_scratch = max(max_scratch, scratch)
-        buffer_peak = max(buffer_peak, live + pooled)
-        peak = max(peak, live + pooled + scratch)
+        live_at.append(live)
+        scratch_at.append(step.kernel.scratch_bytes(threads) if step.kernel is not None else 0)
         dying = dies_at.pop(k, None)
         if dying is not None:
             for b in sorted({b for b in dying if buf_last.get(b) == k}, key=born.__getitem__):
@@ -256,10 +262,20 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                 del buf_last[b]
                 nb, dt = buffers[b]
                 pool.setdefault((nb, dt), []).append(b)
+                freed_at[b] = k
                 live -= nb
-                pooled += nb
+    # The pool's bytes per step, from the (free, reuse) intervals.
+    change = [0] * (len(steps) + 1)
+    for first, last, nb in held:
+        change[first] += nb
+        change[last] -= nb
+    pooled = peak = buffer_peak = 0
+    for k, (in_use, scratch) in enumerate(zip(live_at, scratch_at)):
+        pooled += change[k]
+        buffer_peak = max(buffer_peak, in_use + pooled)
+        peak = max(peak, in_use + pooled + scratch)
     return Plan(graph, steps, tuple(graph.outputs), buffers, peak, removed or {},
-                before_nodes, buffer_peak, max_scratch)
+                before_nodes, buffer_peak, max(scratch_at, default=0))
 
 
 # Reasons an in-place write was not taken, listed in a step's ``why`` up to
