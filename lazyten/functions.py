@@ -19,7 +19,8 @@ from .graph import ops
 from .graph import shapes as S
 from .graph.node import NO_LINES, _lines, user_source
 from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, check_order,
-                     node_of, numpy_names, numpy_out, run_now, wrap, write_order)
+                     layout_known, node_of, numpy_names, numpy_out, run_now, settle_layout,
+                     wrap, write_order)
 
 # ------------------------------------------------------------------ elementwise
 
@@ -557,9 +558,17 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
     if order == "F" or (order == "A" and is_f_contiguous(t) and not is_c_contiguous(t)):
         return reshape(t.T, dims[::-1], copy=copy).T
     t2 = t._view("reshape", shape=dims)
-    if copy or (t2._root is not None and not _reshape_is_view(t2)):
+    root = t2._root
+    if copy is False and root is not None:
+        settle_layout(root._node)            # (NumPy's answer, by the real layout)
+    if copy or (root is not None and not _reshape_is_view(t2)):
         if copy is False:
             raise ValueError("Unable to avoid creating a copy while reshaping.")
+        if copy is None and root is not None and not layout_known(root._node):
+            # A computed result's layout is known when it runs (NumPy's
+            # follows its operands'): a view, taken as C, may be NumPy's
+            # view.  A write through it decides (``Tensor._write``).
+            return t2
         # A copy in NumPy: a write to it must not reach the base.
         return Tensor(t2._node)
     return t2

@@ -263,7 +263,13 @@ class Tensor:
         rn = root._node
         if rn is not self._root_node:
             # The root was written to since this view was taken: replay the
-            # view chain on the root's current version.
+            # view chain on the root's current version, unless a reshape in
+            # it copied the version it was taken of (``_reshape_copied``):
+            # then this tensor keeps those values, as NumPy's copy does.
+            old = self._root_node
+            if old is not None and _reshape_copied(old, self._steps):
+                self._root = self._steps = self._root_node = None
+                return self._n
             n = rn
             for name, attrs in self._path:
                 n = ops.apply(name, [n], **dict(attrs))
@@ -309,6 +315,12 @@ class Tensor:
             return
         root = self._root
         rn = root._node
+        if _reshape_copied(rn, self._steps):
+            # NumPy's reshape of this data copied: the write is this
+            # tensor's own (``r = y.reshape(-1); r[0] = 1`` leaves ``y``).
+            self._root = self._steps = self._root_node = None
+            self._n = nv
+            return
         order = write_order(rn)
         layout = {} if order == "C" else {"order": order}
         root._write_root(ops.apply("view_update", [rn, nv], path=self._path, **layout))
@@ -1005,6 +1017,121 @@ def check_device(device: Any, what: str) -> None:
 Layout = str | tuple[int, ...]
 
 
+def _reshape_copied(rn: Node, steps: tuple[ViewStep, Any] | None) -> bool:
+    """Whether a reshape among the view ``steps`` copies the root's data
+    ``rn``, where the view was taken as one on a layout not known then.
+
+    A computed result's layout is NumPy's (it follows the operands': ``x.T
+    * 2`` is Fortran-ordered), known when it runs; the view decisions take
+    it as C, and a reshape that C makes a copy stays a view then
+    (``functions.reshape``).  Before a write through such a view, or a read
+    after its root was written, the root is computed (once per version) and
+    the steps replayed on its layout, which decides as NumPy's did: a copy
+    keeps its values and takes its writes alone (``r = y.reshape(-1); r[0]
+    = 1`` leaves ``y``: refused when evaluated before, ``y`` with it), a
+    view writes through (``y.T.reshape(-1)`` of such a ``y``: lost before).
+    Where the layout was known, a reshape that copies made no view: the
+    replay finds none.
+    """
+    link = steps
+    while link is not None and link[0][0] != "reshape":
+        link = link[1]
+    if link is None:
+        return False
+    settle_layout(rn)
+    from .functions import replay_views
+    from .graph.shapes import layout_stand_in
+    path = []
+    link = steps
+    while link is not None:
+        path.append(link[0])
+        link = link[1]
+    base = layout_stand_in(rn.shape, rn.dtype, write_order(rn))
+    return replay_views(base, reversed(path)) is None
+
+
+# How many writes (update nodes) ``_layout_source`` looks through: a longer
+# chain of pending writes is taken as laid out as its base was decided.
+_LAYOUT_WALK = 64
+
+
+def _layout_source(n: Node) -> tuple[Node, bool]:
+    """The node whose layout is ``n``'s, and whether that layout is known.
+
+    Writes copy their base as it is laid out (``setitem``, ``scatter``, a
+    ``view_update`` without ``order``: NumPy's ``np.array(base, order="K")``,
+    or in place in its buffer), so their layout is their base's.  Known: a
+    value's (a user's array, a cached result), a write's declared order, a
+    creation's or one of fewer than two dimensions (C).  A computed
+    result's is NumPy's, known when it runs (``x.T * 2`` is Fortran-ordered)."""
+    for _ in range(_LAYOUT_WALK):
+        if n.value is not None or len(n.shape) < 2:
+            return n, True
+        kind = n.op.kind
+        if kind == "elementwise":
+            return n, _c_by_operands(n)
+        if kind != "update" or "order" in n.attrs or not n.inputs:
+            return n, kind in ("source", "creation", "update")
+        n = n.inputs[0]
+    return n, True
+
+
+def _row_major(v: np.ndarray[Any, Any]) -> bool:
+    """Whether ``v``'s axes lie in memory in C order (contiguous or not: a
+    slice with steps, a reversed axis): NumPy's results over it are C."""
+    steps = [abs(st) for st, d in zip(v.strides, v.shape) if d > 1]
+    return all(a >= b for a, b in zip(steps, steps[1:]))
+
+
+def _c_by_operands(n: Node) -> bool:
+    """Whether the elementwise ``n``'s result is C-ordered because all its
+    operands are (NumPy's iterator then keeps C order): known without
+    computing it, so ``y = y * 2 + 1`` over a C array stays lazy when a
+    reshape of ``y`` is written.  Operands that are elementwise results are
+    looked through, ``_LAYOUT_WALK`` of them at most; views, other results
+    and Fortran-ordered or strided values answer no."""
+    stack = [n]
+    budget = _LAYOUT_WALK
+    while stack:
+        for i in stack.pop().inputs:
+            if len(i.shape) < 2:
+                continue                     # (contiguous; broadcast keeps C)
+            budget -= 1
+            if budget <= 0:
+                return False
+            v = i.value
+            if v is not None:
+                if not (isinstance(v, np.ndarray) and _row_major(v)):
+                    return False
+            elif i.op.kind == "elementwise":
+                stack.append(i)
+            elif not (_layout_source(i)[1] and write_order(i) == "C"):
+                return False
+    return True
+
+
+def layout_known(n: Node) -> bool:
+    """Whether ``write_order(n)`` is the layout of ``n``'s data, not C taken
+    for a computed result not yet run (``_layout_source``)."""
+    return _layout_source(n)[1]
+
+
+def settle_layout(n: Node) -> None:
+    """Compute ``n`` (and cache it) where its layout is not known yet, so
+    that ``write_order`` reads NumPy's.  Not in a function being traced
+    (``lt.function``, ``@lt.jit``): a placeholder's value comes with a call,
+    and the layout stays taken as C."""
+    if not _layout_source(n)[1]:
+        try:
+            (v,) = evaluate([n])
+        except Exception as e:
+            from .compile import TracingError
+            if isinstance(e, TracingError):
+                return                       # (traced: taken as C, decided when built)
+            raise
+        cache(n, v)
+
+
 def write_order(n: Node) -> Layout:
     """The memory layout of the data that a write through views of the root
     ``n`` runs on, which decides whether a reshape among those views is a
@@ -1013,22 +1140,24 @@ def write_order(n: Node) -> Layout:
     broadcast array, whose ``reshape(-1)`` NumPy copies).
 
     Writes keep the layout of the array written to, as NumPy's in-place
-    writes do, so this is the layout of the user's array under ``n``'s
-    update ops, where that array is Fortran-ordered (a ``pandas`` frame's
-    ``.values``, ``np.asfortranarray``) or strided; any other data is taken
-    as C-ordered, computed values included: their layout (NumPy's) is known
-    only when they run, and a write through a reshape that is a copy in
-    that layout is refused then (``view_update``).
+    writes do (``_layout_source``), so this is the layout of the user's
+    array or the cached result under ``n``'s writes, where that array is
+    Fortran-ordered (a ``pandas`` frame's ``.values``,
+    ``np.asfortranarray``, ``x.T * 2`` computed) or strided; any other data
+    is taken as C-ordered, computed values not yet run included: their
+    layout (NumPy's) is known only when they run, and a write through a
+    reshape of one computes it first (``_reshape_copied``).
 
-    No walk: a write to a root of another layout than "C" makes its new
-    node a ``view_update`` with that ``order`` (``Tensor._write``), so the
-    root's node says it, or is the user's array itself.
+    A write to a root of another layout than "C" makes its new node a
+    ``view_update`` with that ``order`` (``Tensor._write``), so the walk
+    stops there.
     """
-    if n.op.name == "view_update":
-        o = n.attrs.get("order")
+    m, _ = _layout_source(n)
+    if m.op.name == "view_update" and "order" in m.attrs:
+        o = m.attrs["order"]
         return o if isinstance(o, tuple) else "F" if o == "F" else "C"
-    v = n.value
-    if n.op.name == "input" and isinstance(v, np.ndarray) and not v.flags.c_contiguous:
+    v = m.value
+    if isinstance(v, np.ndarray) and not v.flags.c_contiguous:
         return "F" if v.flags.f_contiguous else v.strides
     return "C"
 
