@@ -452,14 +452,19 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
             # NumPy, which broadcasts a 1-element array into it; the op writes
             # its normalized index, all integers, where NumPy would not.
             val = ops.apply("reshape", [val], shape=())
+        # NumPy's float scalar into integers is converted as a number (NaN:
+        # its ValueError): a lazy one is known when the write runs
+        scalar = isinstance(value, Tensor) and not val.shape and val.dtype.kind == "f" \
+            and t.dtype.kind in "iu" and value._is_scalar()
         if t._root is None and _whole(t, items) and (val.shape == t.shape or not val.shape) \
-                and not _sized_at_call(t):
+                and not _sized_at_call(t) and not scalar:
             # ``t[...] = v``, ``t[:] = 0``: every element written, so the
             # new value is ``v`` itself (cast, broadcast), not a copy of the
             # old one written over (which held both in memory)
             t._write(val)
             return
-        t._write(ops.apply("setitem", [t._node, val], index=items))
+        t._write(ops.apply("setitem", [t._node, val], index=items,
+                           **({"scalar": True} if scalar else {})))
         return
     mask = _advanced(items[0])
     if (len(items) == 1 and mask is not None and mask.dtype.kind == "b"

@@ -801,6 +801,30 @@ def test_numpy_writes_of_operands_by_a_tensor_value(engine: Any, write: Any) -> 
     assert_eq(q, np.zeros(2))
 
 
+def test_a_lazy_float_scalar_written_into_integers_is_converted_as_numpys() -> None:
+    """``x[0] *= nan`` on integers: NumPy's element product is a float
+    scalar, which NumPy converts as a number (NaN, infinity: ValueError);
+    the lazy product is known when the write runs, which raises then (it
+    was cast silently: the minimum int64).  A 0-d array is cast, as NumPy's."""
+    for bad in (np.nan, np.inf):
+        t = lt.asarray(np.arange(3))
+        with pytest.raises(ValueError):
+            np.arange(3)[0] *= bad                       # (NumPy: at the call)
+        t[0] *= bad
+        with pytest.raises(ValueError, match="convert float"):
+            t.eval()
+    t = lt.asarray(np.arange(3))
+    t[1] = lt.asarray(np.arange(3.0)).sum() + 0.5       # (finite: converted, truncated)
+    t[2] *= 2.5
+    assert_eq(t, np.array([0, 3, 5]))
+    t = lt.asarray(np.arange(3))
+    x = np.arange(3)
+    with np.errstate(invalid="ignore"):
+        t[0] = lt.asarray(np.array(np.nan))              # a 0-d array: cast
+        x[0] = np.array(np.nan)
+        assert_eq(t, x)
+
+
 def test_operands_remembered_while_collections_run() -> None:
     """Remembering an operand allocates; a collection then may free another
     operand, whose callback takes the same registry lock in the same thread:

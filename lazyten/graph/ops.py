@@ -938,6 +938,8 @@ def _setitem_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape
         index = S.index_to_python(index)
     items, sub = S.normalize_index(base.shape, index)
     _check_assignment(base, val, sub)
+    if attrs.get("scalar"):
+        return base.shape, {"index": items, "scalar": True}
     return base.shape, {"index": items}
 
 
@@ -949,13 +951,16 @@ def _check_assignment(base: Node, val: Node, sub: Shape) -> None:
         raise TypeError(f"cannot assign {val.dtype} into {base.dtype}")
 
 
-def _setitem_into(out: Any, val: Any, index: tuple[Any, ...]) -> Any:
-    out[S.index_to_python(index)] = val
+def _setitem_into(out: Any, val: Any, index: tuple[Any, ...], scalar: bool = False) -> Any:
+    # ``scalar``: the value is NumPy's scalar (an element, a 0-d result),
+    # which NumPy converts as a number: a float NaN or infinity into
+    # integers is its ValueError, where a 0-d array is cast (a warning)
+    out[S.index_to_python(index)] = val[()] if scalar else val
     return out
 
 
-def _setitem_impl(base: Any, val: Any, index: tuple[Any, ...]) -> Any:
-    return _setitem_into(np.array(base, copy=True), val, index)
+def _setitem_impl(base: Any, val: Any, index: tuple[Any, ...], scalar: bool = False) -> Any:
+    return _setitem_into(np.array(base, copy=True), val, index, scalar)
 
 
 register(OpSpec("setitem", "update", _setitem_impl, _setitem_infer, _same_dtype, 2,
