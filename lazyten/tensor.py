@@ -775,6 +775,11 @@ class Tensor:
 
     @writes
     def __setitem__(self, index: Any, value: Any) -> None:
+        if self._steps is _ELEMENT and self._root is None:
+            # An element is NumPy's scalar, a copy: a write to it would be lost
+            raise TypeError(f"'{self.dtype.type.__name__}' object (an element, NumPy's "
+                            f"scalar) does not support item assignment; write through "
+                            f"the array: t[i, j] = v")
         _setitem(self, index, value)
 
     # ------------------------------------------------------------ views

@@ -825,6 +825,22 @@ def test_a_lazy_float_scalar_written_into_integers_is_converted_as_numpys() -> N
         assert_eq(t, x)
 
 
+def test_an_element_is_a_scalar_that_takes_no_item_assignment() -> None:
+    """``t[1][...] = 7``, ``z[()][...] = 7`` of a 0-d ``z``: NumPy's element
+    is a scalar, whose item assignment is a TypeError; here it was accepted
+    and lost (the element is a copy).  Views take it, as NumPy's do."""
+    for t, n, index in ((lt.asarray(np.arange(4.0)), np.arange(4.0), 1),
+                        (lt.asarray(np.array(5.0)), np.array(5.0), ())):
+        with pytest.raises(TypeError):
+            n[index][...] = 7.0
+        with pytest.raises(TypeError, match="does not support item assignment"):
+            t[index][...] = 7.0
+        assert_eq(t, n)
+        t[...][...] = 8.0                                # (a view: written through)
+        n[...][...] = 8.0
+        assert_eq(t, n)
+
+
 def test_operands_remembered_while_collections_run() -> None:
     """Remembering an operand allocates; a collection then may free another
     operand, whose callback takes the same registry lock in the same thread:
