@@ -1067,18 +1067,28 @@ def _layout_source(n: Node) -> tuple[Node, bool]:
     ``view_update`` without ``order``: NumPy's ``np.array(base, order="K")``,
     or in place in its buffer), so their layout is their base's.  Known: a
     value's (a user's array, a cached result), a write's declared order, a
-    creation's or one of fewer than two dimensions (C).  A computed
-    result's is NumPy's, known when it runs (``x.T * 2`` is Fortran-ordered)."""
-    for _ in range(_LAYOUT_WALK):
-        if n.value is not None or len(n.shape) < 2:
-            return n, True
-        kind = n.op.kind
-        if kind == "elementwise":
-            return n, _c_by_operands(n)
-        if kind != "update" or "order" in n.attrs or not n.inputs:
-            return n, kind in ("source", "creation", "update")
+    creation's or one of fewer than two dimensions (C), an elementwise
+    result's over operands in C order (``_c_by_operands``).  Any other
+    computed result's is NumPy's, known when it runs (``x.T * 2`` is
+    Fortran-ordered).  ``_LAYOUT_WALK`` nodes are looked at, at most: past
+    them a chain of writes is taken as laid out as it was decided."""
+    budget = [_LAYOUT_WALK]
+    m = _through_writes(n, budget)
+    if budget[0] <= 0 or m.value is not None or len(m.shape) < 2:
+        return m, True
+    kind = m.op.kind
+    if kind == "elementwise":
+        return m, _c_by_operands(m, budget)
+    return m, kind in ("source", "creation", "update")
+
+
+def _through_writes(n: Node, budget: list[int]) -> Node:
+    """``n``, or the base whose layout its pending writes keep."""
+    while (n.value is None and n.op.kind == "update" and "order" not in n.attrs
+           and n.inputs and budget[0] > 0):
+        budget[0] -= 1
         n = n.inputs[0]
-    return n, True
+    return n
 
 
 def _row_major(v: np.ndarray[Any, Any]) -> bool:
@@ -1088,30 +1098,36 @@ def _row_major(v: np.ndarray[Any, Any]) -> bool:
     return all(a >= b for a, b in zip(steps, steps[1:]))
 
 
-def _c_by_operands(n: Node) -> bool:
+def _c_by_operands(n: Node, budget: list[int]) -> bool:
     """Whether the elementwise ``n``'s result is C-ordered because all its
     operands are (NumPy's iterator then keeps C order): known without
     computing it, so ``y = y * 2 + 1`` over a C array stays lazy when a
-    reshape of ``y`` is written.  Operands that are elementwise results are
-    looked through, ``_LAYOUT_WALK`` of them at most; views, other results
-    and Fortran-ordered or strided values answer no."""
+    reshape of ``y`` is written.  Elementwise operands and writes are looked
+    through, each node once, out of ``budget``; views, other results and
+    Fortran-ordered or strided values answer no."""
     stack = [n]
-    budget = _LAYOUT_WALK
+    seen = {n.id}
     while stack:
         for i in stack.pop().inputs:
-            if len(i.shape) < 2:
+            if len(i.shape) < 2 or i.id in seen:
                 continue                     # (contiguous; broadcast keeps C)
-            budget -= 1
-            if budget <= 0:
+            seen.add(i.id)
+            budget[0] -= 1
+            m = _through_writes(i, budget)
+            if budget[0] <= 0:
                 return False
-            v = i.value
+            if m is not i:
+                if m.id in seen:
+                    continue
+                seen.add(m.id)
+            v = m.value
             if v is not None:
                 if not (isinstance(v, np.ndarray) and _row_major(v)):
                     return False
-            elif i.op.kind == "elementwise":
-                stack.append(i)
-            elif not (_layout_source(i)[1] and write_order(i) == "C"):
-                return False
+            elif m.op.kind == "elementwise":
+                stack.append(m)
+            elif m.op.kind not in ("source", "creation"):
+                return False                 # (a view, a write of another order, ...)
     return True
 
 

@@ -283,6 +283,30 @@ def test_writes_through_reshapes_compute_only_results_of_unknown_layout() -> Non
         assert_eq(y, yn)
 
 
+def test_a_loop_of_results_written_through_reshapes_stays_linear() -> None:
+    """``y = y * 0.5 + 1; y.reshape(-1)[i] = i`` in a loop: the layout walk
+    looked at each level's write twice (2**N steps: 50 iterations ran for
+    minutes).  In a child process, so a regression fails instead of hanging."""
+    import subprocess
+    import sys
+    script = (
+        "import numpy as np, lazyten as lt\n"
+        "x0 = np.arange(12.0).reshape(3, 4)\n"
+        "y, n = lt.asarray(x0), x0.copy()\n"
+        "for i in range(300):\n"
+        "    y = y * 0.5 + 1\n"
+        "    n = n * 0.5 + 1\n"
+        "    y.reshape(-1)[i % 12] = i\n"
+        "    n.reshape(-1)[i % 12] = i\n"
+        "    z = y * y + y\n"
+        "    z.reshape(-1)[0] = 1\n"
+        "np.testing.assert_array_equal(np.asarray(y), n)\n"
+        "print('done')\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
+
+
 def test_writes_through_reshapes_in_traced_functions() -> None:
     """In a function being traced the result has no value to learn its
     layout from: taken as C, as when built (the write is not refused)."""
