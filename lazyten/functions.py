@@ -555,6 +555,8 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
     t = wrap(x)
     check_order(order, "reshape", "CFA")
     dims = _reshape_dims(shape)
+    if order == "A":
+        settle_layout((t if t._root is None else t._root)._node)   # (it decides values)
     if order == "F" or (order == "A" and is_f_contiguous(t) and not is_c_contiguous(t)):
         return reshape(t.T, dims[::-1], copy=copy).T
     t2 = t._view("reshape", shape=dims)

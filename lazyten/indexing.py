@@ -25,7 +25,8 @@ import numpy as np
 from .graph import ops
 from .graph import shapes as S
 from .graph.node import Node, _symbolic_placeholders, reaches_placeholder
-from .tensor import Tensor, element, node_of, numpy_writes, snapshot, wrap, writes
+from .tensor import (Tensor, element, layout_known, node_of, numpy_writes, snapshot, wrap,
+                     writes)
 
 
 def _is_basic(item: Any) -> bool:
@@ -457,10 +458,11 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
         scalar = isinstance(value, Tensor) and not val.shape and val.dtype.kind == "f" \
             and t.dtype.kind in "iu" and value._is_scalar()
         if t._root is None and _whole(t, items) and (val.shape == t.shape or not val.shape) \
-                and not _sized_at_call(t) and not scalar:
+                and not _sized_at_call(t) and not scalar and layout_known(t._node):
             # ``t[...] = v``, ``t[:] = 0``: every element written, so the
             # new value is ``v`` itself (cast, broadcast), not a copy of the
-            # old one written over (which held both in memory)
+            # old one written over (which held both in memory).  (A computed
+            # result's layout not known yet is the old one's: written over.)
             t._write(val)
             return
         t._write(ops.apply("setitem", [t._node, val], index=items,

@@ -61,7 +61,8 @@ from .graph.node import Node, Shape
 from .indexing import _assigned, check_write_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
-from .tensor import Tensor, check_order, numpy_out, numpy_writes, snapshot, wrap, writes
+from .tensor import (Tensor, check_order, layout_known, numpy_out, numpy_writes, snapshot,
+                     wrap, writes)
 
 __all__: list[str] = [
     "append", "insert", "delete", "roll", "rot90", "fliplr", "flipud", "pad", "resize",
@@ -1122,9 +1123,9 @@ def ravel(a: Any, order: Any = "C") -> Tensor:
     if o == "F" and t.ndim > 1:
         t = t.T
     flat = t.reshape(-1)
-    if flat._root is not None and not F.is_c_contiguous(t):
+    if flat._root is not None and layout_known(flat._root._node) and not F.is_c_contiguous(t):
         return Tensor(flat._node)            # a copy in NumPy: writes stay in it
-    return flat
+    return flat                              # (or as reshape decides: ``F.reshape``)
 
 
 def _dims(shape: Any) -> tuple[int, ...]:

@@ -56,7 +56,7 @@ from .functions import layout_of, replay_views
 from .graph.shapes import layout_stand_in
 from .graph import ops
 from .graph.node import Node, Shape
-from .tensor import Tensor, check_device, check_order, ignores_like, settle_layout, write_order
+from .tensor import Tensor, check_device, check_order, ignores_like, write_order
 
 __all__ = ["ascontiguousarray", "asfortranarray", "asanyarray", "require", "shares_memory",
            "may_share_memory"]
@@ -180,16 +180,17 @@ def _memory(x: Any, stand_ins: dict[int, np.ndarray[Any, Any]]) -> Any:
         return replay_views(user, steps + path)
     base = stand_ins.get(id(root))
     if base is None:
-        if any(name == "reshape" for name, _ in path):
-            # (a reshape is NumPy's view or copy by the layout a computed
-            # result has when it runs: computed now, as a write through it)
-            settle_layout(root._node)
         base = stand_ins[id(root)] = _stand_in(root)
     v = replay_views(base, path)
     return None if v is None else (root, v)
 
 
 def _overlap(fn: Any, a: Any, b: Any, max_work: int) -> bool:
+    for x in (a, b):
+        if isinstance(x, Tensor):
+            # (first, for both: a reshape of a computed result is NumPy's
+            # view or copy by the layout it has when it runs, settled now)
+            x._settle_view()
     stand_ins: dict[int, np.ndarray[Any, Any]] = {}
     ma, mb = _memory(a, stand_ins), _memory(b, stand_ins)
     if ma is None or mb is None:

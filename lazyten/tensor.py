@@ -210,7 +210,7 @@ class Tensor:
     array([3., 5., 7.])
     """
 
-    __slots__ = ("_n", "_root", "_steps", "_root_node", "__weakref__")
+    __slots__ = ("_n", "_root", "_steps", "_root_node", "_seen", "__weakref__")
 
     # ndarray op Tensor -> NumPy defers to our reflected operators / __array_ufunc__.
     __array_priority__ = 1000.0
@@ -222,6 +222,8 @@ class Tensor:
     # (a tuple copied per view made a 100,000-view chain quadratic).
     _steps: tuple[ViewStep, Any] | None
     _root_node: Node | None
+    # (a view's: ``_copies_made`` when it last looked for a copy to adopt)
+    _seen: int
 
     if TYPE_CHECKING:
         # The methods that are module functions, set on the class by
@@ -240,6 +242,7 @@ class Tensor:
             steps = (st, steps)
         self._steps = steps
         self._root_node = root._node
+        self._seen = _copies_made[0]
 
     @property
     def _path(self) -> tuple[ViewStep, ...]:
@@ -260,16 +263,20 @@ class Tensor:
             if n.pending:              # made by an operator: enter it now
                 n = self._n = entered(n)
             return n
+        if self._seen != _copies_made[0] and self._adopt_copy():
+            return self._node
         rn = root._node
         if rn is not self._root_node:
             # The root was written to since this view was taken: replay the
             # view chain on the root's current version, unless a reshape in
-            # it copied the version it was taken of (``_reshape_copied``):
-            # then this tensor keeps those values, as NumPy's copy does.
+            # it copied the version it was taken of (``_copy_link``): then
+            # this tensor keeps those values, as NumPy's copy does.
             old = self._root_node
-            if old is not None and _reshape_copied(old, self._steps):
-                self._root = self._steps = self._root_node = None
-                return self._n
+            if old is not None:
+                link = _copy_link(old, self._steps)
+                if link is not None:
+                    self._copied(old, link)
+                    return self._node
             n = rn
             for name, attrs in self._path:
                 n = ops.apply(name, [n], **dict(attrs))
@@ -296,6 +303,7 @@ class Tensor:
         # (a root's steps are none: an ``element``'s mark is no step)
         view._steps = (step, self._steps if self._root is not None else None)
         view._root_node = root._node
+        view._seen = _copies_made[0]
         return view
 
     def _write(self, new_value: Node) -> None:
@@ -313,17 +321,90 @@ class Tensor:
                 nv = ops.apply("view_update", [self._n, nv], path=(), order=order)
             self._n = nv
             return
+        # Where NumPy's reshape of this data copied, the write goes to the
+        # copy (``r = y.reshape(-1); r[0] = 1`` leaves ``y``)
+        self._settle_view()
         root = self._root
-        rn = root._node
-        if _reshape_copied(rn, self._steps):
-            # NumPy's reshape of this data copied: the write is this
-            # tensor's own (``r = y.reshape(-1); r[0] = 1`` leaves ``y``).
-            self._root = self._steps = self._root_node = None
-            self._n = nv
+        if root is None:
+            self._write(nv)
             return
+        rn = root._node
         order = write_order(rn)
         layout = {} if order == "C" else {"order": order}
         root._write_root(ops.apply("view_update", [rn, nv], path=self._path, **layout))
+
+    def _settle_view(self) -> None:
+        """Sync this view with its root (``_node``), and where a reshape in
+        its chain copies the root's data as laid out (``_copy_link``),
+        become that copy or a view of it (``_copied``)."""
+        self._node
+        root = self._root
+        if root is not None:
+            rn = root._node
+            link = _copy_link(rn, self._steps)
+            if link is not None:
+                self._copied(rn, link)
+
+    def _copied(self, rn: Node, link: tuple[ViewStep, Any]) -> None:
+        """The reshape at ``link`` of this view's chain copies the root's
+        data ``rn`` (``_copy_link``): the chain up to it becomes a tensor
+        of its own, the copy, over ``rn`` (this one, where that is the
+        whole chain), which every view through that reshape adopts as its
+        root (``_adopt_copy``), so that they share its writes, as the views
+        of NumPy's copy do."""
+        upto = []
+        above = []
+        step = self._steps
+        while step is not link:
+            assert step is not None
+            above.append(step[0])
+            step = step[1]
+        while step is not None:
+            upto.append(step[0])
+            step = step[1]
+        n = rn
+        for name, attrs in reversed(upto):
+            n = ops.apply(name, [n], **dict(attrs))
+        if above:
+            copy = Tensor(n)
+            self._rebase(copy, above)
+        else:
+            copy = self
+            self._root = self._steps = self._root_node = None
+            self._n = n
+        _register_copy(link, copy)
+
+    def _adopt_copy(self) -> bool:
+        """Take as root the copy a reshape in this view's chain turned out
+        to be (``_copied``), if one did; whether it did."""
+        self._seen = _copies_made[0]
+        if not _copies:
+            return False
+        above: list[ViewStep] = []
+        link = self._steps
+        while link is not None:
+            hit = _copies.get(id(link))
+            if hit is not None and hit[0] is link:
+                if hit[1] is self:
+                    return False
+                self._rebase(hit[1], above)
+                return True
+            above.append(link[0])
+            link = link[1]
+        return False
+
+    def _rebase(self, root: Tensor, above: list[ViewStep]) -> None:
+        """Become the view ``above`` (its steps, newest first) of ``root``;
+        none: a reshape to this shape, a view of all of it."""
+        if not above:
+            above = [("reshape", (("shape", self.shape),))]
+        steps: tuple[ViewStep, Any] | None = None
+        for st in reversed(above):
+            steps = (st, steps)
+        self._root = root
+        self._steps = steps
+        self._root_node = None
+        self._seen = _copies_made[0]
 
     def _write_root(self, node: Node) -> None:
         if self._root is not None:  # pragma: no cover - roots have no root
@@ -1022,64 +1103,142 @@ def check_device(device: Any, what: str) -> None:
 Layout = str | tuple[int, ...]
 
 
-def _reshape_copied(rn: Node, steps: tuple[ViewStep, Any] | None) -> bool:
-    """Whether a reshape among the view ``steps`` copies the root's data
-    ``rn``, where the view was taken as one on a layout not known then.
+def _copy_link(rn: Node, steps: tuple[ViewStep, Any] | None) -> tuple[ViewStep, Any] | None:
+    """The link of ``steps`` whose reshape copies the root's data ``rn``
+    (the first, from the root), where the view was taken as one on a layout
+    not known then; None where the steps are views of it.
 
     A computed result's layout is NumPy's (it follows the operands': ``x.T
     * 2`` is Fortran-ordered), known when it runs; the view decisions take
     it as C, and a reshape that C makes a copy stays a view then
     (``functions.reshape``).  Before a write through such a view, or a read
-    after its root was written, the root is computed (once per version) and
-    the steps replayed on its layout, which decides as NumPy's did: a copy
-    keeps its values and takes its writes alone (``r = y.reshape(-1); r[0]
-    = 1`` leaves ``y``: refused when evaluated before, ``y`` with it), a
-    view writes through (``y.T.reshape(-1)`` of such a ``y``: lost before).
+    after its root was written, the root's layout is settled (computed,
+    once per version, where it is not known: ``settle_layout``) and the
+    steps replayed on it, which decides as NumPy's did (``Tensor._copied``).
     Where the layout was known, a reshape that copies made no view: the
     replay finds none.
     """
+    links = []
     link = steps
-    while link is not None and link[0][0] != "reshape":
+    has_reshape = False
+    while link is not None:
+        links.append(link)
+        has_reshape = has_reshape or link[0][0] == "reshape"
         link = link[1]
-    if link is None:
-        return False
+    if not has_reshape:
+        return None
     settle_layout(rn)
     from .functions import replay_views
     from .graph.shapes import layout_stand_in
-    path = []
-    link = steps
-    while link is not None:
-        path.append(link[0])
-        link = link[1]
-    base = layout_stand_in(rn.shape, rn.dtype, write_order(rn))
-    return replay_views(base, reversed(path)) is None
+    v: np.ndarray[Any, Any] | None = layout_stand_in(rn.shape, rn.dtype, write_order(rn))
+    for link in reversed(links):
+        v = replay_views(v, (link[0],)) if v is not None else None
+        if v is None:
+            return link
+    return None
 
 
-# How many writes (update nodes) ``_layout_source`` looks through: a longer
-# chain of pending writes is taken as laid out as its base was decided.
+# The copies that reshapes taken as views turned out to be (``Tensor._copied``):
+# id of the reshape's link in the view chains -> (the link, the tensor that
+# is the copy).  Every view whose chain holds the link adopts that tensor as
+# its root (``_adopt_copy``), so the views of one copy share it, as NumPy's
+# do.  An entry whose link no chain holds any more is dropped.
+_copies: dict[int, tuple[tuple[ViewStep, Any], Tensor]] = {}
+_copies_lock = threading.Lock()
+# Bumped per entry: a view compares it with the count it last looked at.
+_copies_made = [0]
+
+
+def _register_copy(link: tuple[ViewStep, Any], copy: Tensor) -> None:
+    with _copies_lock:
+        for k, (held, _) in list(_copies.items()):
+            # (held by the entry, this loop and the call alone: no chain)
+            if sys.getrefcount(held) <= 3:
+                del _copies[k]
+        _copies[id(link)] = (link, copy)
+        _copies_made[0] += 1
+
+
+# How many nodes ``_layout`` looks at: past them a chain of pending writes
+# is taken as laid out as it was decided, an elementwise result as unknown.
 _LAYOUT_WALK = 64
 
 
-def _layout_source(n: Node) -> tuple[Node, bool]:
-    """The node whose layout is ``n``'s, and whether that layout is known.
+def _array_layout(v: Any) -> Layout:
+    if not isinstance(v, np.ndarray) or v.flags.c_contiguous:
+        return "C"
+    return "F" if v.flags.f_contiguous else v.strides
+
+
+def _layout(n: Node, budget: list[int] | None = None) -> tuple[Layout, bool]:
+    """The layout of ``n``'s data, and whether it is known (not C taken).
 
     Writes copy their base as it is laid out (``setitem``, ``scatter``, a
     ``view_update`` without ``order``: NumPy's ``np.array(base, order="K")``,
     or in place in its buffer), so their layout is their base's.  Known: a
     value's (a user's array, a cached result), a write's declared order, a
     creation's or one of fewer than two dimensions (C), an elementwise
-    result's over operands in C order (``_c_by_operands``).  Any other
-    computed result's is NumPy's, known when it runs (``x.T * 2`` is
-    Fortran-ordered).  ``_LAYOUT_WALK`` nodes are looked at, at most: past
-    them a chain of writes is taken as laid out as it was decided."""
-    budget = [_LAYOUT_WALK]
+    result's over operands in C order (``_c_by_operands``), a view's of a
+    known layout (a copy's root node may be one: ``np.copy(t.T)``).  Any
+    other computed result's is NumPy's, known when it runs (``x.T * 2`` is
+    Fortran-ordered).  ``_LAYOUT_WALK`` nodes are looked at, at most."""
+    if budget is None:
+        budget = [_LAYOUT_WALK]
     m = _through_writes(n, budget)
-    if budget[0] <= 0 or m.value is not None or len(m.shape) < 2:
-        return m, True
+    if m.value is not None:
+        return _array_layout(m.value), True
+    if m.op.name == "view_update" and "order" in m.attrs:
+        o = m.attrs["order"]
+        return (o if isinstance(o, tuple) else "F" if o == "F" else "C"), True
+    if budget[0] <= 0:
+        return "C", False                    # (past the walk: to be settled)
+    if len(m.shape) < 2:
+        return "C", True
     kind = m.op.kind
     if kind == "elementwise":
-        return m, _c_by_operands(m, budget)
-    return m, kind in ("source", "creation", "update")
+        return "C", _c_by_operands(m, budget)
+    if kind == "view" and m.op.view_of is not None:
+        return _view_layout(m, budget)
+    return "C", kind in ("source", "creation", "update")
+
+
+def _view_layout(m: Node, budget: list[int]) -> tuple[Layout, bool]:
+    """A chain of views' layout: its steps replayed on a stand-in of its
+    base's (a reshape that copies: C, NumPy's copy)."""
+    from .functions import replay_views
+    from .graph.shapes import layout_stand_in
+    steps = []
+    b = m
+    while b.value is None and b.op.kind == "view" and b.op.view_of is not None:
+        budget[0] -= 1
+        if budget[0] <= 0:
+            return "C", False
+        steps.append((b.op.name, tuple(b.attrs.items())))
+        b = b.inputs[b.op.view_of]
+    order, known = _layout(b, budget)
+    v = replay_views(layout_stand_in(b.shape, b.dtype, order), reversed(steps))
+    return ("C" if v is None else _copy_layout(v)), known
+
+
+def _copy_layout(v: np.ndarray[Any, Any]) -> Layout:
+    """The layout of NumPy's copy of ``v`` in its memory order ("K"): its
+    axes by their strides, densely (a transpose of C data: "F"); C where a
+    stride is 0 (a broadcast) and NumPy's order is its own."""
+    strides = v.strides
+    if v.ndim < 2 or v.flags.c_contiguous:
+        return "C"
+    if v.flags.f_contiguous:
+        return "F"
+    if 0 in strides:
+        return "C"
+    perm = sorted(range(v.ndim), key=lambda k: -abs(strides[k]))
+    dense = [0] * v.ndim
+    step = v.itemsize
+    for k in reversed(perm):
+        dense[k] = step
+        step *= v.shape[k]
+    out = tuple(dense)
+    return "C" if perm == list(range(v.ndim)) else out
 
 
 def _through_writes(n: Node, budget: list[int]) -> Node:
@@ -1133,24 +1292,29 @@ def _c_by_operands(n: Node, budget: list[int]) -> bool:
 
 def layout_known(n: Node) -> bool:
     """Whether ``write_order(n)`` is the layout of ``n``'s data, not C taken
-    for a computed result not yet run (``_layout_source``)."""
-    return _layout_source(n)[1]
+    for a computed result not yet run (``_layout``)."""
+    return _layout(n)[1]
 
 
 def settle_layout(n: Node) -> None:
-    """Compute ``n`` (and cache it) where its layout is not known yet, so
-    that ``write_order`` reads NumPy's.  Not in a function being traced
-    (``lt.function``, ``@lt.jit``): a placeholder's value comes with a call,
-    and the layout stays taken as C."""
-    if not _layout_source(n)[1]:
-        try:
-            (v,) = evaluate([n])
-        except Exception as e:
-            from .compile import TracingError
-            if isinstance(e, TracingError):
-                return                       # (traced: taken as C, decided when built)
-            raise
-        cache(n, v)
+    """Compute ``n`` where its layout is not known yet (and cache it), so
+    that ``write_order`` reads NumPy's: the node under its views, as a
+    view's value is not cached.  Not in a function being
+    traced (``lt.function``, ``@lt.jit``): a placeholder's value comes with
+    a call, and the layout stays taken as C."""
+    if _layout(n)[1]:
+        return
+    m = n
+    while m.value is None and m.op.kind == "view" and m.op.view_of is not None:
+        m = m.inputs[m.op.view_of]
+    try:
+        (v,) = evaluate([m])
+    except Exception as e:
+        from .compile import TracingError
+        if isinstance(e, TracingError):
+            return                           # (traced: taken as C, decided when built)
+        raise
+    cache(m, v)
 
 
 def write_order(n: Node) -> Layout:
@@ -1161,26 +1325,19 @@ def write_order(n: Node) -> Layout:
     broadcast array, whose ``reshape(-1)`` NumPy copies).
 
     Writes keep the layout of the array written to, as NumPy's in-place
-    writes do (``_layout_source``), so this is the layout of the user's
-    array or the cached result under ``n``'s writes, where that array is
+    writes do (``_layout``), so this is the layout of the user's array or
+    the cached result under ``n``'s writes, where that array is
     Fortran-ordered (a ``pandas`` frame's ``.values``,
     ``np.asfortranarray``, ``x.T * 2`` computed) or strided; any other data
     is taken as C-ordered, computed values not yet run included: their
     layout (NumPy's) is known only when they run, and a write through a
-    reshape of one computes it first (``_reshape_copied``).
+    reshape of one settles it first (``_copy_link``).
 
     A write to a root of another layout than "C" makes its new node a
     ``view_update`` with that ``order`` (``Tensor._write``), so the walk
     stops there.
     """
-    m, _ = _layout_source(n)
-    if m.op.name == "view_update" and "order" in m.attrs:
-        o = m.attrs["order"]
-        return o if isinstance(o, tuple) else "F" if o == "F" else "C"
-    v = m.value
-    if isinstance(v, np.ndarray) and not v.flags.c_contiguous:
-        return "F" if v.flags.f_contiguous else v.strides
-    return "C"
+    return _layout(n)[0]
 
 
 def _defers(x: Any) -> bool:

@@ -307,6 +307,86 @@ def test_a_loop_of_results_written_through_reshapes_stays_linear() -> None:
     assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
 
 
+def _copying_reshape_views(m: Any, a: Any) -> Any:
+    y = a.T * 2
+    r = y.reshape(-1)
+    v = r[2:5]
+    v[0] = -1.0                          # (through a view of the copy: reaches it)
+    w = r.reshape(2, -1)
+    r[3] = -2.0                          # (seen by the views taken before)
+    w[1, 0] += 5.0
+    return [r, v, w, y]
+
+
+def _whole_write_then_reshape(m: Any, a: Any) -> Any:
+    y = a.T * 2
+    y[...] = 7.0                         # (in place: y keeps its layout)
+    r = y.reshape(-1)
+    y[0, 0] = 190.0
+    z = a.T * 2
+    m.copyto(z, 7.0)
+    s = z.reshape(-1)
+    s[0] = 1.0
+    return [r, y, z, s]
+
+
+def _long_write_chain(m: Any, a: Any) -> Any:
+    y = a.T * 2
+    for i in range(70):
+        y[i % 4, 0] = i
+    r = y.reshape(-1)
+    r[1] = -5.0
+    return [y, r]
+
+
+def _copies_of_views(m: Any, a: Any) -> Any:
+    y = m.copy(a.T)
+    y.reshape(-1)[0] = 5.0
+    z = m.tile(a.T, (1, 1))
+    q = z.reshape(-1)
+    q[0] = 5.0
+    return [y, z, q]
+
+
+def _ravel_and_order_a(m: Any, a: Any) -> Any:
+    y = a.T * 2
+    r = y.T.ravel()
+    r *= 2                               # (NumPy's ravel of C data: a view)
+    return [y, r, (a.T * 2).reshape(-1, order="A")]
+
+
+@pytest.mark.parametrize("scenario", [_copying_reshape_views, _whole_write_then_reshape,
+                                      _long_write_chain, _copies_of_views, _ravel_and_order_a])
+def test_views_of_computed_results_follow_numpys_layouts(engine: Any, scenario: Any) -> None:
+    """Views of a reshape that copies share the copy (they were views of
+    the root, each writing alone); a whole write keeps the written result's
+    layout; a long chain of writes, a copy of a view, ``ravel`` and
+    ``reshape(order="A")`` read the real layout (they took C: wrong values,
+    or a write refused when evaluated and the result with it)."""
+    a = np.arange(12.0).reshape(3, 4)
+    got, want = scenario(lt, lt.asarray(a)), scenario(np, a.copy())
+    for g, w in zip(got, want):
+        assert_eq(g, w)
+    y = a.T * 2
+    t = lt.asarray(a).T * 2
+    r, rn = t.reshape(-1), y.reshape(-1)
+    for p, q in ((t, r), (r, t), (r, r), (r, r[2:5])):
+        pn, qn = (y if p is t else rn), (y if q is t else rn if q is r else rn[2:5])
+        assert np.shares_memory(p, q) == np.shares_memory(pn, qn)
+
+
+def test_a_flatten_computed_already_is_sliced() -> None:
+    """``r = (x * 2).ravel("K")`` evaluated, then a slice of it: the
+    flatten node is a leaf then (its inputs dropped); the pass read its
+    input (IndexError)."""
+    a = np.arange(12.0).reshape(3, 4)
+    for order in ("K", "A"):
+        r = (lt.asarray(a) * 2).ravel(order)
+        e = r[1:3]
+        np.asarray(r)
+        assert_eq(e, (a * 2).ravel(order)[1:3])
+
+
 def test_writes_through_reshapes_in_traced_functions() -> None:
     """In a function being traced the result has no value to learn its
     layout from: taken as C, as when built (the write is not refused)."""

@@ -319,6 +319,8 @@ def _read_in_memory_order(graph: Graph) -> set[int]:
     out: set[int] = set()
     for n in graph.nodes():
         if n.op.name == "flatten":
+            if not n.inputs:
+                continue                     # (computed: a leaf, read as it is)
             x = n.inputs[0]
         else:
             if not n.inputs or (n.op.kind != "reduction" and n.op.name != "masked_reduce") \
