@@ -1177,11 +1177,12 @@ def _layout(n: Node, budget: list[int] | None = None) -> tuple[Layout, bool]:
     ``view_update`` without ``order``: NumPy's ``np.array(base, order="K")``,
     or in place in its buffer), so their layout is their base's.  Known: a
     value's (a user's array, a cached result), a write's declared order, a
-    creation's or one of fewer than two dimensions (C), an elementwise
-    result's over operands in C order (``_c_by_operands``), a view's of a
-    known layout (a copy's root node may be one: ``np.copy(t.T)``).  Any
-    other computed result's is NumPy's, known when it runs (``x.T * 2`` is
-    Fortran-ordered).  ``_LAYOUT_WALK`` nodes are looked at, at most."""
+    creation's, a matrix product's or one of fewer than two dimensions (C),
+    an elementwise result's over operands in C order (``_c_by_operands``),
+    a view's of a known layout (a copy's root node may be one:
+    ``np.copy(t.T)``).  Any other computed result's is NumPy's, known when
+    it runs (``x.T * 2`` is Fortran-ordered).  ``_LAYOUT_WALK`` nodes are
+    looked at, at most."""
     if budget is None:
         budget = [_LAYOUT_WALK]
     m = _through_writes(n, budget)
@@ -1199,7 +1200,8 @@ def _layout(n: Node, budget: list[int] | None = None) -> tuple[Layout, bool]:
         return "C", _c_by_operands(m, budget)
     if kind == "view" and m.op.view_of is not None:
         return _view_layout(m, budget)
-    return "C", kind in ("source", "creation", "update")
+    # (NumPy's matrix products are C whatever their operands' layouts)
+    return "C", kind in ("source", "creation", "update") or m.op.name in ("matmul", "dot")
 
 
 def _view_layout(m: Node, budget: list[int]) -> tuple[Layout, bool]:

@@ -281,6 +281,14 @@ def test_writes_through_reshapes_compute_only_results_of_unknown_layout() -> Non
         yn.reshape(-1)[1] = 5.0
         assert (before.value is not None) == computed
         assert_eq(y, yn)
+    # A matrix product is C (NumPy's, whatever the operands' layouts): a
+    # whole write over it needs not compute it to keep its layout
+    p = lt.asarray(np.asfortranarray(a)) @ lt.asarray(a.T.copy())
+    before = p._node
+    p[...] = 0.0
+    p.reshape(-1)[2] = 1.0
+    assert before.value is None
+    assert_eq(p, np.eye(1, 16, 2).reshape(4, 4))
 
 
 def test_a_loop_of_results_written_through_reshapes_stays_linear() -> None:
