@@ -339,11 +339,14 @@ class Tensor:
         become that copy or a view of it (``_copied``)."""
         self._node
         root = self._root
-        if root is not None:
+        while root is not None:              # (a copy's own reshapes may copy too)
             rn = root._node
             link = _copy_link(rn, self._steps)
-            if link is not None:
-                self._copied(rn, link)
+            if link is None:
+                return
+            self._copied(rn, link)
+            self._node
+            root = self._root
 
     def _copied(self, rn: Node, link: tuple[ViewStep, Any]) -> None:
         """The reshape at ``link`` of this view's chain copies the root's

@@ -326,6 +326,14 @@ def _copying_reshape_views(m: Any, a: Any) -> Any:
     return [r, v, w, y]
 
 
+def _two_copying_reshapes(m: Any, a: Any) -> Any:
+    y = a.T * 2
+    r = y.reshape(2, 6)
+    s = r.T.reshape(-1)                  # (a copy of a copy: both copy)
+    s[0] = 100.0
+    return [s, r, y]
+
+
 def _whole_write_then_reshape(m: Any, a: Any) -> Any:
     y = a.T * 2
     y[...] = 7.0                         # (in place: y keeps its layout)
@@ -363,7 +371,8 @@ def _ravel_and_order_a(m: Any, a: Any) -> Any:
     return [y, r, (a.T * 2).reshape(-1, order="A")]
 
 
-@pytest.mark.parametrize("scenario", [_copying_reshape_views, _whole_write_then_reshape,
+@pytest.mark.parametrize("scenario", [_copying_reshape_views, _two_copying_reshapes,
+                                      _whole_write_then_reshape,
                                       _long_write_chain, _copies_of_views, _ravel_and_order_a])
 def test_views_of_computed_results_follow_numpys_layouts(engine: Any, scenario: Any) -> None:
     """Views of a reshape that copies share the copy (they were views of
