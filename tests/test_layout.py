@@ -15,7 +15,7 @@ import lazyten as lt
 from lazyten.exec import loop_backend
 from lazyten.exec.layout import memory_order
 
-from tests.util import assert_eq, same_bits
+from tests.util import assert_eq, finishes_in_child, same_bits
 
 needs_numba = pytest.mark.skipif(not loop_backend.available(), reason="numba not installed")
 
@@ -295,8 +295,6 @@ def test_a_loop_of_results_written_through_reshapes_stays_linear() -> None:
     """``y = y * 0.5 + 1; y.reshape(-1)[i] = i`` in a loop: the layout walk
     looked at each level's write twice (2**N steps: 50 iterations ran for
     minutes).  In a child process, so a regression fails instead of hanging."""
-    import subprocess
-    import sys
     script = (
         "import numpy as np, lazyten as lt\n"
         "x0 = np.arange(12.0).reshape(3, 4)\n"
@@ -310,9 +308,7 @@ def test_a_loop_of_results_written_through_reshapes_stays_linear() -> None:
         "    z.reshape(-1)[0] = 1\n"
         "np.testing.assert_array_equal(np.asarray(y), n)\n"
         "print('done')\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
+    finishes_in_child(script)
 
 
 def _copying_reshape_views(m: Any, a: Any) -> Any:

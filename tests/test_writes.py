@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import lazyten as lt
-from tests.util import assert_eq, basic_index
+from tests.util import assert_eq, basic_index, finishes_in_child
 
 
 def pair(shape: tuple[int, ...] = (3, 4), dtype: Any = np.float64) -> tuple[Any, Any, Any]:
@@ -846,8 +846,6 @@ def test_operands_remembered_while_collections_run() -> None:
     operand, whose callback takes the same registry lock in the same thread:
     that hung the interpreter (and the test suite).  In a child process, so a
     regression fails here instead of hanging."""
-    import subprocess
-    import sys
     script = (
         "import gc, numpy as np, lazyten as lt\n"
         "t = lt.asarray(np.ones(3))\n"
@@ -857,6 +855,4 @@ def test_operands_remembered_while_collections_run() -> None:
         "    c = C(); c.self = c; c.r = t + np.ones(3)\n"
         "    del c\n"
         "print('done')\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
+    finishes_in_child(script)

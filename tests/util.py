@@ -149,3 +149,14 @@ def advanced_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
         if draw(st.booleans()):
             items.insert(draw(st.integers(0, len(items))), extra)
     return tuple(items)
+
+
+def finishes_in_child(script: str, timeout: float = 120) -> None:
+    """Run ``script`` in a fresh interpreter, which must print ``done``: a
+    guard for code that once hung (a deadlock, an exponential walk), so a
+    regression fails the test instead of hanging the suite."""
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=timeout)
+    assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
