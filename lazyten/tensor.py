@@ -368,14 +368,22 @@ class Tensor:
         n = rn
         for name, attrs in reversed(upto):
             n = ops.apply(name, [n], **dict(attrs))
-        if above:
-            copy = Tensor(n)
-            self._rebase(copy, above)
-        else:
-            copy = self
-            self._root = self._steps = self._root_node = None
-            self._n = n
-        _register_copy(link, copy)
+        with _copies_lock:
+            # (a sibling view read in another thread may have made the copy
+            # since this one looked: one copy, shared)
+            hit = _copies.get(id(link))
+            if hit is not None and hit[0] is link:
+                if hit[1] is not self:
+                    self._rebase(hit[1], above)
+                return
+            if above:
+                copy = Tensor(n)
+                self._rebase(copy, above)
+            else:
+                copy = self
+                self._root = self._steps = self._root_node = None
+                self._n = n
+            _register_copy(link, copy)
 
     def _adopt_copy(self) -> bool:
         """Take as root the copy a reshape in this view's chain turned out
@@ -400,7 +408,9 @@ class Tensor:
         """Become the view ``above`` (its steps, newest first) of ``root``;
         none: a reshape to this shape, a view of all of it."""
         if not above:
-            above = [("reshape", (("shape", self.shape),))]
+            # (the shape a view was built with, not ``self.shape``: that
+            # reads ``_node``, which may settle this view again, reentering)
+            above = [("reshape", (("shape", self._n.shape),))]
         steps: tuple[ViewStep, Any] | None = None
         for st in reversed(above):
             steps = (st, steps)
@@ -1153,13 +1163,13 @@ _copies_made = [0]
 
 
 def _register_copy(link: tuple[ViewStep, Any], copy: Tensor) -> None:
-    with _copies_lock:
-        for k, (held, _) in list(_copies.items()):
-            # (held by the entry, this loop and the call alone: no chain)
-            if sys.getrefcount(held) <= 3:
-                del _copies[k]
-        _copies[id(link)] = (link, copy)
-        _copies_made[0] += 1
+    """Enter ``copy`` for ``link`` (under ``_copies_lock``)."""
+    for k, (held, _) in list(_copies.items()):
+        # (held by the entry, this loop and the call alone: no chain)
+        if sys.getrefcount(held) <= 3:
+            del _copies[k]
+    _copies[id(link)] = (link, copy)
+    _copies_made[0] += 1
 
 
 # How many nodes ``_layout`` looks at: past them a chain of pending writes
