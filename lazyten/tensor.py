@@ -1195,10 +1195,22 @@ def _layout(n: Node, budget: list[int] | None = None) -> tuple[Layout, bool]:
     a view's of a known layout (a copy's root node may be one:
     ``np.copy(t.T)``).  Any other computed result's is NumPy's, known when
     it runs (``x.T * 2`` is Fortran-ordered).  ``_LAYOUT_WALK`` nodes are
-    looked at, at most."""
+    looked at, at most; a layout once known is remembered on its node
+    (``Node.layout``), where the walks stop."""
+    if n.layout is not None:
+        return n.layout, True
     if budget is None:
         budget = [_LAYOUT_WALK]
+    layout = _walk_layout(n, budget)
+    if layout[1]:
+        n.layout = layout[0]
+    return layout
+
+
+def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
     m = _through_writes(n, budget)
+    if m.layout is not None:
+        return m.layout, True
     if m.value is not None:
         return _array_layout(m.value), True
     if m.op.name == "view_update" and "order" in m.attrs:
@@ -1257,9 +1269,10 @@ def _copy_layout(v: np.ndarray[Any, Any]) -> Layout:
 
 
 def _through_writes(n: Node, budget: list[int]) -> Node:
-    """``n``, or the base whose layout its pending writes keep."""
-    while (n.value is None and n.op.kind == "update" and "order" not in n.attrs
-           and n.inputs and budget[0] > 0):
+    """``n``, or the base whose layout its pending writes keep (or a write
+    whose layout is known already)."""
+    while (n.value is None and n.layout is None and n.op.kind == "update"
+           and "order" not in n.attrs and n.inputs and budget[0] > 0):
         budget[0] -= 1
         n = n.inputs[0]
     return n
@@ -1281,9 +1294,10 @@ def _c_by_operands(n: Node, budget: list[int]) -> bool:
     Fortran-ordered or strided values answer no."""
     stack = [n]
     seen = {n.id}
+    found = []
     while stack:
         for i in stack.pop().inputs:
-            if len(i.shape) < 2 or i.id in seen:
+            if len(i.shape) < 2 or i.id in seen or i.layout == "C":
                 continue                     # (contiguous; broadcast keeps C)
             seen.add(i.id)
             budget[0] -= 1
@@ -1291,7 +1305,7 @@ def _c_by_operands(n: Node, budget: list[int]) -> bool:
             if budget[0] <= 0:
                 return False
             if m is not i:
-                if m.id in seen:
+                if m.id in seen or m.layout == "C":
                     continue
                 seen.add(m.id)
             v = m.value
@@ -1300,8 +1314,11 @@ def _c_by_operands(n: Node, budget: list[int]) -> bool:
                     return False
             elif m.op.kind == "elementwise":
                 stack.append(m)
+                found.append(m)
             elif m.op.kind not in ("source", "creation"):
                 return False                 # (a view, a write of another order, ...)
+    for m in found:                          # (C too: their operands were looked at)
+        m.layout = "C"
     return True
 
 

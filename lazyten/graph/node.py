@@ -75,7 +75,7 @@ class Node:
 
     __slots__ = ("id", "op", "inputs", "attrs", "shape", "dtype", "weak", "source",
                  "value", "skey", "leaves", "sepoch", "scount", "pending", "canon",
-                 "__weakref__")
+                 "layout", "__weakref__")
 
     id: int
     op: OpSpec
@@ -101,6 +101,11 @@ class Node:
     # node it stands for (itself entered: ``pending`` is then False).
     pending: bool
     canon: Node | None
+    # The memory layout of the node's data once known (``tensor._layout``):
+    # "C", "F" or strides; None while not known.  Written once, like value:
+    # a known layout does not change, and remembering it spares the walks
+    # over long chains (a loop of whole writes) every later query made.
+    layout: str | tuple[int, ...] | None
 
     def __init__(self, op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],
                  shape: Shape, dtype: np.dtype[Any], source: tuple[str, int],
@@ -116,6 +121,7 @@ class Node:
         self.value = value
         self.pending = False
         self.canon = None
+        self.layout = None
 
     @property
     def ndim(self) -> int:
@@ -615,6 +621,7 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
     node.source = source
     node.value = None
     node.canon = None
+    node.layout = None
     node.skey = hit[0]
     node.leaves = leaves
     node.sepoch = epoch
