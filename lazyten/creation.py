@@ -186,8 +186,8 @@ def _laid_out(t: Tensor, order: Any, what: str, broadcast: bool = False) -> Tens
 
 def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str:
     """The order of a ``*_like`` result: 'C' or 'F' as given, or the
-    prototype's where it is known (a user's array or a value computed
-    already; a lazy result is taken as C): for 'A' F if it is
+    prototype's (a user's array, a value computed already, a lazy result's
+    as NumPy's will be laid out: ``_computed_layout``): for 'A' F if it is
     Fortran-contiguous, for 'K' F if its axes are laid out in F's order
     (``layout.memory_order``, as a reversed F array's; an order of the axes
     neither C's nor F's is taken as C)."""
@@ -199,6 +199,8 @@ def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str:
     if isinstance(x, Tensor):
         from .memory import known_value
         v = known_value(x)
+        if v is None and x.ndim > 1:
+            v = _computed_layout(x)
     else:
         v = x if isinstance(x, np.ndarray) else None
     if v is None or v.flags.c_contiguous:
@@ -208,6 +210,21 @@ def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str:
     # NumPy's axis order for the prototype's strides, as a ufunc's result
     from .exec.layout import memory_order
     return "F" if memory_order([v], v.shape) == tuple(range(v.ndim - 1, -1, -1)) else "C"
+
+
+def _computed_layout(x: Tensor) -> np.ndarray[Any, Any] | None:
+    """A stand-in laid out as the computed result ``x``'s data is, which
+    NumPy's follows its operands' (``x.T * 2``: F): known from them, or
+    else learnt by computing ``x`` (``tensor.settle_layout``), as a
+    ``*_like``'s "K" copies it.  None in a function being traced, where it
+    is taken as C."""
+    from .graph.shapes import layout_stand_in
+    from .tensor import layout_known, settle_layout, write_order
+    n = x.node
+    settle_layout(n)
+    if not layout_known(n):
+        return None
+    return layout_stand_in(x.shape, x.dtype, write_order(n))
 
 
 @ignores_like

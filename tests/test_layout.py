@@ -484,6 +484,18 @@ def test_creation_functions_take_numpys_order(engine: Any) -> None:
                     same_layout(lt_fn(p, None, order).eval(), np_fn(proto, None, order))
             same_layout(lt.full_like(lt.asarray(proto), 7, None, order).eval(),
                         np.full_like(proto, 7, None, order))
+    # A lazy prototype's layout is its result's, NumPy's (``x.T * 2``: F),
+    # as a write through a reshape shows (to NumPy a copy of F data)
+    A2 = np.arange(12.0).reshape(4, 3)
+    for make in (lambda m, a: m.asarray(a).T * 2, lambda m, a: (m.asarray(a).T + 1)[:, 1:],
+                 lambda m, a: m.asarray(a) * 2):
+        for np_fn, lt_fn in ((np.zeros_like, lt.zeros_like), (np.ones_like, lt.ones_like)):
+            for order in ("K", "A"):
+                got, want = lt_fn(make(lt, A2), None, order), np_fn(make(np, A2), None, order)
+                got.reshape(-1)[1] = 9.0
+                want.reshape(-1)[1] = 9.0
+                assert_eq(got, want)
+                same_layout(got.eval(), want)
     t = lt.zeros((3, 4), order="F")
     t[0] = 1.0                                    # (written: values as NumPy's)
     assert_eq(t, np.where(np.arange(3)[:, None] == 0, 1.0, np.zeros((3, 4))))
