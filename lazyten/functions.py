@@ -559,6 +559,14 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
         settle_layout((t if t._root is None else t._root)._node)   # (it decides values)
     if order == "F" or (order == "A" and is_f_contiguous(t) and not is_c_contiguous(t)):
         return reshape(t.T, dims[::-1], copy=copy).T
+    if t._root is not None and t._tentative and layout_known(t._root._node):
+        # A view taken as one on a layout not known then (``r =
+        # y.reshape(-1)`` of a lazy ``x.T * 2``), known now: where NumPy's
+        # was a copy it becomes that copy first, so this reshape is a view
+        # of it, as NumPy's is, not a copy of its own that misses its writes
+        t._settle_view()
+        if t._root is not None:
+            t._tentative = False
     t2 = t._view("reshape", shape=dims)
     root = t2._root
     if copy is False and root is not None:
@@ -570,9 +578,12 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
             # A computed result's layout is known when it runs (NumPy's
             # follows its operands'): a view, taken as C, may be NumPy's
             # view.  A write through it decides (``Tensor._write``).
+            t2._tentative = True
             return t2
         # A copy in NumPy: a write to it must not reach the base.
         return Tensor(t2._node)
+    if root is not None and not t2._tentative and not layout_known(root._node):
+        t2._tentative = True                 # (a view taken on C, the layout not known)
     return t2
 
 

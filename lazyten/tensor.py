@@ -210,7 +210,8 @@ class Tensor:
     array([3., 5., 7.])
     """
 
-    __slots__ = ("_n", "_root", "_steps", "_root_node", "_seen", "__weakref__")
+    __slots__ = ("_n", "_root", "_steps", "_root_node", "_seen", "_tentative",
+                 "__weakref__")
 
     # ndarray op Tensor -> NumPy defers to our reflected operators / __array_ufunc__.
     __array_priority__ = 1000.0
@@ -224,6 +225,9 @@ class Tensor:
     _root_node: Node | None
     # (a view's: ``_copies_made`` when it last looked for a copy to adopt)
     _seen: int
+    # (a view's: whether its chain holds a reshape taken as a view on a
+    # layout not known then, which NumPy's may copy: ``functions.reshape``)
+    _tentative: bool
 
     if TYPE_CHECKING:
         # The methods that are module functions, set on the class by
@@ -243,6 +247,7 @@ class Tensor:
         self._steps = steps
         self._root_node = root._node
         self._seen = _copies_made[0]
+        self._tentative = False
 
     @property
     def _path(self) -> tuple[ViewStep, ...]:
@@ -304,6 +309,7 @@ class Tensor:
         view._steps = (step, self._steps if self._root is not None else None)
         view._root_node = root._node
         view._seen = _copies_made[0]
+        view._tentative = self._root is not None and self._tentative
         return view
 
     def _write(self, new_value: Node) -> None:

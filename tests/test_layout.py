@@ -367,8 +367,18 @@ def _ravel_and_order_a(m: Any, a: Any) -> Any:
     return [y, r, (a.T * 2).reshape(-1, order="A")]
 
 
+def _reshape_of_a_view_settled_since(m: Any, a: Any) -> Any:
+    y = a.T * 2
+    r = y.reshape(-1)                    # (to NumPy a copy: y is F)
+    np.asarray(y)                        # (y's layout known from here)
+    s = r.reshape(4, 3)                  # (a view of the copy r)
+    q = r.ravel()
+    r[0] = 5.0
+    return [y, r, s, q]
+
+
 @pytest.mark.parametrize("scenario", [_copying_reshape_views, _two_copying_reshapes,
-                                      _whole_write_then_reshape,
+                                      _whole_write_then_reshape, _reshape_of_a_view_settled_since,
                                       _long_write_chain, _copies_of_views, _ravel_and_order_a])
 def test_views_of_computed_results_follow_numpys_layouts(engine: Any, scenario: Any) -> None:
     """Views of a reshape that copies share the copy (they were views of
