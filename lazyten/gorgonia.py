@@ -327,7 +327,9 @@ def ut(t: Tensor) -> Tensor:
     node = root._node
     for name, attrs in rest:
         node = ops.apply(name, [node], **dict(attrs))
-    return Tensor(node, root, rest)
+    out = Tensor(node, root, rest)
+    out._tentative = t._tentative            # (its reshapes, as they were taken)
+    return out
 
 
 # ---------------------------------------------------------------- options: reuse, incr, unsafe

@@ -395,8 +395,8 @@ class Tensor:
         """Take as root the copy a reshape in this view's chain turned out
         to be (``_copied``), if one did; whether it did."""
         self._seen = _copies_made[0]
-        if not _copies:
-            return False
+        if not _copies or not self._tentative:
+            return False                     # (copies are made of tentative reshapes only)
         above: list[ViewStep] = []
         link = self._steps
         while link is not None:
