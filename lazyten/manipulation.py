@@ -61,8 +61,8 @@ from .graph.node import Node, Shape
 from .indexing import _assigned, check_write_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
-from .tensor import (Tensor, check_order, layout_known, numpy_out, numpy_writes, snapshot,
-                     wrap, writes)
+from .tensor import (Tensor, check_order, layout_known, numpy_out, numpy_writes, settle_layout,
+                     snapshot, wrap, writes)
 
 __all__: list[str] = [
     "append", "insert", "delete", "roll", "rot90", "fliplr", "flipud", "pad", "resize",
@@ -1091,18 +1091,21 @@ def ravel(a: Any, order: Any = "C") -> Tensor:
     where NumPy's is (the data C-contiguous, F-contiguous for "F", in the
     layout writes see: ``functions.is_c_contiguous``), else a copy, so a
     write to it reaches ``a`` exactly as in NumPy.  ``"A"`` and ``"K"``
-    follow the memory layout: of a user's array and views of it, known now
-    (a view where NumPy's is; F order for Fortran-ordered data); of a
-    computed value, known only when it runs, so read then into a copy
-    (``memory.flattened``: a write to it stays there, where NumPy's may be
-    a view)."""
+    follow the memory layout, of a computed result too (NumPy's follows its
+    operands': ``(x.T * 2).ravel("K")`` is a view of F data), where it is
+    not known from them learnt by computing the result
+    (``tensor.settle_layout``): a view where NumPy's is, F order for
+    Fortran-ordered data.  In a function being traced, where a layout is
+    known only at a call, a copy read in the layout of the value as it runs
+    (``memory.flattened``: a write to it stays there)."""
     t = wrap(a)
     o = "C" if order is None else order.upper() if isinstance(order, str) else order
     check_order(o, "ravel")
     if o in ("A", "K") and t.ndim > 1:
         from .memory import flattened
         root = t if t._root is None else t._root
-        if root._node.op.name not in ("input", "view_update"):
+        settle_layout(root._node)
+        if not layout_known(root._node):
             return flattened(t, o)
         if F.is_c_contiguous(t):
             o = "C"

@@ -641,3 +641,24 @@ def test_sibling_views_of_a_copying_reshape_read_in_two_threads_share_one_copy()
         "    assert float(np.asarray(r)[0]) == 0.0      # (copied before the write)\n"
         "print('done')\n")
     finishes_in_child(script)
+
+
+@pytest.mark.parametrize("order", ["A", "K"])
+def test_ravel_in_memory_order_of_a_computed_result_is_numpys_view(engine: Any,
+                                                                   order: str) -> None:
+    """``ravel("A"/"K")`` of a computed result follows its layout, NumPy's
+    (``x.T * 2`` is F, ``x * 2`` C): a view where NumPy's is, so a write
+    through it reaches the result, and a copy where NumPy's is (a reversed
+    axis).  Lazy results were always copied: the write was lost."""
+    a = np.arange(12.0).reshape(3, 4)
+    makers = (lambda m, x: x.T * 2, lambda m, x: x * 2, lambda m, x: (x.T * 2)[::-1],
+              lambda m, x: np.sort(x.T, axis=0), lambda m, x: (x.T * 2)[:, 1:],
+              lambda m, x: (x.T + 1).T)
+    for make in makers:
+        y, yn = make(lt, lt.asarray(a)), make(np, a.copy())
+        r, rn = y.ravel(order), yn.ravel(order)
+        r[1] = -7.0
+        rn[1] = -7.0
+        assert_eq(r, rn)
+        assert_eq(y, yn)
+        assert np.shares_memory(y, r) == np.shares_memory(yn, rn)
