@@ -72,7 +72,9 @@ __all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_values", "
            "masked_inside", "masked_outside", "masked_where", "masked_invalid", "filled",
            "count", "compressed", "getdata", "getmask", "getmaskarray", "is_masked",
            "sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax",
-           "sqrt", "log", "exp", "abs", "default_fill_value", "nomask", "shrink_mask"]
+           "sqrt", "log", "exp", "abs", "default_fill_value", "nomask", "shrink_mask",
+           "count_masked", "fix_invalid", "anom", "anomalies", "ptp", "argsort", "sort",
+           "average", "median"]
 
 # numpy.ma's tolerance for "division by zero".  A NumPy scalar, as in numpy.ma:
 # it is strong, so the domain test runs in float64 for float32 data too.
@@ -142,6 +144,18 @@ def _fill_as(fill: np.ndarray[Any, Any] | None, dtype: np.dtype[Any]) -> Any:
 
 # NumPy's other names of functions lt.ma has under one.
 _NUMPY_ALIASES = {"around": "round", "amax": "max", "amin": "min"}
+# NumPy's functions that are not lt.ma's of the name: ``np.sort`` sorts a
+# copy where the method sorts in place, ``np.argsort``'s axis is -1 where
+# numpy.ma's default flattens; ``np.median`` of a MaskedArray reads its data
+# (not numpy.ma's median), and so does ``np.ptp``: refused, as the others
+# that would drop the mask.
+_NUMPY_OWN: dict[str, Callable[..., Any] | None] = {
+    "ptp": None,
+    "sort": lambda a, axis=-1, kind=None, order=None, *, stable=None: sort(
+        a, axis, kind, order, stable=stable),
+    "argsort": lambda a, axis=-1, kind=None, order=None, *, stable=None: argsort(
+        a, axis, kind, order, stable=stable),
+    "median": None}
 
 
 class MaskedTensor:
@@ -179,9 +193,14 @@ class MaskedTensor:
         if answered:
             return got                                  # (np.shape(m), np.ndim(m))
         name = _NUMPY_ALIASES.get(func.__name__, func.__name__)
-        if args and args[0] is self and callable(getattr(MaskedTensor, name, None)):
+        numpys_own = func.__module__ == "numpy" and name in _NUMPY_OWN
+        if numpys_own:
+            own = _NUMPY_OWN[name]
+            if own is not None and args and args[0] is self:
+                return own(*args, **kwargs)
+        elif args and args[0] is self and callable(getattr(MaskedTensor, name, None)):
             return getattr(self, name)(*args[1:], **kwargs)     # (NumPy's own way)
-        fn = globals().get(name) if func.__module__ == "numpy" else None
+        fn = globals().get(name) if func.__module__ == "numpy" and not numpys_own else None
         if callable(fn) and name in __all__:
             return fn(*args, **kwargs)
         raise TypeError(f"{func.__module__}.{func.__name__} of a masked tensor would read its "
@@ -479,14 +498,37 @@ class MaskedTensor:
         return std(self, axis, dtype, ddof, keepdims)
 
     def min(self, axis: Any = None, keepdims: bool = False, *,
-            out: Any = None) -> MaskedTensor:
+            out: Any = None, fill_value: Any = None) -> MaskedTensor:
         _no_out(out, "min")
-        return min(self, axis, keepdims)
+        return min(self, axis, keepdims, fill_value=fill_value)
 
     def max(self, axis: Any = None, keepdims: bool = False, *,
-            out: Any = None) -> MaskedTensor:
+            out: Any = None, fill_value: Any = None) -> MaskedTensor:
         _no_out(out, "max")
-        return max(self, axis, keepdims)
+        return max(self, axis, keepdims, fill_value=fill_value)
+
+    def ptp(self, axis: Any = None, out: Any = None, fill_value: Any = None,
+            keepdims: bool = False) -> MaskedTensor:
+        return ptp(self, axis, out, fill_value, keepdims)
+
+    def anom(self, axis: int | None = None, dtype: Any = None) -> MaskedTensor:
+        return anom(self, axis, dtype)
+
+    def argsort(self, axis: Any = np._NoValue, kind: str | None = None, order: Any = None,
+                endwith: bool | None = True, fill_value: Any = None, *,
+                stable: bool | None = None) -> Tensor:
+        return argsort(self, axis, kind, order, endwith, fill_value, stable=stable)
+
+    def sort(self, axis: int = -1, kind: str | None = None, order: Any = None,
+             endwith: bool | None = True, fill_value: Any = None, *,
+             stable: bool | None = None) -> None:
+        """Sort in place (numpy.ma's): data and mask moved together, masked
+        elements last (``endwith``) or first; views and shared tensors see
+        it, as numpy.ma's write does."""
+        done = sort(self, axis, kind, order, endwith, fill_value, stable=stable)
+        self._data[...] = done._data
+        if self._shrink != ():               # (nomask: nothing to move)
+            self._mask[...] = done._mask
 
     def argmin(self, axis: int | None = None, keepdims: bool = False) -> Tensor:
         return argmin(self, axis, keepdims)
@@ -1471,18 +1513,38 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) ->
     a = _masked(a)
     return _as_numpy_ma_reduces(
         a, lambda: F.mean(a._data, axis=axis, dtype=dtype, keepdims=keepdims),
-        lambda: _masked_mean(a, axis, dtype, keepdims), exact=True)
+        lambda: _masked_mean(a, axis, dtype, keepdims), exact=True,
+        domain=lambda res: _too_large(res, _reduced_count(a, res)))
+
+
+def _reduced_count(a: MaskedTensor, res: Tensor) -> int:
+    """How many elements each of a reduction's results ``res`` read."""
+    return a.size // res.size if res.size else 1
+
+
+def _too_large(q: Tensor, n: int) -> Tensor:
+    """numpy.ma's domain of ``q = s / n`` (``_DomainSafeDivide``, which
+    ndarray's ``mean`` and ``var`` run into on a MaskedArray: their division
+    has an ``out`` of that class): ``|q| * tiny >= n``, in float64 (tiny is
+    a NumPy float64) -- an infinite mean, an overflowed variance."""
+    mag = F.abs(q)
+    if mag.dtype != np.float64:
+        mag = mag.astype(np.float64)
+    return mag * np.finfo(np.float64).tiny >= n
 
 
 def _as_numpy_ma_reduces(a: MaskedTensor, plain: Callable[[], Tensor],
                          masked: Callable[[], MaskedTensor], exact: bool,
-                         real_part: bool = False) -> MaskedTensor:
+                         real_part: bool = False,
+                         domain: Callable[[Tensor], Tensor] | None = None) -> MaskedTensor:
     """numpy.ma's ``mean`` and ``var``: ndarray's own (``plain``) on an array it
     holds without a mask, its masked computation otherwise.  The two differ
     in dtype (float32 data: float32 against float64), in the fill value
     (``mean``) and in the last bits (float16; complex ``var``, where ``exact``
     is false); only then is a mask that numpy.ma may have shrunk computed to
-    choose (``MaskedTensor._nomask``)."""
+    choose (``MaskedTensor._nomask``).  ``domain``: where ndarray's result
+    is masked all the same, by numpy.ma's division it runs into
+    (``_too_large``), its data there 1 (numpy.ma's fill for a division)."""
     s = a._shrink
     if s is None:
         return masked()
@@ -1497,7 +1559,10 @@ def _as_numpy_ma_reduces(a: MaskedTensor, plain: Callable[[], Tensor],
     # (not for a complex var, which ndarray takes from ``.real``: numpy.ma's
     # property gives it the default one).
     fill = None if real_part else a._fill_value
-    return _make(res, zeros_like(res, dtype=np.bool_), fill, shrink=())
+    if domain is None or res.dtype.kind not in "fc":
+        return _make(res, zeros_like(res, dtype=np.bool_), fill, shrink=())
+    m = domain(res)
+    return _make(F.where(m, 1, res), m, fill, shrink=(_own(m),))
 
 
 def _masked_mean(a: MaskedTensor, axis: Any, dtype: Any, keepdims: bool) -> MaskedTensor:
@@ -1527,10 +1592,16 @@ def var(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0,
     where ``count <= ddof``; a scalar where numpy.ma's division masks it."""
     a = _masked(a)
     ddof = operator.index(ddof)
+    def domain(res: Tensor) -> Tensor:
+        # (ndarray's var divides twice: the mean by the count, the sum of
+        # squares by the count less ddof)
+        n = _reduced_count(a, res)
+        avg = F.mean(a._data, axis=axis, dtype=dtype, keepdims=keepdims)
+        return _too_large(res, builtins.max(n - ddof, 0)) | _too_large(avg, n)
     return _as_numpy_ma_reduces(
         a, lambda: F.var(a._data, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims),
         lambda: _masked_var(a, axis, dtype, ddof, keepdims), exact=a.dtype.kind != "c",
-        real_part=a.dtype.kind == "c")
+        real_part=a.dtype.kind == "c", domain=domain)
 
 
 def _masked_var(a: MaskedTensor, axis: Any, dtype: Any, ddof: int,
@@ -1556,27 +1627,34 @@ def std(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0,
     return sqrt(var(a, axis, dtype, ddof, keepdims))
 
 
-def _extreme(a: Any, axis: Any, keepdims: bool, lowest: bool) -> MaskedTensor:
+def _extreme(a: Any, axis: Any, keepdims: bool, lowest: bool,
+             fill_value: Any = None) -> MaskedTensor:
     a = _masked(a)
-    probe = np.zeros(1, a.dtype)
-    fv = np.ma.minimum_fill_value(probe) if lowest else np.ma.maximum_fill_value(probe)
+    if fill_value is None:
+        probe = np.zeros(1, a.dtype)
+        fv = np.ma.minimum_fill_value(probe) if lowest else np.ma.maximum_fill_value(probe)
+        stand_in = np.asarray(fv, a.dtype)[()]
+    else:                                    # (numpy.ma's ``filled(fill_value)`` first)
+        stand_in = _fill_as(_check_fill_value(fill_value, a.dtype), a.dtype)
     red = F.min if lowest else F.max
-    d = red(F.where(a._mask, np.asarray(fv, a.dtype)[()], a._data), axis=axis,
-            keepdims=keepdims)
+    d = red(F.where(a._mask, stand_in, a._data), axis=axis, keepdims=keepdims)
     m = _reduced_mask(a, axis, keepdims)
     # numpy.ma: ``np.copyto(result, result.fill_value, where=newmask)``, the
     # result's fill value being the dtype's default (not the array's).
     return _make(F.where(m, _fill_as(None, d.dtype), d), m, None, shrink=a._shrink)
 
 
-def min(a: Any, axis: Any = None, keepdims: bool = False) -> MaskedTensor:  # noqa: A001
-    """Minimum of the unmasked elements; masked where every element was masked."""
-    return _extreme(a, axis, keepdims, lowest=True)
+def min(a: Any, axis: Any = None, keepdims: bool = False, *,  # noqa: A001
+        fill_value: Any = None) -> MaskedTensor:
+    """Minimum of the unmasked elements; masked where every element was
+    masked (``fill_value``: what masked elements read as, numpy.ma's)."""
+    return _extreme(a, axis, keepdims, lowest=True, fill_value=fill_value)
 
 
-def max(a: Any, axis: Any = None, keepdims: bool = False) -> MaskedTensor:  # noqa: A001
+def max(a: Any, axis: Any = None, keepdims: bool = False, *,  # noqa: A001
+        fill_value: Any = None) -> MaskedTensor:
     """Maximum of the unmasked elements; masked where every element was masked."""
-    return _extreme(a, axis, keepdims, lowest=False)
+    return _extreme(a, axis, keepdims, lowest=False, fill_value=fill_value)
 
 
 def argmin(a: Any, axis: int | None = None, keepdims: bool = False) -> Tensor:
@@ -1907,3 +1985,285 @@ def _clip(self: MaskedTensor, lo: Any, hi: Any) -> MaskedTensor:
                  None if hi is None else next(bounds))
     mk = _full(_or(*(o.mask for o in ops_)), res)
     return _make(res, mk, self._fill_value, shrink=_shrunk(mk, *(o.shrink for o in ops_)))
+
+
+# ---------------------------------------------------------------- numpy.ma's sorting and statistics
+
+def count_masked(arr: Any, axis: Any = None) -> Tensor:
+    """The number of masked elements (along ``axis``): numpy.ma's
+    ``getmaskarray(arr).sum(axis)``, an int64 tensor."""
+    return F.sum(getmaskarray(arr), axis=axis)
+
+
+def fix_invalid(a: Any, mask: Any = nomask, copy: bool = True,
+                fill_value: Any = None) -> MaskedTensor:
+    """``a`` masked where its data are NaN or infinite, those data replaced
+    by ``fill_value`` (``a``'s fill value when None), as numpy.ma's: a masked
+    tensor of ``a`` (``masked_array(a, mask=mask, copy=copy)``), written in
+    place, so with ``copy=False`` a tensor given shares the write; nomask
+    kept where nothing was invalid.
+
+    >>> import numpy as np, lazyten as lt
+    >>> lt.ma.fix_invalid(lt.asarray([1.0, np.nan, 3.0]), fill_value=0).eval()
+    masked_array(data=[1.0, --, 3.0],
+                 mask=[False,  True, False],
+           fill_value=1e+20)
+    """
+    x = masked_array(a, mask=mask, copy=copy)
+    if x.dtype.kind not in "fc":
+        return x                             # (nothing is invalid)
+    invalid = _own(~F.isfinite(x._data))
+    fv = x._fill_value if fill_value is None else _check_fill_value(fill_value, x.dtype)
+    state = x._shrink
+    _mask_for_write(x)
+    _or_mask_into(x, invalid)
+    x._data[invalid] = _fill_as(fv, x.dtype)
+    x._shrink = None if state is None else state + (invalid,)
+    return x
+
+
+def anom(a: Any, axis: int | None = None, dtype: Any = None) -> MaskedTensor:
+    """The deviations from the mean along ``axis`` (numpy.ma's ``anom``:
+    ``a - a.mean(axis)``, the mean's axis put back where ``axis`` is given
+    and not 0)."""
+    a = _masked(a)
+    m = mean(a, axis, dtype)
+    if not axis:
+        return a - m
+    return a - m._both(lambda t: F.expand_dims(t, axis))
+
+
+anomalies = anom
+
+
+def ptp(a: Any, axis: Any = None, out: Any = None, fill_value: Any = None,
+        keepdims: bool = False) -> MaskedTensor:
+    """Peak to peak (numpy.ma's: ``max - min`` of the unmasked elements,
+    masked where every element was; ``fill_value`` stands in for masked
+    elements in both, as in numpy.ma's ``max``/``min``)."""
+    _no_out(out, "ptp")
+    a = _masked(a)
+    res = _extreme(a, axis, keepdims, lowest=False, fill_value=fill_value)
+    res -= _extreme(a, axis, keepdims, lowest=True, fill_value=fill_value)
+    return res
+
+
+def _sort_fill(a: MaskedTensor, endwith: bool | None, fill_value: Any) -> Any:
+    """The value masked elements sort as (numpy.ma's ``argsort``): last
+    (``endwith``) NaN for floats, the dtype's largest otherwise; first the
+    dtype's smallest."""
+    if fill_value is not None:
+        return _fill_as(_check_fill_value(fill_value, a.dtype), a.dtype)
+    probe = np.zeros(1, a.dtype)
+    if endwith and a.dtype.kind == "f":
+        fv: Any = np.nan
+    else:
+        fv = np.ma.minimum_fill_value(probe) if endwith else np.ma.maximum_fill_value(probe)
+    return np.asarray(fv, a.dtype)[()]
+
+
+def _no_fields(order: Any, what: str) -> None:
+    if order is not None:
+        raise ValueError(f"{what}: order= names fields of a structured dtype; lazyten's "
+                         f"dtypes have none")
+
+
+def argsort(a: Any, axis: Any = np._NoValue, kind: str | None = None, order: Any = None,
+            endwith: bool | None = True, fill_value: Any = None, *,
+            stable: bool | None = None) -> Tensor:
+    """The indices that sort ``a`` along ``axis`` (a plain tensor), masked
+    elements sorting last (``endwith``) or first, as numpy.ma's: the data
+    filled with ``fill_value`` or NaN (floats) or the dtype's extreme, then
+    NumPy's argsort.  Without ``axis``, numpy.ma's default: -1 for at most
+    one dimension, else the flattened array, with its FutureWarning."""
+    a = _masked(a)
+    _no_fields(order, "argsort")
+    if axis is np._NoValue:
+        if a.ndim <= 1:
+            axis = -1
+        else:
+            warnings.warn("In the future the default for argsort will be axis=-1, not the "
+                          "current None, to match its documentation and np.argsort. "
+                          "Explicitly pass -1 or None to silence this warning.",
+                          _ma_core.MaskedArrayFutureWarning, stacklevel=2)
+            axis = None
+    filled_ = F.where(a._mask, _sort_fill(a, endwith, fill_value), a._data)
+    from .sorting import argsort as plain_argsort
+    return plain_argsort(filled_, axis=axis, kind=kind, stable=stable)
+
+
+def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None,
+         endwith: bool | None = True, fill_value: Any = None, *,
+         stable: bool | None = None) -> MaskedTensor:
+    """A sorted copy of ``a`` (numpy.ma's ``sort``): data and mask moved
+    together by ``argsort`` (masked elements last, or first), flattened for
+    ``axis=None``; nomask and the fill value kept."""
+    a = _masked(a)
+    if axis is None:
+        a, axis = a.flatten(), 0
+    idx = argsort(a, axis, kind, order, endwith, fill_value, stable=stable)
+    from .sorting import take_along_axis
+    return _make(take_along_axis(a._data, idx, axis), take_along_axis(a._mask, idx, axis),
+                 a._fill_value, shrink=a._shrink)
+
+
+def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
+            keepdims: Any = np._NoValue) -> Any:
+    """The weighted average of the unmasked elements (numpy.ma's): without
+    ``weights`` the masked ``mean``; with them ``sum(a * w) / sum(w)`` over
+    unmasked elements, in float64 for integer data (a 1-d ``weights`` along
+    a given ``axis`` broadcast as numpy.ma's).  ``returned``: also the sum
+    of the weights (the count, without weights), of the average's shape."""
+    a = _masked(a)
+    if axis is not None:
+        axis = tuple(sorted(_norm_axes(axis, a.ndim)))
+    keep = bool(keepdims) if keepdims is not np._NoValue else False
+    scl: Any
+    if weights is None:
+        avg = mean(a, axis, None, keep)
+        # (numpy.ma's count has no kept axes: ``returned`` broadcasts it,
+        # and refuses where a kept axis is not the first)
+        scl = count(a, axis).astype(avg.dtype)
+    else:
+        w = _base(weights) if not _is_masked_type(weights) else _masked(weights)._data
+        if a.dtype.kind in "biu":
+            rdt = np.result_type(a.dtype, w.dtype, "f8")
+        else:
+            rdt = np.result_type(a.dtype, w.dtype)
+        if w.shape != a.shape:
+            if axis is None:
+                raise TypeError("Axis must be specified when shapes of a and weights differ.")
+            if w.shape != tuple(a.shape[ax] for ax in axis):
+                raise ValueError("Shape of weights must be consistent with shape of a along "
+                                 "specified axis.")
+            w = w.reshape(tuple(s if ax in axis else 1 for ax, s in enumerate(a.shape)))
+        wm = MaskedTensor(F.where(a._mask, 0, w) if w.shape == a.shape
+                          else F.where(a._mask, 0, F.broadcast_to(w, a.shape)), a._mask)
+        prod_ = _make(F.multiply(a._data, wm._data, dtype=rdt), a._mask, None)
+        scl = sum(wm, axis, rdt, keep)
+        num = sum(prod_, axis, None, keep)
+        if num.ndim == 0:                    # (numpy.ma's scalars: NumPy's division)
+            avg = MaskedTensor(num._data / scl._data, num._mask | scl._mask)
+        else:
+            avg = _binary("divide", num, scl)
+    if returned:
+        if scl.shape != avg.shape:
+            scl = (scl._both(lambda t: F.broadcast_to(t, avg.shape)).copy()
+                   if isinstance(scl, MaskedTensor) else F.broadcast_to(scl, avg.shape).copy())
+        return avg, scl
+    return avg
+
+
+def _norm_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    out = []
+    for ax in axes:
+        ax = operator.index(ax)
+        if not -ndim <= ax < ndim:
+            raise np.exceptions.AxisError(ax, ndim, "axis")
+        out.append(ax % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError("repeated axis in `axis` argument")
+    return tuple(out)
+
+
+def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> MaskedTensor:
+    """The median of the unmasked elements along ``axis`` (several axes:
+    merged, as NumPy's), computed as numpy.ma's: sorted with masked
+    elements last (inf stands in for them in float data, so an unmasked NaN
+    sorts after them and makes the median NaN), the middle one or two of
+    the unmasked elements averaged (float data: their sum halved; integers:
+    numpy.ma's float64 mean); masked where every element was.  A plain
+    tensor's is NumPy's median.  ``overwrite_input`` changes nothing: inputs
+    are never written."""
+    _no_out(out, "median")
+    from .statistics import _keepdims, _ureduce
+    from .statistics import median as plain_median
+    if not _is_masked_type(a):
+        m = plain_median(a, axis=axis, keepdims=keepdims)
+        return MaskedTensor(m, zeros_like(m, dtype=np.bool_))
+    x = _masked(a)
+    ax: int = 0
+    axes: tuple[int, ...] = ()
+
+    def merged(t: Tensor) -> Tensor:
+        nonlocal ax, axes
+        r, ax, axes = _ureduce(t, axis)
+        return r
+
+    y = _make(merged(x._data), merged(x._mask), x._fill_value, shrink=x._shrink)
+    res = _median_along(y, ax)
+    if not keepdims:
+        return res
+    return res._both(lambda t: _keepdims(t, x.ndim, axes, True))
+
+
+def _median_along(a: MaskedTensor, axis: int) -> MaskedTensor:
+    """numpy.ma's ``_median`` of ``a`` along ``axis``."""
+    inexact = a.dtype.kind in "fc"
+    asorted = sort(a, axis=axis, fill_value=np.inf if inexact else None)
+    n_axis = asorted.shape[axis]
+    if n_axis == 0:
+        return mean(asorted, axis)
+    from .sorting import take_along_axis
+    counts = count(asorted, axis, keepdims=True)
+    h = counts // 2
+    odd = counts % 2 == 1
+    low = F.where(odd, h, h - 1)
+    # (no element unmasked: the last one, masked, as numpy.ma's -1)
+    low = F.where(low < 0, n_axis - 1, low)
+    every = F.all(asorted._mask, axis=axis, keepdims=True)
+    fill_low = np.ma.minimum_fill_value(np.zeros(1, a.dtype))
+    picked = []
+    for idx in (low, h):
+        d = take_along_axis(asorted._data, idx, axis)
+        mk = take_along_axis(asorted._mask, idx, axis)
+        if asorted.ndim > 1:
+            # numpy.ma's ``replace_masked``: a masked pick (an unmasked
+            # value tied with the masked ones' stand-in) reads as the
+            # dtype's largest, unless every element is masked
+            rep = mk & ~every
+            d = F.where(rep, np.asarray(fill_low, a.dtype)[()], d)
+            mk = mk & ~rep
+        picked.append(_make(d, mk, None))
+    if asorted.ndim == 1:
+        return _median_1d(asorted, picked, odd, every, fill_low)
+    lh = concatenate(picked, axis=axis)
+    if inexact:
+        s = sum(lh, axis)
+        s = _make(F.true_divide(s._data, 2.0).astype(s.dtype), s._mask, s._fill_value,
+                  shrink=s._shrink)
+        return _nancheck(asorted, s, axis)
+    return mean(lh, axis)
+
+
+def _median_1d(asorted: MaskedTensor, picked: list[MaskedTensor], odd: Tensor, every: Tensor,
+               fill_low: Any) -> MaskedTensor:
+    """numpy.ma's 1-d ``_median``: the sum (inexact data: halved where the
+    count is even) or the mean of ``asorted[idx + odd - 1:idx + 1]``, one
+    or two elements; masked where all are, where only the picks are (a tie
+    with the masked ones' stand-in) the dtype's largest."""
+    (lo, hi), odd0 = picked, odd.reshape(())
+    # the slice holds the low pick always and the high one where the count is even
+    hi_in = _make(hi._data, hi._mask | odd0, None)
+    mid = concatenate([lo.reshape(1), hi_in.reshape(1)])
+    if asorted.dtype.kind in "fc":
+        s = sum(mid)
+        half = F.where(odd0, s._data, F.true_divide(s._data, 2.0).astype(s.dtype))
+        s = _nancheck(asorted, _make(half, s._mask, None), 0)
+    else:
+        s = mean(mid)
+    allm = every.reshape(())
+    tie = s._mask & ~allm
+    return _make(F.where(tie, np.asarray(fill_low, s.dtype)[()], s._data), s._mask & allm, None)
+
+
+def _nancheck(asorted: MaskedTensor, s: MaskedTensor, axis: int) -> MaskedTensor:
+    """NumPy's ``_median_nancheck``: an unmasked NaN sorts last (after the
+    masked elements' inf): the median is that NaN."""
+    if asorted.size == 0 or asorted.dtype.kind not in "fc":
+        return s
+    last = F.take(asorted._data, -1, axis=axis)
+    nan = F.isnan(last) & ~F.take(asorted._mask, -1, axis=axis)
+    return _make(F.where(nan, last, s._data), s._mask, s._fill_value, shrink=s._shrink)

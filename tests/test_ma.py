@@ -1242,3 +1242,148 @@ def test_tolist_and_nonzero(engine: Any) -> None:
                 np.testing.assert_array_equal(g.eval(), w)
     assert lt.ma.masked_array(2.0, mask=True).tolist() is None
     assert lt.ma.masked_array([[1, 2]], mask=[[1, 0]]).tolist() == [[None, 2]]
+
+
+# ---------------------------------------------------------------- sorting and statistics
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_MA_DTYPES = [np.float64, np.float32, np.int64, np.int16, np.uint8]
+
+
+@st.composite
+def _masked_pairs(draw: Any) -> tuple[Any, MaskedTensor, np.ndarray[Any, Any]]:
+    """A numpy.ma array and lt.ma's of the same data and mask (or both
+    without one), 0-d to 3-d, empty axes, strided or broadcast data, NaN
+    and infinities among floats."""
+    shape = tuple(draw(st.lists(st.integers(0, 4), max_size=3)))
+    dt = np.dtype(draw(st.sampled_from(_MA_DTYPES)))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    if dt.kind == "f":
+        d = (rng.normal(size=shape) * 10).astype(dt)
+        if d.size and draw(st.booleans()):
+            d.flat[rng.integers(0, d.size)] = draw(st.sampled_from([np.nan, np.inf, -np.inf]))
+    else:
+        d = rng.integers(0 if dt.kind == "u" else -20, 20, shape).astype(dt)
+    layout = draw(st.sampled_from(["c", "strided", "broadcast"]))
+    if layout == "strided" and d.ndim:
+        d = np.repeat(d, 2, axis=-1)[..., ::2]           # (same values, a step of 2)
+    elif layout == "broadcast" and d.ndim:
+        d = np.broadcast_to(d[..., :1], d.shape) if d.shape[-1] else d
+    mk = rng.random(shape) < draw(st.sampled_from([0.0, 0.3, 0.8, 1.0]))
+    if draw(st.integers(0, 4)) == 0:
+        return np.ma.masked_array(d), lt.ma.masked_array(lt.asarray(d)), d
+    return (np.ma.masked_array(d, mask=mk), lt.ma.masked_array(lt.asarray(d), mask=mk), d)
+
+
+def _same_or_both_raise(got: Callable[[], Any], want: Callable[[], Any]) -> None:
+    try:
+        expected = want()
+    except (ValueError, TypeError, IndexError) as e:
+        with pytest.raises(type(e)):
+            got()
+        return
+    g = got()
+    for lazy, exp in zip(g, expected) if isinstance(g, tuple) else [(g, expected)]:
+        if isinstance(lazy, MaskedTensor):
+            assert_ma_eq(lazy, exp, rtol=1e-12 if lazy.dtype == np.float64 else None)
+        else:
+            assert_eq(lazy, np.asarray(exp))
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(_masked_pairs(), st.data())
+def test_sorting_and_statistics_are_numpy_mas(engine: Any, pair: Any,
+                                              data: st.DataObject) -> None:
+    """median, average (``returned``, ``keepdims``), ptp, count_masked,
+    anom, sort (masked last or first), argsort and fix_invalid of lt.ma
+    against numpy.ma's: values, masks, dtypes, errors."""
+    na, lm, d = pair
+    ax = data.draw(st.sampled_from([None, *range(-d.ndim, d.ndim)]))
+    kd = data.draw(st.booleans())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # (all masked: numpy.ma's median is its float64 ``masked`` constant,
+        # of a dtype lazyten cannot know before the mask is computed)
+        if not (kd and d.dtype == np.float32 and np.ma.getmaskarray(na).all()):
+            _same_or_both_raise(lambda: lt.ma.median(lm, axis=ax, keepdims=kd),
+                                lambda: np.ma.median(na, axis=ax, keepdims=kd))
+        if not (d.dtype == np.float32 and np.isinf(d).any()):   # (the same constant)
+            _same_or_both_raise(lambda: lt.ma.average(lm, axis=ax, keepdims=kd, returned=True),
+                                lambda: np.ma.average(na, axis=ax, keepdims=kd, returned=True))
+            _same_or_both_raise(lambda: lt.ma.anom(lm, axis=ax), lambda: np.ma.anom(na, axis=ax))
+        _same_or_both_raise(lambda: lt.ma.ptp(lm, axis=ax, keepdims=kd),
+                            lambda: np.ma.ptp(na, axis=ax, keepdims=kd))
+        _same_or_both_raise(lambda: lt.ma.count_masked(lm, axis=ax),
+                            lambda: np.ma.count_masked(na, axis=ax))
+        for endwith in (True, False):
+            _same_or_both_raise(lambda: lt.ma.sort(lm, axis=ax, endwith=endwith),
+                                lambda: np.ma.sort(na, axis=ax, endwith=endwith))
+        if d.dtype.kind != "f":              # (floats: masked and NaN tie, in any order)
+            _same_or_both_raise(lambda: lt.ma.argsort(lm, axis=ax, kind="stable"),
+                                lambda: np.ma.argsort(na, axis=ax, kind="stable"))
+        _same_or_both_raise(lambda: lt.ma.fix_invalid(lm), lambda: np.ma.fix_invalid(na.copy()))
+
+
+def test_weighted_average_and_its_errors(engine: Any) -> None:
+    """Weights of ``a``'s shape or along ``axis`` (broadcast as numpy.ma's),
+    masked elements left out of both sums, float64 for integer data; the
+    shapes numpy.ma refuses, refused."""
+    rng = np.random.default_rng(3)
+    d = rng.integers(0, 9, (3, 4))
+    mk = rng.random((3, 4)) < 0.4
+    na, lm = np.ma.masked_array(d, mask=mk), lt.ma.masked_array(lt.asarray(d), mask=mk)
+    w = rng.random((3, 4))
+    for ax, wt in ((None, w), (1, w), (0, w[:, 0]), (1, w[0]), ((0, 1), w)):
+        got = lt.ma.average(lm, axis=ax, weights=wt, returned=True)
+        want = np.ma.average(na, axis=ax, weights=wt, returned=True)
+        for g, e in zip(got, want):
+            assert_ma_eq(g, e)
+    with pytest.raises(TypeError, match="Axis must be specified"):
+        lt.ma.average(lm, weights=w[0])
+    with pytest.raises(ValueError, match="consistent"):
+        lt.ma.average(lm, axis=0, weights=w[0])
+    assert_ma_eq(np.average(lm, axis=0), np.ma.average(na, axis=0))     # (NumPy's, dispatched)
+
+
+def test_sort_in_place_and_numpys_functions_on_masked_tensors(engine: Any) -> None:
+    """``m.sort()`` sorts in place (a view and the tensors given see it);
+    ``np.sort``/``np.argsort`` of a masked tensor are numpy.ma's (a sorted
+    copy, axis -1); ``np.median`` and ``np.ptp`` would read the data
+    (NumPy's of a MaskedArray are not numpy.ma's): refused."""
+    d = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, -1.0]])
+    mk = np.array([[False, True, False], [False, False, True]])
+    data = lt.asarray(d)
+    m, nm = lt.ma.masked_array(data, mask=mk), np.ma.masked_array(d.copy(), mask=mk.copy())
+    assert_ma_eq(np.sort(m), np.sort(nm))
+    assert_eq(np.argsort(m), np.argsort(nm))
+    row = m[0]
+    assert m.sort() is None
+    nm.sort()
+    assert_ma_eq(m, nm)
+    assert_ma_eq(row, nm[0])
+    assert_eq(data, nm.data)                          # (the tensor given is written)
+    for numpys in (np.median, np.ptp):   # (NumPy's read a MaskedArray's data alone)
+        with pytest.raises(TypeError, match="drop its mask"):
+            numpys(m)
+    assert_ma_eq(m.ptp(axis=1), nm.ptp(axis=1))
+    with pytest.warns(np.ma.core.MaskedArrayFutureWarning):
+        lt.ma.argsort(m)
+
+
+def test_means_of_arrays_without_a_mask_are_masked_where_numpy_mas_division_masks(
+        engine: Any) -> None:
+    """ndarray's mean and var of a MaskedArray without a mask divide into a
+    MaskedArray: numpy.ma's division masks an infinite (or overflowed)
+    result; NaN stays unmasked."""
+    for arr in (np.array([np.inf, 1.0]), np.array([[np.inf, 1.0], [1.0, 2.0]]),
+                np.array([[1e200, -1e200], [1.0, 2.0]]), np.array([np.nan, 1.0]),
+                np.array([[np.inf, 1.0], [2.0, 4.0]], np.float32)):
+        na, lm = np.ma.masked_array(arr), lt.ma.masked_array(lt.asarray(arr))
+        ax = 1 if arr.ndim == 2 else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert_ma_eq(lm.mean(axis=ax), na.mean(axis=ax))
+            assert_ma_eq(lm.var(axis=ax), na.var(axis=ax))
