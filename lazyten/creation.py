@@ -205,7 +205,9 @@ def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str:
         v = x if isinstance(x, np.ndarray) else None
     if v is None or v.flags.c_contiguous:
         return "C"
-    if order == "A":
+    if order == "A" or v.flags.f_contiguous:
+        # (F-contiguous and not C: NumPy's "K" is F too, whatever the
+        # length-1 axes' strides say)
         return "F" if v.flags.f_contiguous else "C"
     # NumPy's axis order for the prototype's strides, as a ufunc's result
     from .exec.layout import memory_order

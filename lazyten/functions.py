@@ -559,14 +559,11 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
         settle_layout((t if t._root is None else t._root)._node)   # (it decides values)
     if order == "F" or (order == "A" and is_f_contiguous(t) and not is_c_contiguous(t)):
         return reshape(t.T, dims[::-1], copy=copy).T
-    if t._root is not None and t._tentative and layout_known(t._root._node):
-        # A view taken as one on a layout not known then (``r =
-        # y.reshape(-1)`` of a lazy ``x.T * 2``), known now: where NumPy's
-        # was a copy it becomes that copy first, so this reshape is a view
-        # of it, as NumPy's is, not a copy of its own that misses its writes
-        t._settle_view()
-        if t._root is not None:
-            t._tentative = False
+    # A view taken as one on a layout not known then (``r = y.reshape(-1)``
+    # of a lazy ``x.T * 2``), known now: where NumPy's was a copy it becomes
+    # that copy first, so this reshape is a view of it, as NumPy's is, not a
+    # copy of its own that misses its writes
+    t._settle_tentative()
     t2 = t._view("reshape", shape=dims)
     root = t2._root
     if copy is False and root is not None:

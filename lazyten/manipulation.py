@@ -1107,6 +1107,7 @@ def ravel(a: Any, order: Any = "C") -> Tensor:
         settle_layout(root._node)
         if not layout_known(root._node):
             return flattened(t, o)
+        t._settle_tentative()                # (a reshape NumPy copied: that copy's)
         if F.is_c_contiguous(t):
             o = "C"
         elif F.is_f_contiguous(t):

@@ -320,11 +320,16 @@ class Tensor:
         if nv.shape != self.shape:
             nv = ops.apply("broadcast_to", [nv], shape=self.shape)
         if self._root is None:
-            order = write_order(self._n)
+            order, known = _layout(self._n)
             if order != "C":
                 # Keep a Fortran-ordered or strided root's layout, as NumPy's
                 # in-place write does: reshapes of it stay copies (``write_order``).
                 nv = ops.apply("view_update", [self._n, nv], path=(), order=order)
+            elif known and len(nv.shape) > 1 and _layout(nv) != ("C", True):
+                # and a C one's (``y[...] = x.T * 2`` writes y's C buffer):
+                # the new value, of another layout or one known when it
+                # runs, is copied in C order
+                nv = ops.apply("layout_copy", [nv], order="C", dtype=nv.dtype)
             self._n = nv
             return
         # Where NumPy's reshape of this data copied, the write goes to the
@@ -353,6 +358,17 @@ class Tensor:
             self._copied(rn, link)
             self._node
             root = self._root
+
+    def _settle_tentative(self) -> None:
+        """Where this view was taken as one on a layout not known then
+        (``_tentative``) and the layout is known now, become NumPy's: the
+        copy a reshape in its chain was, or a view of it (``_settle_view``),
+        before a decision that reads this view's own layout (a reshape of
+        it, ``ravel("K")``)."""
+        if self._root is not None and self._tentative and layout_known(self._root._node):
+            self._settle_view()
+            if self._root is not None:
+                self._tentative = False
 
     def _copied(self, rn: Node, link: tuple[ViewStep, Any]) -> None:
         """The reshape at ``link`` of this view's chain copies the root's
@@ -1231,8 +1247,12 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
         return "C", _c_by_operands(m, budget)
     if kind == "view" and m.op.view_of is not None:
         return _view_layout(m, budget)
-    # (NumPy's matrix products are C whatever their operands' layouts)
-    return "C", kind in ("source", "creation", "update") or m.op.name in ("matmul", "dot")
+    if m.op.name == "layout_copy" and m.attrs["order"] in ("C", "F"):
+        return m.attrs["order"], True
+    # (NumPy's matrix products are C whatever their operands' layouts; a
+    # placeholder's data is a call's, known then)
+    return "C", (kind in ("source", "creation", "update") and m.op.name != "placeholder"
+                 or m.op.name in ("matmul", "dot"))
 
 
 def _view_layout(m: Node, budget: list[int]) -> tuple[Layout, bool]:
@@ -1297,13 +1317,19 @@ def _c_by_operands(n: Node, budget: list[int]) -> bool:
     computing it, so ``y = y * 2 + 1`` over a C array stays lazy when a
     reshape of ``y`` is written.  Elementwise operands and writes are looked
     through, each node once, out of ``budget``; views, other results and
-    Fortran-ordered or strided values answer no."""
+    Fortran-ordered or strided values answer no.  One operand of the
+    result's shape in C order (its axes in memory in C's order, none
+    broadcast) answers yes alone: NumPy's iterator lets C order win where
+    operands disagree (``A + A.T`` is C)."""
+    for i in n.inputs:
+        if i.shape == n.shape and len(i.shape) > 1 and _row_major_operand(i):
+            return True
     stack = [n]
     seen = {n.id}
     found = []
     while stack:
         for i in stack.pop().inputs:
-            if len(i.shape) < 2 or i.id in seen or i.layout == "C":
+            if len(i.shape) < 2 or i.id in seen or (i.layout == "C" and i.op.kind != "view"):
                 continue                     # (contiguous; broadcast keeps C)
             seen.add(i.id)
             budget[0] -= 1
@@ -1311,7 +1337,7 @@ def _c_by_operands(n: Node, budget: list[int]) -> bool:
             if budget[0] <= 0:
                 return False
             if m is not i:
-                if m.id in seen or m.layout == "C":
+                if m.id in seen or (m.layout == "C" and m.op.kind != "view"):
                     continue
                 seen.add(m.id)
             v = m.value
@@ -1321,11 +1347,21 @@ def _c_by_operands(n: Node, budget: list[int]) -> bool:
             elif m.op.kind == "elementwise":
                 stack.append(m)
                 found.append(m)
-            elif m.op.kind not in ("source", "creation"):
+            elif m.op.kind not in ("source", "creation") or m.op.name == "placeholder":
                 return False                 # (a view, a write of another order, ...)
     for m in found:                          # (C too: their operands were looked at)
         m.layout = "C"
     return True
+
+
+def _row_major_operand(i: Node) -> bool:
+    """Whether ``i``'s data are known, without a walk, to lie in C's axis
+    order with no axis broadcast: a value, a result known C."""
+    if i.layout == "C" and i.op.kind != "view":
+        return True
+    v = i.value
+    return (isinstance(v, np.ndarray) and _row_major(v)
+            and all(st != 0 for st, d in zip(v.strides, v.shape) if d > 1))
 
 
 def layout_known(n: Node) -> bool:

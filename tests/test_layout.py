@@ -662,3 +662,50 @@ def test_ravel_in_memory_order_of_a_computed_result_is_numpys_view(engine: Any,
         assert_eq(r, rn)
         assert_eq(y, yn)
         assert np.shares_memory(y, r) == np.shares_memory(yn, rn)
+
+
+def test_layout_decisions_after_this_sessions_review(engine: Any) -> None:
+    """Helper 74's cases, each against NumPy: ``ravel("K"/"A")`` in a
+    traced function reads the call's layout (a placeholder's is not C
+    known); ``zeros_like`` of a broadcast view does not make later results
+    over it taken as C; ``ravel("K")`` of a reshape NumPy copied is a view
+    of that copy; a whole write into a C array keeps it C; ``zeros_like``
+    of an F array with a length-1 axis is F."""
+    xf = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    p = lt.placeholder((2, 3), "float64", name="x")
+    assert_eq(lt.function([p], p.ravel("K"))(xf), xf.ravel("K"))
+    assert_eq(lt.jit(lambda x: (x * 2).ravel("A"))(xf), (xf * 2).ravel("A"))
+
+    def broadcast_then_like(m: Any, x: Any) -> Any:
+        b = np.broadcast_to((x * 2).T[:, :, None], (3, 2, 2))
+        np.zeros_like(b)
+        w = b * 1
+        w.reshape(-1)[0] = 100.0             # (NumPy's w is strided: a copy)
+        return w
+
+    def ravel_k_of_a_copied_reshape(m: Any, x: Any) -> Any:
+        t = (x.T * 2).reshape(2, 3)
+        r = t.ravel("K")
+        r[0] = 100.0                         # (a view of NumPy's copy t)
+        return t
+
+    def whole_write_into_c(m: Any, x: Any) -> Any:
+        y = m.asarray(np.zeros((3, 2)))
+        y[...] = x.T * 2                     # (y stays C: its reshape a view)
+        y.reshape(-1)[0] = 100.0
+        z = m.asarray(np.zeros((3, 2)))
+        np.copyto(z, x.T * 2)
+        z.reshape(-1)[1] = 50.0
+        return [y, z]
+
+    def like_of_f_with_a_unit_axis(m: Any, x: Any) -> Any:
+        z = np.zeros_like(m.asarray(np.asfortranarray(np.arange(6.0).reshape(3, 1, 2))))
+        z.reshape(-1)[1] = 7.0               # (NumPy's z is F: a copy)
+        return z
+
+    a = np.arange(6.0).reshape(2, 3)
+    for case in (broadcast_then_like, ravel_k_of_a_copied_reshape, whole_write_into_c,
+                 like_of_f_with_a_unit_axis):
+        got, want = case(lt, lt.asarray(a)), case(np, a.copy())
+        for g, w in zip(got, want) if isinstance(want, list) else [(got, want)]:
+            assert_eq(g, w)
