@@ -709,3 +709,25 @@ def test_layout_decisions_after_this_sessions_review(engine: Any) -> None:
         got, want = case(lt, lt.asarray(a)), case(np, a.copy())
         for g, w in zip(got, want) if isinstance(want, list) else [(got, want)]:
             assert_eq(g, w)
+
+
+def test_reductions_of_permuted_operands_are_laid_out_as_numpys(engine: Any) -> None:
+    """A reduction over transposed operands: NumPy lays its result out with
+    the kept axes in the operands' memory order (``(x.T * 1).sum(axis=0)``
+    of a C ``x`` is F).  The fused kernels made it C: ``ravel("K")`` read
+    another order and a reshape of it was taken as NumPy's view."""
+    a = np.arange(24.0).reshape(2, 3, 4)
+    cases = [lambda x: (x.T * 1).sum(axis=0), lambda x: (x.T * 1).sum(axis=1),
+             lambda x: (x.T > 3).any(axis=0), lambda x: (x.T * 1).std(axis=0, keepdims=True),
+             lambda x: (x.transpose(1, 0, 2) * 2).mean(axis=2), lambda x: (x.T + 1).max(axis=2),
+             lambda x: (x.T * 0.5).prod(axis=0), lambda x: (x.T * 1).sum(axis=(0, 2), keepdims=True)]
+    for make in cases:
+        want, t = make(a), make(lt.asarray(a))
+        got = t.eval()
+        assert_eq(got, want)
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+            (want.flags.c_contiguous, want.flags.f_contiguous)
+        assert_eq(t.ravel("K"), want.ravel("K"))
+        r, rn = t.reshape(-1), want.reshape(-1)
+        r[0], rn[0] = -1, -1
+        assert_eq(t, want)

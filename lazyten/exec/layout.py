@@ -101,8 +101,9 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
     A reduction adds up, as NumPy does, in the memory order of the value it
     reduces (NumPy's elementwise result, laid out as above): a sum over all
     axes pairwise over that memory, one over the axes that are innermost
-    there pairwise per row.  Its result keeps its own layout (C order when
-    new); ``into`` is a view of it with the kept axes permuted.  A scan's
+    there pairwise per row.  Its result is laid out with the kept axes in
+    that order too, as NumPy's, where new or ``fresh`` (a given ``out``
+    keeps its layout); ``into`` is a view of it with the kept axes permuted.  A scan's
     result is laid out as an elementwise one's.
     """
     if reduce is not None and reduce[0] in ARG_REDUCTIONS:
@@ -124,12 +125,23 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
         reduced = set(attrs["axis"])
         attrs["axis"] = tuple(sorted(axes.index(a) for a in reduced))
         moved_reduce = (reduce[0], tuple(attrs.items()))
-        result = out if out is not None else np.empty(out_shape, dtype)
         if attrs.get("keepdims"):
-            into = result.transpose(axes)
+            order = list(axes)
         else:
             kept = [a for a in range(len(shape)) if a not in reduced]
-            into = result.transpose([kept.index(a) for a in axes if a not in reduced])
+            order = [kept.index(a) for a in axes if a not in reduced]
+        # NumPy's result is laid out with its axes in the operands' memory
+        # order (the iterator allocates it: ``(x.T * 1).sum(axis=0)`` of a C
+        # ``x`` is F), where new or in a dead buffer; a given ``out`` as is
+        inner = tuple(out_shape[k] for k in order)
+        back_r = tuple(int(i) for i in np.argsort(order))
+        if out is None:
+            result = np.empty(inner, dtype).transpose(back_r)
+        elif fresh and out.flags.c_contiguous:
+            result = out.reshape(-1).reshape(inner).transpose(back_r)
+        else:
+            result = out
+        into = result.transpose(order)
         return Moved(_moved(args, axes, len(shape)), into, axes, moved_shape, moved_reduce,
                      result)
     if out is None:
