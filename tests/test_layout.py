@@ -731,3 +731,30 @@ def test_reductions_of_permuted_operands_are_laid_out_as_numpys(engine: Any) -> 
         r, rn = t.reshape(-1), want.reshape(-1)
         r[0], rn[0] = -1, -1
         assert_eq(t, want)
+
+
+def test_a_fill_folded_into_a_kernel_keeps_numpys_c_result(engine: Any) -> None:
+    """``zeros + x.T``: the C fill of the result's shape makes NumPy's
+    result C (C wins in its iterator).  The optimizer made the fill a 0-d
+    constant, and the kernel then took the transposed operand's layout: F,
+    and a write through ``reshape(-1)`` was lost or refused (helper 75)."""
+    x = np.arange(8.0).reshape(2, 4)
+
+    def cases(m: Any, xx: Any) -> list[Any]:
+        s = m.zeros((4, 2)) + xx.T
+        s.reshape(-1)[0] = 50.0
+        y = m.zeros((4, 2))
+        y += xx.T
+        y.reshape(-1)[0] = 99.0
+        acc = m.zeros((4, 2))
+        acc += (m.asarray(np.arange(16.0).reshape(2, 2, 4)).T * 1).sum(1)
+        acc.reshape(-1)[0] = 1.0
+        r = m.maximum(xx, m.zeros_like(xx))          # (C operands: still a 0-d fill)
+        return [s, y, acc, r]
+    for g, w in zip(cases(lt, lt.asarray(x)), cases(np, x.copy())):
+        got = g.eval()
+        assert_eq(got, w)
+        assert got.flags.c_contiguous == w.flags.c_contiguous
+    if engine["optimize"]:
+        plan = lt.explain(lt.maximum(lt.asarray(x), lt.zeros_like(lt.asarray(x))))
+        assert "full" not in plan.split("-- ")[0]

@@ -229,11 +229,36 @@ def _scalar_fill(node: Node, ins: tuple[Node, ...]) -> Node | None:
         others = [i.shape for j, i in enumerate(ins) if j != k]
         if broadcast_shapes(*others) != node.shape:
             continue
+        if len(f.shape) > 1 and not all(_runs_in_c_order(i) for j, i in enumerate(ins)
+                                        if j != k):
+            # (the fill, a C array of the result's shape, makes NumPy's
+            # result C whatever the others' layouts: without it, the kernel
+            # would take theirs, ``zeros + x.T`` F)
+            continue
         new = list(ins)
         # (a NumPy scalar of the fill's dtype: a Python one would be weak)
         new[k] = const(np.asarray(f.attrs["fill_value"], f.dtype)[()], f.source)
         return rebuild(node, new)
     return None
+
+
+def _runs_in_c_order(n: Node, depth: int = 0) -> bool:
+    """Whether ``n``'s value is known, before it runs, to have its axes in
+    C's memory order (an elementwise kernel over it is then C): a value so
+    laid out, one of fewer than two axes, a creation, an elementwise result
+    of such operands; anything else (a view, a reduction: their layouts
+    follow their operands') answers no."""
+    if len(n.shape) < 2:
+        return True
+    v = n.value
+    if v is not None:
+        steps = [abs(st) for st, d in zip(v.strides, v.shape) if d > 1]
+        return all(a >= b for a, b in zip(steps, steps[1:]))
+    kind = n.op.kind
+    if kind == "creation":
+        return True
+    return (kind == "elementwise" and depth < 8
+            and all(_runs_in_c_order(i, depth + 1) for i in n.inputs))
 
 
 def _apply_like(node: Node, name: str, ins: tuple[Node, ...]) -> Node:
