@@ -2043,6 +2043,11 @@ def ptp(a: Any, axis: Any = None, out: Any = None, fill_value: Any = None,
     elements in both, as in numpy.ma's ``max``/``min``)."""
     _no_out(out, "ptp")
     a = _masked(a)
+    if a.dtype == np.bool_ and axis is None and not builtins.bool(F.any(~a._mask)):
+        # (numpy.ma's ``masked - masked``; any other boolean ptp is NumPy's
+        # TypeError: booleans do not subtract)
+        shape = () if not keepdims else (1,) * a.ndim
+        return _make(zeros(shape, np.bool_), ~zeros(shape, np.bool_), None)
     res = _extreme(a, axis, keepdims, lowest=False, fill_value=fill_value)
     res -= _extreme(a, axis, keepdims, lowest=True, fill_value=fill_value)
     return res
@@ -2101,6 +2106,8 @@ def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
     a = _masked(a)
     if axis is None:
         a, axis = a.flatten(), 0
+    elif a.ndim == 0:
+        raise np.exceptions.AxisError(axis, 0)
     idx = argsort(a, axis, kind, order, endwith, fill_value, stable=stable)
     from .sorting import take_along_axis
     return _make(take_along_axis(a._data, idx, axis), take_along_axis(a._mask, idx, axis),
@@ -2116,7 +2123,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     of the weights (the count, without weights), of the average's shape."""
     a = _masked(a)
     if axis is not None:
-        axis = tuple(sorted(_norm_axes(axis, a.ndim)))
+        axis = _norm_axes(axis, a.ndim)
     keep = bool(keepdims) if keepdims is not np._NoValue else False
     scl: Any
     if weights is None:
@@ -2125,22 +2132,31 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         # and refuses where a kept axis is not the first)
         scl = count(a, axis).astype(avg.dtype)
     else:
-        w = _base(weights) if not _is_masked_type(weights) else _masked(weights)._data
-        if a.dtype.kind in "biu":
-            rdt = np.result_type(a.dtype, w.dtype, "f8")
+        if _is_masked_type(weights):
+            wt = _masked(weights)            # (numpy.ma's asarray keeps its mask)
         else:
-            rdt = np.result_type(a.dtype, w.dtype)
-        if w.shape != a.shape:
+            wd = _base(weights)
+            wt = _make(wd, zeros_like(wd, dtype=np.bool_), None, shrink=())
+        if a.dtype.kind in "biu":
+            rdt = np.result_type(a.dtype, wt.dtype, "f8")
+        else:
+            rdt = np.result_type(a.dtype, wt.dtype)
+        if wt.shape != a.shape:
             if axis is None:
                 raise TypeError("Axis must be specified when shapes of a and weights differ.")
-            if w.shape != tuple(a.shape[ax] for ax in axis):
+            if wt.shape != tuple(a.shape[ax] for ax in axis):
                 raise ValueError("Shape of weights must be consistent with shape of a along "
                                  "specified axis.")
-            w = w.reshape(tuple(s if ax in axis else 1 for ax, s in enumerate(a.shape)))
-        wm = MaskedTensor(F.where(a._mask, 0, w) if w.shape == a.shape
-                          else F.where(a._mask, 0, F.broadcast_to(w, a.shape)), a._mask)
-        prod_ = _make(F.multiply(a._data, wm._data, dtype=rdt), a._mask, None)
-        scl = sum(wm, axis, rdt, keep)
+            # (weights along the axes as given, set in the array's order)
+            wt = wt.transpose(tuple(int(k) for k in np.argsort(axis)))
+            wt = wt.reshape(tuple(s if ax in axis else 1 for ax, s in enumerate(a.shape)))
+        if not a._nomask():
+            # numpy.ma's ``wgt = wgt * ~a.mask; wgt.mask |= a.mask``: a mask array
+            wm = F.broadcast_to(wt._mask, a.shape) | a._mask
+            wt = _make(F.broadcast_to(wt._data, a.shape) * ~a._mask, wm, None)
+        pm = a._mask | F.broadcast_to(wt._mask, a.shape)
+        prod_ = _make(F.multiply(a._data, wt._data, dtype=rdt), pm, None, shrink=(_own(pm),))
+        scl = sum(wt, axis, rdt, keep)
         num = sum(prod_, axis, None, keep)
         if num.ndim == 0:                    # (numpy.ma's scalars: NumPy's division)
             avg = MaskedTensor(num._data / scl._data, num._mask | scl._mask)
@@ -2182,7 +2198,7 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     from .statistics import median as plain_median
     if not _is_masked_type(a):
         m = plain_median(a, axis=axis, keepdims=keepdims)
-        return MaskedTensor(m, zeros_like(m, dtype=np.bool_))
+        return _make(m, zeros_like(m, dtype=np.bool_), None, shrink=())
     x = _masked(a)
     ax: int = 0
     axes: tuple[int, ...] = ()
@@ -2226,10 +2242,13 @@ def _median_along(a: MaskedTensor, axis: int) -> MaskedTensor:
             rep = mk & ~every
             d = F.where(rep, np.asarray(fill_low, a.dtype)[()], d)
             mk = mk & ~rep
-        picked.append(_make(d, mk, None))
+        picked.append(_make(d, mk, None, shrink=asorted._shrink))
     if asorted.ndim == 1:
         return _median_1d(asorted, picked, odd, every, fill_low)
-    lh = concatenate(picked, axis=axis)
+    # (numpy.ma's ``take_along_axis``: a mask array where ``asorted`` has one)
+    lh = _make(F.concatenate([p._data for p in picked], axis=axis),
+               F.concatenate([p._mask for p in picked], axis=axis), None,
+               shrink=asorted._shrink)
     if inexact:
         s = sum(lh, axis)
         s = _make(F.true_divide(s._data, 2.0).astype(s.dtype), s._mask, s._fill_value,

@@ -1387,3 +1387,44 @@ def test_means_of_arrays_without_a_mask_are_masked_where_numpy_mas_division_mask
             warnings.simplefilter("ignore")
             assert_ma_eq(lm.mean(axis=ax), na.mean(axis=ax))
             assert_ma_eq(lm.var(axis=ax), na.var(axis=ax))
+
+
+def test_average_median_ptp_sort_edges_as_numpy_ma(engine: Any) -> None:
+    """Helper 75's cases: weights along a tuple of axes in the order given;
+    masked weights keep their mask; ``nomask`` where numpy.ma holds none
+    (a median of data without a mask, the weights' sum of unmasked data)
+    and a mask array where it holds one; ``ptp`` of all-masked booleans is
+    masked; ``sort`` of a 0-d array is NumPy's AxisError."""
+    rng = np.random.default_rng(5)
+    d = rng.integers(0, 9, (2, 3, 4)).astype(float)
+    mk = rng.random((2, 3, 4)) < 0.3
+    na, lm = np.ma.masked_array(d, mask=mk), lt.ma.masked_array(lt.asarray(d), mask=mk)
+    w = rng.random((4, 2))
+    assert_ma_eq(lt.ma.average(lm, axis=(2, 0), weights=w),
+                 np.ma.average(na, axis=(2, 0), weights=w))
+    with pytest.raises(ValueError, match="consistent"):
+        lt.ma.average(lm, axis=(2, 0), weights=w.T)
+    d2 = rng.integers(0, 9, (3, 4)).astype(float)
+    mw = np.ma.masked_array(rng.random((3, 4)), mask=rng.random((3, 4)) < 0.4)
+    for weights in (mw, lt.ma.masked_array(lt.asarray(mw.data), mask=mw.mask)):
+        got = lt.ma.average(lt.ma.masked_array(lt.asarray(d2)), axis=0, weights=weights,
+                            returned=True)
+        want = np.ma.average(np.ma.masked_array(d2), axis=0, weights=mw, returned=True)
+        for g, e in zip(got, want):
+            assert_ma_eq(g, e)
+    got_avg, got_scl = lt.ma.average(lt.ma.masked_array(lt.asarray(d2)), axis=1,
+                                     weights=mw.data, returned=True)
+    assert lt.ma.getmask(got_scl) is lt.ma.nomask
+    ints = rng.integers(0, 9, (3, 4))
+    assert lt.ma.getmask(lt.ma.median(lt.ma.masked_array(lt.asarray(ints)), axis=0)) \
+        is lt.ma.nomask
+    assert lt.ma.getmask(lt.ma.median(lt.asarray(ints), axis=0)) is lt.ma.nomask
+    got_med = lt.ma.median(lm, axis=1)
+    want_med = np.ma.median(na, axis=1)
+    assert_ma_eq(got_med, want_med)
+    assert (lt.ma.getmask(got_med) is lt.ma.nomask) == (np.ma.getmask(want_med) is np.ma.nomask)
+    b = np.array([True, False])
+    assert_ma_eq(lt.ma.ptp(lt.ma.masked_array(lt.asarray(b), mask=[True, True])),
+                 np.ma.ptp(np.ma.masked_array(b, mask=[True, True])))
+    with pytest.raises(np.exceptions.AxisError):
+        lt.ma.sort(lt.ma.masked_array(lt.asarray(np.float64(1.0)), mask=False))
