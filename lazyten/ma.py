@@ -60,6 +60,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.ma.core as _ma_core_module
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from . import dispatch
 from . import functions as F
@@ -2123,7 +2124,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     of the weights (the count, without weights), of the average's shape."""
     a = _masked(a)
     if axis is not None:
-        axis = _norm_axes(axis, a.ndim)
+        axis = normalize_axis_tuple(axis, a.ndim, argname="axis")
     keep = bool(keepdims) if keepdims is not np._NoValue else False
     scl: Any
     if weights is None:
@@ -2168,19 +2169,6 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
                    if isinstance(scl, MaskedTensor) else F.broadcast_to(scl, avg.shape).copy())
         return avg, scl
     return avg
-
-
-def _norm_axes(axis: Any, ndim: int) -> tuple[int, ...]:
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    out = []
-    for ax in axes:
-        ax = operator.index(ax)
-        if not -ndim <= ax < ndim:
-            raise np.exceptions.AxisError(ax, ndim, "axis")
-        out.append(ax % ndim)
-    if len(set(out)) != len(out):
-        raise ValueError("repeated axis in `axis` argument")
-    return tuple(out)
 
 
 def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
