@@ -1304,13 +1304,6 @@ def _through_writes(n: Node, budget: list[int]) -> Node:
     return n
 
 
-def _row_major(v: np.ndarray[Any, Any]) -> bool:
-    """Whether ``v``'s axes lie in memory in C order (contiguous or not: a
-    slice with steps, a reversed axis): NumPy's results over it are C."""
-    steps = [abs(st) for st, d in zip(v.strides, v.shape) if d > 1]
-    return all(a >= b for a, b in zip(steps, steps[1:]))
-
-
 def _c_by_operands(n: Node, budget: list[int]) -> bool:
     """Whether the elementwise ``n``'s result is C-ordered because all its
     operands are (NumPy's iterator then keeps C order): known without
@@ -1342,7 +1335,7 @@ def _c_by_operands(n: Node, budget: list[int]) -> bool:
                 seen.add(m.id)
             v = m.value
             if v is not None:
-                if not (isinstance(v, np.ndarray) and _row_major(v)):
+                if not (isinstance(v, np.ndarray) and S.row_major(v)):
                     return False
             elif m.op.kind == "elementwise":
                 stack.append(m)
@@ -1360,7 +1353,7 @@ def _row_major_operand(i: Node) -> bool:
     if i.layout == "C" and i.op.kind != "view":
         return True
     v = i.value
-    return (isinstance(v, np.ndarray) and _row_major(v)
+    return (isinstance(v, np.ndarray) and S.row_major(v)
             and all(st != 0 for st, d in zip(v.strides, v.shape) if d > 1))
 
 

@@ -487,6 +487,13 @@ def diagonal_shape(shape: Shape, offset: int, axis1: int, axis2: int) -> Shape:
     return rest + (n,)
 
 
+def row_major(v: np.ndarray[Any, Any]) -> bool:
+    """Whether ``v``'s axes lie in memory in C order (contiguous or not: a
+    slice with steps, a reversed axis): NumPy's results over it are C."""
+    steps = [abs(st) for st, d in zip(v.strides, v.shape) if d > 1]
+    return all(a >= b for a, b in zip(steps, steps[1:]))
+
+
 def layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any], order: str | tuple[int, ...],
                     writeable: bool = False) -> np.ndarray[Any, Any]:
     """An array of ``shape`` in the layout ``order`` (a ``write_order``): an

@@ -47,7 +47,7 @@ import numpy as np
 from ..node import Node, intern
 from ..ops import REGISTRY, build, const
 from ..rewrite import Graph, rebuild, rewrite
-from ..shapes import broadcast_shapes
+from ..shapes import broadcast_shapes, row_major
 
 FOLD_LIMIT = 1024  # elements: larger constants stay lazy (memory over speed)
 # The dtypes whose power loop has NumPy's scalar-exponent fast paths.
@@ -252,8 +252,7 @@ def _runs_in_c_order(n: Node, depth: int = 0) -> bool:
         return True
     v = n.value
     if v is not None:
-        steps = [abs(st) for st, d in zip(v.strides, v.shape) if d > 1]
-        return all(a >= b for a, b in zip(steps, steps[1:]))
+        return row_major(v)
     kind = n.op.kind
     if kind == "creation":
         return True
