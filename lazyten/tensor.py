@@ -1244,7 +1244,9 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
         return "C", True
     kind = m.op.kind
     if kind == "elementwise":
-        return "C", _c_by_operands(m, budget)
+        if _c_by_operands(m, budget):
+            return "C", True
+        return _elementwise_layout(m, budget)
     if kind == "view" and m.op.view_of is not None:
         return _view_layout(m, budget)
     if m.op.name == "layout_copy" and m.attrs["order"] in ("C", "F"):
@@ -1256,21 +1258,28 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
 
 
 def _view_layout(m: Node, budget: list[int]) -> tuple[Layout, bool]:
-    """A chain of views' layout: its steps replayed on a stand-in of its
-    base's (a reshape that copies: C, NumPy's copy)."""
+    """A chain of views' layout (of NumPy's copy of it: ``_copy_layout``):
+    its steps replayed on a stand-in of its base's (a reshape that copies:
+    C, NumPy's copy)."""
+    v, known = _view_stand_in(m, budget)
+    return ("C" if v is None else _copy_layout(v)), known
+
+
+def _view_stand_in(m: Node, budget: list[int]) -> tuple[np.ndarray[Any, Any] | None, bool]:
+    """The chain of views ``m`` replayed on a stand-in of its base's layout:
+    an array with the view's own strides (None: a reshape in it copies),
+    and whether the base's layout is known."""
     from .functions import replay_views
-    from .graph.shapes import layout_stand_in
     steps = []
     b = m
     while b.value is None and b.op.kind == "view" and b.op.view_of is not None:
         budget[0] -= 1
         if budget[0] <= 0:
-            return "C", False
+            return None, False
         steps.append((b.op.name, tuple(b.attrs.items())))
         b = b.inputs[b.op.view_of]
     order, known = _layout(b, budget)
-    v = replay_views(layout_stand_in(b.shape, b.dtype, order), reversed(steps))
-    return ("C" if v is None else _copy_layout(v)), known
+    return replay_views(S.layout_stand_in(b.shape, b.dtype, order), reversed(steps)), known
 
 
 def _copy_layout(v: np.ndarray[Any, Any]) -> Layout:
@@ -1345,6 +1354,45 @@ def _c_by_operands(n: Node, budget: list[int]) -> bool:
     for m in found:                          # (C too: their operands were looked at)
         m.layout = "C"
     return True
+
+
+def _elementwise_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
+    """The layout of the elementwise ``n``'s result from its operands'
+    known layouts, by NumPy's iterator rule (``exec.layout.memory_order``:
+    ``x.T * 2`` of a C ``x`` is F, ``A + A.T`` C), which the executor's
+    kernels follow; not known where an operand's is not.  Operands are
+    looked at out of ``budget`` (each a step of this recursion)."""
+    from .exec.layout import memory_order
+    stand_ins = []
+    for i in n.inputs:
+        if len(i.shape) < 2:
+            continue                         # (no say over two axes)
+        budget[0] -= 1
+        if budget[0] <= 0:
+            return "C", False
+        if i.value is None and i.op.kind == "view" and i.op.view_of is not None:
+            # (a view's own strides, a broadcast's zeros among them, not
+            # the layout of a copy of it, which ``_layout`` gives)
+            v, known = _view_stand_in(i, budget)
+            if v is None:
+                v = S.layout_stand_in(i.shape, i.dtype, "C")
+        else:
+            lay, known = _layout(i, budget)
+            v = S.layout_stand_in(i.shape, i.dtype, lay)
+        if not known:
+            return "C", False
+        stand_ins.append(v)
+    axes = memory_order(stand_ins, n.shape)
+    if axes is None:
+        return "C", True
+    if axes == tuple(range(len(n.shape) - 1, -1, -1)):
+        return "F", True
+    dense = [0] * len(n.shape)
+    step = n.dtype.itemsize
+    for k in reversed(axes):
+        dense[k] = step
+        step *= n.shape[k]
+    return tuple(dense), True
 
 
 def _row_major_operand(i: Node) -> bool:
