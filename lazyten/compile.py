@@ -1688,8 +1688,9 @@ class Jit(_Callable):
             # Arrays only, of the call before's shapes and dtypes, under its
             # options: its plan.
             sig = recent[0][0]
-            for a, (shp, dt) in zip(args, sig):
-                if type(a) is not np.ndarray or a.shape != shp or a.dtype != dt:
+            for a, (shp, dt, lay) in zip(args, sig):
+                if type(a) is not np.ndarray or a.shape != shp or a.dtype != dt \
+                        or _layout_class(a) != lay:
                     break
             else:
                 if len(args) == len(sig):
@@ -1702,7 +1703,7 @@ class Jit(_Callable):
             if _is_traced_arg(a):
                 arr = _as_input(a, f"lt.jit: {self.__name__}", None, k)
                 traced.append(arr)
-                key_parts.append(("a", arr.shape, arr.dtype.str))
+                key_parts.append(("a", arr.shape, arr.dtype.str, _layout_class(arr)))
             else:
                 key_parts.append(_static_key(a, f"{k}"))
         for name in sorted(kwargs):
@@ -1710,7 +1711,7 @@ class Jit(_Callable):
             if _is_traced_arg(a):
                 arr = _as_input(a, f"lt.jit: {self.__name__}", None, repr(name))
                 traced.append(arr)
-                key_parts.append((name, "a", arr.shape, arr.dtype.str))
+                key_parts.append((name, "a", arr.shape, arr.dtype.str, _layout_class(arr)))
             else:
                 key_parts.append((name, _static_key(a, repr(name))))
         # The options of the calling context are part of the key, as for
@@ -1726,7 +1727,8 @@ class Jit(_Callable):
         c = hit
         self._recent = None
         if not kwargs and all(type(a) is np.ndarray for a in args):
-            self._recent = ((tuple([(a.shape, a.dtype) for a in args]), opts), c)
+            self._recent = ((tuple([(a.shape, a.dtype, _layout_class(a)) for a in args]),
+                             opts), c)
         return self._run(c, traced, out)
 
     def _replan(self, traced: _Compiled, opts: Options) -> _Compiled:
@@ -1749,6 +1751,10 @@ class Jit(_Callable):
                 return a
             arr = _as_input(a)
             t = placeholder(arr.shape, arr.dtype, name=name)
+            # The argument's layout, part of the signature ("C" or "F"), is
+            # the placeholder's: views and reshapes decide as NumPy's do on
+            # it (``(x * 2).reshape(-1)`` of F data is a copy)
+            t._node.layout = _layout_class(arr)
             phs.append(t._node)
             return t
 
@@ -1782,6 +1788,14 @@ class Jit(_Callable):
         c = _Compiled(nodes, phs, opts, self.__name__)
         c.single = single
         return c
+
+
+def _layout_class(a: np.ndarray[Any, Any]) -> str | None:
+    """An ``@lt.jit`` argument's layout, part of its signature: "C", "F",
+    or None for another (strided, permuted: taken as C in the trace)."""
+    if a.flags.c_contiguous:
+        return "C"
+    return "F" if a.flags.f_contiguous else None
 
 
 def jit(fn: Callable[..., Any] | None = None, *, cache_size: int = 32) -> Any:

@@ -267,14 +267,16 @@ def test_writes_through_reshapes_of_computed_results_are_numpys(engine: Any, mak
 
 
 def test_writes_through_reshapes_compute_only_results_of_unknown_layout() -> None:
-    """A result whose operands are all laid out in C order (a slice with
-    steps too) is C-ordered, as NumPy's iterator makes it: a write through
-    its reshape leaves it lazy.  Only one whose layout follows a transpose,
-    a view or another op is computed to learn it."""
+    """An elementwise result's layout follows its operands' by NumPy's
+    iterator rule (C operands, a slice with steps too: C; a transpose: F),
+    known without computing it: a write through its reshape leaves it
+    lazy.  Only a result of another op whose layout is NumPy's choice when
+    it runs (a sort of a transpose) is computed to learn it."""
     a = A[:4, :6]
     for make, computed in ((lambda m, x: x * 2 + x, False),
                            (lambda m, x: (x + 1) * m.zeros(6), False),
-                           (lambda m, x: x.T * 2, True), (lambda m, x: x[:, ::2] + 1, True)):
+                           (lambda m, x: x.T * 2, False), (lambda m, x: x[:, ::2] + 1, False),
+                           (lambda m, x: np.sort(x.T, axis=0), True)):
         y, yn = make(lt, lt.asarray(a)), make(np, a)
         before = y._node
         y.reshape(-1)[1] = 5.0
@@ -758,3 +760,28 @@ def test_a_fill_folded_into_a_kernel_keeps_numpys_c_result(engine: Any) -> None:
     if engine["optimize"]:
         plan = lt.explain(lt.maximum(lt.asarray(x), lt.zeros_like(lt.asarray(x))))
         assert "full" not in plan.split("-- ")[0]
+
+
+def test_jit_traces_per_argument_layout_and_decides_views_as_numpy() -> None:
+    """``@lt.jit`` keys its traces by each argument's layout (C, F or
+    other) and gives the placeholder that layout: a write through
+    ``(x * 2).reshape(-1)`` of F data is NumPy's copy (it was refused at
+    the call: the trace had taken C), and the elementwise layouts of the
+    trace follow NumPy's iterator rule without computing."""
+    xc = np.arange(6.0).reshape(2, 3)
+    xf = np.asfortranarray(xc)
+
+    def write_through(x: Any) -> Any:
+        y = x * 2
+        y.reshape(-1)[0] = 100.0
+        z = x.T * 2
+        z.reshape(-1)[1] = -5.0
+        return y, z, (x * 3).ravel("K")
+
+    f = lt.jit(write_through)
+    for arg in (xc, xf, xf, xc):
+        got = f(arg)
+        want = write_through(arg.copy(order="K"))
+        for g, w in zip(got, want):
+            assert_eq(g, w)
+    assert f.traces == 2
