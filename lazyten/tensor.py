@@ -1247,6 +1247,8 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
         if _c_by_operands(m, budget):
             return "C", True
         return _elementwise_layout(m, budget)
+    if kind == "reduction" and m.op.name not in ("argmin", "argmax"):
+        return _reduction_layout(m, budget)
     if kind == "view" and m.op.view_of is not None:
         return _view_layout(m, budget)
     if m.op.name == "layout_copy" and m.attrs["order"] in ("C", "F"):
@@ -1367,32 +1369,62 @@ def _elementwise_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
     for i in n.inputs:
         if len(i.shape) < 2:
             continue                         # (no say over two axes)
-        budget[0] -= 1
-        if budget[0] <= 0:
-            return "C", False
-        if i.value is None and i.op.kind == "view" and i.op.view_of is not None:
-            # (a view's own strides, a broadcast's zeros among them, not
-            # the layout of a copy of it, which ``_layout`` gives)
-            v, known = _view_stand_in(i, budget)
-            if v is None:
-                v = S.layout_stand_in(i.shape, i.dtype, "C")
-        else:
-            lay, known = _layout(i, budget)
-            v = S.layout_stand_in(i.shape, i.dtype, lay)
-        if not known:
+        # (a view's own strides, a broadcast's zeros among them, not the
+        # layout of a copy of it, which ``_layout`` gives)
+        v, known = _operand_stand_in(i, budget)
+        if not known or v is None:
             return "C", False
         stand_ins.append(v)
-    axes = memory_order(stand_ins, n.shape)
+    return _dense_layout(memory_order(stand_ins, n.shape), n), True
+
+
+def _reduction_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
+    """A reduction's layout from its operand's: NumPy's iterator allocates
+    it with the kept axes in the operand's memory order (``(x.T * 1).sum(0)``
+    of a C ``x`` is F; the fused kernels do the same:
+    ``exec.layout.in_memory_order``)."""
+    from .exec.layout import memory_order
+    (i,) = n.inputs[:1]
+    v, known = _operand_stand_in(i, budget)
+    if not known or v is None:
+        return "C", False
+    axes = memory_order([v], i.shape)
     if axes is None:
         return "C", True
-    if axes == tuple(range(len(n.shape) - 1, -1, -1)):
-        return "F", True
-    dense = [0] * len(n.shape)
+    reduced = set(n.attrs["axis"])
+    if n.attrs.get("keepdims"):
+        return _dense_layout(axes, n), True
+    kept = [a for a in range(i.ndim) if a not in reduced]
+    return _dense_layout(tuple(kept.index(a) for a in axes if a not in reduced), n), True
+
+
+def _operand_stand_in(i: Node, budget: list[int]) -> tuple[np.ndarray[Any, Any] | None, bool]:
+    """An array laid out as the operand ``i``'s data (a view's own strides,
+    not a copy's layout), and whether that is known; None past the budget."""
+    budget[0] -= 1
+    if budget[0] <= 0:
+        return None, False
+    if i.value is None and i.op.kind == "view" and i.op.view_of is not None:
+        v, known = _view_stand_in(i, budget)
+        return (S.layout_stand_in(i.shape, i.dtype, "C") if v is None else v), known
+    lay, known = _layout(i, budget)
+    return S.layout_stand_in(i.shape, i.dtype, lay), known
+
+
+def _dense_layout(axes: tuple[int, ...] | None, n: Node) -> Layout:
+    """The layout of a new array of ``n``'s shape with its axes in memory
+    in the order ``axes`` (outer to inner; None: C)."""
+    nd = len(n.shape)
+    if axes is None or nd < 2 or list(axes) == list(range(nd)):
+        return "C"
+    if list(axes) == list(range(nd - 1, -1, -1)):
+        return "F"
+    dense = [0] * nd
     step = n.dtype.itemsize
     for k in reversed(axes):
         dense[k] = step
         step *= n.shape[k]
-    return tuple(dense), True
+    return tuple(dense)
 
 
 def _row_major_operand(i: Node) -> bool:

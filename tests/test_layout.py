@@ -733,6 +733,12 @@ def test_reductions_of_permuted_operands_are_laid_out_as_numpys(engine: Any) -> 
         r, rn = t.reshape(-1), want.reshape(-1)
         r[0], rn[0] = -1, -1
         assert_eq(t, want)
+    # known from the operand's layout, without computing (NumPy's rule)
+    s = (lt.asarray(a).T * 1).sum(axis=0)
+    before = s.node
+    s.reshape(-1)[0] = -1.0
+    assert before.value is None
+    assert_eq(s, (a.T * 1).sum(axis=0))           # (F: the reshape was NumPy's copy)
 
 
 def test_a_fill_folded_into_a_kernel_keeps_numpys_c_result(engine: Any) -> None:

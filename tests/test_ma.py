@@ -1277,10 +1277,18 @@ def _masked_pairs(draw: Any) -> tuple[Any, MaskedTensor, np.ndarray[Any, Any]]:
     return (np.ma.masked_array(d, mask=mk), lt.ma.masked_array(lt.asarray(d), mask=mk), d)
 
 
+# numpy.ma's own failures on valid input, not errors to mirror: its median
+# writes a NaN into its read-only ``masked`` result, and with ``keepdims``
+# indexes the float it got for an all-masked slice beside an inf.
+_NUMPY_MA_BUGS = ("assignment destination is read-only", "object is not subscriptable")
+
+
 def _same_or_both_raise(got: Callable[[], Any], want: Callable[[], Any]) -> None:
     try:
         expected = want()
     except (ValueError, TypeError, IndexError) as e:
+        if any(bug in str(e) for bug in _NUMPY_MA_BUGS):
+            return
         with pytest.raises(type(e)):
             got()
         return
