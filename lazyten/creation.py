@@ -177,20 +177,30 @@ def _laid_out(t: Tensor, order: Any, what: str, broadcast: bool = False) -> Tens
     it adds in that layout's order): an 'F' of two or more dimensions is a
     copy in that order when it runs (``memory.layout_copy``), and so is a
     ``broadcast`` view (``full`` of an array: NumPy's is a new array)."""
-    order = _order_arg(order, what, "C", "CF")
+    if isinstance(order, tuple):
+        # (a ``*_like``'s order of the axes, ``_order_like``: its dense strides)
+        strides = [0] * t.ndim
+        step = t.dtype.itemsize
+        for k in reversed(order):
+            strides[k] = step
+            step *= t.shape[k]
+        order = tuple(strides)
+    else:
+        order = _order_arg(order, what, "C", "CF")
     if (order == "C" and not broadcast) or t.ndim < 2 or t.size <= 1:
         return t
     from .memory import layout_copy
     return layout_copy(t, order, t.dtype)
 
 
-def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str:
-    """The order of a ``*_like`` result: 'C' or 'F' as given, or the
+def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str | tuple[int, ...]:
+    """The layout of a ``*_like`` result: 'C' or 'F' as given, or the
     prototype's (a user's array, a value computed already, a lazy result's
     as NumPy's will be laid out: ``_computed_layout``): for 'A' F if it is
-    Fortran-contiguous, for 'K' F if its axes are laid out in F's order
-    (``layout.memory_order``, as a reversed F array's; an order of the axes
-    neither C's nor F's is taken as C)."""
+    Fortran-contiguous, for 'K' C or F where it is contiguous so, else its
+    axes in the order of their strides (every axis, length-1 ones too,
+    largest first, a stable sort: NumPy's ``PyArray_CreateSortedStridePerm``),
+    that order of the axes, outer to inner."""
     order = _order_arg(order, what, "K", "CFAK")
     if order in ("C", "F"):
         return order
@@ -206,12 +216,11 @@ def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str:
     if v is None or v.flags.c_contiguous:
         return "C"
     if order == "A" or v.flags.f_contiguous:
-        # (F-contiguous and not C: NumPy's "K" is F too, whatever the
-        # length-1 axes' strides say)
         return "F" if v.flags.f_contiguous else "C"
-    # NumPy's axis order for the prototype's strides, as a ufunc's result
-    from .exec.layout import memory_order
-    return "F" if memory_order([v], v.shape) == tuple(range(v.ndim - 1, -1, -1)) else "C"
+    perm = sorted(range(v.ndim), key=lambda k: -abs(v.strides[k]))
+    if perm == list(range(v.ndim)):
+        return "C"
+    return "F" if perm == list(range(v.ndim - 1, -1, -1)) else tuple(perm)
 
 
 def _computed_layout(x: Tensor) -> np.ndarray[Any, Any] | None:

@@ -69,6 +69,11 @@ def _layout_copy_impl(x: Any, order: Any, dtype: Any) -> Any:
     # buffer of its own, which it may reuse once the step's value is dead; an
     # alias of the input's buffer (np.ascontiguousarray's ``x`` when already
     # contiguous) could then be overwritten while the input is still read.
+    if isinstance(order, tuple):                 # (dense strides: a ``*_like``'s "K")
+        out = np.lib.stride_tricks.as_strided(np.empty(max(np.size(x), 1), dtype),
+                                              np.shape(x), order, writeable=True)
+        np.copyto(out, x, casting="unsafe")
+        return out
     return np.array(x, dtype=dtype, copy=True, order=order)
 
 
@@ -88,7 +93,7 @@ ops.register(ops.OpSpec("layout_copy", "linalg", _layout_copy_impl, _layout_copy
                         doc="a copy of input 0 in attrs['dtype'], laid out in attrs['order'] "
                             "('C', 'F', 'A': F if the input is F-contiguous and not C, "
                             "else C, 'K': as the input), as np.array(x, order=..., "
-                            "copy=True)"))
+                            "copy=True); or a tuple of dense strides"))
 
 
 def _flatten_impl(x: Any, order: Any) -> Any:

@@ -1251,7 +1251,8 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
         return _reduction_layout(m, budget)
     if kind == "view" and m.op.view_of is not None:
         return _view_layout(m, budget)
-    if m.op.name == "layout_copy" and m.attrs["order"] in ("C", "F"):
+    if m.op.name == "layout_copy" and (m.attrs["order"] in ("C", "F")
+                                       or isinstance(m.attrs["order"], tuple)):
         return m.attrs["order"], True
     # (NumPy's matrix products are C whatever their operands' layouts; a
     # placeholder's data is a call's, known then)

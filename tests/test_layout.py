@@ -791,3 +791,31 @@ def test_jit_traces_per_argument_layout_and_decides_views_as_numpy() -> None:
         for g, w in zip(got, want):
             assert_eq(g, w)
     assert f.traces == 2
+
+
+def test_like_functions_keep_a_permuted_prototypes_axis_order(engine: Any) -> None:
+    """``*_like`` (order "K") of a prototype neither C nor F keeps its
+    axes' order by their strides, length-1 axes included (NumPy's sorted
+    stride permutation): NHWC data moved to NCHW, a 3-d transpose, a slice
+    with a unit axis.  They were C: a reshape of the result was a view
+    where NumPy's copies, and ``ravel("K")`` read another order."""
+    C = np.arange(60.0).reshape(3, 4, 5)
+    protos = [lambda m, a: m.asarray(a).transpose(1, 0, 2),
+              lambda m, a: m.asarray(a)[:, :1, :].T,
+              lambda m, a: m.asarray(a).reshape(1, 3, 4, 5).transpose(0, 3, 1, 2) + 0.0,
+              lambda m, a: m.asarray(a).transpose(2, 0, 1)[::-1]]
+    for proto in protos:
+        for fn, args in ((np.zeros_like, ()), (np.ones_like, ()), (np.full_like, (7,)),
+                         (np.empty_like, ())):
+            got, want = fn(proto(lt, C), *args), fn(proto(np, C), *args)
+            want[...] = 3.0
+            got[...] = 3.0
+            v = got.eval()
+            assert v.strides == want.strides
+            r, rn = got.reshape(-1), want.reshape(-1)
+            r[:3] = 1.0
+            rn[:3] = 1.0
+            assert_eq(got, want)
+            assert_eq(got.ravel("K"), want.ravel("K"))
+        assert np.zeros_like(proto(lt, C), dtype=np.int8).eval().strides == \
+            np.zeros_like(proto(np, C), dtype=np.int8).strides
