@@ -507,6 +507,8 @@ class Tensor:
         changing it never changes later results.
         """
         node = self._node
+        if node.op.kind == "view" and node.value is None:
+            _keep_a_reread_base(node)
         (v,) = evaluate([node])
         cache(node, v)
         return np.array(v, copy=True)
@@ -1436,6 +1438,50 @@ def _row_major_operand(i: Node) -> bool:
     v = i.value
     return (isinstance(v, np.ndarray) and S.row_major(v)
             and all(st != 0 for st, d in zip(v.strides, v.shape) if d > 1))
+
+
+# The bases of views read so far (``Tensor.eval`` of a view computes only
+# what the view reads, and keeps no value: a view is not cached).
+_read_bases: weakref.WeakSet[Node] = weakref.WeakSet()
+# How many pending nodes under a view's base are looked at for an earlier one.
+_REREAD_WALK = 256
+
+
+def _keep_a_reread_base(view: Node) -> None:
+    """Before a view of a pending result is read: where that result is
+    built on one whose view was read before (``float(u[5, 5])`` in a loop
+    that updates ``u``), compute it whole and keep its value, so that the
+    next read starts from it.  Each read computed only the element, so the
+    next one recomputed every earlier step (quadratic in the loop's length);
+    a view read once still computes only what it reads (slice pushdown)."""
+    base = view
+    while base.value is None and base.op.kind == "view" and base.op.view_of is not None:
+        base = base.inputs[base.op.view_of]
+    if base.value is not None or base.op.kind == "source":
+        return
+    reread = base in _read_bases
+    if not reread and _read_bases:
+        stack, seen = list(base.inputs), {base.id}
+        while stack and len(seen) < _REREAD_WALK and not reread:
+            m = stack.pop()
+            if m.id in seen or m.value is not None:
+                continue
+            seen.add(m.id)
+            reread = m in _read_bases
+            stack.extend(m.inputs)
+    _read_bases.add(base)
+    if reread and base.size * base.dtype.itemsize <= _reread_cap():
+        (v,) = evaluate([base])
+        cache(base, v)
+
+
+def _reread_cap() -> int:
+    """The most bytes a re-read base is computed whole in: 1 GiB, or the
+    options' ``memory_limit`` (a huge lazy array, a broadcast of 10**12
+    elements printed corner by corner, stays read view by view)."""
+    from .options import get_options
+    limit = get_options().memory_limit
+    return min(1 << 30, limit) if limit is not None else 1 << 30
 
 
 def layout_known(n: Node) -> bool:
