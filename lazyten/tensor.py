@@ -1389,7 +1389,7 @@ def _reduction_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
     from .exec.layout import memory_order
     (i,) = n.inputs[:1]
     v, known = _operand_stand_in(i, budget)
-    if not known or v is None:
+    if not known or v is None or n.attrs.get("axis") is None:
         return "C", False
     axes = memory_order([v], i.shape)
     if axes is None:
