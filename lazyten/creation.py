@@ -11,6 +11,7 @@ import numpy as np
 
 from .graph import ops
 from .graph.node import Node
+from .graph import shapes as S
 from .graph.shapes import fits_assignment
 from .tensor import Tensor, check_device, check_order, ignores_like, numpy_names
 
@@ -217,10 +218,10 @@ def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str | tuple
         return "C"
     if order == "A" or v.flags.f_contiguous:
         return "F" if v.flags.f_contiguous else "C"
-    perm = sorted(range(v.ndim), key=lambda k: -abs(v.strides[k]))
-    if perm == list(range(v.ndim)):
+    perm = S.keep_order(v)
+    if perm is None or list(perm) == list(range(v.ndim)):
         return "C"
-    return "F" if perm == list(range(v.ndim - 1, -1, -1)) else tuple(perm)
+    return "F" if list(perm) == list(range(v.ndim - 1, -1, -1)) else perm
 
 
 def _computed_layout(x: Tensor) -> np.ndarray[Any, Any] | None:

@@ -1251,6 +1251,20 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
         return _elementwise_layout(m, budget)
     if kind == "reduction" and m.op.name not in ("argmin", "argmax"):
         return _reduction_layout(m, budget)
+    if kind == "scan":
+        # (NumPy's sort copies its operand in "K" order and sorts it in place,
+        # a cumulative sum allocates as a ufunc does; argsort's indices are a
+        # new C array; tril/triu are a ``where`` with a C mask of the last
+        # two axes, whose vote is not an input here: learnt by running)
+        if m.op.name == "argsort":
+            return "C", True
+        if m.op.name == "sort":
+            v, known = _operand_stand_in(m.inputs[0], budget)
+            if not known or v is None:
+                return "C", False
+            return _dense_layout(S.keep_order(v), m), True
+        if m.op.name in ("cumulative_sum", "cumulative_prod"):
+            return _elementwise_layout(m, budget, m.inputs[:1])
     if kind == "view" and m.op.view_of is not None:
         return _view_layout(m, budget)
     if m.op.name == "layout_copy" and (m.attrs["order"] in ("C", "F")
@@ -1361,15 +1375,17 @@ def _c_by_operands(n: Node, budget: list[int]) -> bool:
     return True
 
 
-def _elementwise_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
+def _elementwise_layout(n: Node, budget: list[int],
+                        operands: tuple[Node, ...] | None = None) -> tuple[Layout, bool]:
     """The layout of the elementwise ``n``'s result from its operands'
-    known layouts, by NumPy's iterator rule (``exec.layout.memory_order``:
-    ``x.T * 2`` of a C ``x`` is F, ``A + A.T`` C), which the executor's
-    kernels follow; not known where an operand's is not.  Operands are
-    looked at out of ``budget`` (each a step of this recursion)."""
+    (``operands``, or all its inputs) known layouts, by NumPy's iterator
+    rule (``exec.layout.memory_order``: ``x.T * 2`` of a C ``x`` is F,
+    ``A + A.T`` C), which the executor's kernels follow; not known where
+    an operand's is not.  Operands are looked at out of ``budget`` (each a
+    step of this recursion)."""
     from .exec.layout import memory_order
     stand_ins = []
-    for i in n.inputs:
+    for i in n.inputs if operands is None else operands:
         if len(i.shape) < 2:
             continue                         # (no say over two axes)
         # (a view's own strides, a broadcast's zeros among them, not the

@@ -819,3 +819,23 @@ def test_like_functions_keep_a_permuted_prototypes_axis_order(engine: Any) -> No
             assert_eq(got.ravel("K"), want.ravel("K"))
         assert np.zeros_like(proto(lt, C), dtype=np.int8).eval().strides == \
             np.zeros_like(proto(np, C), dtype=np.int8).strides
+
+
+def test_sorts_and_cumulative_sums_have_numpys_layout_without_computing(engine: Any) -> None:
+    """``np.sort`` copies its operand in "K" order (NumPy's sorted stride
+    permutation, broadcast axes too), a cumulative sum is laid out as a
+    ufunc's result, argsort's indices are C: known without computing them,
+    so a write through a reshape of one leaves it lazy and is NumPy's."""
+    x = np.arange(24.0).reshape(2, 3, 4)
+    cases = [lambda m, a: np.sort(m.asarray(a).T, axis=0),
+             lambda m, a: np.sort(m.asarray(a).transpose(1, 0, 2) * 1, axis=1),
+             lambda m, a: np.cumsum(m.asarray(a).T, axis=0),
+             lambda m, a: np.argsort(m.asarray(a).T, axis=1),
+             lambda m, a: np.sort(m.broadcast_to(m.asarray(a[0, 0]), (3, 4)), axis=0)]
+    for make in cases:
+        t, want = make(lt, x), make(np, x)
+        before = t.node
+        t.reshape(-1)[0] = -1
+        want.reshape(-1)[0] = -1
+        assert before.value is None
+        assert_eq(t, want)

@@ -487,6 +487,19 @@ def diagonal_shape(shape: Shape, offset: int, axis1: int, axis2: int) -> Shape:
     return rest + (n,)
 
 
+def keep_order(v: np.ndarray[Any, Any]) -> tuple[int, ...] | None:
+    """The order of the axes (outer to inner; None: C) of NumPy's new array
+    "like" ``v`` in order "K" (``copy(order="K")``, ``empty_like``): C or F
+    where ``v`` is contiguous so, else its axes by their strides, largest
+    first, every axis (broadcast and length-1 ones too), a stable sort
+    (``PyArray_CreateSortedStridePerm``)."""
+    if v.ndim < 2 or v.flags.c_contiguous:
+        return None
+    if v.flags.f_contiguous:
+        return tuple(range(v.ndim - 1, -1, -1))
+    return tuple(sorted(range(v.ndim), key=lambda k: -abs(v.strides[k])))
+
+
 def row_major(v: np.ndarray[Any, Any]) -> bool:
     """Whether ``v``'s axes lie in memory in C order (contiguous or not: a
     slice with steps, a reversed axis): NumPy's results over it are C."""
