@@ -463,7 +463,7 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
             # new value is ``v`` itself (cast, broadcast), not a copy of the
             # old one written over (which held both in memory).  (A computed
             # result's layout not known yet is the old one's: written over.)
-            t._write(val)
+            t._write(val, whole=True)
             return
         t._write(ops.apply("setitem", [t._node, val], index=items,
                            **({"scalar": True} if scalar else {})))

@@ -312,8 +312,11 @@ class Tensor:
         view._tentative = self._root is not None and self._tentative
         return view
 
-    def _write(self, new_value: Node) -> None:
-        """Make ``new_value`` (same shape as self) the data of this tensor."""
+    def _write(self, new_value: Node, whole: bool = False) -> None:
+        """Make ``new_value`` (same shape as self) the data of this tensor;
+        ``whole``: it is every element's new value, read from nothing of the
+        old (``t[...] = v``), so a layout to keep is a copy of it in that
+        layout, not a write over the old value (which computed it)."""
         nv = new_value
         if nv.dtype != self.dtype:
             nv = ops.apply("astype", [nv], dtype=self.dtype)
@@ -321,7 +324,10 @@ class Tensor:
             nv = ops.apply("broadcast_to", [nv], shape=self.shape)
         if self._root is None:
             order, known = _layout(self._n)
-            if order != "C":
+            if order != "C" and whole and known and len(nv.shape) > 1:
+                if _layout(nv) != (order, True):
+                    nv = ops.apply("layout_copy", [nv], order=order, dtype=nv.dtype)
+            elif order != "C":
                 # Keep a Fortran-ordered or strided root's layout, as NumPy's
                 # in-place write does: reshapes of it stay copies (``write_order``).
                 nv = ops.apply("view_update", [self._n, nv], path=(), order=order)

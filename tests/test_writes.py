@@ -874,3 +874,29 @@ def test_operands_remembered_while_collections_run() -> None:
         "    del c\n"
         "print('done')\n")
     finishes_in_child(script)
+
+
+def test_a_whole_write_of_a_laid_out_result_does_not_compute_it(engine: Any) -> None:
+    """``y[...] = 0`` of a lazy F result (a sort of a transpose): the new
+    value is copied in y's layout (NumPy writes y's F buffer), so the old
+    value is not computed (it was, to be written over), and a reshape of
+    ``y`` afterwards is NumPy's copy."""
+    x = np.arange(12.0).reshape(3, 4)
+
+    def prog(m: Any, a: Any) -> Any:
+        y = np.sort(m.asarray(a).T, axis=0)
+        y[...] = np.arange(12.0).reshape(4, 3)
+        y.reshape(-1)[0] = 5.0
+        z = m.asarray(np.asfortranarray(a))
+        z[:] = 1.0
+        z.reshape(-1)[1] = 7.0
+        return [y, z]
+    from lazyten.graph.node import toposort
+    t = np.sort(lt.asarray(x).T, axis=0)
+    before = t.node
+    t[...] = 0.0
+    assert before not in toposort([t.node])          # (nothing reads the old value)
+    for g, w in zip(prog(lt, x), prog(np, x)):
+        got = g.eval()
+        assert_eq(got, w)
+        assert got.flags.f_contiguous == w.flags.f_contiguous
