@@ -513,8 +513,14 @@ class Tensor:
         changing it never changes later results.
         """
         node = self._node
-        if node.op.kind == "view" and node.value is None:
-            _keep_a_reread_base(node)
+        if node.value is None:
+            if node.op.kind == "view":
+                _keep_a_reread_base(node)
+            elif node.layout is None and len(node.shape) > 1:
+                # NumPy's layout, inferred before the value is kept: the
+                # executor may lay it out otherwise (a transpose between
+                # fused ops), and later view decisions must stay NumPy's
+                _layout(node)
         (v,) = evaluate([node])
         cache(node, v)
         return np.array(v, copy=True)
@@ -1208,8 +1214,12 @@ _LAYOUT_WALK = 64
 
 
 def _array_layout(v: Any) -> Layout:
-    if not isinstance(v, np.ndarray) or v.flags.c_contiguous:
+    if not isinstance(v, np.ndarray) or (v.flags.c_contiguous and v.size):
         return "C"
+    if not v.size:
+        # (NumPy calls every empty array contiguous, and orders the axes of
+        # results over it by its strides all the same)
+        return "C" if v.ndim < 2 or S.row_major(v) else v.strides
     return "F" if v.flags.f_contiguous else v.strides
 
 
@@ -1251,6 +1261,13 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
     if len(m.shape) < 2:
         return "C", True
     kind = m.op.kind
+    if m.op.name == "astype" and len(m.shape) > 1:
+        # (NumPy's astype copies in "K" order: broadcast axes innermost,
+        # not a ufunc's C; ``keep_order``)
+        v, known = _operand_stand_in(m.inputs[0], budget)
+        if not known or v is None:
+            return "C", False
+        return _dense_layout(S.keep_order(v), m), True
     if kind == "elementwise":
         if _c_by_operands(m, budget):
             return "C", True

@@ -839,3 +839,31 @@ def test_sorts_and_cumulative_sums_have_numpys_layout_without_computing(engine: 
         want.reshape(-1)[0] = -1
         assert before.value is None
         assert_eq(t, want)
+
+
+def test_view_decisions_stay_numpys_when_the_executor_lays_out_otherwise(engine: Any) -> None:
+    """Helper 77's fuzzing: a fused kernel may lay a result out otherwise
+    than NumPy (a transpose between fused ops): the layout is inferred
+    before the value is kept, so later view decisions stay NumPy's, and a
+    write through a view decided on NumPy's layout reaches the elements by
+    their positions where the computed data are laid out otherwise (it was
+    refused); ``astype`` of a broadcast copies in "K" order; an empty
+    operand orders a result's axes by its strides."""
+    A = np.arange(16.0).reshape(4, 4)
+    B = np.arange(16.0).reshape(4, 4) % 5
+    cases = [lambda m: m.square((m.asarray(A) >= m.asarray(B).T).T),
+             lambda m: -m.broadcast_to(m.asarray(np.arange(3.0)), (2, 3))
+             + m.asarray(np.asfortranarray(np.ones((2, 3)))),
+             lambda m: m.broadcast_to(m.asarray(np.arange(6).reshape(3, 2)), (2, 3, 2)).astype(
+                 np.float64),
+             lambda m: m.asarray(np.zeros(0).reshape(0, 2, 5, 5).transpose(2, 3, 0, 1)).mean(
+                 axis=2)]
+    for make in cases:
+        for evaluated in (False, True):
+            with np.errstate(all="ignore"):
+                t, want = make(lt), make(np)
+                if evaluated:
+                    t.eval()
+                t.reshape(-1)[0] = 123.0
+                want.reshape(-1)[0] = 123.0
+                assert_eq(t, want)

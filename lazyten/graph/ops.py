@@ -1009,8 +1009,19 @@ def _view_update_impl(base: Any, val: Any, path: tuple[tuple[str, Any], ...],
     # decides (the exact np.shares_memory can be slow, and says False for an
     # empty view, which is still a view and writes nothing).
     if v.size and not np.may_share_memory(v, out):
-        raise ValueError("cannot write through this view: its layout forced a copy "
-                         "(e.g. a reshape of a non-contiguous slice)")
+        if any(name in ("real", "imag", "view_dtype") for name, _ in path):
+            raise ValueError("cannot write through this view: its layout forced a copy "
+                             "(e.g. a reshape of a non-contiguous slice)")
+        # The view was decided on NumPy's layout (a view there), and the
+        # data computed here are laid out otherwise (a fused kernel's order):
+        # the same elements, found by their positions in C order
+        pos = np.arange(out.size).reshape(out.shape)
+        for name, a in path:
+            pos = REGISTRY[name].impl(pos, **dict(a))
+        flat = np.array(out, copy=True, order="C")
+        flat.reshape(-1)[pos] = np.broadcast_to(val, pos.shape)
+        out[...] = flat
+        return out
     if not v.flags.writeable:
         raise ValueError("cannot write through a read-only view (broadcast_to, diagonal)")
     v[...] = val
