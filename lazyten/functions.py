@@ -457,7 +457,8 @@ def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: 
     # before a float32 max could make it float32, as NumPy's clip does.)
     dt = np.result_type(*(_operand_type(v) for v in (t, min, max) if v is not None))
     if dt != t.dtype:
-        t = astype(t, dt)
+        # (NumPy's clip is one ufunc: its cast is laid out as a ufunc's result)
+        t = Tensor(ops.apply("astype", [t._node], dtype=dt, ufunc=True))
     # Which operand a tie gives (0.0 against -0.0).  NumPy's clip with both
     # bounds constant (its loop's stride-0 case) keeps x on a tie for real
     # floats (``x < min ? min : x``); maximum and minimum give their second

@@ -324,7 +324,8 @@ class Tensor:
             nv = ops.apply("broadcast_to", [nv], shape=self.shape)
         if self._root is None:
             order, known = _layout(self._n)
-            if order != "C" and whole and known and len(nv.shape) > 1:
+            if order != "C" and whole and known and len(nv.shape) > 1 \
+                    and _dense(order, nv.shape, nv.dtype.itemsize):
                 if _layout(nv) != (order, True):
                     nv = ops.apply("layout_copy", [nv], order=order, dtype=nv.dtype)
             elif order != "C":
@@ -522,6 +523,13 @@ class Tensor:
                 # fused ops), and later view decisions must stay NumPy's
                 _layout(node)
         (v,) = evaluate([node])
+        lay = node.layout
+        if lay is not None and v.ndim > 1 and v.size and node.value is None \
+                and _array_layout(v) != lay and _dense(lay, v.shape, v.itemsize):
+            # (and the value kept is laid out so too, as NumPy's: its flags,
+            # the order a later float sum over it adds in)
+            from .memory import _layout_copy_impl
+            v = _layout_copy_impl(v, lay, v.dtype)
         cache(node, v)
         return np.array(v, copy=True)
 
@@ -1213,6 +1221,20 @@ def _register_copy(link: tuple[ViewStep, Any], copy: Tensor) -> None:
 _LAYOUT_WALK = 64
 
 
+def _dense(layout: Layout, shape: tuple[int, ...], itemsize: int) -> bool:
+    """Whether ``layout`` is one a new array has ("C", "F", or the strides
+    of a dense block: a permutation's), not a user's strided or broadcast
+    array's strides, which no copy takes."""
+    if not isinstance(layout, tuple):
+        return True
+    step = itemsize
+    for k in sorted(range(len(shape)), key=lambda k: abs(layout[k])):
+        if shape[k] > 1 and layout[k] != step:     # (a reversed axis: no)
+            return False
+        step *= max(shape[k], 1)
+    return True
+
+
 def _array_layout(v: Any) -> Layout:
     if not isinstance(v, np.ndarray) or (v.flags.c_contiguous and v.size):
         return "C"
@@ -1261,7 +1283,7 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
     if len(m.shape) < 2:
         return "C", True
     kind = m.op.kind
-    if m.op.name == "astype" and len(m.shape) > 1:
+    if m.op.name == "astype" and len(m.shape) > 1 and not m.attrs.get("ufunc"):
         # (NumPy's astype copies in "K" order: broadcast axes innermost,
         # not a ufunc's C; ``keep_order``)
         v, known = _operand_stand_in(m.inputs[0], budget)

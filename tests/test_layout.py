@@ -857,13 +857,17 @@ def test_view_decisions_stay_numpys_when_the_executor_lays_out_otherwise(engine:
              lambda m: m.broadcast_to(m.asarray(np.arange(6).reshape(3, 2)), (2, 3, 2)).astype(
                  np.float64),
              lambda m: m.asarray(np.zeros(0).reshape(0, 2, 5, 5).transpose(2, 3, 0, 1)).mean(
-                 axis=2)]
+                 axis=2),
+             lambda m: m.clip(m.broadcast_to(m.asarray(np.arange(6).reshape(3, 2)), (2, 3, 2)),
+                              -2.5, 3.5)]
     for make in cases:
         for evaluated in (False, True):
             with np.errstate(all="ignore"):
                 t, want = make(lt), make(np)
                 if evaluated:
-                    t.eval()
+                    v = t.eval()           # (kept in NumPy's layout: its flags)
+                    assert (v.flags.c_contiguous, v.flags.f_contiguous) == \
+                        (want.flags.c_contiguous, want.flags.f_contiguous)
                 t.reshape(-1)[0] = 123.0
                 want.reshape(-1)[0] = 123.0
                 assert_eq(t, want)

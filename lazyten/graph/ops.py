@@ -294,7 +294,9 @@ def _round_impl(x: Any, decimals: int = 0) -> Any:
 _elementwise("round", _round_impl, 1)
 
 
-def _astype_impl(x: Any, dtype: Any, copy: bool = True) -> Any:
+def _astype_impl(x: Any, dtype: Any, copy: bool = True, ufunc: bool = False) -> Any:
+    # (``ufunc``: a ufunc's own cast of its operand, ``clip``'s: laid out as
+    # a ufunc's result, not as astype's "K" copy; the values are the same)
     return np.asarray(x).astype(dtype, copy=copy)
 
 
