@@ -525,7 +525,8 @@ class Tensor:
         (v,) = evaluate([node])
         lay = node.layout
         if lay is not None and v.ndim > 1 and v.size and node.value is None \
-                and _array_layout(v) != lay and _dense(lay, v.shape, v.itemsize):
+                and node.op.kind != "view" and _array_layout(v) != lay \
+                and _dense(lay, v.shape, v.itemsize):
             # (and the value kept is laid out so too, as NumPy's: its flags,
             # the order a later float sum over it adds in)
             from .memory import _layout_copy_impl
