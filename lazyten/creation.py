@@ -180,12 +180,7 @@ def _laid_out(t: Tensor, order: Any, what: str, broadcast: bool = False) -> Tens
     ``broadcast`` view (``full`` of an array: NumPy's is a new array)."""
     if isinstance(order, tuple):
         # (a ``*_like``'s order of the axes, ``_order_like``: its dense strides)
-        strides = [0] * t.ndim
-        step = t.dtype.itemsize
-        for k in reversed(order):
-            strides[k] = step
-            step *= t.shape[k]
-        order = tuple(strides)
+        order = S.dense_layout(t.shape, t.dtype.itemsize, order)
     else:
         order = _order_arg(order, what, "C", "CF")
     if (order == "C" and not broadcast) or t.ndim < 2 or t.size <= 1:

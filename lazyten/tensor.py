@@ -1358,14 +1358,8 @@ def _copy_layout(v: np.ndarray[Any, Any]) -> Layout:
         return "F"
     if 0 in strides:
         return "C"
-    perm = sorted(range(v.ndim), key=lambda k: -abs(strides[k]))
-    dense = [0] * v.ndim
-    step = v.itemsize
-    for k in reversed(perm):
-        dense[k] = step
-        step *= v.shape[k]
-    out = tuple(dense)
-    return "C" if perm == list(range(v.ndim)) else out
+    return S.dense_layout(v.shape, v.itemsize,
+                          sorted(range(v.ndim), key=lambda k: -abs(strides[k])))
 
 
 def _through_writes(n: Node, budget: list[int]) -> Node:
@@ -1476,20 +1470,10 @@ def _operand_stand_in(i: Node, budget: list[int]) -> tuple[np.ndarray[Any, Any] 
     return S.layout_stand_in(i.shape, i.dtype, lay), known
 
 
-def _dense_layout(axes: tuple[int, ...] | None, n: Node) -> Layout:
-    """The layout of a new array of ``n``'s shape with its axes in memory
-    in the order ``axes`` (outer to inner; None: C)."""
-    nd = len(n.shape)
-    if axes is None or nd < 2 or list(axes) == list(range(nd)):
-        return "C"
-    if list(axes) == list(range(nd - 1, -1, -1)):
-        return "F"
-    dense = [0] * nd
-    step = n.dtype.itemsize
-    for k in reversed(axes):
-        dense[k] = step
-        step *= n.shape[k]
-    return tuple(dense)
+def _dense_layout(axes: Sequence[int] | None, n: Node) -> Layout:
+    """A new array of ``n``'s shape and dtype, its axes in memory in the
+    order ``axes`` (``graph.shapes.dense_layout``)."""
+    return S.dense_layout(n.shape, n.dtype.itemsize, axes)
 
 
 def _row_major_operand(i: Node) -> bool:

@@ -487,6 +487,23 @@ def diagonal_shape(shape: Shape, offset: int, axis1: int, axis2: int) -> Shape:
     return rest + (n,)
 
 
+def dense_layout(shape: tuple[int, ...], itemsize: int,
+                 axes: Sequence[int] | None) -> str | tuple[int, ...]:
+    """The layout of a new array of ``shape`` with its axes in memory in the
+    order ``axes`` (outer to inner; None: C): "C", "F" or its strides."""
+    nd = len(shape)
+    if axes is None or nd < 2 or list(axes) == list(range(nd)):
+        return "C"
+    if list(axes) == list(range(nd - 1, -1, -1)):
+        return "F"
+    dense = [0] * nd
+    step = itemsize
+    for k in reversed(axes):
+        dense[k] = step
+        step *= shape[k]
+    return tuple(dense)
+
+
 def keep_order(v: np.ndarray[Any, Any]) -> tuple[int, ...] | None:
     """The order of the axes (outer to inner; None: C) of NumPy's new array
     "like" ``v`` in order "K" (``copy(order="K")``, ``empty_like``): C or F
