@@ -1254,7 +1254,7 @@ def _layout(n: Node, budget: list[int] | None = None) -> tuple[Layout, bool]:
     or in place in its buffer), so their layout is their base's.  Known: a
     value's (a user's array, a cached result), a write's declared order, a
     creation's, a matrix product's or one of fewer than two dimensions (C),
-    an elementwise result's over operands in C order (``_c_by_operands``),
+    an elementwise result's by its operands' (``_elementwise_layout``),
     a view's of a known layout (a copy's root node may be one:
     ``np.copy(t.T)``).  Any other computed result's is NumPy's, known when
     it runs (``x.T * 2`` is Fortran-ordered).  ``_LAYOUT_WALK`` nodes are
@@ -1292,8 +1292,6 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
             return "C", False
         return _dense_layout(S.keep_order(v), m), True
     if kind == "elementwise":
-        if _c_by_operands(m, budget):
-            return "C", True
         return _elementwise_layout(m, budget)
     if kind == "reduction" and m.op.name not in ("argmin", "argmax"):
         return _reduction_layout(m, budget)
@@ -1372,49 +1370,6 @@ def _through_writes(n: Node, budget: list[int]) -> Node:
     return n
 
 
-def _c_by_operands(n: Node, budget: list[int]) -> bool:
-    """Whether the elementwise ``n``'s result is C-ordered because all its
-    operands are (NumPy's iterator then keeps C order): known without
-    computing it, so ``y = y * 2 + 1`` over a C array stays lazy when a
-    reshape of ``y`` is written.  Elementwise operands and writes are looked
-    through, each node once, out of ``budget``; views, other results and
-    Fortran-ordered or strided values answer no.  One operand of the
-    result's shape in C order (its axes in memory in C's order, none
-    broadcast) answers yes alone: NumPy's iterator lets C order win where
-    operands disagree (``A + A.T`` is C)."""
-    for i in n.inputs:
-        if i.shape == n.shape and len(i.shape) > 1 and _row_major_operand(i):
-            return True
-    stack = [n]
-    seen = {n.id}
-    found = []
-    while stack:
-        for i in stack.pop().inputs:
-            if len(i.shape) < 2 or i.id in seen or (i.layout == "C" and i.op.kind != "view"):
-                continue                     # (contiguous; broadcast keeps C)
-            seen.add(i.id)
-            budget[0] -= 1
-            m = _through_writes(i, budget)
-            if budget[0] <= 0:
-                return False
-            if m is not i:
-                if m.id in seen or (m.layout == "C" and m.op.kind != "view"):
-                    continue
-                seen.add(m.id)
-            v = m.value
-            if v is not None:
-                if not (isinstance(v, np.ndarray) and S.row_major(v)):
-                    return False
-            elif m.op.kind == "elementwise":
-                stack.append(m)
-                found.append(m)
-            elif m.op.kind not in ("source", "creation") or m.op.name == "placeholder":
-                return False                 # (a view, a write of another order, ...)
-    for m in found:                          # (C too: their operands were looked at)
-        m.layout = "C"
-    return True
-
-
 def _elementwise_layout(n: Node, budget: list[int],
                         operands: tuple[Node, ...] | None = None) -> tuple[Layout, bool]:
     """The layout of the elementwise ``n``'s result from its operands'
@@ -1474,16 +1429,6 @@ def _dense_layout(axes: Sequence[int] | None, n: Node) -> Layout:
     """A new array of ``n``'s shape and dtype, its axes in memory in the
     order ``axes`` (``graph.shapes.dense_layout``)."""
     return S.dense_layout(n.shape, n.dtype.itemsize, axes)
-
-
-def _row_major_operand(i: Node) -> bool:
-    """Whether ``i``'s data are known, without a walk, to lie in C's axis
-    order with no axis broadcast: a value, a result known C."""
-    if i.layout == "C" and i.op.kind != "view":
-        return True
-    v = i.value
-    return (isinstance(v, np.ndarray) and S.row_major(v)
-            and all(st != 0 for st, d in zip(v.strides, v.shape) if d > 1))
 
 
 # The bases of views read so far (``Tensor.eval`` of a view computes only
