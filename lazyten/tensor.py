@@ -458,9 +458,28 @@ class Tensor:
     def shape(self) -> tuple[int, ...]:
         return self._node.shape
 
+    # NumPy 2.5 deprecates setting ``shape`` and ``dtype`` in place (a shared
+    # array changed under its other users); a tensor refuses both, naming the
+    # spelling that makes a new view as NumPy's deprecation message does.
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        raise AttributeError(
+            f"a tensor's shape cannot be set in place (NumPy 2.5 deprecates it): use "
+            f"t = t.reshape({value!r}, copy=False), a view or an error as the setter was")
+
     @property
     def dtype(self) -> np.dtype[Any]:
         return self._node.dtype
+
+    @dtype.setter
+    def dtype(self, value: Any) -> None:
+        try:
+            spelled = repr(np.dtype(value).name)
+        except TypeError:
+            spelled = repr(value)
+        raise AttributeError(
+            f"a tensor's dtype cannot be set in place (NumPy 2.5 deprecates it): use "
+            f"t = t.view({spelled}), a view of the same data")
 
     @property
     def ndim(self) -> int:

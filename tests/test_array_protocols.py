@@ -643,3 +643,15 @@ def test_elements_and_0d_results_act_as_numpys_scalars() -> None:
         assert got == want and type(got) is type(want)
     with pytest.raises(TypeError):
         round(f)
+
+
+def test_shape_and_dtype_are_not_set_in_place() -> None:
+    # NumPy 2.5 deprecates ``a.shape = s`` and ``a.dtype = d``: a tensor
+    # refuses both and names the view that replaces each; the data is unchanged.
+    t = lt.asarray(np.arange(12.0))
+    with pytest.raises(AttributeError, match=r"t\.reshape\(\(3, 4\), copy=False\)"):
+        t.shape = (3, 4)
+    with pytest.raises(AttributeError, match=r"t\.view\('int64'\)"):
+        t.dtype = np.int64
+    assert t.shape == (12,) and t.dtype == np.float64
+    np.testing.assert_array_equal(t.eval(), np.arange(12.0))
