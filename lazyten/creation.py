@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from .graph import layout as L
 from .graph import ops
 from .graph.node import Node
-from .graph import shapes as S
 from .graph.shapes import fits_assignment
 from .tensor import Tensor, check_device, check_order, ignores_like, numpy_names
 
@@ -180,7 +180,7 @@ def _laid_out(t: Tensor, order: Any, what: str, broadcast: bool = False) -> Tens
     ``broadcast`` view (``full`` of an array: NumPy's is a new array)."""
     if isinstance(order, tuple):
         # (a ``*_like``'s order of the axes, ``_order_like``: its dense strides)
-        order = S.dense_layout(t.shape, t.dtype.itemsize, order)
+        order = L.dense_layout(t.shape, t.dtype.itemsize, order)
     else:
         order = _order_arg(order, what, "C", "CF")
     if (order == "C" and not broadcast) or t.ndim < 2 or t.size <= 1:
@@ -213,7 +213,7 @@ def _order_like(x: Any, order: Any, what: str, shape: Any = None) -> str | tuple
         return "C"
     if order == "A" or v.flags.f_contiguous:
         return "F" if v.flags.f_contiguous else "C"
-    perm = S.keep_order(v)
+    perm = L.keep_order(v)
     if perm is None or list(perm) == list(range(v.ndim)):
         return "C"
     return "F" if list(perm) == list(range(v.ndim - 1, -1, -1)) else perm
@@ -225,13 +225,12 @@ def _computed_layout(x: Tensor) -> np.ndarray[Any, Any] | None:
     else learnt by computing ``x`` (``tensor.settle_layout``), as a
     ``*_like``'s "K" copies it.  None in a function being traced, where it
     is taken as C."""
-    from .graph.shapes import layout_stand_in
-    from .tensor import layout_known, settle_layout, write_order
+    from .tensor import settle_layout
     n = x.node
     settle_layout(n)
-    if not layout_known(n):
+    if not L.layout_known(n):
         return None
-    return layout_stand_in(x.shape, x.dtype, write_order(n))
+    return L.layout_stand_in(x.shape, x.dtype, L.write_order(n))
 
 
 @ignores_like

@@ -5,10 +5,9 @@ from the op registry, so a new elementwise op needs no code here."""
 from __future__ import annotations
 
 import builtins
-import math
 import operator
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from sys import _getframe
 from typing import TYPE_CHECKING, Any
 
@@ -16,11 +15,12 @@ import numpy as np
 
 from .compile import call_sized, refuse_call_axis
 from .graph import ops
+from .graph import layout as L
+from .graph.layout import layout_known, write_order
 from .graph import shapes as S
 from .graph.node import NO_LINES, _lines, user_source
 from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, check_order,
-                     layout_known, node_of, numpy_names, numpy_out, run_now, settle_layout,
-                     wrap, write_order)
+                     node_of, numpy_names, numpy_out, run_now, settle_layout, wrap)
 
 # ------------------------------------------------------------------ elementwise
 
@@ -634,7 +634,7 @@ def is_f_contiguous(t: Tensor) -> bool:
     if t._root is None:
         order = write_order(t._node)
         if isinstance(order, tuple):
-            return bool(S.layout_stand_in(t.shape, t.dtype, order).flags.f_contiguous)
+            return bool(L.layout_stand_in(t.shape, t.dtype, order).flags.f_contiguous)
         return t.ndim < 2 or order == "F"
     v = _stand_in(t)
     return v is not None and v.flags.f_contiguous
@@ -646,31 +646,10 @@ def is_c_contiguous(t: Tensor) -> bool:
     if t._root is None:
         order = write_order(t._node)
         if isinstance(order, tuple):
-            return bool(S.layout_stand_in(t.shape, t.dtype, order).flags.c_contiguous)
+            return bool(L.layout_stand_in(t.shape, t.dtype, order).flags.c_contiguous)
         return t.ndim < 2 or order == "C"
     v = _stand_in(t)
     return v is not None and v.flags.c_contiguous
-
-
-def replay_views(base: np.ndarray[Any, Any], steps: Iterable[tuple[str, Any]]
-                 ) -> np.ndarray[Any, Any] | None:
-    """``base`` with the view ``steps`` (op name, attrs items; oldest first)
-    applied by the registry's own view functions (NumPy views: nothing is
-    copied or read); None where a step would copy (a reshape NumPy cannot
-    do as a view of this layout, an element: a NumPy scalar)."""
-    v = base
-    for name, attrs in steps:
-        a = dict(attrs)
-        if name == "reshape":
-            try:
-                v = np.reshape(v, a["shape"], copy=False)
-            except ValueError:
-                return None
-        else:
-            v = ops.REGISTRY[name].impl(v, **a)
-            if not isinstance(v, np.ndarray):
-                return None
-    return v
 
 
 def layout_of(t: Tensor) -> np.ndarray[Any, Any] | None:
@@ -678,7 +657,7 @@ def layout_of(t: Tensor) -> np.ndarray[Any, Any] | None:
     decision reads it (``write_order``, the view steps), or None where a
     reshape among those steps copies."""
     if t._root is None:
-        return S.layout_stand_in(t.shape, t.dtype, write_order(t._node))
+        return L.layout_stand_in(t.shape, t.dtype, write_order(t._node))
     return _stand_in(t)
 
 
@@ -704,8 +683,8 @@ def _stand_in(t: Tensor) -> np.ndarray[Any, Any] | None:
         todo.append(link[0])
         link = link[1]
     if v is None:
-        v = S.layout_stand_in(root.shape, root.dtype, order)
-    v = replay_views(v, reversed(todo))
+        v = L.layout_stand_in(root.shape, root.dtype, order)
+    v = L.replay_views(v, reversed(todo))
     if v is None:
         return None
     if len(_STAND_INS) >= _STAND_INS_MAX:

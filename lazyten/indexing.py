@@ -24,9 +24,9 @@ import numpy as np
 
 from .graph import ops
 from .graph import shapes as S
+from .graph.layout import layout_known
 from .graph.node import Node, _symbolic_placeholders, reaches_placeholder
-from .tensor import (Tensor, element, layout_known, node_of, numpy_writes, snapshot, wrap,
-                     writes)
+from .tensor import Tensor, element, node_of, numpy_writes, snapshot, wrap, writes
 
 
 def _is_basic(item: Any) -> bool:

@@ -54,15 +54,16 @@ import numpy as np
 
 from . import functions as F
 from .compile import call_sized, refuse_call_axis
-from .creation import arange, asarray, eye, full, full_along, ones, ones_like, zeros
+from .creation import arange, asarray, eye, full_along, ones, ones_like, zeros
 from .graph import ops
 from .graph import shapes as S
+from .graph.layout import layout_known
 from .graph.node import Node, Shape
 from .indexing import _assigned, check_write_bounds
 from .indexing import put as _put
 from .sorting import _values, argsort, sort, take_along_axis
-from .tensor import (Tensor, check_order, layout_known, numpy_out, numpy_writes, settle_layout,
-                     snapshot, wrap, writes)
+from .tensor import (Tensor, check_order, numpy_out, numpy_writes, settle_layout, snapshot, wrap,
+                     writes)
 
 __all__: list[str] = [
     "append", "insert", "delete", "roll", "rot90", "fliplr", "flipud", "pad", "resize",

@@ -52,11 +52,11 @@ from typing import Any
 import numpy as np
 
 from .creation import asarray
-from .functions import layout_of, replay_views
-from .graph.shapes import layout_stand_in
+from .functions import layout_of
 from .graph import ops
+from .graph.layout import layout_stand_in, replay_views, write_order
 from .graph.node import Node, Shape
-from .tensor import Tensor, check_device, check_order, ignores_like, write_order
+from .tensor import Tensor, check_device, check_order, ignores_like
 
 __all__ = ["ascontiguousarray", "asfortranarray", "asanyarray", "require", "shares_memory",
            "may_share_memory"]

@@ -34,6 +34,8 @@ import numpy as np
 from .exec.executor import cache, evaluate
 from .graph import ops
 from .graph import shapes as S
+from .graph.layout import (array_layout, infer, is_dense, layout_known, layout_stand_in,
+                           replay_views, write_order)
 from .graph.node import (NO_LINES, Node, _lines, _symbolic_placeholders, entered,
                          intern_elementwise, user_source)
 
@@ -323,16 +325,16 @@ class Tensor:
         if nv.shape != self.shape:
             nv = ops.apply("broadcast_to", [nv], shape=self.shape)
         if self._root is None:
-            order, known = _layout(self._n)
+            order, known = infer(self._n)
             if order != "C" and whole and known and len(nv.shape) > 1 \
-                    and _dense(order, nv.shape, nv.dtype.itemsize):
-                if _layout(nv) != (order, True):
+                    and is_dense(order, nv.shape, nv.dtype.itemsize):
+                if infer(nv) != (order, True):
                     nv = ops.apply("layout_copy", [nv], order=order, dtype=nv.dtype)
             elif order != "C":
                 # Keep a Fortran-ordered or strided root's layout, as NumPy's
                 # in-place write does: reshapes of it stay copies (``write_order``).
                 nv = ops.apply("view_update", [self._n, nv], path=(), order=order)
-            elif known and len(nv.shape) > 1 and _layout(nv) != ("C", True):
+            elif known and len(nv.shape) > 1 and infer(nv) != ("C", True):
                 # and a C one's (``y[...] = x.T * 2`` writes y's C buffer):
                 # the new value, of another layout or one known when it
                 # runs, is copied in C order
@@ -540,12 +542,12 @@ class Tensor:
                 # NumPy's layout, inferred before the value is kept: the
                 # executor may lay it out otherwise (a transpose between
                 # fused ops), and later view decisions must stay NumPy's
-                _layout(node)
+                infer(node)
         (v,) = evaluate([node])
         lay = node.layout
         if lay is not None and v.ndim > 1 and v.size and node.value is None \
-                and node.op.kind != "view" and _array_layout(v) != lay \
-                and _dense(lay, v.shape, v.itemsize):
+                and node.op.kind != "view" and array_layout(v) != lay \
+                and is_dense(lay, v.shape, v.itemsize):
             # (and the value kept is laid out so too, as NumPy's: its flags,
             # the order a later float sum over it adds in)
             from .memory import _layout_copy_impl
@@ -1176,10 +1178,6 @@ def check_device(device: Any, what: str) -> None:
         raise ValueError(f"{what}: unsupported device {device!r} (only 'cpu')")
 
 
-# The layout ``write_order`` gives: "C", "F", or a user's array's strides.
-Layout = str | tuple[int, ...]
-
-
 def _copy_link(rn: Node, steps: tuple[ViewStep, Any] | None) -> tuple[ViewStep, Any] | None:
     """The link of ``steps`` whose reshape copies the root's data ``rn``
     (the first, from the root), where the view was taken as one on a layout
@@ -1205,8 +1203,6 @@ def _copy_link(rn: Node, steps: tuple[ViewStep, Any] | None) -> tuple[ViewStep, 
     if not has_reshape:
         return None
     settle_layout(rn)
-    from .functions import replay_views
-    from .graph.shapes import layout_stand_in
     v: np.ndarray[Any, Any] | None = layout_stand_in(rn.shape, rn.dtype, write_order(rn))
     for link in reversed(links):
         v = replay_views(v, (link[0],)) if v is not None else None
@@ -1234,220 +1230,6 @@ def _register_copy(link: tuple[ViewStep, Any], copy: Tensor) -> None:
             del _copies[k]
     _copies[id(link)] = (link, copy)
     _copies_made[0] += 1
-
-
-# How many nodes ``_layout`` looks at: past them a chain of pending writes
-# is taken as laid out as it was decided, an elementwise result as unknown.
-_LAYOUT_WALK = 64
-
-
-def _dense(layout: Layout, shape: tuple[int, ...], itemsize: int) -> bool:
-    """Whether ``layout`` is one a new array has ("C", "F", or the strides
-    of a dense block: a permutation's), not a user's strided or broadcast
-    array's strides, which no copy takes."""
-    if not isinstance(layout, tuple):
-        return True
-    step = itemsize
-    for k in sorted(range(len(shape)), key=lambda k: abs(layout[k])):
-        if shape[k] > 1 and layout[k] != step:     # (a reversed axis: no)
-            return False
-        step *= max(shape[k], 1)
-    return True
-
-
-def _array_layout(v: Any) -> Layout:
-    if not isinstance(v, np.ndarray) or (v.flags.c_contiguous and v.size):
-        return "C"
-    if not v.size:
-        # (NumPy calls every empty array contiguous, and orders the axes of
-        # results over it by its strides all the same)
-        return "C" if v.ndim < 2 or S.row_major(v) else v.strides
-    return "F" if v.flags.f_contiguous else v.strides
-
-
-def _layout(n: Node, budget: list[int] | None = None) -> tuple[Layout, bool]:
-    """The layout of ``n``'s data, and whether it is known (not C taken).
-
-    Writes copy their base as it is laid out (``setitem``, ``scatter``, a
-    ``view_update`` without ``order``: NumPy's ``np.array(base, order="K")``,
-    or in place in its buffer), so their layout is their base's.  Known: a
-    value's (a user's array, a cached result), a write's declared order, a
-    creation's, a matrix product's or one of fewer than two dimensions (C),
-    an elementwise result's by its operands' (``_elementwise_layout``),
-    a view's of a known layout (a copy's root node may be one:
-    ``np.copy(t.T)``).  Any other computed result's is NumPy's, known when
-    it runs (``x.T * 2`` is Fortran-ordered).  ``_LAYOUT_WALK`` nodes are
-    looked at, at most; a layout once known is remembered on its node
-    (``Node.layout``), where the walks stop."""
-    if n.layout is not None:
-        return n.layout, True
-    if budget is None:
-        budget = [_LAYOUT_WALK]
-    layout = _walk_layout(n, budget)
-    if layout[1]:
-        n.layout = layout[0]
-    return layout
-
-
-def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
-    m = _through_writes(n, budget)
-    if m.layout is not None:
-        return m.layout, True
-    if m.value is not None:
-        return _array_layout(m.value), True
-    if m.op.name == "view_update" and "order" in m.attrs:
-        o = m.attrs["order"]
-        return (o if isinstance(o, tuple) else "F" if o == "F" else "C"), True
-    if budget[0] <= 0:
-        return "C", False                    # (past the walk: to be settled)
-    if len(m.shape) < 2:
-        return "C", True
-    kind = m.op.kind
-    if m.op.name == "astype" and len(m.shape) > 1 and not m.attrs.get("ufunc"):
-        # (NumPy's astype copies in "K" order: broadcast axes innermost,
-        # not a ufunc's C; ``keep_order``)
-        v, known = _operand_stand_in(m.inputs[0], budget)
-        if not known or v is None:
-            return "C", False
-        return _dense_layout(S.keep_order(v), m), True
-    if kind == "elementwise":
-        return _elementwise_layout(m, budget)
-    if kind == "reduction" and m.op.name not in ("argmin", "argmax"):
-        return _reduction_layout(m, budget)
-    if kind == "scan":
-        # (NumPy's sort copies its operand in "K" order and sorts it in place,
-        # a cumulative sum allocates as a ufunc does; argsort's indices are a
-        # new C array; tril/triu are a ``where`` with a C mask of the last
-        # two axes, whose vote is not an input here: learnt by running)
-        if m.op.name == "argsort":
-            return "C", True
-        if m.op.name == "sort":
-            v, known = _operand_stand_in(m.inputs[0], budget)
-            if not known or v is None:
-                return "C", False
-            return _dense_layout(S.keep_order(v), m), True
-        if m.op.name in ("cumulative_sum", "cumulative_prod"):
-            return _elementwise_layout(m, budget, m.inputs[:1])
-    if kind == "view" and m.op.view_of is not None:
-        return _view_layout(m, budget)
-    if m.op.name == "layout_copy" and (m.attrs["order"] in ("C", "F")
-                                       or isinstance(m.attrs["order"], tuple)):
-        return m.attrs["order"], True
-    # (NumPy's matrix products are C whatever their operands' layouts; a
-    # placeholder's data is a call's, known then)
-    return "C", (kind in ("source", "creation", "update") and m.op.name != "placeholder"
-                 or m.op.name in ("matmul", "dot"))
-
-
-def _view_layout(m: Node, budget: list[int]) -> tuple[Layout, bool]:
-    """A chain of views' layout (of NumPy's copy of it: ``_copy_layout``):
-    its steps replayed on a stand-in of its base's (a reshape that copies:
-    C, NumPy's copy)."""
-    v, known = _view_stand_in(m, budget)
-    return ("C" if v is None else _copy_layout(v)), known
-
-
-def _view_stand_in(m: Node, budget: list[int]) -> tuple[np.ndarray[Any, Any] | None, bool]:
-    """The chain of views ``m`` replayed on a stand-in of its base's layout:
-    an array with the view's own strides (None: a reshape in it copies),
-    and whether the base's layout is known."""
-    from .functions import replay_views
-    steps = []
-    b = m
-    while b.value is None and b.op.kind == "view" and b.op.view_of is not None:
-        budget[0] -= 1
-        if budget[0] <= 0:
-            return None, False
-        steps.append((b.op.name, tuple(b.attrs.items())))
-        b = b.inputs[b.op.view_of]
-    order, known = _layout(b, budget)
-    return replay_views(S.layout_stand_in(b.shape, b.dtype, order), reversed(steps)), known
-
-
-def _copy_layout(v: np.ndarray[Any, Any]) -> Layout:
-    """The layout of NumPy's copy of ``v`` in its memory order ("K"): its
-    axes by their strides, densely (a transpose of C data: "F"); C where a
-    stride is 0 (a broadcast) and NumPy's order is its own."""
-    strides = v.strides
-    if v.ndim < 2 or v.flags.c_contiguous:
-        return "C"
-    if v.flags.f_contiguous:
-        return "F"
-    if 0 in strides:
-        return "C"
-    return S.dense_layout(v.shape, v.itemsize,
-                          sorted(range(v.ndim), key=lambda k: -abs(strides[k])))
-
-
-def _through_writes(n: Node, budget: list[int]) -> Node:
-    """``n``, or the base whose layout its pending writes keep (or a write
-    whose layout is known already)."""
-    while (n.value is None and n.layout is None and n.op.kind == "update"
-           and "order" not in n.attrs and n.inputs and budget[0] > 0):
-        budget[0] -= 1
-        n = n.inputs[0]
-    return n
-
-
-def _elementwise_layout(n: Node, budget: list[int],
-                        operands: tuple[Node, ...] | None = None) -> tuple[Layout, bool]:
-    """The layout of the elementwise ``n``'s result from its operands'
-    (``operands``, or all its inputs) known layouts, by NumPy's iterator
-    rule (``exec.layout.memory_order``: ``x.T * 2`` of a C ``x`` is F,
-    ``A + A.T`` C), which the executor's kernels follow; not known where
-    an operand's is not.  Operands are looked at out of ``budget`` (each a
-    step of this recursion)."""
-    from .exec.layout import memory_order
-    stand_ins = []
-    for i in n.inputs if operands is None else operands:
-        if len(i.shape) < 2:
-            continue                         # (no say over two axes)
-        # (a view's own strides, a broadcast's zeros among them, not the
-        # layout of a copy of it, which ``_layout`` gives)
-        v, known = _operand_stand_in(i, budget)
-        if not known or v is None:
-            return "C", False
-        stand_ins.append(v)
-    return _dense_layout(memory_order(stand_ins, n.shape), n), True
-
-
-def _reduction_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
-    """A reduction's layout from its operand's: NumPy's iterator allocates
-    it with the kept axes in the operand's memory order (``(x.T * 1).sum(0)``
-    of a C ``x`` is F; the fused kernels do the same:
-    ``exec.layout.in_memory_order``)."""
-    from .exec.layout import memory_order
-    (i,) = n.inputs[:1]
-    v, known = _operand_stand_in(i, budget)
-    if not known or v is None or n.attrs.get("axis") is None:
-        return "C", False
-    axes = memory_order([v], i.shape)
-    if axes is None:
-        return "C", True
-    reduced = set(n.attrs["axis"])
-    if n.attrs.get("keepdims"):
-        return _dense_layout(axes, n), True
-    kept = [a for a in range(i.ndim) if a not in reduced]
-    return _dense_layout(tuple(kept.index(a) for a in axes if a not in reduced), n), True
-
-
-def _operand_stand_in(i: Node, budget: list[int]) -> tuple[np.ndarray[Any, Any] | None, bool]:
-    """An array laid out as the operand ``i``'s data (a view's own strides,
-    not a copy's layout), and whether that is known; None past the budget."""
-    budget[0] -= 1
-    if budget[0] <= 0:
-        return None, False
-    if i.value is None and i.op.kind == "view" and i.op.view_of is not None:
-        v, known = _view_stand_in(i, budget)
-        return (S.layout_stand_in(i.shape, i.dtype, "C") if v is None else v), known
-    lay, known = _layout(i, budget)
-    return S.layout_stand_in(i.shape, i.dtype, lay), known
-
-
-def _dense_layout(axes: Sequence[int] | None, n: Node) -> Layout:
-    """A new array of ``n``'s shape and dtype, its axes in memory in the
-    order ``axes`` (``graph.shapes.dense_layout``)."""
-    return S.dense_layout(n.shape, n.dtype.itemsize, axes)
 
 
 # The bases of views read so far (``Tensor.eval`` of a view computes only
@@ -1494,19 +1276,13 @@ def _reread_cap() -> int:
     return min(1 << 30, limit) if limit is not None else 1 << 30
 
 
-def layout_known(n: Node) -> bool:
-    """Whether ``write_order(n)`` is the layout of ``n``'s data, not C taken
-    for a computed result not yet run (``_layout``)."""
-    return _layout(n)[1]
-
-
 def settle_layout(n: Node) -> None:
     """Compute ``n`` where its layout is not known yet (and cache it), so
     that ``write_order`` reads NumPy's: the node under its views, as a
     view's value is not cached.  Not in a function being
     traced (``lt.function``, ``@lt.jit``): a placeholder's value comes with
     a call, and the layout stays taken as C."""
-    if _layout(n)[1]:
+    if infer(n)[1]:
         return
     m = n
     while m.value is None and m.op.kind == "view" and m.op.view_of is not None:
@@ -1519,29 +1295,6 @@ def settle_layout(n: Node) -> None:
             return                           # (traced: taken as C, decided when built)
         raise
     cache(m, v)
-
-
-def write_order(n: Node) -> Layout:
-    """The memory layout of the data that a write through views of the root
-    ``n`` runs on, which decides whether a reshape among those views is a
-    view (NumPy decides by the memory layout): "C", "F", or the strides of
-    a user's array that is neither (a slice with steps, a reversed or a
-    broadcast array, whose ``reshape(-1)`` NumPy copies).
-
-    Writes keep the layout of the array written to, as NumPy's in-place
-    writes do (``_layout``), so this is the layout of the user's array or
-    the cached result under ``n``'s writes, where that array is
-    Fortran-ordered (a ``pandas`` frame's ``.values``,
-    ``np.asfortranarray``, ``x.T * 2`` computed) or strided; any other data
-    is taken as C-ordered, computed values not yet run included: their
-    layout (NumPy's) is known only when they run, and a write through a
-    reshape of one settles it first (``_copy_link``).
-
-    A write to a root of another layout than "C" makes its new node a
-    ``view_update`` with that ``order`` (``Tensor._write``), so the walk
-    stops there.
-    """
-    return _layout(n)[0]
 
 
 def _defers(x: Any) -> bool:

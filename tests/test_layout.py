@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import lazyten as lt
 from lazyten.exec import loop_backend
-from lazyten.exec.layout import memory_order
+from lazyten.graph.layout import memory_order
 
 from tests.util import assert_eq, finishes_in_child, same_bits
 

@@ -18,57 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from ..graph.layout import memory_order
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import ARG_REDUCTIONS
 
-
-
-def memory_order(args: list[Any], shape: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The axes of ``shape``, outer to inner, in the order NumPy's iterator
-    gives a ufunc's result on these operands (broadcast to ``shape``); None
-    for C order.
-
-    NumPy's ``npyiter_find_best_axis_ordering``: a stable insertion sort of
-    the axes by stride, innermost first, where each pair of axes is decided
-    by the operands with a nonzero stride on both (a broadcast or length-1
-    axis has none), and operands that disagree leave the pair in C order.
-
-    >>> a = np.zeros((3, 4))
-    >>> memory_order([a.T, 2.0], (4, 3)), memory_order([a.T, a.T], (4, 3))
-    ((1, 0), (1, 0))
-    >>> memory_order([a.T, np.zeros((4, 3))], (4, 3)) is None   # they disagree: C
-    True
-    """
-    nd = len(shape)
-    votes = []
-    for a in args:
-        if isinstance(a, np.ndarray) and a.ndim:
-            pad = nd - a.ndim
-            votes.append([0] * pad + [0 if d == 1 else abs(s)
-                                      for d, s in zip(a.shape, a.strides)])
-    perm = list(range(nd - 1, -1, -1))           # innermost first, as NumPy's
-    for i0 in range(1, nd):
-        ax0 = perm[i0]
-        pos = i0
-        for i1 in range(i0 - 1, -1, -1):
-            ax1 = perm[i1]
-            ambiguous, swap = True, False
-            for s in votes:
-                if s[ax0] and s[ax1]:
-                    if s[ax1] <= s[ax0]:
-                        swap = False             # C order wins a conflict
-                    elif ambiguous:
-                        swap = True
-                    ambiguous = False
-            if ambiguous:
-                continue
-            if not swap:
-                break
-            pos = i1
-        if pos != i0:
-            perm.insert(pos, perm.pop(i0))
-    order = tuple(reversed(perm))
-    return None if order == tuple(range(nd)) else order
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ class Node:
     # node it stands for (itself entered: ``pending`` is then False).
     pending: bool
     canon: Node | None
-    # The memory layout of the node's data once known (``tensor._layout``):
+    # The memory layout of the node's data once known (``graph.layout.infer``):
     # "C", "F" or strides; None while not known.  Written once, like value:
     # a known layout does not change, and remembering it spares the walks
     # over long chains (a loop of whole writes) every later query made.

@@ -62,7 +62,8 @@ from typing import Any
 from ..node import Node
 from ..ops import build
 from ..rewrite import Graph, rewrite
-from ..shapes import IndexItem, compose_index, index_to_python, layout_stand_in, normalize_index
+from ..layout import layout_stand_in
+from ..shapes import IndexItem, compose_index, index_to_python, normalize_index
 
 PUSH_VIEWS = frozenset({"getitem", "transpose"})
 # ... and gathers: ``take`` copies, but what it gathers from an elementwise

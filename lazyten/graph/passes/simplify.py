@@ -46,8 +46,9 @@ import numpy as np
 
 from ..node import Node, intern
 from ..ops import REGISTRY, build, const
+from ..layout import row_major
 from ..rewrite import Graph, rebuild, rewrite
-from ..shapes import broadcast_shapes, row_major
+from ..shapes import broadcast_shapes
 
 FOLD_LIMIT = 1024  # elements: larger constants stay lazy (memory over speed)
 # The dtypes whose power loop has NumPy's scalar-exponent fast paths.

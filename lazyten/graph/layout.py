@@ -1,0 +1,395 @@
+"""Memory layouts: NumPy's rules for where a result's elements lie, and
+their inference over the graph before anything runs.
+
+NumPy decides a result's layout from its operands' (``x.T * 2`` is
+Fortran-ordered, a reduction keeps its axes in the operand's memory order,
+``astype`` and ``sort`` copy in "K" order), and the layout decides NumPy's
+answers beyond values: whether a reshape is a view (so a write through it
+reaches the base), ``ravel("K")``'s element order, the ``*_like`` functions'
+layouts, the order a float sum adds in.  ``infer`` gives a node's layout
+from its operands' by those rules without computing it, where they are
+known (a user's array, a cached value, a write's declared order, a
+creation's C), and remembers it on the node (``Node.layout``).  The
+executor's kernels follow the same rule at run time (``exec.layout``,
+``memory_order``).
+
+A layout is "C", "F", or a tuple of strides (a dense block of permuted axes,
+or a user's strided or broadcast array's).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import ops
+from .node import Node
+
+# The layout ``write_order`` gives: "C", "F", or strides.
+Layout = str | tuple[int, ...]
+
+
+def memory_order(args: list[Any], shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The axes of ``shape``, outer to inner, in the order NumPy's iterator
+    gives a ufunc's result on these operands (broadcast to ``shape``); None
+    for C order.
+
+    NumPy's ``npyiter_find_best_axis_ordering``: a stable insertion sort of
+    the axes by stride, innermost first, where each pair of axes is decided
+    by the operands with a nonzero stride on both (a broadcast or length-1
+    axis has none), and operands that disagree leave the pair in C order.
+
+    >>> a = np.zeros((3, 4))
+    >>> memory_order([a.T, 2.0], (4, 3)), memory_order([a.T, a.T], (4, 3))
+    ((1, 0), (1, 0))
+    >>> memory_order([a.T, np.zeros((4, 3))], (4, 3)) is None   # they disagree: C
+    True
+    """
+    nd = len(shape)
+    votes = []
+    for a in args:
+        if isinstance(a, np.ndarray) and a.ndim:
+            pad = nd - a.ndim
+            votes.append([0] * pad + [0 if d == 1 else abs(s)
+                                      for d, s in zip(a.shape, a.strides)])
+    perm = list(range(nd - 1, -1, -1))           # innermost first, as NumPy's
+    for i0 in range(1, nd):
+        ax0 = perm[i0]
+        pos = i0
+        for i1 in range(i0 - 1, -1, -1):
+            ax1 = perm[i1]
+            ambiguous, swap = True, False
+            for s in votes:
+                if s[ax0] and s[ax1]:
+                    if s[ax1] <= s[ax0]:
+                        swap = False             # C order wins a conflict
+                    elif ambiguous:
+                        swap = True
+                    ambiguous = False
+            if ambiguous:
+                continue
+            if not swap:
+                break
+            pos = i1
+        if pos != i0:
+            perm.insert(pos, perm.pop(i0))
+    order = tuple(reversed(perm))
+    return None if order == tuple(range(nd)) else order
+
+
+def dense_layout(shape: tuple[int, ...], itemsize: int,
+                 axes: Sequence[int] | None) -> str | tuple[int, ...]:
+    """The layout of a new array of ``shape`` with its axes in memory in the
+    order ``axes`` (outer to inner; None: C): "C", "F" or its strides."""
+    nd = len(shape)
+    if axes is None or nd < 2 or list(axes) == list(range(nd)):
+        return "C"
+    if list(axes) == list(range(nd - 1, -1, -1)):
+        return "F"
+    dense = [0] * nd
+    step = itemsize
+    for k in reversed(axes):
+        dense[k] = step
+        step *= shape[k]
+    return tuple(dense)
+
+
+def keep_order(v: np.ndarray[Any, Any]) -> tuple[int, ...] | None:
+    """The order of the axes (outer to inner; None: C) of NumPy's new array
+    "like" ``v`` in order "K" (``copy(order="K")``, ``empty_like``): C or F
+    where ``v`` is contiguous so, else its axes by their strides, largest
+    first, every axis (broadcast and length-1 ones too), a stable sort
+    (``PyArray_CreateSortedStridePerm``)."""
+    if v.ndim < 2 or v.flags.c_contiguous:
+        return None
+    if v.flags.f_contiguous:
+        return tuple(range(v.ndim - 1, -1, -1))
+    return tuple(sorted(range(v.ndim), key=lambda k: -abs(v.strides[k])))
+
+
+def row_major(v: np.ndarray[Any, Any]) -> bool:
+    """Whether ``v``'s axes lie in memory in C order (contiguous or not: a
+    slice with steps, a reversed axis): NumPy's results over it are C."""
+    steps = [abs(st) for st, d in zip(v.strides, v.shape) if d > 1]
+    return all(a >= b for a, b in zip(steps, steps[1:]))
+
+
+def layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any], order: str | tuple[int, ...],
+                    writeable: bool = False) -> np.ndarray[Any, Any]:
+    """An array of ``shape`` in the layout ``order`` (a ``write_order``): an
+    ``as_strided`` over one element, whose strides NumPy reads and whose
+    memory nothing touches (nor writes: ``writeable`` only lets NumPy's
+    checks of writeability pass)."""
+    if isinstance(order, tuple):
+        strides = order
+    else:
+        dims = shape if order == "C" else shape[::-1]
+        strides = tuple(math.prod(dims[k + 1:]) * dt.itemsize for k in range(len(dims)))
+        if order != "C":
+            strides = strides[::-1]
+    return np.lib.stride_tricks.as_strided(np.empty(1, dt), shape, strides,
+                                           writeable=writeable)
+
+
+def replay_views(base: np.ndarray[Any, Any], steps: Iterable[tuple[str, Any]]
+                 ) -> np.ndarray[Any, Any] | None:
+    """``base`` with the view ``steps`` (op name, attrs items; oldest first)
+    applied by the registry's own view functions (NumPy views: nothing is
+    copied or read); None where a step would copy (a reshape NumPy cannot
+    do as a view of this layout, an element: a NumPy scalar)."""
+    v = base
+    for name, attrs in steps:
+        a = dict(attrs)
+        if name == "reshape":
+            try:
+                v = np.reshape(v, a["shape"], copy=False)
+            except ValueError:
+                return None
+        else:
+            v = ops.REGISTRY[name].impl(v, **a)
+            if not isinstance(v, np.ndarray):
+                return None
+    return v
+
+
+# How many nodes ``infer`` looks at: past them a chain of pending writes
+# is taken as laid out as it was decided, an elementwise result as unknown.
+_WALK = 64
+
+
+def is_dense(layout: Layout, shape: tuple[int, ...], itemsize: int) -> bool:
+    """Whether ``layout`` is one a new array has ("C", "F", or the strides
+    of a dense block: a permutation's), not a user's strided or broadcast
+    array's strides, which no copy takes."""
+    if not isinstance(layout, tuple):
+        return True
+    step = itemsize
+    for k in sorted(range(len(shape)), key=lambda k: abs(layout[k])):
+        if shape[k] > 1 and layout[k] != step:     # (a reversed axis: no)
+            return False
+        step *= max(shape[k], 1)
+    return True
+
+
+def array_layout(v: Any) -> Layout:
+    if not isinstance(v, np.ndarray) or (v.flags.c_contiguous and v.size):
+        return "C"
+    if not v.size:
+        # (NumPy calls every empty array contiguous, and orders the axes of
+        # results over it by its strides all the same)
+        return "C" if v.ndim < 2 or row_major(v) else v.strides
+    return "F" if v.flags.f_contiguous else v.strides
+
+
+def infer(n: Node, budget: list[int] | None = None) -> tuple[Layout, bool]:
+    """The layout of ``n``'s data, and whether it is known (not C taken).
+
+    Writes copy their base as it is laid out (``setitem``, ``scatter``, a
+    ``view_update`` without ``order``: NumPy's ``np.array(base, order="K")``,
+    or in place in its buffer), so their layout is their base's.  Known: a
+    value's (a user's array, a cached result), a write's declared order, a
+    creation's, a matrix product's or one of fewer than two dimensions (C),
+    an elementwise result's by its operands' (``_elementwise_layout``),
+    a view's of a known layout (a copy's root node may be one:
+    ``np.copy(t.T)``).  Any other computed result's is NumPy's, known when
+    it runs (``x.T * 2`` is Fortran-ordered).  ``_WALK`` nodes are
+    looked at, at most; a layout once known is remembered on its node
+    (``Node.layout``), where the walks stop."""
+    if n.layout is not None:
+        return n.layout, True
+    if budget is None:
+        budget = [_WALK]
+    layout = _walk_layout(n, budget)
+    if layout[1]:
+        n.layout = layout[0]
+    return layout
+
+
+def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
+    m = _through_writes(n, budget)
+    if m.layout is not None:
+        return m.layout, True
+    if m.value is not None:
+        return array_layout(m.value), True
+    if m.op.name == "view_update" and "order" in m.attrs:
+        o = m.attrs["order"]
+        return (o if isinstance(o, tuple) else "F" if o == "F" else "C"), True
+    if budget[0] <= 0:
+        return "C", False                    # (past the walk: to be settled)
+    if len(m.shape) < 2:
+        return "C", True
+    kind = m.op.kind
+    if m.op.name == "astype" and len(m.shape) > 1 and not m.attrs.get("ufunc"):
+        # (NumPy's astype copies in "K" order: broadcast axes innermost,
+        # not a ufunc's C; ``keep_order``)
+        v, known = _operand_stand_in(m.inputs[0], budget)
+        if not known or v is None:
+            return "C", False
+        return _new_layout(keep_order(v), m), True
+    if kind == "elementwise":
+        return _elementwise_layout(m, budget)
+    if kind == "reduction" and m.op.name not in ("argmin", "argmax"):
+        return _reduction_layout(m, budget)
+    if kind == "scan":
+        # (NumPy's sort copies its operand in "K" order and sorts it in place,
+        # a cumulative sum allocates as a ufunc does; argsort's indices are a
+        # new C array; tril/triu are a ``where`` with a C mask of the last
+        # two axes, whose vote is not an input here: learnt by running)
+        if m.op.name == "argsort":
+            return "C", True
+        if m.op.name == "sort":
+            v, known = _operand_stand_in(m.inputs[0], budget)
+            if not known or v is None:
+                return "C", False
+            return _new_layout(keep_order(v), m), True
+        if m.op.name in ("cumulative_sum", "cumulative_prod"):
+            return _elementwise_layout(m, budget, m.inputs[:1])
+    if kind == "view" and m.op.view_of is not None:
+        return _view_layout(m, budget)
+    if m.op.name == "layout_copy" and (m.attrs["order"] in ("C", "F")
+                                       or isinstance(m.attrs["order"], tuple)):
+        return m.attrs["order"], True
+    # (NumPy's matrix products are C whatever their operands' layouts; a
+    # placeholder's data is a call's, known then)
+    return "C", (kind in ("source", "creation", "update") and m.op.name != "placeholder"
+                 or m.op.name in ("matmul", "dot"))
+
+
+def _view_layout(m: Node, budget: list[int]) -> tuple[Layout, bool]:
+    """A chain of views' layout (of NumPy's copy of it: ``_copy_layout``):
+    its steps replayed on a stand-in of its base's (a reshape that copies:
+    C, NumPy's copy)."""
+    v, known = _view_stand_in(m, budget)
+    return ("C" if v is None else _copy_layout(v)), known
+
+
+def _view_stand_in(m: Node, budget: list[int]) -> tuple[np.ndarray[Any, Any] | None, bool]:
+    """The chain of views ``m`` replayed on a stand-in of its base's layout:
+    an array with the view's own strides (None: a reshape in it copies),
+    and whether the base's layout is known."""
+    steps = []
+    b = m
+    while b.value is None and b.op.kind == "view" and b.op.view_of is not None:
+        budget[0] -= 1
+        if budget[0] <= 0:
+            return None, False
+        steps.append((b.op.name, tuple(b.attrs.items())))
+        b = b.inputs[b.op.view_of]
+    order, known = infer(b, budget)
+    return replay_views(layout_stand_in(b.shape, b.dtype, order), reversed(steps)), known
+
+
+def _copy_layout(v: np.ndarray[Any, Any]) -> Layout:
+    """The layout of NumPy's copy of ``v`` in its memory order ("K"): its
+    axes by their strides, densely (a transpose of C data: "F"); C where a
+    stride is 0 (a broadcast) and NumPy's order is its own."""
+    strides = v.strides
+    if v.ndim < 2 or v.flags.c_contiguous:
+        return "C"
+    if v.flags.f_contiguous:
+        return "F"
+    if 0 in strides:
+        return "C"
+    return dense_layout(v.shape, v.itemsize,
+                          sorted(range(v.ndim), key=lambda k: -abs(strides[k])))
+
+
+def _through_writes(n: Node, budget: list[int]) -> Node:
+    """``n``, or the base whose layout its pending writes keep (or a write
+    whose layout is known already)."""
+    while (n.value is None and n.layout is None and n.op.kind == "update"
+           and "order" not in n.attrs and n.inputs and budget[0] > 0):
+        budget[0] -= 1
+        n = n.inputs[0]
+    return n
+
+
+def _elementwise_layout(n: Node, budget: list[int],
+                        operands: tuple[Node, ...] | None = None) -> tuple[Layout, bool]:
+    """The layout of the elementwise ``n``'s result from its operands'
+    (``operands``, or all its inputs) known layouts, by NumPy's iterator
+    rule (``exec.layout.memory_order``: ``x.T * 2`` of a C ``x`` is F,
+    ``A + A.T`` C), which the executor's kernels follow; not known where
+    an operand's is not.  Operands are looked at out of ``budget`` (each a
+    step of this recursion)."""
+    stand_ins = []
+    for i in n.inputs if operands is None else operands:
+        if len(i.shape) < 2:
+            continue                         # (no say over two axes)
+        # (a view's own strides, a broadcast's zeros among them, not the
+        # layout of a copy of it, which ``infer`` gives)
+        v, known = _operand_stand_in(i, budget)
+        if not known or v is None:
+            return "C", False
+        stand_ins.append(v)
+    return _new_layout(memory_order(stand_ins, n.shape), n), True
+
+
+def _reduction_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
+    """A reduction's layout from its operand's: NumPy's iterator allocates
+    it with the kept axes in the operand's memory order (``(x.T * 1).sum(0)``
+    of a C ``x`` is F; the fused kernels do the same:
+    ``exec.layout.in_memory_order``)."""
+    (i,) = n.inputs[:1]
+    v, known = _operand_stand_in(i, budget)
+    if not known or v is None or n.attrs.get("axis") is None:
+        return "C", False
+    axes = memory_order([v], i.shape)
+    if axes is None:
+        return "C", True
+    reduced = set(n.attrs["axis"])
+    if n.attrs.get("keepdims"):
+        return _new_layout(axes, n), True
+    kept = [a for a in range(i.ndim) if a not in reduced]
+    return _new_layout(tuple(kept.index(a) for a in axes if a not in reduced), n), True
+
+
+def _operand_stand_in(i: Node, budget: list[int]) -> tuple[np.ndarray[Any, Any] | None, bool]:
+    """An array laid out as the operand ``i``'s data (a view's own strides,
+    not a copy's layout), and whether that is known; None past the budget."""
+    budget[0] -= 1
+    if budget[0] <= 0:
+        return None, False
+    if i.value is None and i.op.kind == "view" and i.op.view_of is not None:
+        v, known = _view_stand_in(i, budget)
+        return (layout_stand_in(i.shape, i.dtype, "C") if v is None else v), known
+    lay, known = infer(i, budget)
+    return layout_stand_in(i.shape, i.dtype, lay), known
+
+
+def _new_layout(axes: Sequence[int] | None, n: Node) -> Layout:
+    """A new array of ``n``'s shape and dtype, its axes in memory in the
+    order ``axes`` (``dense_layout``)."""
+    return dense_layout(n.shape, n.dtype.itemsize, axes)
+
+
+def layout_known(n: Node) -> bool:
+    """Whether ``write_order(n)`` is the layout of ``n``'s data, not C taken
+    for a computed result not yet run (``infer``)."""
+    return infer(n)[1]
+
+
+def write_order(n: Node) -> Layout:
+    """The memory layout of the data that a write through views of the root
+    ``n`` runs on, which decides whether a reshape among those views is a
+    view (NumPy decides by the memory layout): "C", "F", or the strides of
+    a user's array that is neither (a slice with steps, a reversed or a
+    broadcast array, whose ``reshape(-1)`` NumPy copies).
+
+    Writes keep the layout of the array written to, as NumPy's in-place
+    writes do (``infer``), so this is the layout of the user's array or
+    the cached result under ``n``'s writes, where that array is
+    Fortran-ordered (a ``pandas`` frame's ``.values``,
+    ``np.asfortranarray``, ``x.T * 2`` computed) or strided; any other data
+    is taken as C-ordered, computed values not yet run included: their
+    layout (NumPy's) is known only when they run, and a write through a
+    reshape of one settles it first (``_copy_link``).
+
+    A write to a root of another layout than "C" makes its new node a
+    ``view_update`` with that ``order`` (``Tensor._write``), so the walk
+    stops there.
+    """
+    return infer(n)[0]
