@@ -1256,11 +1256,14 @@ def _keep_a_reread_base(view: Node) -> None:
         stack, seen = list(base.inputs), {base.id}
         while stack and len(seen) < _REREAD_WALK and not reread:
             m = stack.pop()
-            if m.id in seen or m.value is not None:
+            if m.id in seen:
                 continue
             seen.add(m.id)
+            # (a read base kept since counts too: the loop's previous step,
+            # computed whole at its read; the walk stops at values)
             reread = m in _read_bases
-            stack.extend(m.inputs)
+            if m.value is None:
+                stack.extend(m.inputs)
     _read_bases.add(base)
     if reread and base.size * base.dtype.itemsize <= _reread_cap():
         (v,) = evaluate([base])

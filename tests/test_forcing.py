@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import lazyten as lt
+from lazyten import tensor as tensor_mod
 from lazyten.graph.node import toposort
 from tests.util import assert_eq
 
@@ -555,3 +556,16 @@ def test_an_element_read_in_a_loop_keeps_the_loops_value(engine: Any) -> None:
     u, _ = run(lt, 40)
     pending = [n for n in toposort([u.node]) if n.value is None]
     assert len(pending) < 30, len(pending)        # (one or two iterations' nodes)
+    # Each step's base is computed whole once, at its read: the previous
+    # step's, kept, counts as read (it was computed every other step, two
+    # steps at a time, the other reads one element each).
+    whole: list[int] = []
+    real = tensor_mod.evaluate
+
+    def spy(nodes: Any) -> Any:
+        whole.extend(n.size for n in nodes if n.shape == A.shape)
+        return real(nodes)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tensor_mod, "evaluate", spy)
+        run(lt, 20)
+    assert len(whole) >= 19 and all(n == A.size for n in whole), whole
