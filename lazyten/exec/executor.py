@@ -78,15 +78,18 @@ def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
 def caller_owned(nodes: Sequence[Node], vals: Sequence[Any]) -> tuple[np.ndarray[Any, Any], ...]:
     """``vals`` (the values of ``nodes``) as arrays the caller owns: each as
     it is, or a copy where it may alias a user array or a cached value (a
-    view, not writeable, or the node's cached value) or an earlier result
-    (one array twice).  Earlier results are found by id in a set, not by a
+    view, not writeable, the node's value: a user's array it wraps) or an
+    earlier result (one array twice).  Earlier results are found by id in a set, not by a
     scan of the list: lt.compute of 10,000 outputs spent 2 s there."""
     out: list[np.ndarray[Any, Any]] = []
     handed: set[int] = set()          # ids of the arrays in out (alive: ids unique)
     for node, v in zip(nodes, vals):  # a loop, not a comprehension (a call, in 3.11)
         if type(v) is not np.ndarray:
             v = _as_array(node, v)
-        if v.base is not None or node.value is not None or not v.flags.writeable \
+        # (the node's value itself, a user's array it wraps; not any value
+        # of a node with one: the cached plan's code copied that already,
+        # and a second copy of a large result cost as much again)
+        if v.base is not None or v is node.value or not v.flags.writeable \
                 or id(v) in handed:
             v = np.array(v, copy=True)
         out.append(v)
