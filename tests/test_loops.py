@@ -502,19 +502,20 @@ def test_layouts_the_loop_takes_and_those_it_hands_to_numpy(monkeypatch: Any) ->
     rng = np.random.default_rng(3)
     base = rng.standard_normal((400, 300))
     flat = rng.standard_normal(240_000)
-    cases = [
-        (base, 1),                    # contiguous 2-d: flattened
-        (flat[::2], 1),               # 1-d strided: the loop indexes with strides
-        (base[:, ::2], 0),            # n-d non-contiguous: NumPy fallback
-        (base.T, 1),                  # transposed: the loop runs in memory order
-        (np.asfortranarray(base), 1),
-        (base[::-1], 0),
+    cases = [                         # (array, elementwise loop, sum loop)
+        (base, 1, 1),                 # contiguous 2-d: flattened
+        (flat[::2], 1, 1),            # 1-d strided: the loop indexes with strides
+        (base[:, ::2], 1, 0),         # n-d non-contiguous: by rows (a grid) or NumPy
+        (base[1:, 1:], 1, 0),
+        (base.T, 1, 1),               # transposed: the loop runs in memory order
+        (np.asfortranarray(base), 1, 1),
+        (base[::-1], 0, 0),           # (a negative stride: NumPy)
     ]
-    for arr, loops in cases:
+    for arr, ew_loops, sum_loops in cases:
         x = lt.asarray(arr)
         # (x * x + 1: the sum of x * x alone is a BLAS dot)
-        for e, exp in [(x * 3.0 - 1.0, arr * 3.0 - 1.0),
-                       (lt.sum(x * x + 1.0), np.sum(arr * arr + 1.0))]:
+        for e, exp, loops in [(x * 3.0 - 1.0, arr * 3.0 - 1.0, ew_loops),
+                              (lt.sum(x * x + 1.0), np.sum(arr * arr + 1.0), sum_loops)]:
             ran.clear()
             with lt.set_options(backend="loop", check=True):
                 assert backend_of(e) == "loop"
@@ -524,6 +525,64 @@ def test_layouts_the_loop_takes_and_those_it_hands_to_numpy(monkeypatch: Any) ->
                 same_bits(got, exp)
             else:  # the fallback's blocked sum is not in NumPy's exact order
                 np.testing.assert_allclose(got, exp, rtol=1e-12)
+
+
+def test_slices_of_a_grid_are_read_by_rows_in_one_loop(monkeypatch: Any) -> None:
+    # A stencil's operands are strided views of one array: the loop reads
+    # each by rows of its own strides in that array's memory ("g": rows
+    # contiguous, "gs": any column stride), where NumPy's fallback made a
+    # temporary an op; the bits are NumPy's.
+    kinds: list[tuple[str, ...]] = []
+    real = loop_backend.run
+
+    def spy(fn: Any, form: Any, *rest: Any) -> int | None:
+        done = real(fn, form, *rest)
+        if done is not None:
+            kinds.append(form.kinds)
+        return done
+    monkeypatch.setattr(loop_backend, "run", spy)
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((600, 700))
+    X32 = X.astype(np.float32)
+    X3 = rng.standard_normal((6, 50, 70))
+    I16 = rng.integers(-300, 300, (300, 400)).astype(np.int16)
+    F = np.asfortranarray(X)
+    row = rng.standard_normal(698)
+    cases: list[tuple[Any, Any, set[str] | None]] = [
+        # (lazyten's and NumPy's expression of the arrays, the grid kinds used)
+        (lambda m, u: 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]),
+         X, {"g"}),
+        (lambda m, u: (u[1:, 1:] - u[:-1, :-1]) * 0.5, X32, {"g"}),
+        (lambda m, u: u[:, ::2] * 3.0 - u[:, 1::2], X, {"gs"}),
+        (lambda m, u: u[1:-1, 1:-1] / 7.0 + u[2:, 2:], I16, {"g"}),   # cast in the loop
+        (lambda m, u: u.T[1:-1, 2:] * 2.0 + 1.0, X, {"g"}),           # in memory order
+        (lambda m, u: u[1:-1, 2:] * 2.0 - u[:-2, :-2], F, {"g"}),     # a Fortran base
+        (lambda m, u: u[1:-1, 1:-1] + m.broadcast_to(row, (598, 698)), X, {"g"}),
+        (lambda m, u: u[:, :, 1:] - u[:, :, :-1], X3, {"g"}),         # two axes merged
+        (lambda m, u: u[1:-1, 1:-1, 1:-1] * 2.0, X3, None),           # no view merges them
+        (lambda m, u: u[::-1, 1:] + 1.0, X, None),                    # a negative stride
+        (lambda m, u: u[:0, 1:] + 1.0, X, set()),                     # empty: flat
+    ]
+    for threads in (1, 2):
+        for k, (fn, arr, grids) in enumerate(cases):
+            kinds.clear()
+            with lt.set_options(backend="loop", check=True, threads=threads):
+                got = fn(lt, lt.asarray(arr)).eval()
+            same_bits(got, fn(np, arr))
+            used = {kd for ks in kinds for kd in ks if kd in loop_backend.GRIDS}
+            if grids is None:
+                assert kinds == [], k
+            else:
+                assert len(kinds) == 1 and used == grids, (k, kinds)
+    # Time steps of a stencil written back into its interior: the interior's
+    # new values are computed from the old ones, never read half-written.
+    U = rng.standard_normal((300, 300))
+    u = lt.asarray(U.copy())
+    with lt.set_options(backend="loop", check=True):
+        for _ in range(3):
+            u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+            U[1:-1, 1:-1] = 0.25 * (U[:-2, 1:-1] + U[2:, 1:-1] + U[1:-1, :-2] + U[1:-1, 2:])
+            same_bits(u.eval(), U)
 
 
 def test_output_without_a_flat_view_runs_on_numpy() -> None:
@@ -775,8 +834,9 @@ _UN = [lambda p: -p, lambda p: abs(p), lambda p: p * p, lambda p: p.astype(np.fl
 
 @st.composite
 def _exprs(draw: Any) -> tuple[Any, list[np.ndarray[Any, Any]], Any]:
-    """Operands of one shape (1-d), or over (m, c) full, rows (c,), columns
-    (m, 1) and scalars; no sum, a sum of all, or over one axis of two."""
+    """Operands of one shape (1-d), or over (m, c) full (contiguous or views
+    of larger arrays: ``_laid_out``), rows (c,), columns (m, 1) and scalars;
+    no sum, a sum of all, or over one axis of two."""
     two_d = draw(st.booleans())
     if two_d:
         m, c = draw(st.sampled_from([(3, 130), (130, 9), (400, 300), (1, 70)]))
@@ -805,12 +865,32 @@ def _exprs(draw: Any) -> tuple[Any, list[np.ndarray[Any, Any]], Any]:
             continue
         vals = draw(st.lists(st.sampled_from(list(SPECIALS[:6]) + [2.5, -3.25, 1e10, 7e-5]),
                              min_size=4, max_size=4))
-        arrays.append((np.resize(np.array(vals), size).astype(dt)
-                       * np.linspace(1, 2, size, dtype=dt)).reshape(shape))
+        arrays.append(_laid_out((np.resize(np.array(vals), size).astype(dt)
+                                 * np.linspace(1, 2, size, dtype=dt)).reshape(shape),
+                                draw(st.sampled_from(["C", "slice", "step", "T slice"]))))
     steps = draw(st.lists(st.tuples(st.integers(0, len(_BIN) + len(_UN) - 1),
                                     st.integers(0, 10), st.integers(0, 10)),
                           min_size=1, max_size=5))
     return steps, arrays, reduce
+
+
+def _laid_out(a: np.ndarray[Any, Any], how: str) -> np.ndarray[Any, Any]:
+    """``a``'s values as a view of a larger array (2-d only): its interior
+    ("slice"), every other column ("step"), or a transposed interior."""
+    if a.ndim != 2 or how == "C":
+        return a
+    m, c = a.shape
+    if how == "slice":
+        big = np.zeros((m + 2, c + 3), a.dtype)
+        big[1:m + 1, 2:c + 2] = a
+        return big[1:m + 1, 2:c + 2]
+    if how == "step":
+        big = np.zeros((m, 2 * c), a.dtype)
+        big[:, ::2] = a
+        return big[:, ::2]
+    big = np.zeros((c + 1, m + 1), a.dtype)
+    big[1:, 1:] = a.T
+    return big[1:, 1:].T
 
 
 def _summed(r: Any, reduce: Any) -> Any:

@@ -53,6 +53,10 @@ class Kernel:
     # made when first needed: rows and columns are other axes there.
     moved_loops: dict[tuple[int, ...], loop_backend.LoopForm | None] = \
         field(default_factory=dict)
+    # The elementwise loop reading strided operands by rows (``grid_kinds``),
+    # made when first needed, by the permutation and the operands' grid kinds.
+    grid_loops: dict[tuple[Any, ...], loop_backend.LoopForm | None] = \
+        field(default_factory=dict)
 
     @property
     def program(self) -> Any:
@@ -156,6 +160,9 @@ class Kernel:
                 form = self._moved_loop(moved.axes)
             if form is not None and fpflags.loops_may_run():
                 flat = loop_backend.flat_args(form, args)
+                if flat is None and (grid := self._grid_loop(
+                        form, args, None if moved is None else moved.axes)) is not None:
+                    form, flat = grid, loop_backend.flat_args(grid, args)
                 fn = loop_backend.compiled(form, self.compile_now) \
                     if flat is not None else None
                 if fn is not None and flat is not None:
@@ -209,6 +216,31 @@ class Kernel:
                 self.program, self.node.inputs, self.reduce, self.elem_shape,
                 self.node.dtype, axes)
         return self.moved_loops[axes]
+
+    def _grid_loop(self, form: loop_backend.LoopForm, args: list[Any],
+                   axes: tuple[int, ...] | None) -> loop_backend.LoopForm | None:
+        """The elementwise loop ``form`` reading its full-size operands that
+        have no flat view by rows of their own strides (slices of a grid:
+        ``u[:-2, 1:-1] + u[2:, 1:-1]``, one pass where NumPy's fallback made
+        a temporary an op), or None where they are no grids
+        (``loop_backend.grid_kinds``).  Made once per permutation and kinds;
+        compiled under the same policy as the kernel's own loop."""
+        if self.reduce is not None:
+            return None
+        shape = tuple(self.elem_shape[a] for a in axes) if axes is not None \
+            else self.elem_shape
+        split = loop_backend.grid_shape(form, shape)
+        if split is None:
+            return None
+        kinds = loop_backend.grid_kinds(form, args, *split)
+        if kinds is None:
+            return None
+        key = (axes, kinds)
+        if key not in self.grid_loops:
+            self.grid_loops[key] = loop_backend.loop_form(
+                self.program, self.node.inputs, self.reduce, self.elem_shape,
+                self.node.dtype, axes, kinds)
+        return self.grid_loops[key]
 
     @staticmethod
     def _flat_only(form: loop_backend.LoopForm) -> bool:
