@@ -197,8 +197,9 @@ def savetxt(fname: Any, X: Any, *args: Any, **kwargs: Any) -> None:
 
 def loadtxt(fname: Any, *args: Any, **kwargs: Any) -> Any:
     """NumPy's ``loadtxt``, its array (or arrays, with ``unpack=True``) as
-    tensors."""
+    tensors: a structured dtype unpacked is NumPy's list of its fields,
+    each a tensor of the field's dtype."""
     out = np.loadtxt(fname, *args, **kwargs)
-    if isinstance(out, tuple):
-        return tuple(asarray(a) for a in out)
+    if isinstance(out, (tuple, list)):
+        return type(out)(asarray(a) for a in out)
     return asarray(out)

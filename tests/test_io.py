@@ -121,6 +121,16 @@ def test_savetxt_and_loadtxt_are_numpys(tmp_path: Any) -> None:
         load_kw = {"delimiter": kw.get("delimiter")}
         got = lt.loadtxt(tmp_path / "t.txt", **load_kw)
         np.testing.assert_array_equal(got.eval(), np.loadtxt(tmp_path / "n.txt", **load_kw))
+    # A structured dtype unpacked: NumPy's list of fields, each its dtype (was
+    # one float64 tensor of them all: the int 2**53 + 1 rounded).
+    (tmp_path / "s.txt").write_text("9007199254740993,2.5\n3,4.5\n")
+    fields = [("a", "i8"), ("b", "f8")]
+    got_f = lt.loadtxt(tmp_path / "s.txt", delimiter=",", dtype=fields, unpack=True)
+    want_f = np.loadtxt(tmp_path / "s.txt", delimiter=",", dtype=fields, unpack=True)
+    assert type(got_f) is type(want_f) is list and len(got_f) == 2
+    for g, w in zip(got_f, want_f):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g.eval(), w)
     np.testing.assert_array_equal(lt.loadtxt(tmp_path / "n.txt", delimiter=",", unpack=True).eval(),
                                   np.loadtxt(tmp_path / "n.txt", delimiter=",", unpack=True))
 
