@@ -22,6 +22,7 @@ from typing import IO, Any, Literal
 import numpy as np
 
 from .creation import asarray
+from .memory import known_value
 from .tensor import Tensor
 
 __all__ = ["save", "load", "savez", "savez_compressed", "save_csv", "load_csv", "savetxt",
@@ -36,8 +37,14 @@ _WRITE_MODES = ("r+", "w+")
 
 
 def _value(t: Any) -> np.ndarray[Any, Any]:
+    """What a file gets for ``t``: the array it is (a user's array or a view
+    of one, a value computed already: NumPy writes it as it is laid out, a
+    broadcast in C order) without a copy, else its computed value."""
     _refuse_unsaveable(t, "save")
-    return t.eval() if isinstance(t, Tensor) else np.asarray(t)
+    if not isinstance(t, Tensor):
+        return np.asarray(t)
+    v = known_value(t)
+    return t.eval() if v is None else v
 
 
 def _refuse_unsaveable(t: Any, what: str) -> None:
@@ -80,8 +87,10 @@ def _savez(fn: Any, file: FileLike, args: tuple[Any, ...], kwds: dict[str, Any])
     items = list(args) + list(kwds.values())
     for x in items:
         _refuse_unsaveable(x, fn.__name__)
-    lazy = [i for i, x in enumerate(items) if isinstance(x, Tensor)]
-    vals: list[Any] = [np.asarray(x) if not isinstance(x, Tensor) else None for x in items]
+    # (what is an array already, a view of a user's array: written as it is)
+    vals: list[Any] = [known_value(x) if isinstance(x, Tensor) else np.asarray(x)
+                       for x in items]
+    lazy = [i for i, v in enumerate(vals) if v is None]
     for i, v in zip(lazy, compute(*(items[i] for i in lazy))):
         vals[i] = v
     pos = vals[:len(args)]

@@ -41,6 +41,18 @@ def test_npy_views_and_numpy_files(tmp_path: Path) -> None:
     assert_eq(lt.load(tmp_path / "n.npy") * 2, a * 2)
     lt.save(str(tmp_path / "noext"), lt.ones(2))               # NumPy adds .npy
     assert_eq(lt.load(tmp_path / "noext.npy"), np.ones(2))
+    # A user's array (or a view of one) is written as NumPy writes it: a
+    # broadcast in C order (its K-order copy, F here, wrote fortran_order).
+    b = np.broadcast_to(np.arange(6.0), (3, 6))
+    F = np.asfortranarray(a)
+    for arr in (b, b[:, ::2], F, F[1:]):
+        np.save(tmp_path / "want.npy", arr)
+        lt.save(tmp_path / "got.npy", lt.asarray(arr))
+        lt.savez(tmp_path / "got.npz", x=lt.asarray(arr))
+        np.savez(tmp_path / "want.npz", x=arr)
+        assert (tmp_path / "got.npy").read_bytes() == (tmp_path / "want.npy").read_bytes()
+        assert np.load(tmp_path / "got.npz")["x"].flags.f_contiguous == \
+            np.load(tmp_path / "want.npz")["x"].flags.f_contiguous
 
 
 def test_npz(tmp_path: Path) -> None:
