@@ -54,6 +54,7 @@ import numpy as np
 from .exec.executor import caller_owned
 from .exec.numpy_backend import COMBINE
 from .graph import ops
+from .graph.layout import empty, infer, is_dense
 from .graph.node import Node, toposort
 from .options import Options, get_options
 
@@ -428,7 +429,11 @@ def evaluate_chunked(outputs: Sequence[Node], opts: Options | None = None,
     final: dict[int, np.ndarray[Any, Any]] = {}
     for o in an.outputs:
         if an.kind[o.id] == CHUNKED and o.id not in final:
-            final[o.id] = np.empty(o.shape, o.dtype)
+            # (laid out as NumPy's result, where that is known: the chunks'
+            # kernels run in their operands' order)
+            lay, known = infer(o)
+            final[o.id] = empty(o.shape, o.dtype, lay if known and is_dense(
+                lay, o.shape, o.dtype.itemsize) else "C")
     out_bytes = sum(v.nbytes for v in final.values())
     # Leave room for what no estimate counts (a kernel's own temporaries
     # where the generated-code path does not apply, Python objects).

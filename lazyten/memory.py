@@ -54,7 +54,7 @@ import numpy as np
 from .creation import asarray
 from .functions import layout_of
 from .graph import ops
-from .graph.layout import layout_stand_in, replay_views, write_order
+from .graph.layout import empty, layout_stand_in, replay_views, write_order
 from .graph.node import Node, Shape
 from .tensor import Tensor, check_device, check_order, ignores_like
 
@@ -70,8 +70,7 @@ def _layout_copy_impl(x: Any, order: Any, dtype: Any) -> Any:
     # alias of the input's buffer (np.ascontiguousarray's ``x`` when already
     # contiguous) could then be overwritten while the input is still read.
     if isinstance(order, tuple):                 # (dense strides: a ``*_like``'s "K")
-        out = np.lib.stride_tricks.as_strided(np.empty(max(np.size(x), 1), dtype),
-                                              np.shape(x), order, writeable=True)
+        out = empty(np.shape(x), dtype, order)
         np.copyto(out, x, casting="unsafe")
         return out
     return np.array(x, dtype=dtype, copy=True, order=order)

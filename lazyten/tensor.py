@@ -34,7 +34,7 @@ import numpy as np
 from .exec.executor import cache, evaluate
 from .graph import ops
 from .graph import shapes as S
-from .graph.layout import (array_layout, infer, is_dense, layout_known, layout_stand_in,
+from .graph.layout import (array_layout, empty, infer, is_dense, layout_known, layout_stand_in,
                            replay_views, write_order)
 from .graph.node import (NO_LINES, Node, _lines, _symbolic_placeholders, entered,
                          intern_elementwise, user_source)
@@ -550,8 +550,9 @@ class Tensor:
                 and is_dense(lay, v.shape, v.itemsize):
             # (and the value kept is laid out so too, as NumPy's: its flags,
             # the order a later float sum over it adds in)
-            from .memory import _layout_copy_impl
-            v = _layout_copy_impl(v, lay, v.dtype)
+            relaid = empty(v.shape, v.dtype, lay)
+            np.copyto(relaid, v)
+            v = relaid
         cache(node, v)
         return np.array(v, copy=True)
 

@@ -317,3 +317,14 @@ def test_memory_limit_is_checked_as_set_options_checks_it(limit: Any) -> None:
         lt.compute_chunked((x * 2).sum(), memory_limit=limit)
     with pytest.raises(ValueError, match="positive int"):
         lt.set_options(memory_limit=limit)
+
+
+def test_chunked_results_are_laid_out_as_numpys() -> None:
+    # A Fortran-ordered operand: NumPy's elementwise result is F, and so is
+    # what compute_chunked hands back (its chunks were written into C).
+    XF = np.random.default_rng(0).standard_normal((4, 50_000)).T
+    x = lt.asarray(XF)
+    (got,), info = lt.compute_chunked(x * 2 + 1, memory_limit=2_000_000, info=True)
+    assert info.chunks > 1
+    want = XF * 2 + 1
+    assert got.strides == want.strides and np.array_equal(got, want)

@@ -117,6 +117,15 @@ def row_major(v: np.ndarray[Any, Any]) -> bool:
     return all(a >= b for a, b in zip(steps, steps[1:]))
 
 
+def empty(shape: tuple[int, ...], dtype: Any, layout: Layout) -> np.ndarray[Any, Any]:
+    """A new array of ``shape`` laid out as ``layout``: "C", "F", or the
+    strides of a dense block (``dense_layout``'s; a view of a new buffer)."""
+    if isinstance(layout, tuple):
+        return np.lib.stride_tricks.as_strided(np.empty(max(math.prod(shape), 1), dtype),
+                                               shape, layout, writeable=True)
+    return np.empty(shape, dtype, order="F" if layout == "F" else "C")
+
+
 def layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any], order: str | tuple[int, ...],
                     writeable: bool = False) -> np.ndarray[Any, Any]:
     """An array of ``shape`` in the layout ``order`` (a ``write_order``): an
