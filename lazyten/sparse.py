@@ -19,7 +19,8 @@ elementwise (``S.multiply(D)``: S's stored entries times a dense ``D``
 broadcast to S's shape, lazy), ``S + D`` and ``S - D`` are dense tensors,
 ``S + S2``, ``S - S2`` and ``S.multiply(S2)`` are scipy's sparse results
 (computed when built: their structure depends on the values), and
-``sum``/``mean``/``max``/``min`` give dense tensors with scipy's dtypes.
+``sum``/``mean``/``max``/``min`` give dense tensors with scipy's dtypes (a
+sum or mean is scipy's own call on the lazy values: its bits).
 
 >>> import numpy as np, scipy.sparse as sp, lazyten as lt
 >>> S = lt.sparse.asarray(sp.csr_array(np.array([[1.0, 0.0], [0.0, 2.0]])))
@@ -31,6 +32,7 @@ array([3., 6.])
 
 from __future__ import annotations
 
+import operator
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -125,6 +127,28 @@ def _matmul_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any
         return np.asarray(m @ np.ones((1,) * inputs[3].ndim, inputs[3].dtype)).dtype
 
 
+def _reduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape, dict[str, Any]]:
+    fmt, shape = _check_structure(inputs, attrs)
+    axis = _axis(attrs["axis"])
+    return (() if axis is None else (shape[1 - axis],)), {**attrs, "format": fmt, "shape": shape}
+
+
+def _reduce_impl(data: Any, indices: Any, indptr: Any, format: str, shape: Shape, how: str,
+                 axis: int | None, dtype: Any) -> Any:
+    # scipy's own sum or mean (of the stored values: its order of the adds)
+    m = _scipy(data, indices, indptr, format, shape)
+    return np.asarray(getattr(m, how)(axis=axis, dtype=dtype))
+
+
+def _reduce_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    # scipy's dtype, on a 1x1 matrix of these dtypes.
+    m = _probe_matrix(attrs["format"], inputs[0].dtype, inputs[1].dtype)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(getattr(m, attrs["how"])(axis=attrs["axis"],
+                                                   dtype=attrs["dtype"])).dtype
+
+
 ops.register(ops.OpSpec("sparse_to_dense", "linalg", _to_dense_impl, _to_dense_infer,
                         _to_dense_dtype, 3,
                         doc="the dense array of a CSR/CSC matrix given as (data, indices, "
@@ -132,6 +156,9 @@ ops.register(ops.OpSpec("sparse_to_dense", "linalg", _to_dense_impl, _to_dense_i
 ops.register(ops.OpSpec("sparse_matmul", "linalg", _matmul_impl, _matmul_infer, _matmul_dtype,
                         4, doc="CSR/CSC (data, indices, indptr) @ a dense vector or matrix, "
                                "by scipy.sparse"))
+ops.register(ops.OpSpec("sparse_reduce", "linalg", _reduce_impl, _reduce_infer, _reduce_dtype,
+                        3, doc="the sum or mean of a CSR/CSC (data, indices, indptr) matrix, "
+                               "over an axis or all, by scipy.sparse"))
 
 
 # ---------------------------------------------------------------- the matrix type
@@ -289,27 +316,30 @@ class SparseMatrix:
         return (major, idx) if self.format == "csr" else (idx, major)
 
     # ------------------------------------------------------------ reductions
-    def sum(self, axis: int | None = None, dtype: Any = None) -> Tensor:
-        """scipy's sum: a 0-d tensor (axis None) or a 1-d one; small integer
-        and bool dtypes summed as int64 (uint64 for unsigned), as scipy does."""
-        from .functions import sum as dsum
-        if dtype is None:
-            dt = self.dtype
-            dtype = (np.uint if dt.kind == "u" and np.can_cast(dt, np.uint) else
-                     np.int_ if np.can_cast(dt, np.int_) else dt)
-        return dsum(self.to_dense(), axis=_axis(axis), dtype=dtype)
+    def sum(self, axis: Any = None, dtype: Any = None) -> Tensor:
+        """scipy's sum, by scipy (its bits: the stored values added in its
+        order): a 0-d tensor (axis None, or both axes) or a 1-d one; small
+        integer and bool dtypes summed as int64 (uint64 for unsigned)."""
+        return self._reduce("sum", axis, dtype)
 
-    def mean(self, axis: int | None = None, dtype: Any = None) -> Tensor:
-        """scipy's mean: ``(S.astype(inter) * (1 / n)).sum(axis)``, ``inter``
-        float64 for integers and bool, else the dtype."""
-        from .functions import sum as dsum
+    def mean(self, axis: Any = None, dtype: Any = None) -> Tensor:
+        """scipy's mean, by scipy (``(S.astype(inter) * (1 / n)).sum(axis)``,
+        ``inter`` float64 for integers and bool, else the dtype); over no
+        elements scipy's ZeroDivisionError, when built."""
         ax = _axis(axis)
-        integral = self.dtype.kind in "biu"
-        inter = np.dtype(np.float64) if integral else self.dtype
-        n = int(np.prod(self.shape)) if ax is None else self.shape[ax]
-        scaled = self.astype(inter) * (1.0 / n) if n else self.astype(inter)
-        res = dsum(scaled.to_dense(), axis=ax, dtype=inter)
-        return res if dtype is None else res.astype(dtype)
+        if (self.shape[0] * self.shape[1] if ax is None else self.shape[ax]) == 0:
+            raise ZeroDivisionError(f"mean over an empty axis of a sparse {self.shape} matrix "
+                                    f"(scipy: float division by zero)")
+        return self._reduce("mean", axis, dtype)
+
+    def _reduce(self, how: str, axis: Any, dtype: Any) -> Tensor:
+        return Tensor(ops.apply("sparse_reduce", [self.data._node, self.indices._node,
+                                                  self.indptr._node],
+                                format=self.format, shape=self.shape, how=how,
+                                # (as given: scipy adds a row of CSR by its
+                                # data for axis 1 or -1, by a product for (1,))
+                                axis=_given_axis(axis),
+                                dtype=None if dtype is None else np.dtype(dtype)))
 
     def max(self, axis: int | None = None) -> Tensor:
         """scipy's max (implicit zeros count).  Along an axis scipy returns a
@@ -445,11 +475,27 @@ class SparseMatrix:
         return self @ other
 
 
+def _given_axis(axis: Any) -> Any:
+    """``axis`` checked (``_axis``) and as scipy takes it: ints, a tuple."""
+    _axis(axis)
+    return tuple(operator.index(a) for a in axis) if isinstance(axis, tuple) \
+        else None if axis is None else operator.index(axis)
+
+
 def _axis(axis: Any) -> int | None:
-    """An axis of a 2-d matrix as scipy reads it (negative counted from the end)."""
+    """An axis of a 2-d matrix as scipy reads it (negative counted from the
+    end; a tuple of one axis is that axis, of both None, as scipy's)."""
+    if isinstance(axis, tuple):
+        if not axis:
+            raise ValueError("sparse does not accept 0D axis (); use S.to_dense() for a "
+                             "dense reduction")
+        axes = {_axis(a) for a in axis}
+        if len(axes) != len(axis):
+            raise ValueError(f"duplicate value in axis {axis}")
+        return None if len(axes) == 2 else axes.pop()
     if axis is None:
         return None
-    a = int(axis)
+    a = operator.index(axis)
     if not -2 <= a < 2:
         raise ValueError(f"axis {axis} out of range for a 2-d sparse matrix")
     return a % 2
