@@ -375,7 +375,7 @@ class SparseMatrix:
     # matrix sparse (S, or -S for c - S); any other scalar would make it dense.
     # S +- sparse: scipy's sum (its structure depends on the values: computed
     # now, CSR as scipy's).  S +- dense: a dense tensor (lazy), as scipy's.
-    def _sparse_or_dense(self, other: Any, op: Any, name: str, dense: Any) -> Any:
+    def _sparse_or_dense(self, other: Any, op: Any, name: str) -> Any:
         if isinstance(other, SparseMatrix) or sp.issparse(other):
             return self._scipys(other, op, name)
         d = wrap(other)
@@ -385,34 +385,39 @@ class SparseMatrix:
             full = None
         if full != self.shape:      # (scipy broadcasts the dense operand to S's shape)
             raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and {d.shape}")
-        return dense(d)
+        # scipy's dtype, on a 1x1 matrix: it adds a dense operand of a dtype
+        # it does not hold (float16) in its own upcast (float32 with an int8
+        # S: both operands cast to it), where it subtracts by NumPy's rules
+        m = _probe_matrix(self.format, self.dtype, self.indices.dtype)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = np.asarray(op(m, np.ones((1, 1), d.dtype))).dtype
+        if want != np.result_type(self.dtype, d.dtype):
+            return op(self.astype(want).to_dense(), d.astype(want))
+        return op(self.to_dense(), d)
 
     def __add__(self, other: Any) -> Any:
         if not _is_scalar(other):
-            return self._sparse_or_dense(other, lambda a, b: a + b, "+",
-                                         lambda d: self.to_dense() + d)
+            return self._sparse_or_dense(other, lambda a, b: a + b, "+")
         _zero_scalar(other, "sparse + x", "adding a nonzero scalar to a sparse array",
                      "S.to_dense() + c")
         return self._with_data(Tensor(self.data._node))
 
     def __radd__(self, other: Any) -> Any:
         if not _is_scalar(other):
-            return self._sparse_or_dense(other, lambda a, b: b + a, "+",
-                                         lambda d: d + self.to_dense())
+            return self._sparse_or_dense(other, lambda a, b: b + a, "+")
         return self + other
 
     def __sub__(self, other: Any) -> Any:
         if not _is_scalar(other):
-            return self._sparse_or_dense(other, lambda a, b: a - b, "-",
-                                         lambda d: self.to_dense() - d)
+            return self._sparse_or_dense(other, lambda a, b: a - b, "-")
         _zero_scalar(other, "sparse - x", "subtracting a nonzero scalar from a sparse array",
                      "S.to_dense() - c")
         return self._with_data(Tensor(self.data._node))
 
     def __rsub__(self, other: Any) -> Any:
         if not _is_scalar(other):
-            return self._sparse_or_dense(other, lambda a, b: b - a, "-",
-                                         lambda d: d - self.to_dense())
+            return self._sparse_or_dense(other, lambda a, b: b - a, "-")
         _zero_scalar(other, "x - sparse", "subtracting a sparse array from a nonzero scalar",
                      "c - S.to_dense()")
         return -self

@@ -330,6 +330,16 @@ def test_sparse_with_dense(engine: Any, rng: np.random.Generator, fmt: str, dtyp
     for other in [D[:1], D[0], D[:, :1]]:                     # broadcast, as scipy
         assert_eq(S + other, m + other, rtol=1e-6)
         assert_eq(other - S, other - m, rtol=1e-6)
+    # A dense dtype scipy does not hold: it adds float16 to a small-int S in
+    # float32 (both cast), and subtracts by NumPy's rules (float16)
+    H = np.array([[0.1, 2.5, -3.0, 1e3, 0.3]] * 4, np.float16)
+    for small in (np.int8, np.uint8, np.bool_):
+        m8 = (m * 100).astype(small)
+        S8 = lt.sparse.asarray(m8)
+        for f in (lambda a, b: a + b, lambda a, b: b + a, lambda a, b: a - b,
+                  lambda a, b: b - a):
+            got, ref = f(S8, H), np.asarray(f(m8, H))
+            assert got.dtype == ref.dtype and np.array_equal(got.eval(), ref)
     with pytest.raises(ValueError, match="inconsistent shapes"):
         S + np.ones((2, 5))
     with pytest.raises(ValueError):
