@@ -371,6 +371,18 @@ class SparseMatrix:
             raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and {o.shape}")
         return _wrap_scipy(op(self.eval(), o))
 
+    def _dense_operand(self, other: Any, name: str) -> Tensor:
+        """A dense operand as a tensor, which scipy broadcasts to S's shape
+        (and refuses where that is not S's shape)."""
+        d = wrap(other)
+        try:
+            full = np.broadcast_shapes(d.shape, self.shape)
+        except ValueError:
+            full = None
+        if full != self.shape:
+            raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and {d.shape}")
+        return d
+
     # S + c, c + S, S - c, c - S: scipy's rule, only a scalar 0 keeps the
     # matrix sparse (S, or -S for c - S); any other scalar would make it dense.
     # S +- sparse: scipy's sum (its structure depends on the values: computed
@@ -378,13 +390,7 @@ class SparseMatrix:
     def _sparse_or_dense(self, other: Any, op: Any, name: str) -> Any:
         if isinstance(other, SparseMatrix) or sp.issparse(other):
             return self._scipys(other, op, name)
-        d = wrap(other)
-        try:
-            full = np.broadcast_shapes(d.shape, self.shape)
-        except ValueError:
-            full = None
-        if full != self.shape:      # (scipy broadcasts the dense operand to S's shape)
-            raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and {d.shape}")
+        d = self._dense_operand(other, name)
         # scipy's dtype, on a 1x1 matrix: it adds a dense operand of a dtype
         # it does not hold (float16) in its own upcast (float32 with an int8
         # S: both operands cast to it), where it subtracts by NumPy's rules
@@ -445,10 +451,7 @@ class SparseMatrix:
             return self._scipys(other, op, name)
         if _is_scalar(other):
             return _wrap_scipy(op(self.eval(), _scalar(other)))
-        d = wrap(other)
-        if d.shape != self.shape:
-            raise ValueError(f"sparse {name}: inconsistent shapes {self.shape} and "
-                             f"{d.shape}")
+        d = self._dense_operand(other, name)
         return op(self.to_dense(), d)
 
     def __eq__(self, other: Any) -> Any:
@@ -456,6 +459,18 @@ class SparseMatrix:
 
     def __ne__(self, other: Any) -> Any:
         return self._compare(other, lambda a, b: a != b, "!=")
+
+    def __lt__(self, other: Any) -> Any:
+        return self._compare(other, lambda a, b: a < b, "<")
+
+    def __le__(self, other: Any) -> Any:
+        return self._compare(other, lambda a, b: a <= b, "<=")
+
+    def __gt__(self, other: Any) -> Any:
+        return self._compare(other, lambda a, b: a > b, ">")
+
+    def __ge__(self, other: Any) -> Any:
+        return self._compare(other, lambda a, b: a >= b, ">=")
 
     __hash__ = None  # type: ignore[assignment]
 

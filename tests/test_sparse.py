@@ -195,8 +195,9 @@ def test_inputs_that_are_no_matrix_are_clear_errors() -> None:
 
 
 def test_equality_as_scipy(engine: Any) -> None:
-    """== and != are elementwise, as scipy's: a sparse bool matrix against a
-    sparse matrix or a scalar, a dense bool array against a dense operand."""
+    """Comparisons are elementwise, as scipy's: a sparse bool matrix against
+    a sparse matrix or a scalar, a dense bool array against a dense operand
+    (broadcast to the matrix's shape)."""
     import warnings
     m = sp.csr_array(np.array([[1.0, 0.0], [0.0, 2.0]]))
     n = sp.csr_array(np.array([[1.0, 0.0], [3.0, 0.0]]))
@@ -211,8 +212,20 @@ def test_equality_as_scipy(engine: Any) -> None:
             _assert_same_sparse(got, ref)
         for got, ref in [(A == d, m == d), (A != d, m != d), (A == lt.asarray(d), m == d)]:
             assert_eq(got, ref)
+        # ordering comparisons, and a dense operand broadcast as scipy's
+        row = np.array([[1.0, 0.0]])
+        for f in (lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a > b,
+                  lambda a, b: a >= b, lambda a, b: a == b, lambda a, b: b > a):
+            for other in (1, 0, 0.5, d, row, row[0], n):
+                got, ref = f(A, B if other is n else other), f(m, other)
+                if sp.issparse(ref):
+                    _assert_same_sparse(got, ref)
+                else:
+                    assert_eq(got, ref)
     with pytest.raises(ValueError, match="inconsistent shapes"):
         A == lt.sparse.asarray(sp.csr_array(np.eye(3)))
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        A < np.ones((3, 2))
 
 
 def test_float16_is_refused_when_built() -> None:
