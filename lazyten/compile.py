@@ -40,7 +40,13 @@ they are part of the signature: each context gets its own plan.
   are re-specialized exactly, and ``lt.zeros_like(x)`` and the other
   ``*_like`` functions read ``x``'s shape at each call (``full_like`` nodes).  A size used in
   arithmetic that hides it (``1 / x.shape[0]``) cannot be detected: do not
-  use a None dimension's size as a number outside ``@lt.jit``.  Library
+  use a None dimension's size as a number outside ``@lt.jit``.  Every None
+  dimension is built at the one stand-in size, so a size read from one
+  does not say which: a slice bound read from it (``x[:, :x.shape[0]]``)
+  is the call's size where the call gives every None dimension one size,
+  and a reshape matching two None axes that had that one size
+  (``x.reshape(x.shape[::-1])``) needs their call sizes equal; otherwise
+  the call is a ``ValueError`` saying so.  Library
   functions that compute with a length while the graph is built
   (``lt.resize``, ``lt.diag``, ``lt.put(mode="clip")``, ...) refuse such a
   length when it is built (``refuse_call_axis``), as do ``roll`` and ``pad``.
@@ -252,7 +258,7 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
     changed = [k for k, (a, b) in enumerate(zip(old_in, new_in)) if a != b]
     if name == "getitem" and "user_key" in attrs:
         # The user's key resolved for the call's sizes, by Python's rules.
-        attrs["index"] = attrs["user_key"]
+        attrs["index"] = _call_bounds(n, attrs["user_key"])
         try:
             return ops.build(name, new_inputs, attrs, n.source)
         except IndexError as e:
@@ -306,6 +312,25 @@ def _respecialize(n: Node, new_inputs: list[Node]) -> Node:
         raise _cannot(n, str(e)) from None
 
 
+def _call_bounds(n: Node, key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A basic index's items with bounds read from a None dimension's size
+    (``x[:, :x.shape[0]]``: multiples of the stand-in) made the call's size,
+    where the call gives every None dimension one size; otherwise which
+    dimension each came from is not known: a clear error."""
+    def call(v: Any) -> Any:
+        if v is None or not _rep_multiple(abs(v)):
+            return v
+        sizes = _call_sizes.get()
+        if len(sizes) != 1:
+            raise _cannot(n, f"its index bound {v} was read from a None dimension's size "
+                             f"(x.shape[k]) and this call gives None dimensions the sizes "
+                             f"{sorted(sizes)}: which one it was is not known")
+        (size,) = sizes
+        return v // SYMBOLIC_DIM * size
+    return tuple(slice(call(i.start), call(i.stop), call(i.step)) if type(i) is slice
+                 else call(i) if type(i) is int else i for i in key)
+
+
 def _reshaped(n: Node, old_t: tuple[int, ...], old_in: tuple[int, ...],
               new_in: tuple[int, ...], changed: list[int]) -> tuple[int, ...]:
     """A reshape's target shape ``old_t`` (of an input of shape ``old_in``)
@@ -327,6 +352,16 @@ def _reshaped(n: Node, old_t: tuple[int, ...], old_in: tuple[int, ...],
     src = [k for k, d in enumerate(old_in) if d != 1]
     dst = [j for j, d in enumerate(old_t) if d != 1]
     if [old_in[k] for k in src] == [old_t[j] for j in dst]:
+        # Axes matched by their build sizes: where two changed ones had one
+        # size (the stand-in's) and the call gives them two, the target may
+        # have named them in another order (``x.reshape(x.shape[::-1])``)
+        built = {}
+        for k in changed:
+            if built.setdefault(old_in[k], new_in[k]) != new_in[k]:
+                raise _cannot(n, f"its target shape {old_t} holds sizes of None dimensions "
+                                 f"that were one size when built and differ at this call "
+                                 f"({', '.join(str(new_in[c]) for c in changed)}): which "
+                                 f"dimension each entry came from is not known")
         for k, j in zip(src, dst):
             new_t[j] = new_in[k]
         return tuple(new_t)
@@ -415,8 +450,29 @@ def specialize(outputs: Sequence[Node], binding: dict[int, Node]) -> list[Node]:
     (the call's sizes, or fixed ones) and the user's arrays are real sizes
     by construction and never checked.
     """
+    nodes = toposort(outputs, stop_at_values=True)
+    sizes = {binding[n.id].shape[k] for n in nodes if n.id in binding
+             for k, d in enumerate(n.shape) if d == SYMBOLIC_DIM}
+    token = _call_sizes.set(frozenset(sizes))
+    try:
+        return _specialized(nodes, outputs, binding)
+    finally:
+        _call_sizes.reset(token)
+
+
+# The sizes a call gives the placeholders' None dimensions (``specialize``):
+# a size read from one of them while the graph was built (``x.shape[0]`` as a
+# slice bound, ``x.shape[::-1]`` as a reshape's target) is the stand-in's,
+# the same for all, so it maps to the call's only where they agree.
+_call_sizes: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar(
+    "lazyten_call_sizes", default=frozenset())
+
+
+def _specialized(nodes: list[Node], outputs: Sequence[Node], binding: dict[int, Node]
+                 ) -> list[Node]:
+    """``specialize``'s walk over ``nodes`` (the outputs' graph, inputs first)."""
     mapping: dict[int, Node] = {}
-    for n in toposort(outputs, stop_at_values=True):
+    for n in nodes:
         if n.id in binding:
             mapping[n.id] = binding[n.id]
             continue

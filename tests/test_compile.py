@@ -78,6 +78,32 @@ def test_none_dims_two_placeholders_and_keywords() -> None:
         f(X, np.ones(3, np.float32))
 
 
+def test_sizes_read_from_none_dimensions_map_to_the_calls_or_are_refused() -> None:
+    # Every None dimension is built at one stand-in size, so a size read
+    # from one (``x.shape[::-1]``, ``x[:, :x.shape[0]]``) does not say which:
+    # the call's size where every None dimension has one, else a clear
+    # error (the swap was the shape unswapped, the bound the whole axis).
+    A, Q = np.arange(8.0).reshape(2, 4), np.arange(16.0).reshape(4, 4)
+    for body in (lambda x: x.reshape(x.shape[::-1]), lambda x: x.reshape(x.shape[1], -1),
+                 lambda x: x.reshape(x.shape[0], x.shape[1], 1) * 1,
+                 lambda x: x[:, :x.shape[0]] * 1, lambda x: x[:x.shape[1]] * 1):
+        p = lt.placeholder((None, None), np.float64, name="x")
+        f = lt.function([p], body(p))
+        with pytest.raises(ValueError, match="not known"):
+            f(A)
+        np.testing.assert_array_equal(f(Q), body(Q))            # one size: NumPy's
+    X3 = np.arange(30.0).reshape(2, 5, 3)
+    p = lt.placeholder((None, None, 3), np.float64, name="x")
+    with pytest.raises(ValueError, match="not known"):
+        lt.function([p], np.swapaxes(p, 0, 1).reshape(p.shape) * 1)(X3)
+    # One None dimension: a bound read from it is the call's size.
+    p = lt.placeholder((None, 3), np.float64, name="x")
+    f = lt.function([p], p[:, :p.shape[0]] * 2)
+    for n in (2, 5):
+        X = np.arange(n * 3.0).reshape(n, 3)
+        np.testing.assert_array_equal(f(X), X[:, :n] * 2)
+
+
 def test_unsupported_specialization_is_a_clear_error() -> None:
     x = lt.placeholder((None,), "float64", name="x")
     f = lt.function([x], x + lt.zeros((SYMBOLIC_DIM,)))   # a shape fixed at build time
