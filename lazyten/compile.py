@@ -355,7 +355,7 @@ def _reshaped(n: Node, old_t: tuple[int, ...], old_in: tuple[int, ...],
         # Axes matched by their build sizes: where two changed ones had one
         # size (the stand-in's) and the call gives them two, the target may
         # have named them in another order (``x.reshape(x.shape[::-1])``)
-        built = {}
+        built: dict[int, int] = {}
         for k in changed:
             if built.setdefault(old_in[k], new_in[k]) != new_in[k]:
                 raise _cannot(n, f"its target shape {old_t} holds sizes of None dimensions "
