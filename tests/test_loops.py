@@ -561,6 +561,9 @@ def test_slices_of_a_grid_are_read_by_rows_in_one_loop(monkeypatch: Any) -> None
         (lambda m, u: u[:, :, 1:] - u[:, :, :-1], X3, {"g"}),         # two axes merged
         (lambda m, u: u[1:-1, 1:-1, 1:-1] * 2.0, X3, None),           # no view merges them
         (lambda m, u: u[::-1, 1:] + 1.0, X, None),                    # a negative stride
+        # a view 4 bytes into its base: no whole number of elements (NumPy)
+        (lambda m, u: u[1:, 1:] * 2.0 + u[:-1, :-1], np.ndarray(
+            (300, 400), np.float64, buffer=X, offset=4, strides=(5600, 8)), None),
         (lambda m, u: u[:0, 1:] + 1.0, X, set()),                     # empty: flat
     ]
     for threads in (1, 2):

@@ -1223,8 +1223,8 @@ GRIDS = frozenset({"g", "gs"})
 def _grid(a: Any, outer: int, inner: int) -> tuple[Any, Any, str] | None:
     """``a`` as a grid operand of ``(outer, inner)``: the flat array of the
     memory it views, its (outer, inner) view, and its kind; None where it
-    views no contiguous array of its dtype or has a negative stride (the
-    loop's offsets are unsigned)."""
+    views no contiguous array of its dtype, starts between its elements or
+    has a negative stride (the loop's offsets are unsigned whole elements)."""
     if not isinstance(a, np.ndarray) or a.size != outer * inner or not a.size:
         return None
     try:
@@ -1237,7 +1237,11 @@ def _grid(a: Any, outer: int, inner: int) -> tuple[Any, Any, str] | None:
         return None
     rs, cs = v.strides
     w = v.itemsize
-    if rs < 0 or cs < 0 or rs % w or cs % w:
+    if rs < 0 or cs < 0 or rs % w or cs % w or v.dtype.alignment != w \
+            or not (v.flags.aligned and b.flags.aligned):
+        # (offsets count whole elements: both aligned to the itemsize puts
+        # the view a whole number of elements into its base; a field at byte
+        # 4 of a record of float64s, or a buffer read from offset 4, is not)
         return None
     # the base's memory in order, a view (offsets are in memory: any
     # contiguous base serves, a Fortran-ordered one as its transpose)
