@@ -115,6 +115,15 @@ def test_results_never_alias_user_or_cached_arrays() -> None:
     rx[0] = 99.0
     ry[0] = 99.0
     assert x_np[0] == 0.0 and y.eval()[0] == 0.0 and ry2[0] == 0.0
+    # A view the optimizer removes (a reshape to the same shape, .T.T): the
+    # plan's output is the user's array itself, handed out as a copy.
+    a = np.random.default_rng(7).standard_normal((20, 30))     # owns its memory
+    t = lt.asarray(a)
+    for v in (t.reshape(20, 30), t.T.T):
+        y = lt.asarray(np.ones((5000, 30)))
+        for r in (lt.compute(v)[0], lt.compute(v, v * 1.0)[0], lt.profile(v)[0][0],
+                  lt.compute_chunked(y.sum(axis=0), v, memory_limit=400_000)[1]):
+            assert not np.shares_memory(r, a)
 
 
 def test_profile_shows_in_jupyter_as_the_same_table() -> None:

@@ -86,15 +86,24 @@ def caller_owned(nodes: Sequence[Node], vals: Sequence[Any]) -> tuple[np.ndarray
     for node, v in zip(nodes, vals):  # a loop, not a comprehension (a call, in 3.11)
         if type(v) is not np.ndarray:
             v = _as_array(node, v)
-        # (the node's value itself, a user's array it wraps; not any value
-        # of a node with one: the cached plan's code copied that already,
-        # and a second copy of a large result cost as much again)
-        if v.base is not None or v is node.value or not v.flags.writeable \
+        # (the node's value itself, a user's array it wraps, or its views'
+        # base's, which the optimizer hands out for a view it removed
+        # (``asarray(a).reshape(a.shape)``); not any value of a node with
+        # one: the cached plan's code copied that already, and a second copy
+        # of a large result cost as much again)
+        if v.base is not None or v is _viewed_value(node) or not v.flags.writeable \
                 or id(v) in handed:
             v = np.array(v, copy=True)
         out.append(v)
         handed.add(id(v))
     return tuple(out)
+
+
+def _viewed_value(node: Node) -> Any:
+    """The value of ``node``, or of the node its chain of views reads."""
+    while node.value is None and node.op.kind == "view" and node.op.view_of is not None:
+        node = node.inputs[node.op.view_of]
+    return node.value
 
 
 def cache(node: Node, value: np.ndarray[Any, Any]) -> None:
