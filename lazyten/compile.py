@@ -69,9 +69,15 @@ they are part of the signature: each context gets its own plan.
   the input's dtype in the other byte order is converted).  A masked array
   or an ``np.matrix`` is a ``TypeError`` (reading it as an ndarray would
   drop its mask or its operators' meaning); other ndarray subclasses
-  (``np.memmap``) are read as their data.
+  (``np.memmap``) are read as their data.  A placeholder's layout is
+  known only at a call, so a decision by layout that changes values (a
+  write through a reshape of a computed value, ``reshape(order="A")``)
+  takes it as C when the graph is built; a call with an array of another
+  layout for it is a ``ValueError`` naming that line (``@lt.jit`` traces
+  with each call's layout: C, F, or the strides of a permuted, strided or
+  broadcast array).
 * ``@lt.jit``: traces a Python function with placeholders on the first call
-  per (shapes, dtypes, static arguments) and caches the plan (one per options
+  per (shapes, dtypes, layouts, static arguments) and caches the plan (one per options
   context, from the one trace).  Python control flow on a traced value
   forces it, which raises ``TracingError``.
 
@@ -92,6 +98,7 @@ import math
 import struct
 import threading
 import warnings
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
@@ -101,6 +108,7 @@ import numpy as np
 
 from .graph import ops
 from .graph import shapes as S
+from .graph.layout import Layout, array_layout
 from .graph.node import Node, intern, symbolic_placeholder, toposort, user_source
 from .exec import fpflags
 from .exec.kernels import numexpr_now
@@ -188,6 +196,36 @@ def _placeholder_node(dims: tuple[int | None, ...], dt: np.dtype[Any], name: str
 
 def _is_placeholder(n: Node) -> bool:
     return n.op.name == "placeholder" and n.value is None
+
+
+# Nodes over placeholders (built before any call, so of no known layout)
+# whose layout a decision that changes values took as C while the graph was
+# built (a write through a reshape of a computed value, a reshape in order
+# "A": ``tensor.settle_layout``).  ``lt.function`` refuses other layouts for
+# the placeholders under those in its graph (``_c_inputs``), where NumPy's
+# answer may differ.
+_assumed_c: weakref.WeakSet[Node] = weakref.WeakSet()
+
+
+def assume_c_layout(n: Node) -> None:
+    """Note that a value-deciding layout of ``n``, which a placeholder of
+    unknown layout feeds, was taken as C (``tensor.settle_layout``)."""
+    _assumed_c.add(n)
+
+
+def _c_inputs(graph: Sequence[Node], inputs: Sequence[Node]) -> dict[int, str]:
+    """Positions of ``inputs`` whose layout a decision in ``graph`` took as
+    C (``_assumed_c``) -> where that decision was made."""
+    if not _assumed_c:
+        return {}
+    at = {n.id: k for k, n in enumerate(inputs) if n.layout is None}
+    found: dict[int, str] = {}
+    for d in graph:
+        if d in _assumed_c:
+            for m in toposort([d]):
+                if m.id in at:
+                    found.setdefault(at[m.id], d.where)
+    return found
 
 
 def _label(n: Node, pos: int | None = None) -> str:
@@ -1335,7 +1373,8 @@ class Function(_Callable):
         self._outputs = tuple(_output_node(o, k) for k, o in enumerate(outs))
         self.__name__ = name or "function"
         given = {n.id for n in nodes}
-        missing = [n for n in toposort(self._outputs) if _is_placeholder(n) and n.id not in given]
+        graph = toposort(self._outputs)
+        missing = [n for n in graph if _is_placeholder(n) and n.id not in given]
         if missing:
             raise ValueError(f"lt.function: the outputs depend on placeholder(s) not listed "
                              f"in inputs: {', '.join(_label(n) for n in missing)}")
@@ -1345,6 +1384,9 @@ class Function(_Callable):
                           for n in nodes]
         self._static = not any(self._symbolic)
         self._sig = [(n.shape, n.dtype) for n in nodes]
+        # Inputs whose layout the graph took as C (``_assumed_c``): a call
+        # with another is refused (``_check_c``)
+        self._c_only = _c_inputs(graph, nodes)
         self._cache = _LRU(cache_size)
         # Per size class (``_size_class``): the last specialization compiled
         # in it, and whether two sizes of the class gave one optimized graph
@@ -1366,6 +1408,21 @@ class Function(_Callable):
     @property
     def inputs(self) -> tuple[Node, ...]:
         return self._inputs
+
+    def _check_c(self, arrays: Sequence[np.ndarray[Any, Any]]) -> None:
+        """Refuse an array of another layout than C for an input whose layout
+        the graph took as C where it decides values (``_assumed_c``)."""
+        for k, where in self._c_only.items():
+            a = arrays[k]
+            if a.ndim > 1 and a.size > 1 and not a.flags.c_contiguous:
+                raise ValueError(
+                    f"{self.__name__}: {_label(self._inputs[k], k)} got an array that is not "
+                    f"C-contiguous (strides {a.strides}), but the graph, built before any "
+                    f"call, took its layout as C at {where} (a write "
+                    f"through a reshape of a computed value, ravel('K'/'A'), "
+                    f"reshape(order='A')), where NumPy's answer follows the layout: pass "
+                    f"np.ascontiguousarray(x), or trace with @lt.jit, which follows each "
+                    f"call's layout")
 
     def cache_clear(self) -> None:
         """Forget every compiled plan, the counters and the size classes.  A
@@ -1544,7 +1601,8 @@ class Function(_Callable):
         """
         c = self._const
         if c is not None and not kwargs and len(args) == len(self._sig) \
-                and (_context.get() or _options._defaults) is self._const_opts:
+                and (_context.get() or _options._defaults) is self._const_opts \
+                and not self._c_only:
             # The hot path of a fixed-shape function called under the options
             # it was made under: a few comparisons, then the plan.
             for a, (shp, dt) in zip(args, self._sig):
@@ -1572,6 +1630,8 @@ class Function(_Callable):
         # None-dimension function measured 2.18 us, from 2.15 without them.
         opts = _context.get() or _options._defaults
         key = (tuple([a.shape for a in arrays]), opts)
+        if self._c_only:
+            self._check_c(arrays)
         if self._static:
             self._check(arrays, given)
         else:
@@ -1807,9 +1867,9 @@ class Jit(_Callable):
                 return a
             arr = _as_input(a)
             t = placeholder(arr.shape, arr.dtype, name=name)
-            # The argument's layout, part of the signature ("C" or "F"), is
-            # the placeholder's: views and reshapes decide as NumPy's do on
-            # it (``(x * 2).reshape(-1)`` of F data is a copy)
+            # The argument's layout, part of the signature ("C", "F" or its
+            # strides), is the placeholder's: views and reshapes decide as
+            # NumPy's do on it (``(x * 2).reshape(-1)`` of F data is a copy)
             t._node.layout = _layout_class(arr)
             phs.append(t._node)
             return t
@@ -1846,12 +1906,11 @@ class Jit(_Callable):
         return c
 
 
-def _layout_class(a: np.ndarray[Any, Any]) -> str | None:
-    """An ``@lt.jit`` argument's layout, part of its signature: "C", "F",
-    or None for another (strided, permuted: taken as C in the trace)."""
-    if a.flags.c_contiguous:
-        return "C"
-    return "F" if a.flags.f_contiguous else None
+def _layout_class(a: np.ndarray[Any, Any]) -> Layout:
+    """An ``@lt.jit`` argument's layout, part of its signature and its
+    placeholder's: "C", "F", or its strides (a permuted, strided or
+    broadcast array: its views and writes decide as NumPy's on it)."""
+    return array_layout(a)
 
 
 def jit(fn: Callable[..., Any] | None = None, *, cache_size: int = 32) -> Any:

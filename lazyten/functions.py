@@ -556,10 +556,10 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
     t = wrap(x)
     check_order(order, "reshape", "CFA")
     dims = _reshape_dims(shape)
-    if order == "A":
-        settle_layout((t if t._root is None else t._root)._node)   # (it decides values)
+    # (it decides values: traced, its layout taken as C is noted on the result)
+    assumed = order == "A" and settle_layout((t if t._root is None else t._root)._node)
     if order == "F" or (order == "A" and is_f_contiguous(t) and not is_c_contiguous(t)):
-        return reshape(t.T, dims[::-1], copy=copy).T
+        return _noted(reshape(t.T, dims[::-1], copy=copy).T, assumed)
     # A view taken as one on a layout not known then (``r = y.reshape(-1)``
     # of a lazy ``x.T * 2``), known now: where NumPy's was a copy it becomes
     # that copy first, so this reshape is a view of it, as NumPy's is, not a
@@ -568,7 +568,8 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
     t2 = t._view("reshape", shape=dims)
     root = t2._root
     if copy is False and root is not None:
-        settle_layout(root._node)            # (NumPy's answer, by the real layout)
+        # (NumPy's answer, by the real layout: an error or a view)
+        assumed = settle_layout(root._node) or assumed
     if copy or (root is not None and not _reshape_is_view(t2)):
         if copy is False:
             raise ValueError("Unable to avoid creating a copy while reshaping.")
@@ -577,12 +578,21 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
             # follows its operands'): a view, taken as C, may be NumPy's
             # view.  A write through it decides (``Tensor._write``).
             t2._tentative = True
-            return t2
+            return _noted(t2, assumed)
         # A copy in NumPy: a write to it must not reach the base.
-        return Tensor(t2._node)
+        return _noted(Tensor(t2._node), assumed)
     if root is not None and not t2._tentative and not layout_known(root._node):
         t2._tentative = True                 # (a view taken on C, the layout not known)
-    return t2
+    return _noted(t2, assumed)
+
+
+def _noted(t: Tensor, assumed: bool) -> Tensor:
+    """``t``, noted as built on a layout a trace took as C where ``assumed``
+    (``compile.assume_c_layout``)."""
+    if assumed:
+        from .compile import assume_c_layout
+        assume_c_layout(t._node)
+    return t
 
 
 # View chains' layouts, replayed on stand-ins (``_stand_in``): id of a

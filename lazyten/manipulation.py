@@ -1105,6 +1105,7 @@ def ravel(a: Any, order: Any = "C") -> Tensor:
     if o in ("A", "K") and t.ndim > 1:
         from .memory import flattened
         root = t if t._root is None else t._root
+        # (traced: ``flattened`` reads the layout a call gives)
         settle_layout(root._node)
         if not layout_known(root._node):
             return flattened(t, o)

@@ -37,7 +37,7 @@ from .graph import shapes as S
 from .graph.layout import (array_layout, empty, infer, is_dense, layout_known, layout_stand_in,
                            replay_views, write_order)
 from .graph.node import (NO_LINES, Node, _lines, _symbolic_placeholders, entered,
-                         intern_elementwise, user_source)
+                         intern_elementwise, reaches_placeholder, user_source)
 
 ViewStep = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -1203,7 +1203,9 @@ def _copy_link(rn: Node, steps: tuple[ViewStep, Any] | None) -> tuple[ViewStep, 
         link = link[1]
     if not has_reshape:
         return None
-    settle_layout(rn)
+    if settle_layout(rn):
+        from .compile import assume_c_layout
+        assume_c_layout(rn)                  # (the write's view or copy: taken as C)
     v: np.ndarray[Any, Any] | None = layout_stand_in(rn.shape, rn.dtype, write_order(rn))
     for link in reversed(links):
         v = replay_views(v, (link[0],)) if v is not None else None
@@ -1280,25 +1282,30 @@ def _reread_cap() -> int:
     return min(1 << 30, limit) if limit is not None else 1 << 30
 
 
-def settle_layout(n: Node) -> None:
+def settle_layout(n: Node) -> bool:
     """Compute ``n`` where its layout is not known yet (and cache it), so
     that ``write_order`` reads NumPy's: the node under its views, as a
     view's value is not cached.  Not in a function being
     traced (``lt.function``, ``@lt.jit``): a placeholder's value comes with
-    a call, and the layout stays taken as C."""
+    a call, and the layout stays taken as C; True then, and a caller whose
+    decision changes values notes its result (``compile.assume_c_layout``:
+    ``lt.function`` refuses calls of another layout)."""
     if infer(n)[1]:
-        return
+        return False
     m = n
     while m.value is None and m.op.kind == "view" and m.op.view_of is not None:
         m = m.inputs[m.op.view_of]
+    from .compile import TracingError
     try:
+        if _symbolic_placeholders and reaches_placeholder(m):
+            # (not planned: a None dimension's stand-in sizes are no sizes
+            # to allocate, 8 TB for two of float64)
+            raise TracingError("traced")
         (v,) = evaluate([m])
-    except Exception as e:
-        from .compile import TracingError
-        if isinstance(e, TracingError):
-            return                           # (traced: taken as C, decided when built)
-        raise
+    except TracingError:
+        return True                          # (traced: taken as C, decided when built)
     cache(m, v)
+    return False
 
 
 def _defers(x: Any) -> bool:

@@ -104,6 +104,40 @@ def test_sizes_read_from_none_dimensions_map_to_the_calls_or_are_refused() -> No
         np.testing.assert_array_equal(f(X), X[:, :n] * 2)
 
 
+def test_layouts_a_graph_took_as_c_are_refused_or_followed() -> None:
+    # lt.function's graph is built before any call, so a decision by layout
+    # (a write through a reshape of a computed value: NumPy's view on C
+    # data, its copy on F) was taken as C and silently wrong for F data;
+    # such a call is refused now, naming the line.  @lt.jit traces with each
+    # call's layout (C, F or strides: permuted, broadcast arrays), NumPy's.
+    def body(x: Any) -> Any:
+        z = x * 2
+        z.reshape(-1)[0] = 99.0
+        return z
+    C = np.arange(9.0).reshape(3, 3)
+    F = np.asfortranarray(C)
+    for dims in [(3, 3), (None, 3), (None, None)]:
+        p = lt.placeholder(dims, np.float64, name="x")
+        f = lt.function([p], body(p))             # (None, None): no 8 TB plan at build
+        np.testing.assert_array_equal(f(C), body(C.copy()))
+        with pytest.raises(ValueError, match=r"not C-contiguous.*test_compile.py:\d+"):
+            f(F)
+    p = lt.placeholder((3, 3), np.float64, name="x")
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        lt.function([p], p.reshape(-1, order="A") + 0)(F)
+    np.testing.assert_array_equal(lt.function([p], p.ravel("K") * 1)(F), F.ravel("K"))
+    P3 = np.arange(24.0).reshape(2, 3, 4).transpose(1, 0, 2)     # permuted
+    B = np.broadcast_to(np.arange(3.0), (2, 3))                   # zero strides
+    for arr in (F, P3, B):
+        want = body(arr)                          # (x itself is not written)
+        np.testing.assert_array_equal(lt.jit(body)(arr), want)
+        for fn in (lambda x: np.zeros_like(x * 1), lambda x: x.astype(np.float32).ravel("K"),
+                   lambda x: (np.zeros_like(x) + x).ravel("K")):
+            got, exp = lt.jit(fn)(arr), fn(arr)
+            np.testing.assert_array_equal(got, exp)
+            assert got.strides == exp.strides
+
+
 def test_unsupported_specialization_is_a_clear_error() -> None:
     x = lt.placeholder((None,), "float64", name="x")
     f = lt.function([x], x + lt.zeros((SYMBOLIC_DIM,)))   # a shape fixed at build time
