@@ -108,7 +108,7 @@ import numpy as np
 
 from .graph import ops
 from .graph import shapes as S
-from .graph.layout import Layout, array_layout
+from .graph.layout import array_layout
 from .graph.node import Node, intern, symbolic_placeholder, toposort, user_source
 from .exec import fpflags
 from .exec.kernels import numexpr_now
@@ -1806,7 +1806,7 @@ class Jit(_Callable):
             sig = recent[0][0]
             for a, (shp, dt, lay) in zip(args, sig):
                 if type(a) is not np.ndarray or a.shape != shp or a.dtype != dt \
-                        or _layout_class(a) != lay:
+                        or array_layout(a) != lay:
                     break
             else:
                 if len(args) == len(sig):
@@ -1819,7 +1819,7 @@ class Jit(_Callable):
             if _is_traced_arg(a):
                 arr = _as_input(a, f"lt.jit: {self.__name__}", None, k)
                 traced.append(arr)
-                key_parts.append(("a", arr.shape, arr.dtype.str, _layout_class(arr)))
+                key_parts.append(("a", arr.shape, arr.dtype.str, array_layout(arr)))
             else:
                 key_parts.append(_static_key(a, f"{k}"))
         for name in sorted(kwargs):
@@ -1827,7 +1827,7 @@ class Jit(_Callable):
             if _is_traced_arg(a):
                 arr = _as_input(a, f"lt.jit: {self.__name__}", None, repr(name))
                 traced.append(arr)
-                key_parts.append((name, "a", arr.shape, arr.dtype.str, _layout_class(arr)))
+                key_parts.append((name, "a", arr.shape, arr.dtype.str, array_layout(arr)))
             else:
                 key_parts.append((name, _static_key(a, repr(name))))
         # The options of the calling context are part of the key, as for
@@ -1843,7 +1843,7 @@ class Jit(_Callable):
         c = hit
         self._recent = None
         if not kwargs and all(type(a) is np.ndarray for a in args):
-            self._recent = ((tuple([(a.shape, a.dtype, _layout_class(a)) for a in args]),
+            self._recent = ((tuple([(a.shape, a.dtype, array_layout(a)) for a in args]),
                              opts), c)
         return self._run(c, traced, out)
 
@@ -1870,7 +1870,7 @@ class Jit(_Callable):
             # The argument's layout, part of the signature ("C", "F" or its
             # strides), is the placeholder's: views and reshapes decide as
             # NumPy's do on it (``(x * 2).reshape(-1)`` of F data is a copy)
-            t._node.layout = _layout_class(arr)
+            t._node.layout = array_layout(arr)
             phs.append(t._node)
             return t
 
@@ -1904,13 +1904,6 @@ class Jit(_Callable):
         c = _Compiled(nodes, phs, opts, self.__name__)
         c.single = single
         return c
-
-
-def _layout_class(a: np.ndarray[Any, Any]) -> Layout:
-    """An ``@lt.jit`` argument's layout, part of its signature and its
-    placeholder's: "C", "F", or its strides (a permuted, strided or
-    broadcast array: its views and writes decide as NumPy's on it)."""
-    return array_layout(a)
 
 
 def jit(fn: Callable[..., Any] | None = None, *, cache_size: int = 32) -> Any:
