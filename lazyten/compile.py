@@ -108,7 +108,7 @@ import numpy as np
 
 from .graph import ops
 from .graph import shapes as S
-from .graph.layout import array_layout
+from .graph.layout import array_layout, copied
 from .graph.node import Node, intern, symbolic_placeholder, toposort, user_source
 from .exec import fpflags
 from .exec.kernels import numexpr_now
@@ -760,7 +760,7 @@ def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None,
         if v.base is not None or not v.flags.writeable or not v.flags.owndata \
                 or any(v is a for a in arrays) or any(v is r for r in res) \
                 or any(v is c for c in captured):
-            v = np.array(v, copy=True)
+            v = copied(v)
         res.append(v)
     return res
 

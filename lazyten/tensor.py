@@ -34,8 +34,8 @@ import numpy as np
 from .exec.executor import cache, evaluate
 from .graph import ops
 from .graph import shapes as S
-from .graph.layout import (array_layout, empty, infer, is_dense, layout_known, layout_stand_in,
-                           replay_views, write_order)
+from .graph.layout import (array_layout, copied, empty, infer, is_dense, layout_known,
+                           layout_stand_in, replay_views, write_order)
 from .graph.node import (NO_LINES, Node, _lines, _symbolic_placeholders, entered,
                          intern_elementwise, reaches_placeholder, user_source)
 
@@ -544,10 +544,11 @@ class Tensor:
                 # fused ops), and later view decisions must stay NumPy's
                 infer(node)
         (v,) = evaluate([node])
+        if node.op.kind == "view":
+            return copied(v)                 # (``tile``'s broadcast: C, as NumPy's)
         lay = node.layout
         if lay is not None and v.ndim > 1 and v.size and node.value is None \
-                and node.op.kind != "view" and array_layout(v) != lay \
-                and is_dense(lay, v.shape, v.itemsize):
+                and array_layout(v) != lay and is_dense(lay, v.shape, v.itemsize):
             # (and the value kept is laid out so too, as NumPy's: its flags,
             # the order a later float sum over it adds in)
             relaid = empty(v.shape, v.dtype, lay)

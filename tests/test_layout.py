@@ -871,3 +871,19 @@ def test_view_decisions_stay_numpys_when_the_executor_lays_out_otherwise(engine:
                 t.reshape(-1)[0] = 123.0
                 want.reshape(-1)[0] = 123.0
                 assert_eq(t, want)
+
+
+def test_new_arrays_over_broadcasts_are_c_as_numpys() -> None:
+    # ``tile`` is a view chain over a broadcast here and a new C array in
+    # NumPy; its value was handed out as NumPy's "K" copy of the broadcast
+    # (F for a tiled row) by eval, lt.compute and @lt.jit alike.
+    X = np.arange(3.0).reshape(1, 3)
+    want = np.tile(X, (2, 1))
+    t = lt.tile(lt.asarray(X), (2, 1))
+    for got in (t.eval(), np.asarray(t), lt.compute(t)[0], lt.compute(t, t * 2)[0],
+                lt.jit(lambda x: np.tile(x, (2, 1)))(X)):
+        assert_eq(got, want)
+        assert got.strides == want.strides
+    # a view's value: its memory order as before (a transpose's copy is F)
+    v = lt.asarray(np.arange(6.0).reshape(2, 3)).T
+    assert v.eval().flags.f_contiguous

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..graph.layout import copied
 from ..graph.node import STRUCTURE_LOCK, Node, entered, values_changed
 from ..options import Options, get_options
 from .reference import run_reference
@@ -93,7 +94,7 @@ def caller_owned(nodes: Sequence[Node], vals: Sequence[Any]) -> tuple[np.ndarray
         # of a large result cost as much again)
         if v.base is not None or v is _viewed_value(node) or not v.flags.writeable \
                 or id(v) in handed:
-            v = np.array(v, copy=True)
+            v = copied(v)
         out.append(v)
         handed.add(id(v))
     return tuple(out)

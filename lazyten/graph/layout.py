@@ -126,6 +126,14 @@ def empty(shape: tuple[int, ...], dtype: Any, layout: Layout) -> np.ndarray[Any,
     return np.empty(shape, dtype, order="F" if layout == "F" else "C")
 
 
+def copied(v: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """A new array of ``v``'s values in its memory order (NumPy's "K" copy),
+    but C where ``v`` is a broadcast (a zero stride): NumPy's new arrays over
+    one (``tile``, ``b.copy()``) are C, where a "K" copy of a broadcast row
+    is F."""
+    return np.array(v, copy=True, order="C" if v.ndim > 1 and 0 in v.strides else "K")
+
+
 def layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any], order: str | tuple[int, ...],
                     writeable: bool = False) -> np.ndarray[Any, Any]:
     """An array of ``shape`` in the layout ``order`` (a ``write_order``): an
