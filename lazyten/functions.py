@@ -115,11 +115,15 @@ def _with_ufunc_keywords(spec: ops.OpSpec, args: tuple[Any, ...],
     if where is not True and type(where) in (bool, np.bool_) and where:
         kwargs = {k: v for k, v in kwargs.items() if k != "where"}   # (np.True_: every element)
         where = True
-    if kwargs.get("out") is not None:
-        return run_now(ufunc, *args, **kwargs)
-    if where is not True:
-        # (NumPy leaves the unselected elements of a new result as they come)
-        return wrap(run_now(ufunc, *args, **kwargs))
+    if kwargs.get("out") is not None or where is not True:
+        from .compile import TracingError
+        try:
+            # (NumPy leaves the unselected elements of a new result as they come)
+            got = run_now(ufunc, *args, **kwargs)
+            return got if kwargs.get("out") is not None else wrap(got)
+        except TracingError:
+            # A traced function: no values now; the same lazily
+            return _traced_ufunc_keywords(spec, args, kwargs, where)  # (where=: the mask)
     order = kwargs.get("order")
     # (NumPy's ufunc order: any case, None for K)
     order = "K" if order is None else order.upper() if isinstance(order, str) else order
@@ -131,6 +135,36 @@ def _with_ufunc_keywords(spec: ops.OpSpec, args: tuple[Any, ...],
     # An explicit C or F order lays the result out so (a copy where the
     # operands' layout gave another); K and A keep lazyten's choice.
     return copy(result, order) if order in ("C", "F") else result
+
+
+def _traced_ufunc_keywords(spec: ops.OpSpec, args: tuple[Any, ...], kwargs: dict[str, Any],
+                           mask: Any) -> Any:
+    """``out=`` and ``where=`` of a one-output ufunc in a traced function
+    (``lt.function``, ``@lt.jit``), lazily: the result written into the
+    ``out`` tensor (through views too) where ``mask`` (``where=``) holds,
+    as NumPy writes it, after NumPy's cast check; without ``out``, zeros
+    where it does not hold (NumPy's are whatever the new memory held).  An
+    ndarray ``out`` cannot be written by a call that has not run yet."""
+    from .compile import TracingError
+    name, ufunc = spec.name, spec.ufunc
+    assert ufunc is not None
+    out = kwargs.get("out")
+    if isinstance(out, tuple):
+        out = out[0] if len(out) == 1 else out
+    if ufunc.nout != 1 or (out is not None and not isinstance(out, Tensor)):
+        raise TracingError(f"{name}(..., out=...) in a traced function: out must be one "
+                           f"tensor (an array cannot be written by a call not yet run); "
+                           f"use the result, or t[...] = {name}(...)")
+    casting = kwargs.get("casting", "same_kind")
+    result = _resolved_call(spec, args, kwargs.get("dtype"), kwargs.get("signature"), casting)
+    if out is None:
+        return where(wrap(mask), result, wrap(np.zeros((), result.dtype)))
+    if not np.can_cast(result.dtype, out.dtype, casting):
+        raise TypeError(f"Cannot cast ufunc '{ufunc.__name__}' output from {result.dtype!r} "
+                        f"to {out.dtype!r} with casting rule {casting!r}")
+    value = astype(result, out.dtype) if result.dtype != out.dtype else result
+    out[...] = value if mask is True else where(wrap(mask), value, out)
+    return out
 
 
 def _resolved_call(spec: ops.OpSpec, args: tuple[Any, ...], dtype: Any, sig: Any,

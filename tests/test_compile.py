@@ -138,6 +138,29 @@ def test_layouts_a_graph_took_as_c_are_refused_or_followed() -> None:
             assert got.strides == exp.strides
 
 
+def test_ufunc_out_and_where_in_traced_functions() -> None:
+    # NumPy's ufunc keywords ran NumPy's own call on values (eager), which a
+    # trace has not: out= a tensor (a view of one too) and where= are now
+    # the same writes, lazily, with NumPy's cast check.
+    def f(x: Any) -> Any:
+        y = x * 1
+        np.multiply(y[::2], 3, out=y[::2])
+        np.add(y, 1, out=y, where=y > 5)
+        return y
+
+    def g(x: Any) -> Any:
+        return np.add(x, 1, where=x > 2)     # (NumPy's others: uninitialized)
+    X = np.arange(6.0)
+    np.testing.assert_array_equal(lt.jit(f)(X), f(X.copy()))
+    p = lt.placeholder((None,), np.float64, name="x")
+    np.testing.assert_array_equal(lt.function([p], f(p))(X), f(X.copy()))
+    np.testing.assert_array_equal(lt.jit(g)(X)[3:], g(X)[3:])
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output"):
+        lt.jit(lambda x: np.add(x, 0.5, out=(x * 1).astype(np.int64)))(np.arange(3))
+    with pytest.raises(lt.TracingError, match="out must be one tensor"):
+        lt.jit(lambda x: np.add(x, 1, out=np.zeros(6)))(X)
+
+
 def test_unsupported_specialization_is_a_clear_error() -> None:
     x = lt.placeholder((None,), "float64", name="x")
     f = lt.function([x], x + lt.zeros((SYMBOLIC_DIM,)))   # a shape fixed at build time
