@@ -94,6 +94,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import inspect
 import math
 import struct
 import threading
@@ -1599,6 +1600,8 @@ class Function(_Callable):
         "allocate") that the results are written into: a loop with ``out=``
         allocates no output per call.
         """
+        if out is not None and "out" in self._names:
+            kwargs["out"], out = out, None   # (an input named "out": no result buffers)
         c = self._const
         if c is not None and not kwargs and len(args) == len(self._sig) \
                 and (_context.get() or _options._defaults) is self._const_opts \
@@ -1789,12 +1792,20 @@ class Jit(_Callable):
         self.__name__: str = getattr(fn, "__name__", "jit")
         self.traces = 0   # how many times the Python function ran (tests)
         self._single = True
+        # A function with a parameter named ``out`` takes ``out=`` itself
+        # (no buffers given for the results then: ``_run``'s ``out``).
+        try:
+            self._takes_out = "out" in inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            self._takes_out = False
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         # Decorating a method: bind like a function.
         return self if obj is None else functools.partial(self.__call__, obj)
 
     def __call__(self, *args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if self._takes_out and out is not None:
+            kwargs["out"], out = out, None   # (the function's own argument)
         if _tracing.get():
             # Inside another trace: inline (the outer trace compiles it all).
             return self._fn(*args, **kwargs)
@@ -1874,7 +1885,6 @@ class Jit(_Callable):
             phs.append(t._node)
             return t
 
-        import inspect
         try:
             params = list(inspect.signature(self._fn).parameters)
         except (TypeError, ValueError):

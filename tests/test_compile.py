@@ -161,6 +161,20 @@ def test_ufunc_out_and_where_in_traced_functions() -> None:
         lt.jit(lambda x: np.add(x, 1, out=np.zeros(6)))(X)
 
 
+def test_an_argument_named_out_is_the_functions() -> None:
+    # ``out=`` is the compiled function's buffer keyword, unless the traced
+    # function has a parameter (or lt.function an input) of that name.
+    def f(x: Any, out: Any) -> Any:
+        return x + out
+    a, b = np.ones(3), np.full(3, 5.0)
+    np.testing.assert_array_equal(lt.jit(f)(a, out=b), f(a, out=b))
+    x = lt.placeholder((3,), np.float64, name="x")
+    o = lt.placeholder((3,), np.float64, name="out")
+    np.testing.assert_array_equal(lt.function([x, o], x + o)(x=a, out=b), a + b)
+    buf = np.empty(3)
+    assert lt.jit(lambda x: x * 2)(a, out=buf) is buf            # (the buffer keyword)
+
+
 def test_unsupported_specialization_is_a_clear_error() -> None:
     x = lt.placeholder((None,), "float64", name="x")
     f = lt.function([x], x + lt.zeros((SYMBOLIC_DIM,)))   # a shape fixed at build time
