@@ -381,6 +381,27 @@ def _reshaped(n: Node, old_t: tuple[int, ...], old_in: tuple[int, ...],
     target dimension (``x.reshape(-1)``, ``x[1:].reshape(-1, 1)``), which
     is then a multiple of their sizes' product.
     """
+    src = [k for k, d in enumerate(old_in) if d != 1]
+    dst = [j for j, d in enumerate(old_t) if d != 1]
+    positional = [old_in[k] for k in src] == [old_t[j] for j in dst]
+    if positional:
+        # Axes matched by their build sizes: where two changed ones had one
+        # size (the stand-in's) and the call gives them two, the target may
+        # have named them in another order (``x.reshape(x.shape[::-1])``)
+        built: dict[int, int] = {}
+        for k in changed:
+            if old_in[k] >= SYMBOLIC_DIM // 4 \
+                    and built.setdefault(old_in[k], new_in[k]) != new_in[k]:
+                raise _cannot(n, f"its target shape {old_t} holds sizes of None dimensions "
+                                 f"that were one size when built and differ at this call "
+                                 f"({', '.join(str(new_in[c]) for c in changed)}): which "
+                                 f"dimension each entry came from is not known")
+    if old_t == old_in:
+        # A reshape to its input's shape (``ravel`` of a 1-d ``x[:5]``, as
+        # ``np.cumsum`` and ``np.sort(axis=None)`` make): the call's.  (Of a
+        # bound, it could have been ``x[:5].reshape(5)``, which NumPy refuses
+        # at a call with fewer elements: one node with ``reshape(-1)``.)
+        return new_in
     new_t = list(old_t)
     for k in changed:
         if old_in[k] < SYMBOLIC_DIM // 4:
@@ -388,19 +409,7 @@ def _reshaped(n: Node, old_t: tuple[int, ...], old_in: tuple[int, ...],
             # node: at a call with 1 element NumPy refuses the first.)
             raise _cannot(n, _bounded(k, old_in[k], new_in[k], f"its target shape {old_t}"),
                           _BoundChanged)
-    src = [k for k, d in enumerate(old_in) if d != 1]
-    dst = [j for j, d in enumerate(old_t) if d != 1]
-    if [old_in[k] for k in src] == [old_t[j] for j in dst]:
-        # Axes matched by their build sizes: where two changed ones had one
-        # size (the stand-in's) and the call gives them two, the target may
-        # have named them in another order (``x.reshape(x.shape[::-1])``)
-        built: dict[int, int] = {}
-        for k in changed:
-            if built.setdefault(old_in[k], new_in[k]) != new_in[k]:
-                raise _cannot(n, f"its target shape {old_t} holds sizes of None dimensions "
-                                 f"that were one size when built and differ at this call "
-                                 f"({', '.join(str(new_in[c]) for c in changed)}): which "
-                                 f"dimension each entry came from is not known")
+    if positional:
         for k, j in zip(src, dst):
             new_t[j] = new_in[k]
         return tuple(new_t)
@@ -1565,15 +1574,21 @@ class Function(_Callable):
                     # An integer is made the input's integer dtype as NumPy
                     # makes it (``300`` for int8 is an OverflowError, ``3``
                     # for uint8 fits); other numbers cast within their kind.
-                    if a.dtype.kind in "iu" and n.dtype.kind in "iu":
+                    if a.dtype.kind in "iuO" and n.dtype.kind in "iu":
                         try:
-                            arrays[k] = np.asarray(a.item(), dtype=n.dtype)
+                            arrays[k] = np.asarray(given[k] if a.dtype.kind == "O"
+                                                   else a.item(), dtype=n.dtype)
                         except OverflowError as e:
                             raise OverflowError(f"{self.__name__}: {_label(n, k)}: {e}") \
                                 from None
                         continue
                     if np.can_cast(a.dtype, n.dtype, "same_kind"):
                         arrays[k] = a.astype(n.dtype)
+                        continue
+                    if a.dtype.kind == "O" and n.dtype.kind in "fc":
+                        # (an int past int64, which NumPy makes the float:
+                        # 2**70 for float32 is 1.18e21)
+                        arrays[k] = np.asarray(given[k], dtype=n.dtype)
                         continue
                 elif a.dtype.newbyteorder("=") == n.dtype.newbyteorder("="):
                     # The input's dtype in the other byte order (a big-endian

@@ -102,6 +102,18 @@ def test_sizes_read_from_none_dimensions_map_to_the_calls_or_are_refused() -> No
     for n in (2, 5):
         X = np.arange(n * 3.0).reshape(n, 3)
         np.testing.assert_array_equal(f(X), X[:, :n] * 2)
+    # A 1-d slice to a bound flattened (np.cumsum, ravel, np.sort(axis=None)
+    # reshape it to its own shape) at a call shorter than the bound.
+    for body in (lambda x: np.cumsum(x[:5]), lambda x: x[:5].ravel() * 1,
+                 lambda x: np.sort(x[:5], axis=None)):
+        p = lt.placeholder((None,), np.float64, name="x")
+        f = lt.function([p], body(p))
+        for n in (7, 4):
+            X = np.arange(n, 0.0, -1.0)
+            np.testing.assert_array_equal(f(X), body(X))
+    # A Python int past int64 for a 0-d float input: NumPy's float of it.
+    s = lt.placeholder((), np.float32, name="s")
+    assert lt.function([s], s * 2)(2**70) == np.float32(2**70) * 2
 
 
 def test_layouts_a_graph_took_as_c_are_refused_or_followed() -> None:
