@@ -1,4 +1,4 @@
-"""Transposed and Fortran-ordered operands: lazyten vs NumPy eager vs numexpr.
+"""Transposed, Fortran-ordered and strided operands: lazyten vs NumPy eager vs numexpr.
 
 NumPy's ufuncs run in their operands' memory order and lay out the result so
 (``a.T * 2`` is Fortran-ordered).  lazyten's kernels do the same
@@ -72,6 +72,19 @@ def workloads(rows: int, cols: int) -> list[tuple[str, dict[str, Callable[[], An
             "numpy": lambda: (f * 2 + 1).sum(),
             "numexpr": lambda: ne.evaluate("sum(f*2 + 1)", {"f": f}),
             "lazyten": lambda: lt.compute((lf * 2 + 1).sum())[0]}),
+        # strided slices of one array (a stencil): read by rows of their
+        # strides in one compiled loop ("grid" operands), where NumPy makes
+        # a temporary an op
+        ("L9 stencil of a's slices", {
+            "numpy": lambda: 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:]),
+            "numexpr": lambda: ne.evaluate("0.25*(n + s + w + e)", {
+                "n": a[:-2, 1:-1], "s": a[2:, 1:-1], "w": a[1:-1, :-2], "e": a[1:-1, 2:]}),
+            "lazyten": lambda: lt.compute(0.25 * (la[:-2, 1:-1] + la[2:, 1:-1]
+                                                  + la[1:-1, :-2] + la[1:-1, 2:]))[0]}),
+        ("L10 a[:, ::2]*3 - a[:, 1::2]", {
+            "numpy": lambda: a[:, ::2] * 3 - a[:, 1::2],
+            "numexpr": lambda: ne.evaluate("ev*3 - od", {"ev": a[:, ::2], "od": a[:, 1::2]}),
+            "lazyten": lambda: lt.compute(la[:, ::2] * 3 - la[:, 1::2])[0]}),
         # operands broadcast along a middle axis: a loop an axis ("ewn")
         ("L8 ((p-q)**2*w + 1)*0.5", {
             "numpy": lambda: ((p - q) ** 2 * w + 1) * 0.5,
