@@ -675,25 +675,26 @@ def _reshape_dims(shape: Any) -> tuple[int, ...]:
 def is_f_contiguous(t: Tensor) -> bool:
     """Whether ``t``'s data is Fortran-contiguous in the layout the view
     decisions read (``_stand_in``; a root: its write order)."""
-    if t._root is None:
-        order = write_order(t._node)
-        if isinstance(order, tuple):
-            return bool(L.layout_stand_in(t.shape, t.dtype, order).flags.f_contiguous)
-        return t.ndim < 2 or order == "F"
-    v = _stand_in(t)
-    return v is not None and v.flags.f_contiguous
+    return _contiguous(t, "F")
 
 
 def is_c_contiguous(t: Tensor) -> bool:
     """Whether ``t``'s data is C-contiguous in the layout the view decisions
     read (``_stand_in``): ``ravel`` is a view exactly then, as NumPy's."""
+    return _contiguous(t, "C")
+
+
+def _contiguous(t: Tensor, order: str) -> bool:
+    """``is_c_contiguous`` (``order`` "C") or ``is_f_contiguous`` ("F"), by
+    NumPy's flags: an array of one axis longer than 1 is both (a C
+    ``x.sum(0, keepdims=True)`` of F data)."""
     if t._root is None:
-        order = write_order(t._node)
-        if isinstance(order, tuple):
-            return bool(L.layout_stand_in(t.shape, t.dtype, order).flags.c_contiguous)
-        return t.ndim < 2 or order == "C"
-    v = _stand_in(t)
-    return v is not None and v.flags.c_contiguous
+        lay = write_order(t._node)
+        if isinstance(lay, str):
+            return lay == order or builtins.sum(d > 1 for d in t.shape) <= 1
+    v = layout_of(t)
+    return v is not None and bool(v.flags.c_contiguous if order == "C"
+                                  else v.flags.f_contiguous)
 
 
 def layout_of(t: Tensor) -> np.ndarray[Any, Any] | None:

@@ -54,7 +54,7 @@ import numpy as np
 from .creation import asarray
 from .functions import layout_of
 from .graph import ops
-from .graph.layout import empty, layout_stand_in, replay_views, write_order
+from .graph.layout import empty, layout_known, layout_stand_in, replay_views, write_order
 from .graph.node import Node, Shape
 from .tensor import Tensor, check_device, check_order, ignores_like
 
@@ -181,7 +181,11 @@ def _memory(x: Any, stand_ins: dict[int, np.ndarray[Any, Any]]) -> Any:
     # (An element ``t[i, j]`` is NumPy's scalar: a copy, memory of its own.)
     user, steps = (None, ()) if root._is_element() else _viewed(root._node, inputs_only=True)
     if user is not None:
-        return replay_views(user, steps + path)
+        viewed = replay_views(user, steps)
+        if viewed is not None:
+            return replay_views(viewed, path)
+        # (a reshape among the root's steps copies the user's array, as
+        # ``reshape(order="F")`` of C data does: memory of the root's own)
     base = stand_ins.get(id(root))
     if base is None:
         base = stand_ins[id(root)] = _stand_in(root)
@@ -272,11 +276,12 @@ def copied(t: Tensor, order: str) -> Tensor:
     already: a value computed here (contiguous, in its operands' memory
     order, which "K" keeps), or a contiguous user's array; else a
     ``layout_copy`` (a strided or reversed view, a C copy of F data)."""
-    if order == "A" and t._root is not None and known_value(t._root) is not None:
-        # A view of a user's array (or a cached value): its layout, from its
-        # steps, fixed now.  (A view of a value computed here keeps "A",
-        # read when it runs, where the optimizer may have laid the data out
-        # otherwise: a reversing slice pushed into the expression.)
+    root = t if t._root is None else t._root
+    if order == "A" and (known_value(root) is not None or layout_known(root._node)):
+        # Data of a layout known now (a user's array, a cached value, a
+        # result whose layout NumPy's rules give: ``x[...] = x[::-1]`` of F
+        # data stays F): "A" fixed now.  (Where it is known only when it
+        # runs, "A" is read then.)
         probe = layout_of(t)
         if probe is not None:
             order = "F" if probe.flags.f_contiguous and not probe.flags.c_contiguous else "C"

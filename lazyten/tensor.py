@@ -303,6 +303,8 @@ class Tensor:
         step: ViewStep = (name, tuple(a.items()) if len(a) < 2 else tuple(sorted(a.items())))
         root = self._root
         if root is None:
+            if not node.inputs[0].shape and self._scalar_like():
+                return Tensor(node)          # (NumPy's scalar: its views are new arrays)
             root = self
         view = _new(Tensor)                  # Tensor(node, root), without __init__'s call
         view._n = node
@@ -538,10 +540,11 @@ class Tensor:
         if node.value is None:
             if node.op.kind == "view":
                 _keep_a_reread_base(node)
-            elif node.layout is None and len(node.shape) > 1:
+            elif node.layout is None and node.shape:
                 # NumPy's layout, inferred before the value is kept: the
                 # executor may lay it out otherwise (a transpose between
-                # fused ops), and later view decisions must stay NumPy's
+                # fused ops, a written strided array's dense copy), and
+                # later view decisions must stay NumPy's
                 infer(node)
         (v,) = evaluate([node])
         if node.op.kind == "view":
@@ -839,6 +842,14 @@ class Tensor:
         ``lt.asarray`` stays an array, ``[0] * a`` elementwise)."""
         return self.ndim == 0 and (self._is_element() or (
             self._root is None and self._node.op.kind != "source"))
+
+    def _scalar_like(self) -> bool:
+        """Whether this 0-d root is a NumPy scalar in NumPy's code: an
+        element read or a computed result (``t.sum()``, ``e - 1``), not an
+        array (``lt.asarray(np.array(3.0))``, ``lt.zeros(())``, one written
+        to), whose views share its memory."""
+        return self._steps is _ELEMENT or self._node.op.kind not in (
+            "source", "creation", "update", "view")
 
     def _is_element(self) -> bool:
         """Whether this is ``t[i, j, ...]`` with an int for every axis

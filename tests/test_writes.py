@@ -900,3 +900,74 @@ def test_a_whole_write_of_a_laid_out_result_does_not_compute_it(engine: Any) -> 
         got = g.eval()
         assert_eq(got, w)
         assert got.flags.f_contiguous == w.flags.f_contiguous
+
+
+def test_ninth_round_writes_and_views_are_numpys() -> None:
+    """Helper 81's cases, each against NumPy on a copy."""
+    def check(make: Any, program: Any) -> None:
+        x_np, x_lt = make(), lt.asarray(make())
+        got, want = program(lt, x_lt), program(np, x_np)
+        for g, w in zip(got, want):
+            if isinstance(w, (bool, np.bool_)):
+                assert g == w
+            else:
+                np.testing.assert_array_equal(np.asarray(g), w)
+    # A written strided array, evaluated (or written by out=), stays
+    # strided as NumPy's: its ravel is a copy (the evaluated value is a
+    # dense copy, and the layout was read from it: writes leaked back).
+    def ravel_after_eval(m: Any, x: Any) -> Any:
+        x[0] = 9.0
+        np.asarray(x)
+        r = x.ravel()
+        r[...] = -1.0
+        return x, r
+    def ravel_after_out(m: Any, x: Any) -> Any:
+        x[0, 0] = 9.0
+        np.add(x, 1.0, out=x)
+        r = x.reshape(-1)
+        r[...] = -1.0
+        return x, r
+    check(lambda: np.arange(10.0)[1::2], ravel_after_eval)
+    check(lambda: np.arange(24.0).reshape(4, 6)[::2, ::2], ravel_after_out)
+    # A copying reshape(order="F") is F: results computed from it too.
+    def reshape_f(m: Any, x: Any) -> Any:
+        z = x.reshape((3, 2), order="F") * 2
+        k = np.asarray(z.ravel("K")).copy()
+        v = z.reshape(-1, order="F")
+        v[0] = 100.0
+        return k, z
+    check(lambda: np.arange(6.0).reshape(2, 3), reshape_f)
+    # A (1, n) reduction of F data is C-contiguous too: its ravel a view.
+    def keepdims_ravel(m: Any, x: Any) -> Any:
+        s = x.sum(axis=0, keepdims=True)
+        r = s.ravel()
+        r[0] = -7.0
+        return s, r
+    check(lambda: np.asfortranarray(np.arange(30.0).reshape(6, 5)), keepdims_ravel)
+    # copy("A") of F data written with a reversed view, or put into: F.
+    def copy_a(m: Any, x: Any) -> Any:
+        x[...] = x[::-1]
+        c = x.copy("A")
+        d = x.copy("A")
+        np.put(d, [1], [-1.0])
+        rc, rd = c.ravel(), d.ravel()
+        rc[1] = 55.0
+        rd[2] = 66.0
+        return c, d
+    check(lambda: np.asfortranarray(np.arange(12.0).reshape(3, 4)), copy_a)
+    # An element (NumPy's scalar) and a computed 0-d result: their views
+    # are new arrays.
+    def scalar_views(m: Any, x: Any) -> Any:
+        e = x[0]
+        e -= 1.0
+        s = x.sum()
+        r, q = e.ravel(), s.reshape(1)
+        r[...] = 7.0
+        q[...] = 8.0
+        return np.asarray(e), np.asarray(s), x
+    check(lambda: np.array([3.0, 4.0]), scalar_views)
+    # A copying reshape of an unwritten user's array shares its own memory.
+    y = lt.asarray(np.arange(12.0).reshape(3, 4)).reshape((-1, 2), order="F")
+    a = np.arange(12.0).reshape(3, 4).reshape((-1, 2), order="F")
+    for f in (lambda v: v[1:], lambda v: v.T, lambda v: v):
+        assert np.shares_memory(y, f(y)) == np.shares_memory(a, f(a))

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.layout import copied
+from ..graph.layout import copied, infer
 from ..graph.node import STRUCTURE_LOCK, Node, entered, values_changed
 from ..options import Options, get_options
 from .reference import run_reference
@@ -116,6 +116,12 @@ def cache(node: Node, value: np.ndarray[Any, Any]) -> None:
     """
     if node.op.kind in ("view", "source") or node.value is not None:
         return
+    if node.layout is None and node.shape:
+        # NumPy's layout of the value, while the inputs it follows from are
+        # there: views and writes decide by it, not by the layout the
+        # executor gave the value (a written strided array's copy is dense,
+        # NumPy's array is still strided: its ravel copies)
+        infer(node)
     frozen = value.view()
     frozen.flags.writeable = False
     with STRUCTURE_LOCK:        # (not while another thread plans over this node)

@@ -285,18 +285,24 @@ def _view_layout(m: Node, budget: list[int]) -> tuple[Layout, bool]:
 
 def _view_stand_in(m: Node, budget: list[int]) -> tuple[np.ndarray[Any, Any] | None, bool]:
     """The chain of views ``m`` replayed on a stand-in of its base's layout:
-    an array with the view's own strides (None: a reshape in it copies),
-    and whether the base's layout is known."""
-    steps = []
+    an array with the view's own strides, and whether the base's layout is
+    known.  A reshape in it that copies (NumPy's copy, C: the nodes of
+    ``x.reshape(s, order="F")`` are a transpose of such a copy) starts a C
+    stand-in the later steps replay on; None past the budget."""
+    chain = []
     b = m
     while b.value is None and b.op.kind == "view" and b.op.view_of is not None:
         budget[0] -= 1
         if budget[0] <= 0:
             return None, False
-        steps.append((b.op.name, tuple(b.attrs.items())))
+        chain.append(b)
         b = b.inputs[b.op.view_of]
     order, known = infer(b, budget)
-    return replay_views(layout_stand_in(b.shape, b.dtype, order), reversed(steps)), known
+    v = layout_stand_in(b.shape, b.dtype, order)
+    for n in reversed(chain):
+        w = replay_views(v, ((n.op.name, tuple(n.attrs.items())),))
+        v = layout_stand_in(n.shape, n.dtype, "C") if w is None else w
+    return v, known
 
 
 def _copy_layout(v: np.ndarray[Any, Any]) -> Layout:
