@@ -72,6 +72,11 @@ def workloads(rows: int, cols: int) -> list[tuple[str, dict[str, Callable[[], An
             "numpy": lambda: (f * 2 + 1).sum(),
             "numexpr": lambda: ne.evaluate("sum(f*2 + 1)", {"f": f}),
             "lazyten": lambda: lt.compute((lf * 2 + 1).sum())[0]}),
+        # operands broadcast along a middle axis: a loop an axis ("ewn")
+        ("L8 ((p-q)**2*w + 1)*0.5", {
+            "numpy": lambda: ((p - q) ** 2 * w + 1) * 0.5,
+            "numexpr": lambda: ne.evaluate("((p-q)**2*w + 1)*0.5", {"p": p, "q": q, "w": w}),
+            "lazyten": lambda: lt.compute(((lp - lq) ** 2 * lw + 1) * 0.5)[0]}),
         # strided slices of one array (a stencil): read by rows of their
         # strides in one compiled loop ("grid" operands), where NumPy makes
         # a temporary an op
@@ -81,15 +86,10 @@ def workloads(rows: int, cols: int) -> list[tuple[str, dict[str, Callable[[], An
                 "n": a[:-2, 1:-1], "s": a[2:, 1:-1], "w": a[1:-1, :-2], "e": a[1:-1, 2:]}),
             "lazyten": lambda: lt.compute(0.25 * (la[:-2, 1:-1] + la[2:, 1:-1]
                                                   + la[1:-1, :-2] + la[1:-1, 2:]))[0]}),
-        ("L10 a[:, ::2]*3 - a[:, 1::2]", {
+        ("L10 a[:,::2]*3 - a[:,1::2]", {
             "numpy": lambda: a[:, ::2] * 3 - a[:, 1::2],
             "numexpr": lambda: ne.evaluate("ev*3 - od", {"ev": a[:, ::2], "od": a[:, 1::2]}),
             "lazyten": lambda: lt.compute(la[:, ::2] * 3 - la[:, 1::2])[0]}),
-        # operands broadcast along a middle axis: a loop an axis ("ewn")
-        ("L8 ((p-q)**2*w + 1)*0.5", {
-            "numpy": lambda: ((p - q) ** 2 * w + 1) * 0.5,
-            "numexpr": lambda: ne.evaluate("((p-q)**2*w + 1)*0.5", {"p": p, "q": q, "w": w}),
-            "lazyten": lambda: lt.compute(((lp - lq) ** 2 * lw + 1) * 0.5)[0]}),
     ]
 
 
