@@ -298,20 +298,24 @@ class Tensor:
         return self._n if self._root is None else self._node
 
     def _view(self, name: str, **attrs: Any) -> Tensor:
-        node = ops.build(name, (self._node,), attrs, user_source())
+        # (no write between reading the root's version for the view's node
+        # and for its record: a view of old data recorded as of the new
+        # version was never replayed, and a write through it lost others')
+        with _WRITES:
+            node = ops.build(name, (self._node,), attrs, user_source())
+            root = self._root
+            if root is None:
+                if not node.inputs[0].shape and self._scalar_like():
+                    return Tensor(node)      # (NumPy's scalar: its views are new arrays)
+                root = self
+            view = _new(Tensor)              # Tensor(node, root), without __init__'s call
+            view._root_node = root._node
         a = node.attrs                       # (most views have one attribute: no sort)
         step: ViewStep = (name, tuple(a.items()) if len(a) < 2 else tuple(sorted(a.items())))
-        root = self._root
-        if root is None:
-            if not node.inputs[0].shape and self._scalar_like():
-                return Tensor(node)          # (NumPy's scalar: its views are new arrays)
-            root = self
-        view = _new(Tensor)                  # Tensor(node, root), without __init__'s call
         view._n = node
         view._root = root
         # (a root's steps are none: an ``element``'s mark is no step)
         view._steps = (step, self._steps if self._root is not None else None)
-        view._root_node = root._node
         view._seen = _copies_made[0]
         view._tentative = self._root is not None and self._tentative
         return view
