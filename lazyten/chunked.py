@@ -55,7 +55,7 @@ from .exec.executor import caller_owned
 from .exec.numpy_backend import COMBINE
 from .graph import ops
 from .graph.layout import empty, infer, is_dense
-from .graph.node import Node, toposort
+from .graph.node import STRUCTURE_LOCK, Node, toposort
 from .options import Options, get_options
 
 #: The chunk plan's estimated peak is kept under (budget left) / SAFETY.
@@ -111,6 +111,7 @@ class _Split:
     acc: np.dtype[Any]
     total: np.dtype[Any]
     combine: np.ufunc
+    count: int = 0                # a mean's: the elements each result element is of
 
 
 def _axes(n: Node) -> tuple[int, ...]:
@@ -189,7 +190,8 @@ def _split(n: Node, p: int) -> _Split:
     attrs = dict(n.attrs)
     if name == "mean" or acc != total:
         attrs = {"axis": attrs["axis"], "keepdims": attrs["keepdims"], "dtype": acc}
-    return _Split("prod" if name == "prod" else "sum", attrs, acc, total, combine)
+    count = math.prod(x.shape[a] for a in n.attrs["axis"]) if name == "mean" else 0
+    return _Split("prod" if name == "prod" else "sum", attrs, acc, total, combine, count)
 
 
 def _finish(n: Node, s: _Split, acc: Any) -> np.ndarray[Any, Any]:
@@ -210,7 +212,7 @@ def _finish(n: Node, s: _Split, acc: Any) -> np.ndarray[Any, Any]:
     total = np.array(acc, dtype=s.total)         # a copy: divided in place below
     if n.op.name != "mean":
         return total
-    count = np.intp(math.prod(n.inputs[0].shape[a] for a in n.attrs["axis"]))
+    count = np.intp(s.count)     # (taken when analysed: ``n`` may be cached by now)
     with np.errstate(invalid="ignore", divide="ignore"):
         if total.ndim:
             q: Any = np.true_divide(total, count, out=total, casting="unsafe")
@@ -421,52 +423,56 @@ def evaluate_chunked(outputs: Sequence[Node], opts: Options | None = None,
     limit = memory_limit if memory_limit is not None else opts.memory_limit
     if limit is None:
         raise ValueError("chunked evaluation needs a memory_limit")
-    an = _Analysis(outputs)
-    if not an.partial and not any(an.kind[o.id] == CHUNKED for o in an.outputs):
-        raise NotChunkable("no output depends on the chunked axis")
-    free = replace(opts, memory_limit=None)
-    L = an.length
-    final: dict[int, np.ndarray[Any, Any]] = {}
-    for o in an.outputs:
-        if an.kind[o.id] == CHUNKED and o.id not in final:
-            # (laid out as NumPy's result, where that is known: the chunks'
-            # kernels run in their operands' order)
-            lay, known = infer(o)
-            final[o.id] = empty(o.shape, o.dtype, lay if known and is_dense(
-                lay, o.shape, o.dtype.itemsize) else "C")
-    out_bytes = sum(v.nbytes for v in final.values())
-    # Leave room for what no estimate counts (a kernel's own temporaries
-    # where the generated-code path does not apply, Python objects).
-    budget = (limit - out_bytes) // SAFETY
-    if budget <= 0:
-        raise MemoryError(f"the outputs alone need {out_bytes / 1e6:.1f} MB, over the "
-                          f"memory_limit of {limit / 1e6:.1f} MB: chunking cannot help")
-    statics = an.static_inputs()
-    with set_options(memory_limit=None):
-        pre = dict(zip((n.id for n in statics), evaluate(statics))) if statics else {}
+    # The graph is read (analysed, planned) whole under the structure lock:
+    # another thread caching a node of it meanwhile drops the node's inputs
+    # ("add takes 2 operands, got 0"); the chunks then run on the plans.
+    with STRUCTURE_LOCK:
+        an = _Analysis(outputs)
+        if not an.partial and not any(an.kind[o.id] == CHUNKED for o in an.outputs):
+            raise NotChunkable("no output depends on the chunked axis")
+        free = replace(opts, memory_limit=None)
+        L = an.length
+        final: dict[int, np.ndarray[Any, Any]] = {}
+        for o in an.outputs:
+            if an.kind[o.id] == CHUNKED and o.id not in final:
+                # (laid out as NumPy's result, where that is known: the chunks'
+                # kernels run in their operands' order)
+                lay, known = infer(o)
+                final[o.id] = empty(o.shape, o.dtype, lay if known and is_dense(
+                    lay, o.shape, o.dtype.itemsize) else "C")
+        out_bytes = sum(v.nbytes for v in final.values())
+        # Leave room for what no estimate counts (a kernel's own temporaries
+        # where the generated-code path does not apply, Python objects).
+        budget = (limit - out_bytes) // SAFETY
+        if budget <= 0:
+            raise MemoryError(f"the outputs alone need {out_bytes / 1e6:.1f} MB, over the "
+                              f"memory_limit of {limit / 1e6:.1f} MB: chunking cannot help")
+        statics = an.static_inputs()
+        with set_options(memory_limit=None):
+            pre = dict(zip((n.id for n in statics), evaluate(statics))) if statics else {}
 
-    # The plan's peak grows linearly with the chunk length: plan a trial
-    # length, scale to the budget, re-plan until the estimate fits.
-    trial = min(L, 1024)
-    plan = _ChunkPlan(an, trial, pre, free)
-    c = max(1, min(L, budget * trial // max(plan.peak, 1)))
-    while c != trial:
-        trial = c
-        plan = _ChunkPlan(an, c, pre, free)
-        if plan.peak <= budget or c == 1:
-            break
-        c = max(1, c * budget // plan.peak)
-    if plan.peak > budget:
-        raise MemoryError(f"a chunk of {c} row(s) needs {plan.peak / 1e6:.2f} MB, over the "
-                          f"{budget / 1e6:.2f} MB left of memory_limit after the outputs")
-    rest: _ChunkPlan | None = None
+        # The plan's peak grows linearly with the chunk length: plan a trial
+        # length, scale to the budget, re-plan until the estimate fits.
+        trial = min(L, 1024)
+        plan = _ChunkPlan(an, trial, pre, free)
+        c = max(1, min(L, budget * trial // max(plan.peak, 1)))
+        while c != trial:
+            trial = c
+            plan = _ChunkPlan(an, c, pre, free)
+            if plan.peak <= budget or c == 1:
+                break
+            c = max(1, c * budget // plan.peak)
+        if plan.peak > budget:
+            raise MemoryError(f"a chunk of {c} row(s) needs {plan.peak / 1e6:.2f} MB, over the "
+                              f"{budget / 1e6:.2f} MB left of memory_limit after the outputs")
+        rest = None if L % c == 0 else _ChunkPlan(an, L % c, pre, free)
     acc: dict[int, Any] = {}
     n_chunks = 0
     for lo in range(0, L, c):
         hi = min(lo + c, L)
         run = plan
         if hi - lo != c:
-            rest = rest or _ChunkPlan(an, hi - lo, pre, free)
+            assert rest is not None
             run = rest
         arrays = [v[(slice(None),) * a + (slice(lo, hi),)] for v, a in run.sliced]
         # Chunked outputs: the plan writes straight into their final slices.

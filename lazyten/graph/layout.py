@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from . import ops
-from .node import Node
+from .node import STRUCTURE_LOCK, Node
 
 # The layout ``write_order`` gives: "C", "F", or strides.
 Layout = str | tuple[int, ...]
@@ -218,7 +218,10 @@ def infer(n: Node, budget: list[int] | None = None) -> tuple[Layout, bool]:
     if n.layout is not None:
         return n.layout, True
     if budget is None:
-        budget = [_WALK]
+        # (a walk reads nodes' inputs, which another thread caching one of
+        # them drops: the walk is whole under the structure lock)
+        with STRUCTURE_LOCK:
+            return infer(n, [_WALK])
     layout = _walk_layout(n, budget)
     if layout[1]:
         n.layout = layout[0]
