@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lazyten as lt
+from tests.util import assert_eq
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -92,6 +93,27 @@ def test_print_never_computes_the_hidden_elements() -> None:
     with np.printoptions(threshold=0):
         expected = str(small)
     assert text == expected
+
+
+def test_print_of_created_arrays_computes_only_the_corners() -> None:
+    # A slice of a creation is made as one: full/ones/zeros/empty of the
+    # part's shape, an integer arange's range (printing lt.arange(10**10) * 2
+    # planned 80 GB; a float arange's elements are not a part's, so it stays)
+    with lt.set_options(optimize=True, check=True):
+        for e, small in [(lt.arange(10**10) * 2, np.arange(10**10 - 3, 10**10) * 2),
+                         (lt.ones(10**10) + 1, np.full(3, 2.0)),
+                         (lt.zeros((10**5, 10**5), np.int32) - 1, np.full((3, 3), -1, np.int32))]:
+            corners = [e[tuple(slice(None, 3) for _ in range(e.ndim))],
+                       e[tuple(slice(-3, None) for _ in range(e.ndim))]]
+            assert max(lt.plan(c).peak_bytes for c in corners) < 10**4
+            assert_eq(corners[1], small)
+            assert "..." in str(e)
+    N = 1_000_003
+    for args in [(N,), (7, N, 3), (N, 5, -4), (-5, N, 7)]:
+        t, a = lt.arange(*args, dtype=np.int64) * 3, np.arange(*args, dtype=np.int64) * 3
+        assert str(t) == str(a)
+        for sl in (slice(None, None, -2), slice(10, 2, -3), slice(-7, None), slice(5, 5)):
+            assert_eq(lt.arange(*args)[sl], np.arange(*args)[sl])
 
 
 def test_small_and_cached_tensors_print_in_full(engine: Any) -> None:

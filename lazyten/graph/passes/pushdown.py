@@ -47,6 +47,12 @@ elements):
     getitem(reshape(mul(a, b), (1000, 1000)), [:3, :3])
         =>  getitem(reshape(mul(getitem(a, [0:3000]), getitem(b, [0:3000])), (3, 1000)), [:, :3])
 
+A slice of a creation is made as one, so a summarized print of
+``lt.arange(10**10) * 2`` makes its corners (``_created_part``):
+
+    getitem(full((10**10,), 1.0), [:3])      =>  full((3,), 1.0)
+    getitem(arange(0, 10**10, 1), [-3:])     =>  arange(10**10 - 3, 10**10, 1)
+
 Matrix products keep their views: OpenBLAS picks its kernels by shape, and
 ``A[:3] @ B`` differed from the first rows of ``A @ B`` in the last bits
 (float64, (300, 200) @ (200, 400) and (3000, 2000) @ (2000, 3000); single
@@ -58,6 +64,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from ..node import Node
 from ..ops import build
@@ -183,7 +191,8 @@ def _join_tasks(attrs: dict[str, Any], n: Node) -> tuple[list[Task], int | None]
 def _sinks_into(view: str, n: Node) -> bool:
     """Whether ``view`` (getitem, transpose, take) of ``n`` can move into it."""
     return n.value is None and (n.op.kind == "elementwise" or (
-        view == "getitem" and (n.op.kind in ("reduction", "scan") or n.op.name == "concat")))
+        view == "getitem" and (n.op.kind in ("reduction", "scan") or n.op.name == "concat"
+                               or n.op.name in ("full", "empty", "arange"))))
 
 
 def _rows_of_reshape(index: tuple[IndexItem, ...], r: Node
@@ -415,7 +424,41 @@ def _take_view(view: str, attrs: dict[str, Any], x: Node, src: tuple[str, int]) 
         if pad:
             x = build("getitem", [x], {"index": (None,) * pad + (Ellipsis,)}, src)
         return build("transpose", [x], {"axes": attrs["axes"]}, src)
-    return build("getitem", [x], attrs, src)
+    got = build("getitem", [x], attrs, src)
+    made = _created_part(got, x)
+    return got if made is None else made
+
+
+def _created_part(got: Node, x: Node) -> Node | None:
+    """The part ``got`` (a getitem) of the creation ``x`` made as one
+    (printing ``lt.ones(10**10) + 1`` makes the 6 elements shown), or None:
+
+        getitem(full(shape, v), index)       =>  full(index's shape, v)
+        getitem(arange(a, b, s), [i:j:k])    =>  arange(range(a, b, s)[i:j:k])
+
+    An integer ``arange`` only (a float one's elements are ``a + i * d``, a
+    part's would be rounded from another start); the values are the same."""
+    if x.value is not None or x.op.kind != "creation":
+        return None
+    if x.op.name in ("full", "empty"):
+        return build(x.op.name, [], {**x.attrs, "shape": got.shape}, got.source)
+    if x.op.name != "arange" or x.dtype not in _EXACT_ARANGE:
+        return None
+    (item,) = got.attrs["index"] if len(got.attrs["index"]) == 1 else (None,)
+    a = x.attrs
+    if item is None or item[0] != "s" or not all(type(a[k]) is int
+                                                 for k in ("start", "stop", "step")):
+        return None
+    start, stop, step = item[1:]
+    # (a normalized slice: a negative step's stop -1 is "past the first")
+    r = range(a["start"], a["stop"], a["step"])[
+        slice(start, None if step < 0 and stop < 0 else stop, step)]
+    return build("arange", [], {**a, "start": r.start, "stop": r.stop, "step": r.step,
+                                "shape": (len(r),)}, got.source)
+
+
+# ``arange`` dtypes whose elements ``start + i * step`` are exact (``_created_part``).
+_EXACT_ARANGE = frozenset(np.dtype(t) for t in (np.int64, np.int32, np.uint64, np.uint32))
 
 
 def _through_slices(task: Task) -> Task:
@@ -440,6 +483,8 @@ def _split(task: Task) -> tuple[list[Task | None], Callable[[list[Node | None]],
     is) and how to build the node again from what they become; None where
     the view stays."""
     name, attrs, n = task
+    if n.op.kind == "creation":
+        return None                          # (the view makes its part: ``_take_view``)
     if n.op.name == "concat":
         got = _join_tasks(attrs, n)
         if got is None:
