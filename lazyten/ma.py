@@ -635,6 +635,17 @@ class MaskedTensor:
         """A copy (numpy.ma: data and mask copied, nomask and fill value kept)."""
         return _make(self._data, self._mask, self._fill_value, shrink=self._shrink)
 
+    def __copy__(self) -> MaskedTensor:
+        # (``copy.copy``: numpy.ma's is a copy of data and mask, not a second
+        # handle on them, whose writes each reached the other)
+        return self.copy()
+
+    def __contains__(self, value: Any) -> bool:
+        """numpy.ma's ``value in m``: ``(m == value).any()``, masked elements
+        left out (computed now); not Python's walk over the rows, whose
+        truth values a 2-d tensor's rows do not have."""
+        return bool((self == value).any())
+
     def cumsum(self, axis: Any = None, dtype: Any = None, out: Any = None) -> MaskedTensor:
         """numpy.ma's cumsum: of the data filled with 0; the mask copied
         (flattened for ``axis=None``; nomask kept); the default fill value."""

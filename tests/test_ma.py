@@ -1436,3 +1436,24 @@ def test_average_median_ptp_sort_edges_as_numpy_ma(engine: Any) -> None:
                  np.ma.ptp(np.ma.masked_array(b, mask=[True, True])))
     with pytest.raises(np.exceptions.AxisError):
         lt.ma.sort(lt.ma.masked_array(lt.asarray(np.float64(1.0)), mask=False))
+
+
+def test_copy_copy_and_in_are_numpy_mas() -> None:
+    # ``copy.copy`` was a second handle on the data and mask (writes to either
+    # reached the other); ``x in m`` of a 2-d one walked the rows, whose truth
+    # values are ambiguous (numpy.ma: ``(m == x).any()``, masked left out).
+    import copy
+    d = np.array([[1.5, 2, 3], [4, 5, 6]])
+    mk = np.array([[0, 1, 0], [0, 0, 1]], bool)
+    nm, lm = np.ma.masked_array(d.copy(), mk.copy()), lt.ma.masked_array(d.copy(), mk.copy())
+    nc, lc = copy.copy(nm), copy.copy(lm)
+    for m in (nm, lm):
+        m[0, 0] = 100.0
+        m[0, 2] = np.ma.masked
+    lc[1, 0] = -1.0
+    nc[1, 0] = -1.0
+    for got, want in ((lc, nc), (lm, nm)):
+        np.testing.assert_array_equal(lt.ma.getmaskarray(got).eval(), np.ma.getmaskarray(want))
+        np.testing.assert_array_equal(got.filled(0).eval(), want.filled(0))
+    for v in (1.5, 2.0, 3.0, 6.0, 7.0, 100.0):
+        assert (v in lm) == (v in nm), v
