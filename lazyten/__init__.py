@@ -67,6 +67,24 @@ float16, float32, float64 = np.float16, np.float32, np.float64
 complex64, complex128 = np.complex64, np.complex128
 e, pi, inf, nan, newaxis, euler_gamma = np.e, np.pi, np.inf, np.nan, None, np.euler_gamma
 finfo, iinfo = np.finfo, np.iinfo
+# NumPy's other scalar types, abstract types and dtype helpers (on dtypes and
+# types: ``lt.issubdtype(t.dtype, lt.floating)``), and its print options and
+# formatting functions, which print a tensor as the array it evaluates to.
+intp, uintp, int_, uint, intc, uintc = np.intp, np.uintp, np.int_, np.uint, np.intc, np.uintc
+byte, ubyte, short, ushort = np.byte, np.ubyte, np.short, np.ushort
+longlong, ulonglong = np.longlong, np.ulonglong
+half, single, double, longdouble = np.half, np.single, np.double, np.longdouble
+csingle, cdouble, clongdouble = np.csingle, np.cdouble, np.clongdouble
+generic, number, integer, signedinteger = np.generic, np.number, np.integer, np.signedinteger
+unsignedinteger, inexact, floating = np.unsignedinteger, np.inexact, np.floating
+complexfloating = np.complexfloating
+dtype, issubdtype, mintypecode, typename = np.dtype, np.issubdtype, np.mintypecode, np.typename
+set_printoptions, get_printoptions, printoptions = (np.set_printoptions, np.get_printoptions,
+                                                    np.printoptions)
+array2string, array_repr, array_str = np.array2string, np.array_repr, np.array_str
+format_float_positional, format_float_scientific = (np.format_float_positional,
+                                                    np.format_float_scientific)
+base_repr, binary_repr = np.base_repr, np.binary_repr
 # (NumPy's, on dtypes and Python values: a Tensor is never a scalar)
 promote_types = np.promote_types
 isscalar, iterable = np.isscalar, np.iterable

@@ -655,3 +655,17 @@ def test_shape_and_dtype_are_not_set_in_place() -> None:
         t.dtype = np.int64
     assert t.shape == (12,) and t.dtype == np.float64
     np.testing.assert_array_equal(t.eval(), np.arange(12.0))
+
+
+def test_numpys_type_names_and_print_functions_are_in_the_namespace() -> None:
+    # Code moving from ``np.`` to ``lt.`` keeps NumPy's scalar types, abstract
+    # types, dtype helpers and printing functions (they were missing).
+    for name in ("intp", "uintp", "int_", "uint", "double", "single", "half", "cdouble",
+                 "longdouble", "floating", "integer", "number", "dtype", "issubdtype"):
+        assert getattr(lt, name) is getattr(np, name), name
+    t = lt.asarray(np.arange(4.0)) / 3
+    assert lt.issubdtype(t.dtype, lt.floating) and not lt.issubdtype(t.dtype, lt.integer)
+    with lt.printoptions(precision=2):
+        assert str(t) == str(np.arange(4.0) / 3) == lt.array_str(t)
+    assert lt.array2string(t) == np.array2string(np.arange(4.0) / 3)
+    assert lt.array_repr(t) == np.array_repr(np.arange(4.0) / 3)
