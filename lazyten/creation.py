@@ -70,6 +70,7 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
     check_device(device, "asarray")
     if isinstance(obj, str):
         raise TypeError(f"asarray: cannot make a tensor from a string ({obj!r})")
+    _refuse_sparse(obj, "asarray")
     o: Any = None if order is None else _order_arg(order, "asarray", "K", "CFAK")
     try:
         arr = np.array(obj, dtype=dtype, copy=copy, order=o)
@@ -80,6 +81,17 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
             from None
     _dtype_ok(arr.dtype, "asarray")
     return Tensor(ops.source(arr, name))
+
+
+def _refuse_sparse(obj: Any, what: str) -> None:
+    """A sparse matrix (lt.sparse's, scipy's) is no dense array: NumPy would
+    make a 0-d object array of it ("unsupported dtype object")."""
+    import scipy.sparse as sp
+    from .sparse import SparseMatrix
+    if isinstance(obj, SparseMatrix) or sp.issparse(obj):
+        raise TypeError(f"{what}: a sparse matrix ({type(obj).__name__}, shape {obj.shape}) "
+                        f"is not a dense tensor: use S.to_dense() (or S.toarray()), or "
+                        f"lt.sparse's operations")
 
 
 @numpy_names(object='obj')

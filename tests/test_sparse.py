@@ -192,6 +192,12 @@ def test_inputs_that_are_no_matrix_are_clear_errors() -> None:
         lt.sparse.csr(np.ones(3))
     with pytest.raises(TypeError, match="sparse matrix"):
         lt.sparse.to_dense(5)
+    # a sparse matrix where a dense tensor is wanted: said so (it was
+    # "unsupported dtype object", NumPy's 0-d object array of it)
+    S = lt.sparse.asarray(sp.csr_array(np.eye(3)))
+    for fn in (lt.asarray, lt.exp, lt.explain, lambda m: lt.asarray(m.eval())):
+        with pytest.raises(TypeError, match="is not a dense tensor: use S.to_dense"):
+            fn(S)
 
 
 def test_equality_as_scipy(engine: Any) -> None:
