@@ -469,8 +469,10 @@ def summarize(vg: VizGraph, max_nodes: int = MAX_NODES) -> VizGraph:
         lines: dict[tuple[bool, str], list[int]] = {}
         for r, mem in q.members.items():
             srcs = {nodes[i].source for i in mem}
-            if len(srcs) == 1:
-                lines.setdefault((q.leaf[r], srcs.pop()), []).append(r)
+            # (not leaves: a loop's constants of one line made one box whose
+            # edges reached every step, which Graphviz's layout did not finish)
+            if len(srcs) == 1 and not q.leaf[r]:
+                lines.setdefault((False, srcs.pop()), []).append(r)
         # Biggest lines first; stop trying after a few cycles.
         failures = 0
         for _key, reps in sorted(lines.items(), key=lambda kv: -len(kv[1])):

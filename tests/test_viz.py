@@ -409,3 +409,25 @@ def test_each_kernel_instruction_shows_the_line_that_built_it() -> None:
     assert by_op["multiply"]["source"] == f"{HERE}:{L_y}"
     assert by_op["exp"]["source"] == f"{HERE}:{L_z}"
     assert f"{HERE}:{L_y}" in by_op["multiply"]["label"]
+
+
+def test_a_loops_constants_make_no_hub_box() -> None:
+    # A loop's constants of one line were merged into one box whose edges
+    # reached every step (165 of them): Graphviz's layout of that summary did
+    # not finish in 40 s.  Leaves are merged by their readers, not by line.
+    x = lt.asarray(np.arange(1000.0))
+    for i in range(500):
+        if i % 3 == 0:
+            x = x[1:][::-1]
+        elif i % 3 == 1:
+            x[0] = i
+        else:
+            x = x + i
+    vg = viz.build([x])
+    check_summary(vg)
+    leaves = {v.key for v in vg.nodes if v.role in ("input", "const", "cached")}
+    fan = {k: 0 for k in leaves}
+    for a, _b, _pos in vg.edges:
+        if a in fan:
+            fan[a] += 1
+    assert max(fan.values()) <= 8, fan
