@@ -340,6 +340,19 @@ class MaskedTensor:
             raise np.ma.MaskError("Cannot convert masked element to a Python int.")
         return int(value)
 
+    def __format__(self, spec: str) -> str:
+        """A 0-d masked tensor formats as numpy.ma's element: its value, or
+        ``--`` where masked (``f"{m[0]:.2f}"``); others as their text."""
+        if self.ndim or not spec:
+            return format(str(self), spec)
+        value, is_masked = self._scalar_state("format")
+        return "--" if is_masked else format(value, spec)
+
+    def item(self, *args: Any) -> Any:
+        """numpy.ma's ``item``: the element of the data (``m.item()``,
+        ``m.item(i)``, ``m.item(i, j)``), the mask not read."""
+        return self._data.eval().item(*args)
+
     def __complex__(self) -> complex:
         value, is_masked = self._scalar_state("complex")
         return 0j if is_masked and self.ndim == 0 else complex(value)

@@ -1457,3 +1457,15 @@ def test_copy_copy_and_in_are_numpy_mas() -> None:
         np.testing.assert_array_equal(got.filled(0).eval(), want.filled(0))
     for v in (1.5, 2.0, 3.0, 6.0, 7.0, 100.0):
         assert (v in lm) == (v in nm), v
+
+
+def test_format_and_item_are_numpy_mas() -> None:
+    # ``f"{m[0]:.2f}"`` raised (no __format__ for a spec) and ``m.item()``
+    # was missing; numpy.ma: the element's value or "--", the data's item.
+    d, mk = np.array([1.5, 2.25, -3.0]), np.array([0, 1, 0], bool)
+    lm, nm = lt.ma.masked_array(d, mk), np.ma.masked_array(d, mk)
+    for k in range(3):
+        for spec in (".2f", "", ">8.3e"):
+            assert format(lm[k], spec) == format(nm[k], spec), (k, spec)
+        assert lm.item(k) == nm.item(k)
+    assert lm[:1].item() == nm[:1].item() and format(lm, "") == format(nm, "")
