@@ -134,7 +134,7 @@ def _reduce_infer(inputs: Sequence[Node], attrs: dict[str, Any]) -> tuple[Shape,
 
 
 def _reduce_impl(data: Any, indices: Any, indptr: Any, format: str, shape: Shape, how: str,
-                 axis: int | None, dtype: Any) -> Any:
+                 axis: Any, dtype: Any) -> Any:
     # scipy's own sum or mean (of the stored values: its order of the adds)
     m = _scipy(data, indices, indptr, format, shape)
     return np.asarray(getattr(m, how)(axis=axis, dtype=dtype))
