@@ -617,7 +617,7 @@ def reshape(x: Any, shape: Any, order: str = "C", copy: bool | None = None) -> T
         return _noted(Tensor(t2._node), assumed)
     if root is not None and not t2._tentative and not layout_known(root._node):
         t2._tentative = True                 # (a view taken on C, the layout not known)
-    return _noted(t2, assumed)
+    return _noted(t._as_new(t2), assumed)
 
 
 def _noted(t: Tensor, assumed: bool) -> Tensor:

@@ -191,18 +191,12 @@ def getitem(t: Tensor, index: Any) -> Tensor:
         view, rest = _scalar_bools(t, items)
         return view[rest]
     if basic:
-        if _symbolic_placeholders and reaches_placeholder(t._node):
-            # Sizes known only per call: the key as written is kept too, so
-            # that each call resolves it by Python's rules for its sizes
-            # (``x[::5][1:]``; the normalized bounds alone are for one size).
-            view = t._view("getitem", index=items, user_key=_user_key(items))
-        else:
-            view = t._view("getitem", index=items)
+        view = _basic_view(t, items)
         if every_int and len(items) == t.ndim:
             # An integer for every axis: NumPy returns a scalar, a copy, so
             # writing to it (``s = a[0, 1]; s += 1``) must not reach ``t``.
             return element(view._node)
-        return view
+        return t._as_new(view)
     adv = [(k, _advanced(i)) for k, i in enumerate(items) if not _is_basic(i)]
     pos, arr = adv[0]
     if len(adv) > 1 or arr is None or any(
@@ -275,7 +269,19 @@ def _scalar_bools(t: Tensor, items: tuple[Any, ...]) -> tuple[Tensor, tuple[Any,
             rest.append(i)
     if Ellipsis not in first:
         first.append(Ellipsis)                # (the view, never an element)
-    return t[tuple(first)], tuple(rest)
+    # (a view of ``t`` itself, also of a 0-d result: ``s[s > 1] = v`` writes
+    # through it)
+    return _basic_view(t, tuple(first)), tuple(rest)
+
+
+def _basic_view(t: Tensor, items: tuple[Any, ...]) -> Tensor:
+    """The view ``t[items]`` of a basic index (ints, slices, None, ...)."""
+    if _symbolic_placeholders and reaches_placeholder(t._node):
+        # Sizes known only per call: the key as written is kept too, so
+        # that each call resolves it by Python's rules for its sizes
+        # (``x[::5][1:]``; the normalized bounds alone are for one size).
+        return t._view("getitem", index=items, user_key=_user_key(items))
+    return t._view("getitem", index=items)
 
 
 def _int_array(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

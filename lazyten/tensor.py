@@ -305,8 +305,6 @@ class Tensor:
             node = ops.build(name, (self._node,), attrs, user_source())
             root = self._root
             if root is None:
-                if not node.inputs[0].shape and self._scalar_like():
-                    return Tensor(node)      # (NumPy's scalar: its views are new arrays)
                 root = self
             view = _new(Tensor)              # Tensor(node, root), without __init__'s call
             view._root_node = root._node
@@ -552,7 +550,17 @@ class Tensor:
                 infer(node)
         (v,) = evaluate([node])
         if node.op.kind == "view":
-            return copied(v)                 # (``tile``'s broadcast: C, as NumPy's)
+            # NumPy's copy of the view (``tile``'s broadcast: C), laid out
+            # by the layout NumPy's data has, not the executor's buffer's
+            # (a written transposed root computed C: its view's copy was C)
+            out = copied(v)
+            want, known = infer(node)
+            if known and out.ndim > 1 and out.size and array_layout(out) != want \
+                    and is_dense(want, out.shape, out.itemsize):
+                relaid = empty(out.shape, out.dtype, want)
+                np.copyto(relaid, out)
+                return relaid
+            return out
         lay = node.layout
         if lay is not None and v.ndim > 1 and v.size and node.value is None \
                 and array_layout(v) != lay and is_dense(lay, v.shape, v.itemsize):
@@ -848,12 +856,20 @@ class Tensor:
             self._root is None and self._node.op.kind != "source"))
 
     def _scalar_like(self) -> bool:
-        """Whether this 0-d root is a NumPy scalar in NumPy's code: an
-        element read or a computed result (``t.sum()``, ``e - 1``), not an
+        """Whether this is a 0-d root that is a NumPy scalar in NumPy's code:
+        an element read or a computed result (``t.sum()``, ``e - 1``), not an
         array (``lt.asarray(np.array(3.0))``, ``lt.zeros(())``, one written
-        to), whose views share its memory."""
-        return self._steps is _ELEMENT or self._node.op.kind not in (
-            "source", "creation", "update", "view")
+        to), whose views share its memory.  The views a user takes of one
+        (``e.reshape(1)``, ``e[None]``, ``s.ravel()``) are new arrays
+        (``as_new``); lazyten's own writes into it take views all the same."""
+        return self._root is None and not self._n.shape and (
+            self._steps is _ELEMENT or self._node.op.kind not in (
+                "source", "creation", "update", "view"))
+
+    def _as_new(self, view: Tensor) -> Tensor:
+        """``view``, a view this tensor's user took, or a new array where this
+        is a NumPy scalar (``_scalar_like``), whose views NumPy makes new."""
+        return Tensor(view._node) if self._scalar_like() else view
 
     def _is_element(self) -> bool:
         """Whether this is ``t[i, j, ...]`` with an int for every axis

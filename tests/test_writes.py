@@ -966,6 +966,22 @@ def test_ninth_round_writes_and_views_are_numpys() -> None:
         q[...] = 8.0
         return np.asarray(e), np.asarray(s), x
     check(lambda: np.array([3.0, 4.0]), scalar_views)
+    # lazyten's own writes into a 0-d result still reach it (they take views)
+    def scalar_bool_writes(m: Any, x: Any) -> Any:
+        s = m.asarray(x.sum()) if m is np else x.sum()
+        s[s > 1] = -1.0
+        return (np.asarray(s),)
+    check(lambda: np.arange(3.0), scalar_bool_writes)
+    # The copy of a view of a written transposed array: NumPy's layout
+    # (the executor's buffer for the root was C, so the view's copy was)
+    X = np.ascontiguousarray(np.arange(72).reshape(6, 3, 4)).T
+    t, x = lt.asarray(X.copy(order="K")), X.copy(order="K")
+    t += t[::-1]
+    x += x[::-1]
+    got, want = t[:, None].eval(), x[:, None]
+    np.testing.assert_array_equal(got, want)
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+        (want.flags.c_contiguous, want.flags.f_contiguous)
     # A copying reshape of an unwritten user's array shares its own memory.
     y = lt.asarray(np.arange(12.0).reshape(3, 4)).reshape((-1, 2), order="F")
     a = np.arange(12.0).reshape(3, 4).reshape((-1, 2), order="F")
