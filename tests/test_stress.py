@@ -37,6 +37,21 @@ N_THREADS = 8
 N_EVALS = 200
 
 
+def run_threads(targets: list[Any]) -> None:
+    """Run ``targets`` (callables) on threads at once under a tiny switch
+    interval (interleavings a normal one rarely shows) and wait for them."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=f) for f in targets]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(timeout=120)
+    finally:
+        sys.setswitchinterval(old)
+
+
 def test_threads_share_nodes_and_caches() -> None:
     rng = np.random.default_rng(0)
     x_np = rng.standard_normal((64, 16))
@@ -104,7 +119,6 @@ def test_threads_evaluating_one_fresh_tensor_at_once(kind: str, optimize: bool) 
     box: dict[str, lt.Tensor] = {}
     errors: list[BaseException] = []
     barrier = threading.Barrier(T)
-    old = sys.getswitchinterval()
 
     def worker(k: int) -> None:
         try:
@@ -130,15 +144,7 @@ def test_threads_evaluating_one_fresh_tensor_at_once(kind: str, optimize: bool) 
             errors.append(e)
             barrier.abort()
 
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=worker, args=(k,)) for k in range(T)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join(timeout=120)
-    finally:
-        sys.setswitchinterval(old)
+    run_threads([functools.partial(worker, k) for k in range(T)])
     if errors:
         raise errors[0]
 
@@ -167,37 +173,28 @@ def test_threads_writing_through_views_lose_nothing() -> None:
     and a write through it (``root.T += 1``, ``root[0:6] += 1``) wrote old
     data back over the others' (3 threads x 40 increments ended at 113-119
     in about half the runs); the views kept after all writes are current."""
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        for how in ("T", "slice", "reshape"):
-            for _round in range(4):
-                root = lt.asarray(np.zeros((2, 3)))
-                kept: list[Any] = []
+    for how in ("T", "slice", "reshape"):
+        for _round in range(4):
+            root = lt.asarray(np.zeros((2, 3)))
+            kept: list[Any] = []
 
-                def worker(k: int) -> None:
-                    pause = np.random.default_rng(k).random(40) < 0.2
-                    for i in range(40):
-                        if pause[i]:
-                            time.sleep(1e-4)         # (other interleavings)
-                        if how == "T":
-                            v = root.T
-                            v += 1
-                        elif how == "slice":
-                            root[0:2] += 1
-                        else:
-                            r = root.reshape(-1)
-                            r += 1
-                        kept.append(root.T)
-                threads = [threading.Thread(target=worker, args=(k,)) for k in range(3)]
-                for th in threads:
-                    th.start()
-                for th in threads:
-                    th.join(timeout=120)
-                np.testing.assert_array_equal(root.eval(), np.full((2, 3), 120.0))
-                assert all(np.array_equal(v.eval(), np.full((3, 2), 120.0)) for v in kept)
-    finally:
-        sys.setswitchinterval(old)
+            def worker(k: int) -> None:
+                pause = np.random.default_rng(k).random(40) < 0.2
+                for i in range(40):
+                    if pause[i]:
+                        time.sleep(1e-4)             # (other interleavings)
+                    if how == "T":
+                        v = root.T
+                        v += 1
+                    elif how == "slice":
+                        root[0:2] += 1
+                    else:
+                        r = root.reshape(-1)
+                        r += 1
+                    kept.append(root.T)
+            run_threads([functools.partial(worker, k) for k in range(3)])
+            np.testing.assert_array_equal(root.eval(), np.full((2, 3), 120.0))
+            assert all(np.array_equal(v.eval(), np.full((3, 2), 120.0)) for v in kept)
 
 
 def test_threads_caching_nodes_another_walks() -> None:
@@ -208,38 +205,29 @@ def test_threads_caching_nodes_another_walks() -> None:
     rng = np.random.default_rng(1)
     X, Y = rng.random(60_000), rng.random(60_000)
     X3 = rng.random((4, 30, 40))
+    want = float(((np.sin(X) * 3.0 + Y) ** 3).sum())
     errors: list[BaseException] = []
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        for _round in range(40):
-            x, y = lt.asarray(X), lt.asarray(Y)
-            s = lt.sin(x) * 3.0 + y
-            total = (s ** 3).sum()
-            r = (lt.transpose(lt.asarray(X3)) * 2.0).sum(axis=0)
+    for _round in range(40):
+        x, y = lt.asarray(X), lt.asarray(Y)
+        s = lt.sin(x) * 3.0 + y
+        total = (s ** 3).sum()
+        r = (lt.transpose(lt.asarray(X3)) * 2.0).sum(axis=0)
 
-            def chunked() -> None:
-                try:
-                    with lt.set_options(memory_limit=500_000):
-                        got = float(total)
-                    assert abs(got - float(((np.sin(X) * 3.0 + Y) ** 3).sum())) <= 1e-6 * got
-                except BaseException as e:  # noqa: BLE001 - reported below
-                    errors.append(e)
+        def chunked() -> None:
+            try:
+                with lt.set_options(memory_limit=500_000):
+                    got = float(total)
+                assert abs(got - want) <= 1e-6 * got
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
 
-            def caching() -> None:
-                try:
-                    s.eval()
-                    r.eval()
-                except BaseException as e:  # noqa: BLE001 - reported below
-                    errors.append(e)
-            threads = [threading.Thread(target=chunked), threading.Thread(target=caching),
-                       threading.Thread(target=caching)]
-            for th in threads:
-                th.start()
-            for th in threads:
-                th.join(timeout=120)
-    finally:
-        sys.setswitchinterval(old)
+        def caching() -> None:
+            try:
+                s.eval()
+                r.eval()
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+        run_threads([chunked, caching, caching])
     if errors:
         raise errors[0]
 
