@@ -192,6 +192,9 @@ def is_dense(layout: Layout, shape: tuple[int, ...], itemsize: int) -> bool:
 
 
 def array_layout(v: Any) -> Layout:
+    """The layout of the array ``v`` as it is: "C", "F", or its strides (an
+    empty one by its strides, which order NumPy's results over it); an
+    ``@lt.jit`` argument's, part of the trace's signature."""
     if not isinstance(v, np.ndarray) or (v.flags.c_contiguous and v.size):
         return "C"
     if not v.size:
