@@ -971,7 +971,7 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
             if n.op.kind == "view" or not args:
                 lines.append(f"{v} = {fn}({', '.join(args)})")
             else:                            # (a new array: ``unaliased``)
-                from .exec.optimized import unaliased
+                from .exec.reference import unaliased
                 ns["UNALIASED"] = unaliased
                 lines.append(f"{v} = UNALIASED({fn}({', '.join(args)}), "
                              f"({', '.join(args)},))")

@@ -124,6 +124,15 @@ def test_results_never_alias_user_or_cached_arrays() -> None:
         for r in (lt.compute(v)[0], lt.compute(v, v * 1.0)[0], lt.profile(v)[0][0],
                   lt.compute_chunked(y.sum(axis=0), v, memory_limit=400_000)[1]):
             assert not np.shares_memory(r, a)
+    # An op whose NumPy result is its argument itself (matrix_power(a, 1),
+    # real of a real a): the reference executor handed out a (helper 84).
+    s = np.ones((3, 3))
+    for optimize in (False, True):
+        with lt.set_options(optimize=optimize, backend="numpy"):
+            for f in (lambda u: lt.matrix_power(u, 1), lt.real):
+                r = lt.compute(f(lt.asarray(s)))[0]
+                r[...] = -1.0
+                np.testing.assert_array_equal(s, np.ones((3, 3)))
 
 
 def test_profile_shows_in_jupyter_as_the_same_table() -> None:

@@ -31,6 +31,7 @@ from ..graph.passes.simplify import simplify
 from ..graph.rewrite import Graph, rebuild
 from ..options import Options
 from .errors import with_provenance
+from .reference import unaliased
 from . import fpflags
 from .loop_backend import first_call_seconds
 from .gcpause import gc_paused
@@ -392,19 +393,6 @@ def clear_plan_cache() -> None:
     _seen.clear()
     with _plans_lock:
         _plans.clear()
-
-
-def unaliased(v: Any, args: Sequence[Any]) -> Any:
-    """The result ``v`` of a step that is no view, as a new array where NumPy
-    returned an argument or a view of one (``matrix_power(a, 1)`` is ``a``;
-    ``einsum('ij->ji', a)`` a view): the plan gave it a buffer of its own,
-    which it may write in place or reuse, while the argument lives on (a
-    user's array, a cached value, a buffer the plan reuses)."""
-    if isinstance(v, np.ndarray) and v.size:
-        for a in args:
-            if isinstance(a, np.ndarray) and np.may_share_memory(v, a):
-                return v.copy()
-    return v
 
 
 def _fresh(v: Any) -> bool:

@@ -42,6 +42,19 @@ def run_node(node: Node, args: Sequence[Any]) -> Any:
         raise
 
 
+def unaliased(v: Any, args: Sequence[Any]) -> Any:
+    """The result ``v`` of a step that is no view, as a new array where NumPy
+    returned an argument or a view of one (``matrix_power(a, 1)`` is ``a``;
+    ``einsum('ij->ji', a)`` a view): the plan gave it a buffer of its own,
+    which it may write in place or reuse, while the argument lives on (a
+    user's array, a cached value, a buffer the plan reuses)."""
+    if isinstance(v, np.ndarray) and v.size:
+        for a in args:
+            if isinstance(a, np.ndarray) and np.may_share_memory(v, a):
+                return v.copy()
+    return v
+
+
 def run_reference(outputs: Sequence[Node]) -> list[Any]:
     """Values of ``outputs`` (ndarrays, or views of cached/user arrays)."""
     order = toposort(outputs)
@@ -61,6 +74,10 @@ def run_reference(outputs: Sequence[Node]) -> list[Any]:
             continue
         args = [vals[i.id] for i in ins]
         v = run_node(n, args)
+        if n.op.kind != "view":
+            # (NumPy's ``matrix_power(a, 1)``, ``real`` of a real ``a``: ``a``
+            # itself, a user's array lt.compute would hand out to be written)
+            v = unaliased(v, args)
         confirm(n, v)
         vals[n.id] = v
         for i in ins:
