@@ -34,8 +34,8 @@ import numpy as np
 from .exec.executor import cache, evaluate
 from .graph import ops
 from .graph import shapes as S
-from .graph.layout import (array_layout, copied, empty, infer, is_dense, layout_known,
-                           layout_stand_in, replay_views, write_order)
+from .graph.layout import (copied, infer, is_dense, layout_known, layout_stand_in, relaid,
+                           replay_views, write_order)
 from .graph.node import (NO_LINES, Node, _lines, _symbolic_placeholders, entered,
                          intern_elementwise, reaches_placeholder, user_source)
 
@@ -553,22 +553,13 @@ class Tensor:
             # NumPy's copy of the view (``tile``'s broadcast: C), laid out
             # by the layout NumPy's data has, not the executor's buffer's
             # (a written transposed root computed C: its view's copy was C)
-            out = copied(v)
             want, known = infer(node)
-            if known and out.ndim > 1 and out.size and array_layout(out) != want \
-                    and is_dense(want, out.shape, out.itemsize):
-                relaid = empty(out.shape, out.dtype, want)
-                np.copyto(relaid, out)
-                return relaid
-            return out
-        lay = node.layout
-        if lay is not None and v.ndim > 1 and v.size and node.value is None \
-                and array_layout(v) != lay and is_dense(lay, v.shape, v.itemsize):
+            out = relaid(v, want) if known else v
+            return copied(v) if out is v else out
+        if node.layout is not None and node.value is None:
             # (and the value kept is laid out so too, as NumPy's: its flags,
             # the order a later float sum over it adds in)
-            relaid = empty(v.shape, v.dtype, lay)
-            np.copyto(relaid, v)
-            v = relaid
+            v = relaid(v, node.layout)
         cache(node, v)
         return np.array(v, copy=True)
 

@@ -126,12 +126,25 @@ def empty(shape: tuple[int, ...], dtype: Any, layout: Layout) -> np.ndarray[Any,
     return np.empty(shape, dtype, order="F" if layout == "F" else "C")
 
 
+def relaid(v: np.ndarray[Any, Any], layout: Layout) -> np.ndarray[Any, Any]:
+    """``v`` itself where it is laid out as ``layout`` already (or that is
+    no layout a new array takes: a strided one's), else a copy laid out so."""
+    if v.ndim < 2 or not v.size or array_layout(v) == layout \
+            or not is_dense(layout, v.shape, v.itemsize):
+        return v
+    out = empty(v.shape, v.dtype, layout)
+    np.copyto(out, v)
+    return out
+
+
 def copied(v: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """A new array of ``v``'s values in its memory order (NumPy's "K" copy),
-    but C where ``v`` is a broadcast (a zero stride): NumPy's new arrays over
+    but C where ``v`` is a broadcast (a zero stride on an axis longer than
+    1; a length-1 axis's stride is no broadcast): NumPy's new arrays over
     one (``tile``, ``b.copy()``) are C, where a "K" copy of a broadcast row
     is F."""
-    return np.array(v, copy=True, order="C" if v.ndim > 1 and 0 in v.strides else "K")
+    broadcast = any(st == 0 and d > 1 for st, d in zip(v.strides, v.shape))
+    return np.array(v, copy=True, order="C" if broadcast else "K")
 
 
 def layout_stand_in(shape: tuple[int, ...], dt: np.dtype[Any], order: str | tuple[int, ...],
