@@ -162,7 +162,7 @@ class Kernel:
                 flat = loop_backend.flat_args(form, args)
                 if flat is None and (grid := self._grid_loop(
                         form, args, None if moved is None else moved.axes)) is not None:
-                    form, flat = grid, loop_backend.flat_args(grid, args)
+                    form, flat = grid
                 fn = loop_backend.compiled(form, self.compile_now) \
                     if flat is not None else None
                 if fn is not None and flat is not None:
@@ -218,13 +218,15 @@ class Kernel:
         return self.moved_loops[axes]
 
     def _grid_loop(self, form: loop_backend.LoopForm, args: list[Any],
-                   axes: tuple[int, ...] | None) -> loop_backend.LoopForm | None:
+                   axes: tuple[int, ...] | None
+                   ) -> tuple[loop_backend.LoopForm, list[Any] | None] | None:
         """The elementwise loop ``form`` reading its full-size operands that
         have no flat view by rows of their own strides (slices of a grid:
         ``u[:-2, 1:-1] + u[2:, 1:-1]``, one pass where NumPy's fallback made
         a temporary an op), or None where they are no grids
-        (``loop_backend.grid_kinds``).  Made once per permutation and kinds;
-        compiled under the same policy as the kernel's own loop."""
+        (``loop_backend.grid_kinds``), with its arguments.  Made once per
+        permutation and kinds; compiled under the same policy as the
+        kernel's own loop."""
         if self.reduce is not None:
             return None
         shape = tuple(self.elem_shape[a] for a in axes) if axes is not None \
@@ -232,15 +234,17 @@ class Kernel:
         split = loop_backend.grid_shape(form, shape)
         if split is None:
             return None
-        kinds = loop_backend.grid_kinds(form, args, *split)
-        if kinds is None:
+        got = loop_backend.grid_kinds(form, args, *split)
+        if got is None:
             return None
+        kinds, grids = got
         key = (axes, kinds)
         if key not in self.grid_loops:
             self.grid_loops[key] = loop_backend.loop_form(
                 self.program, self.node.inputs, self.reduce, self.elem_shape,
                 self.node.dtype, axes, kinds)
-        return self.grid_loops[key]
+        grid = self.grid_loops[key]
+        return None if grid is None else (grid, loop_backend.flat_args(grid, args, grids))
 
     @staticmethod
     def _flat_only(form: loop_backend.LoopForm) -> bool:

@@ -1187,21 +1187,23 @@ def _scalar(a: Any) -> Any:
     return a
 
 
-def flat_args(form: LoopForm, args: list[Any]) -> list[Any] | None:
+def flat_args(form: LoopForm, args: list[Any],
+              grids: Sequence[tuple[Any, Any, str] | None] = ()) -> list[Any] | None:
     """The kernel's arguments as the loop takes them: full, row and column
-    operands as 1-d arrays in C order, scalars as scalars of their dtype;
-    None where an operand's layout has no such view (the NumPy fallback runs
-    then)."""
+    operands as 1-d arrays in C order, scalars as scalars of their dtype,
+    grid operands as their memory and view (``grids``: made already, per
+    operand, by ``grid_kinds``); None where an operand's layout has no such
+    view (the NumPy fallback runs then)."""
     flat: list[Any] = []
     sizes = {"full": form.n, "row": form.inner, "col": form.outer}
-    for a, kind in zip(args, form.kinds):
+    for r, (a, kind) in enumerate(zip(args, form.kinds)):
         if kind == "scalar":
             if (a := _scalar(a)) is _UNTAKEN:
                 return None
             flat.append(a)
             continue
         if kind in GRIDS:
-            grid = _grid(a, form.outer, form.inner)
+            grid = grids[r] if grids else _grid(a, form.outer, form.inner)
             if grid is None or grid[2] != kind:
                 return None
             flat += grid[:2]
@@ -1268,20 +1270,20 @@ def grid_shape(form: LoopForm, elem_shape: tuple[int, ...]) -> tuple[int, int] |
 
 
 def grid_kinds(form: LoopForm, args: list[Any], outer: int, inner: int
-               ) -> tuple[str | None, ...] | None:
+               ) -> tuple[tuple[str | None, ...], list[tuple[Any, Any, str] | None]] | None:
     """Per operand of the elementwise ``form``, the grid kind of a full-size
-    one without a flat view (None for the others), or None where one of
-    those is no grid either."""
-    kinds: list[str | None] = []
+    one without a flat view (None for the others), and its grid (``_grid``,
+    for ``flat_args``); None where one of those is no grid either."""
+    grids: list[tuple[Any, Any, str] | None] = []
     for a, kind in zip(args, form.kinds):
-        if kind != "full" or _flat_view(a, form.n) is not None:
-            kinds.append(None)
-            continue
-        grid = _grid(a, outer, inner)
-        if grid is None:
-            return None
-        kinds.append(grid[2])
-    return tuple(kinds) if any(kinds) else None
+        grid = None
+        if kind == "full" and _flat_view(a, form.n) is None:
+            grid = _grid(a, outer, inner)
+            if grid is None:
+                return None
+        grids.append(grid)
+    kinds = tuple(None if g is None else g[2] for g in grids)
+    return (kinds, grids) if any(kinds) else None
 
 
 def _parts(threads: int, work: int, items: int, per_thread: int = PARTS_PER_THREAD
