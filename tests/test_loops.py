@@ -588,15 +588,59 @@ def test_slices_of_a_grid_are_read_by_rows_in_one_loop(monkeypatch: Any) -> None
             same_bits(u.eval(), U)
 
 
-def test_output_without_a_flat_view_runs_on_numpy() -> None:
-    # A kernel written into its slice of a stack along the last axis: a
-    # strided 2-d destination, which the loop cannot take.
+def test_outputs_without_a_flat_view_are_written_by_rows(monkeypatch: Any) -> None:
+    # A kernel writing into the part of a write's buffer (``v[1:-1, 1:-1] =
+    # k``) or into its slice of a stack along the last axis has a strided
+    # destination: the loop writes it by rows of its own strides ("g":
+    # rows contiguous, "gs": any column stride), NumPy's bits, on 1 and 2
+    # threads; an output sharing memory with an operand is NumPy's.
+    outs: list[str] = []
+    real = loop_backend.run
+
+    def spy(fn: Any, form: Any, *rest: Any) -> int | None:
+        done = real(fn, form, *rest)
+        if done is not None:
+            outs.append(form.out_kind)
+        return done
+    monkeypatch.setattr(loop_backend, "run", spy)
     rng = np.random.default_rng(4)
     A = rng.standard_normal((300, 400))
-    a = lt.asarray(A)
-    with lt.set_options(backend="loop", check=True):
-        got = lt.stack([a * 2.0, a + 1.0], axis=-1).eval()
-    same_bits(got, np.stack([A * 2.0, A + 1.0], axis=-1))
+    I16 = rng.integers(-300, 300, (300, 400)).astype(np.int16)
+    F = np.asfortranarray(A)
+
+    def interior(m: Any, base: Any, x: Any) -> Any:
+        v = m.asarray(base.copy()) if m is lt else base.copy()
+        v[1:-1, 1:-1] = x[:-2, 1:-1] * 0.5 + x[2:, 1:-1]
+        return v
+
+    def odd_columns(m: Any, base: Any, x: Any) -> Any:
+        v = m.asarray(base.copy()) if m is lt else base.copy()
+        v[:, 1::2] = x[:, :200] * 3.0 - 1.0
+        return v
+    cases: list[tuple[Any, Any, list[str]]] = [
+        # (lazyten's and NumPy's program of (base, x), base, x, the outputs' kinds)
+        (interior, (A, A[::-1].copy()), ["g"]),
+        (interior, (A, I16), ["g"]),                            # cast in the loop
+        (odd_columns, (A, A), ["gs"]),
+        (lambda m, b, x: m.stack([x * 2.0, x + 1.0], axis=-1), (A, A), ["gs", "gs"]),
+        (interior, (F, F), ["g"]),                              # in memory order
+    ]
+    for threads in (1, 2):
+        for k, (fn, (base, x), kinds) in enumerate(cases):
+            outs.clear()
+            with lt.set_options(backend="loop", check=True, threads=threads):
+                got = fn(lt, base, lt.asarray(x)).eval()
+            same_bits(got, fn(np, base, x))
+            assert outs == kinds, (k, outs)
+    # an output over an operand's memory (never planned so): no grid
+    form = loop_backend.loop_form((("multiply", (0, 1), (), np.dtype(np.float64)),),
+                                  lt.plan(lt.asarray(A[1:, 1:]) * 2.0).steps[-1].node.inputs,
+                                  None, (299, 399), np.dtype(np.float64))
+    assert form is not None and form.mode == "ew"
+    B = A.copy()
+    assert loop_backend.grid_kinds(form, [B[1:, 1:], 2.0], B[:-1, :-1], 299, 399) is None
+    kinds = loop_backend.grid_kinds(form, [B[1:, 1:], 2.0], A.copy()[:-1, :-1], 299, 399)
+    assert kinds is not None and kinds[0] == ("g", None) and kinds[2] is not None
 
 
 def test_sqrt_and_integer_or_bool_inputs_cast_to_floats_are_loops() -> None:

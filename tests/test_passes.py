@@ -1160,6 +1160,84 @@ def test_join_operands_that_cannot_write_into_it(monkeypatch: pytest.MonkeyPatch
     assert_eq(lead, np.concatenate([np.sin(a)[None], np.cos(a)[None]], axis=1))
 
 
+# ------------------------------------------------------- kernels into a write's part
+
+def _update_steps(p: Any) -> list[Any]:
+    return [s for s in p.steps if s.update is not None]
+
+
+def test_a_kernel_writes_into_the_part_its_write_writes(engine: dict[str, Any]) -> None:
+    # ``v[1:-1, 1:-1] = k(u)``: the kernel writes straight into the part of
+    # the write's buffer (the base's own where it dies at the write and the
+    # kernel reads none of it, else a copy of the base made first): no
+    # buffer of its own, no copy at the write.  A double-buffered stencil's
+    # time steps run in two buffers; the user's arrays are never written.
+    rng = np.random.default_rng(8)
+    U0, V0 = rng.random((300, 400)), rng.random((300, 400))
+    U, V = U0.copy(), V0.copy()
+    u, v = lt.asarray(U0), lt.asarray(V0)
+    kept = U0.copy(), V0.copy()
+    for _ in range(4):
+        v[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+        V[1:-1, 1:-1] = 0.25 * (U[:-2, 1:-1] + U[2:, 1:-1] + U[1:-1, :-2] + U[1:-1, 2:])
+        u, v, U, V = v, u, V, U
+    if engine["optimize"]:
+        p = lt.plan(u)
+        ups = _update_steps(p)
+        # the first two write into copies of the user's arrays, then in place
+        assert [s.inplace_of is not None for s in ups] == [False, False, True, True]
+        assert [s.new_buffer for s in ups] == [True, True, False, False]
+        assert all(p.steps[s.index + 1].filled and p.steps[s.index + 1].node is s.update[0]
+                   for s in ups)
+        assert len(p.buffers) == 2 and p.buffer_peak_bytes == 2 * u.nbytes
+        text = lt.explain(u)
+        assert "b0[1:299, 1:399] (into the write" in text and "(written by its kernel)" in text
+    same_bits(u.eval(), U)
+    same_bits(v.eval(), V)
+    same_bits(U0, kept[0])
+    same_bits(V0, kept[1])
+    # A copy of the base whose buffer dies there (``t.copy()``): in place.
+    w = (lt.asarray(V0) * 2.0).copy()
+    w[10:20] = lt.sin(u[:10])
+    W = V0 * 2.0
+    W[10:20] = np.sin(U[:10])
+    same_bits(w.eval(), W)
+
+
+def test_kernels_that_cannot_write_into_their_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lazyten.exec import planner
+    monkeypatch.setattr(planner, "JOIN_INTO_MIN_BYTES", 0)
+    rng = np.random.default_rng(9)
+    A = rng.random((6, 8))
+    x = lt.asarray(A)
+
+    def case(write: Callable[[Any, Any], None], updates: int, *also: Any) -> None:
+        # ``write(m, t)`` on a computed base, lazyten's and NumPy's
+        t = lt.asarray(A) * 2.0
+        write(lt, t)
+        want = A * 2.0
+        write(np, want)
+        with lt.set_options(check=True):
+            assert len(_update_steps(lt.plan(t, *also))) == updates
+            same_bits(t.eval(), want)
+
+    def jacobi(m: Any, t: Any) -> None:              # reads the base it would write over
+        t[1:-1] = (t[:-2] + t[2:]) * 0.5
+    case(jacobi, 0)
+    case(lambda m, t: t.__setitem__((slice(1, 3),), m.sin(A[0] if m is np else x[0])), 0)
+    case(lambda m, t: t.__setitem__((slice(1, 3),), (x if m is lt else A)[1:3] * 2.0), 1)
+    # another dtype (the write casts), a broadcast, a value read twice
+    case(lambda m, t: t.__setitem__(2, ((x if m is lt else A)[0] * 3.0).astype(np.float32)), 0)
+    k = x[:1] * 5.0
+    case(lambda m, t: t.__setitem__((slice(0, 1),), k if m is lt else A[:1] * 5.0), 0, k)
+    i8 = lt.asarray(np.arange(48, dtype=np.int8).reshape(6, 8))
+    i8[2] = lt.sum(x[0] * 1.5)                      # a float 0-d into int8: NumPy's scalar
+    want = np.arange(48, dtype=np.int8).reshape(6, 8)
+    want[2] = np.sum(A[0] * 1.5)
+    assert not _update_steps(lt.plan(i8))
+    same_bits(i8.eval(), want)
+
+
 def test_join_into_the_callers_out(monkeypatch: pytest.MonkeyPatch) -> None:
     from lazyten.exec import planner
     monkeypatch.setattr(planner, "JOIN_INTO_MIN_BYTES", 0)

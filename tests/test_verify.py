@@ -200,3 +200,47 @@ def test_verify_plan_checks_writes_into_a_join(monkeypatch: pytest.MonkeyPatch) 
         verify_plan(with_join(frozenset({into[0].node.id})))     # a write the join ignores
     with pytest.raises(PlanError, match="no kernel wrote it there"):
         verify_plan(with_join(join.joined | {x.node.id}))        # a copy the join skips
+
+
+def test_verify_plan_checks_kernels_written_into_a_writes_part() -> None:
+    # verify_plan re-checks a kernel written into the part of a write's
+    # buffer: only as that write's value, read by it next, and over the
+    # base's buffer only where the kernel reads none of it.
+    import dataclasses
+
+    from lazyten.exec.checks import PlanError, verify_plan
+    x = lt.asarray(np.arange(40_000.0).reshape(200, 200))
+    t = x * 2.0
+    t[1:-1] = lt.sin(x[2:])
+    p = lt.plan(t)
+    verify_plan(p)
+    (k,) = [s for s in p.steps if s.update is not None]
+    (w,) = [s for s in p.steps if s.filled]
+    assert k.inplace_of is not None and w.index == k.index + 1
+
+    def changed(step: Any, **kw: Any) -> Any:
+        return dataclasses.replace(p, steps=[dataclasses.replace(s, **kw) if s is step else s
+                                             for s in p.steps])
+    with pytest.raises(PlanError, match="overwrites b"):
+        verify_plan(changed(k, update=None))          # a plain in-place kernel there
+    with pytest.raises(PlanError, match="without being its value"):
+        verify_plan(changed(w, filled=False))
+    with pytest.raises(PlanError, match="no kernel wrote it there"):
+        # (the kernel in a buffer of its own, the write still taken as filled)
+        verify_plan(changed(k, update=None, inplace_of=None, buffer=len(p.buffers)))
+    # the kernel reading the base it writes over (``t[1:-1] = t[2:] * 3``)
+    t2 = x * 2.0
+    t2[1:-1] = t2[2:] * 3.0
+    p2 = lt.plan(t2)
+    assert not [s for s in p2.steps if s.update is not None]      # (planned apart)
+    (k2,) = [s for s in p2.steps if s.kind == "kernel" and s.node.shape == (198, 200)]
+    (w2,) = [s for s in p2.steps if s.node.op.name == "setitem"]
+    wb = w2.inplace_of
+    assert wb is not None
+    forced = dataclasses.replace(p2, steps=[
+        dataclasses.replace(s, update=(w2.node, w2.node.inputs[0]), inplace_of=wb,
+                            buffer=w2.buffer) if s is k2 else
+        dataclasses.replace(s, filled=True) if s is w2 else s for s in p2.steps])
+    assert w2.index == k2.index + 1
+    with pytest.raises(PlanError, match="writes into b.* while .* is still read"):
+        verify_plan(forced)

@@ -9,7 +9,9 @@ recomputes who reads what from the steps alone and checks that the plan
 * lets an in-place kernel overwrite only an operand that dies at it and that
   no other operand of the step reads through another view,
 * lets kernels write into a join's buffer only as operands of that join, in
-  the join's buffer, and the join gather only what they did not write.
+  the join's buffer, and the join gather only what they did not write;
+* lets a kernel write into a write's part only as that write's value, read
+  by it at the next step, over a base that only the write still reads.
 
 Run after every plan when ``lt.set_options(check=True)`` (the tests do).
 """
@@ -56,6 +58,36 @@ def verify_plan(plan: Plan) -> None:
                     raise PlanError(f"step {s.index} (%{n.id}) writes into b{b}, which holds "
                                     f"%{other}, no operand of the join")
             writes = False                   # checked here instead
+        if s.update is not None:
+            u, base = s.update
+            us = step_of.get(u.id)
+            if us is None or us.index != s.index + 1 or not us.filled or us.buffer != b \
+                    or [i.id for i in u.inputs] != [base.id, n.id] \
+                    or last_read[n.id] != us.index:
+                raise PlanError(f"step {s.index} (%{n.id}) writes into %{u.id}'s part "
+                                f"without being its value, read by that write next")
+            if s.inplace_of is not None:
+                # Over the base's buffer: everything in it dead by now but
+                # the base, which only the write reads, and no operand of
+                # the kernel in it.
+                if s.inplace_of != base.id:
+                    raise PlanError(f"step {s.index} (%{n.id}) writes over %{s.inplace_of}, "
+                                    f"not %{base.id}, the base of %{u.id}")
+                for other in living.get(b, set()):
+                    if other != base.id and last_read.get(other, -1) >= s.index \
+                            or last_read.get(other, -1) > us.index:
+                        raise PlanError(f"step {s.index} (%{n.id}) writes into b{b} while "
+                                        f"%{other} is still read at step {last_read[other]}")
+                if any(i.id in living.get(b, set()) for i in n.inputs):
+                    raise PlanError(f"step {s.index} (%{n.id}) writes into b{b}, which it "
+                                    f"reads")
+                writes = False               # checked here instead
+        filler = n.inputs[1].id if s.filled else None
+        if s.filled:
+            ks = step_of.get(filler) if filler is not None else None
+            if ks is None or ks.update is None or ks.update[0] is not n or ks.buffer != b:
+                raise PlanError(f"step {s.index} (%{n.id}) takes its part as written, but no "
+                                f"kernel wrote it there")
         for x in s.joined:
             # The join copies in only what its kernels did not write: each
             # operand it counts as written must have been, into this join.
@@ -72,14 +104,14 @@ def verify_plan(plan: Plan) -> None:
                 dies_here = last_read.get(other, -1) <= s.index
                 if s.inplace_of == other and dies_here:
                     continue
-                if other in s.joined and dies_here:
-                    continue                 # written there by its kernel, for this join
+                if (other in s.joined or other == filler) and dies_here:
+                    continue                 # written there by its kernel, for this step
                 if last_read.get(other, -1) >= s.index:
                     raise PlanError(f"step {s.index} (%{n.id}) overwrites b{b} while %{other} "
                                     f"is still read at step {last_read[other]}")
             if s.inplace_of is not None:
-                aliases = [i for i in n.inputs if i.id != s.inplace_of and i.id in
-                           living.get(b, set())]
+                aliases = [i for i in n.inputs if i.id not in (s.inplace_of, filler)
+                           and i.id in living.get(b, set())]
                 if aliases:
                     raise PlanError(f"step {s.index} writes in place into b{b}, which operand "
                                     f"%{aliases[0].id} also reads")

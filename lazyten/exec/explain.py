@@ -29,7 +29,7 @@ with inputs and constants listed first in the order they are first read
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 
 if TYPE_CHECKING:
@@ -175,6 +175,13 @@ def buffer_text(plan: Plan, step: Step, name: _Names) -> str:
         return f"b{step.buffer}[{lo}:{hi}] (into the join {name(j.id)}{new})"
     if step.joined:
         return f"b{step.buffer} ({len(step.joined)} of {len(step.node.inputs)} operands in place)"
+    if step.update is not None:
+        u, base = step.update
+        over = f"in place of {name(base.id)}" if step.inplace_of is not None else \
+            f"a copy of {name(base.id)}, new"
+        return f"b{step.buffer}{_part_text(u)} (into the write {name(u.id)}, {over})"
+    if step.filled:
+        return f"b{step.buffer} (written by its kernel)"
     if step.inplace_of is not None:
         return f"b{step.buffer} (in place of {name(step.inplace_of)})"
     if step.reused is not None:
@@ -184,6 +191,18 @@ def buffer_text(plan: Plan, step: Step, name: _Names) -> str:
         when = f", dead after step {name.step(dead)}" if dead is not None else ""
         return f"b{step.buffer} (reused{src}{when})"
     return f"b{step.buffer} (new)"
+
+
+def _part_text(update: Node) -> str:
+    """The part a write writes, as NumPy's index reads: ``[1:999, 1:999]``."""
+    from .planner import written_part
+
+    def item(i: Any) -> str:
+        if isinstance(i, slice):
+            step = "" if i.step in (None, 1) else f":{i.step}"
+            return f"{'' if i.start is None else i.start}:{'' if i.stop is None else i.stop}{step}"
+        return "..." if i is Ellipsis else str(i)
+    return "[" + ", ".join(item(i) for i in written_part(update)) + "]"
 
 
 def _fusion_notes(plan: Plan, step: Step, readers: list[Step], name: _Names) -> list[str]:

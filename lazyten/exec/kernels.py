@@ -160,8 +160,10 @@ class Kernel:
                 form = self._moved_loop(moved.axes)
             if form is not None and fpflags.loops_may_run():
                 flat = loop_backend.flat_args(form, args)
-                if flat is None and (grid := self._grid_loop(
-                        form, args, None if moved is None else moved.axes)) is not None:
+                if (flat is None or not loop_backend.flat_out(form, out)) and (
+                        grid := self._grid_loop(form, args, out,
+                                                None if moved is None else moved.axes)
+                ) is not None:
                     form, flat = grid
                 fn = loop_backend.compiled(form, self.compile_now) \
                     if flat is not None else None
@@ -218,15 +220,16 @@ class Kernel:
         return self.moved_loops[axes]
 
     def _grid_loop(self, form: loop_backend.LoopForm, args: list[Any],
-                   axes: tuple[int, ...] | None
+                   out: np.ndarray[Any, Any], axes: tuple[int, ...] | None
                    ) -> tuple[loop_backend.LoopForm, list[Any] | None] | None:
         """The elementwise loop ``form`` reading its full-size operands that
         have no flat view by rows of their own strides (slices of a grid:
         ``u[:-2, 1:-1] + u[2:, 1:-1]``, one pass where NumPy's fallback made
-        a temporary an op), or None where they are no grids
-        (``loop_backend.grid_kinds``), with its arguments.  Made once per
-        permutation and kinds; compiled under the same policy as the
-        kernel's own loop."""
+        a temporary an op), and writing an ``out`` without one so (the part
+        of a write's buffer: ``v[1:-1, 1:-1] = ...``), or None where they are
+        no grids (``loop_backend.grid_kinds``), with its arguments.  Made
+        once per permutation and kinds; compiled under the same policy as
+        the kernel's own loop."""
         if self.reduce is not None:
             return None
         shape = tuple(self.elem_shape[a] for a in axes) if axes is not None \
@@ -234,17 +237,19 @@ class Kernel:
         split = loop_backend.grid_shape(form, shape)
         if split is None:
             return None
-        got = loop_backend.grid_kinds(form, args, *split)
+        got = loop_backend.grid_kinds(form, args, out, *split)
         if got is None:
             return None
-        kinds, grids = got
-        key = (axes, kinds)
+        kinds, grids, out_grid = got
+        out_kind = None if out_grid is None else out_grid[2]
+        key = (axes, kinds, out_kind)
         if key not in self.grid_loops:
             self.grid_loops[key] = loop_backend.loop_form(
                 self.program, self.node.inputs, self.reduce, self.elem_shape,
-                self.node.dtype, axes, kinds)
+                self.node.dtype, axes, kinds if any(kinds) else (), out_kind)
         grid = self.grid_loops[key]
-        return None if grid is None else (grid, loop_backend.flat_args(grid, args, grids))
+        return None if grid is None else (
+            grid, loop_backend.flat_args(grid, args, grids, out_grid))
 
     @staticmethod
     def _flat_only(form: loop_backend.LoopForm) -> bool:

@@ -175,6 +175,10 @@ class LoopForm:
     inner: int
     op: str = "sum"               # a reduction's or scan's name ("sum", "prod", ``SCANS``)
     dims: tuple[int, ...] = ()    # with "b" kinds: the element shape its nested loops run over
+    # How it writes its output: "full" (flat, C order) or a grid kind: by rows
+    # of the output's own strides in the memory it views (a slice of a
+    # write's buffer: ``planner.update_targets``); "ew2" only.
+    out_kind: str = "full"
 
     @property
     def reduces(self) -> bool:
@@ -292,13 +296,15 @@ def _choose(inputs: list[tuple[int, ...] | None], reduces: bool, axes: tuple[int
 def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
               elem_shape: tuple[int, ...], dtype: np.dtype[Any],
               axes: tuple[int, ...] | None = None,
-              grids: tuple[str | None, ...] = ()) -> LoopForm | None:
+              grids: tuple[str | None, ...] = (), out_grid: str | None = None
+              ) -> LoopForm | None:
     """The kernel as a compiled loop, or None where a loop would not give
     NumPy's exact result (see the module docstring); ``axes``: of the kernel
     run with its axes permuted so (in its operands' memory order, where its
     rows and columns are other axes: ``layout``).  ``grids``: per input, the
     grid kind ("g", "gs": ``grid_kinds``) of a full-size one read by rows
-    of its own strides, or None; an elementwise loop only, by rows."""
+    of its own strides, or None; an elementwise loop only, by rows.
+    ``out_grid``: the grid kind of an output written so, or None (flat)."""
     if not program or len(program) > MAX_OPS or not elem_shape:
         return None
     n = math.prod(elem_shape)
@@ -312,17 +318,19 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
     if layout is None or casts is None:
         return None
     mode, split, kinds, squeezed = layout
-    if grids:
+    if grids or out_grid:
         if mode == "ew" and len(squeezed) > 1:
             mode, split = "ew2", len(squeezed) - 1     # (rows of the last axis)
         if mode != "ew2" or any(g is not None and k != "full" for g, k in zip(grids, kinds)):
             return None
-        kinds = tuple(k if g is None else g for k, g in zip(kinds, grids))
+        kinds = tuple(k if g is None else g for k, g in zip(kinds, grids or kinds))
     op = reduce[0] if reduce is not None else "sum"
-    source = _source(program, kinds, casts, mode, op)
+    out_kind = out_grid or "full"
+    source = _source(program, kinds, casts, mode, op, out_kind)
     key = hashlib.sha1(source.encode()).hexdigest()[:20]
     return LoopForm(source, key, kinds, mode, n, math.prod(squeezed[:split]),
-                    math.prod(squeezed[split:]), op, squeezed if _nests(kinds) else ())
+                    math.prod(squeezed[split:]), op, squeezed if _nests(kinds) else (),
+                    out_kind)
 
 
 def _nests(kinds: tuple[str, ...]) -> bool:
@@ -535,10 +543,17 @@ def _operand(kind: str, r: int, flat: str, row: str, col: str) -> str:
     if kind[0] == "b":
         return f"i{r}[b{r} + {row}]" if kind[-1] == "1" else f"i{r}[b{r}]"
     if kind in GRIDS:
-        inner = row if kind == "g" else f"{row} * g{r}c"
-        return f"i{r}[g{r}o + {col} * g{r}r + {inner}]"
+        return _grid_at(f"i{r}", str(r), kind, row, col)
     index = flat if kind == "full" else row if kind == "row" else col
     return f"i{r}[{index}]"
+
+
+def _grid_at(mem: str, tag: str, kind: str, row: str, col: str) -> str:
+    """The element at row ``col``, column ``row`` of a grid (``_grid_setup``
+    names its offset and strides ``g{tag}o``, ``g{tag}r``, ``g{tag}c``) in
+    the flat array ``mem`` of the memory it views."""
+    inner = row if kind == "g" else f"{row} * g{tag}c"
+    return f"{mem}[g{tag}o + {col} * g{tag}r + {inner}]"
 
 
 def _element(program: tuple[Instr, ...], kinds: tuple[str, ...],
@@ -568,23 +583,27 @@ def _element(program: tuple[Instr, ...], kinds: tuple[str, ...],
     return lines, names[-1]
 
 
-def _grid_setup(kinds: tuple[str, ...]) -> list[str]:
+def _grid_setup(kinds: tuple[str, ...], out_kind: str = "full") -> list[str]:
     """Each grid operand's place in the flat array ``i{r}`` of the memory it
     views (``v{r}``, its (outer, inner) view): the offset of its first
-    element and its strides, in elements (``grid_kinds``)."""
+    element and its strides, in elements (``grid_kinds``); the same for a
+    grid output (``o`` and ``vo``, names ``gOo``...)."""
+    places = [(f"i{r}", f"v{r}", str(r), kind) for r, kind in enumerate(kinds)]
+    places.append(("o", "vo", "O", out_kind))
     lines = []
-    for r, kind in enumerate(kinds):
+    for mem, view, r, kind in places:
         if kind in GRIDS:
-            lines += [f"w{r} = numba.uint64(i{r}.itemsize)",
-                      f"g{r}o = numba.uint64(v{r}.ctypes.data - i{r}.ctypes.data) // w{r}",
-                      f"g{r}r = numba.uint64(v{r}.strides[0]) // w{r}"]
+            lines += [f"w{r} = numba.uint64({mem}.itemsize)",
+                      f"g{r}o = numba.uint64({view}.ctypes.data - {mem}.ctypes.data) // w{r}",
+                      f"g{r}r = numba.uint64({view}.strides[0]) // w{r}"]
             if kind == "gs":
-                lines.append(f"g{r}c = numba.uint64(v{r}.strides[1]) // w{r}")
+                lines.append(f"g{r}c = numba.uint64({view}.strides[1]) // w{r}")
     return lines
 
 
 def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
-            casts: list[list[str | None]], mode: str, op: str = "sum") -> str:
+            casts: list[list[str | None]], mode: str, op: str = "sum",
+            out_kind: str = "full") -> str:
     params = ", ".join(f"s{r}" if kd == "scalar" else f"i{r}, v{r}" if kd in GRIDS else f"i{r}"
                        for r, kd in enumerate(kinds))
     head = [
@@ -614,13 +633,15 @@ def _source(program: tuple[Instr, ...], kinds: tuple[str, ...],
     elif mode == "ew2":
         # rows lo..hi of (outer, inner): row inputs by j, column inputs by q
         body, last = _element(program, kinds, casts, "k", "", row="j", col="q")
+        # (a grid output by its own rows, as a grid operand is read)
+        dest = "o[k]" if out_kind not in GRIDS else _grid_at("o", "O", out_kind, "j", "q")
         src = head + [
             jit,
-            f"def ew2({params}, o, lo, hi, inner):",
+            f"def ew2({params}, o, {'vo, ' if out_kind in GRIDS else ''}lo, hi, inner):",
             "    m = numba.uint64(inner)",
-            *[f"    {ln}" for ln in _grid_setup(kinds)],
+            *[f"    {ln}" for ln in _grid_setup(kinds, out_kind)],
             *_by_rows("numba.uint64(lo)", "numba.uint64(hi)", "U0", "m", body,
-                      f"o[k] = {last}"),
+                      f"{dest} = {last}"),
         ]
     elif mode == "ewn":
         body, last = _element(program, kinds, casts, "k", "", row="j")
@@ -1188,12 +1209,14 @@ def _scalar(a: Any) -> Any:
 
 
 def flat_args(form: LoopForm, args: list[Any],
-              grids: Sequence[tuple[Any, Any, str] | None] = ()) -> list[Any] | None:
+              grids: Sequence[tuple[Any, Any, str] | None] = (),
+              out_grid: tuple[Any, Any, str] | None = None) -> list[Any] | None:
     """The kernel's arguments as the loop takes them: full, row and column
     operands as 1-d arrays in C order, scalars as scalars of their dtype,
     grid operands as their memory and view (``grids``: made already, per
-    operand, by ``grid_kinds``); None where an operand's layout has no such
-    view (the NumPy fallback runs then)."""
+    operand, by ``grid_kinds``), then a grid output's (``out_grid``, where
+    the form writes one); None where an operand's layout has no such view
+    (the NumPy fallback runs then)."""
     flat: list[Any] = []
     sizes = {"full": form.n, "row": form.inner, "col": form.outer}
     for r, (a, kind) in enumerate(zip(args, form.kinds)):
@@ -1213,6 +1236,10 @@ def flat_args(form: LoopForm, args: list[Any],
         if v is None:
             return None
         flat.append(v)
+    if form.out_kind in GRIDS:
+        if out_grid is None or out_grid[2] != form.out_kind:
+            return None
+        flat += out_grid[:2]
     return flat
 
 
@@ -1269,11 +1296,25 @@ def grid_shape(form: LoopForm, elem_shape: tuple[int, ...]) -> tuple[int, int] |
     return form.n // sq[-1], sq[-1]
 
 
-def grid_kinds(form: LoopForm, args: list[Any], outer: int, inner: int
-               ) -> tuple[tuple[str | None, ...], list[tuple[Any, Any, str] | None]] | None:
+def flat_out(form: LoopForm, out: np.ndarray[Any, Any]) -> bool:
+    """Whether the elementwise ``form`` writes ``out`` flat (``run``), or
+    is no form a grid output serves (``grid_shape``): else the loop writes
+    it by its rows, as a grid (``grid_kinds``)."""
+    return form.mode not in ("ew", "ew2") or _flat_view(out, form.n) is not None
+
+
+GridKinds = tuple[tuple[str | None, ...], list[tuple[Any, Any, str] | None],
+                  tuple[Any, Any, str] | None]
+
+
+def grid_kinds(form: LoopForm, args: list[Any], out: np.ndarray[Any, Any], outer: int,
+               inner: int) -> GridKinds | None:
     """Per operand of the elementwise ``form``, the grid kind of a full-size
     one without a flat view (None for the others), and its grid (``_grid``,
-    for ``flat_args``); None where one of those is no grid either."""
+    for ``flat_args``), then the output's grid where it has no flat view;
+    None where one of those is no grid either, or where such an output
+    shares memory with an operand (a loop writing row after row would read
+    its own writes there; NumPy's ufuncs buffer them)."""
     grids: list[tuple[Any, Any, str] | None] = []
     for a, kind in zip(args, form.kinds):
         grid = None
@@ -1282,8 +1323,14 @@ def grid_kinds(form: LoopForm, args: list[Any], outer: int, inner: int
             if grid is None:
                 return None
         grids.append(grid)
+    out_grid = None
+    if _flat_view(out, form.n) is None:
+        out_grid = _grid(out, outer, inner)
+        if out_grid is None or any(isinstance(a, np.ndarray) and np.may_share_memory(out, a)
+                                   for a in args):
+            return None
     kinds = tuple(None if g is None else g[2] for g in grids)
-    return (kinds, grids) if any(kinds) else None
+    return (kinds, grids, out_grid) if any(kinds) or out_grid is not None else None
 
 
 def _parts(threads: int, work: int, items: int, per_thread: int = PARTS_PER_THREAD
@@ -1379,6 +1426,9 @@ def _run(fn: Callable[..., Any], form: LoopForm, flat: list[Any], out: np.ndarra
         return flags
     # (a scan's rows and columns run as a reduction's, into a full-size output)
     size = n if scan else {"rows": form.outer, "cols": form.inner}.get(form.mode, n)
+    if form.out_kind in GRIDS:      # (its memory and view are the last of ``flat``)
+        return _spread(fn, threads, _parts(threads, n, form.outer),
+                       lambda lo, hi: (*flat, lo, hi, form.inner))
     o = _flat_view(out, size)      # (None: a chunk of a chunked plan, a strided slice)
     if o is None:
         return None

@@ -36,7 +36,7 @@ from . import fpflags
 from .loop_backend import first_call_seconds
 from .gcpause import gc_paused
 from .numpy_backend import threads_for
-from .planner import EXTERNAL, Plan, Step, describe_step, make_plan
+from .planner import EXTERNAL, Plan, Step, describe_step, make_plan, written_part
 from .reference import confirm
 
 Pass = Callable[[Graph], Graph]
@@ -459,6 +459,7 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
     owned: dict[int, np.ndarray[Any, Any]] = {}
     pool: dict[tuple[int, np.dtype[Any]], list[np.ndarray[Any, Any]]] = {}
     joins: dict[int, np.ndarray[Any, Any]] = {}   # join node id -> its buffer (Step.into)
+    written: dict[int, np.ndarray[Any, Any]] = {}  # write node id -> its buffer (Step.update)
     keep = {n.id for n in plan.outputs}
     for s in plan.steps:
         n = s.node
@@ -493,6 +494,18 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                         buf = joins[j.id] = _join_buffer(j, pool, outs)
                     out = buf[(slice(None),) * j.attrs["axis"] + (slice(lo, hi),)]
                     owned[n.id] = buf
+                elif s.update is not None:
+                    # Into the part its write writes (``Step.update``): of
+                    # the base's dying buffer, or of a copy of the base
+                    # (the write's own copy: ``_setitem_impl``).
+                    u, written_base = s.update
+                    if s.inplace_of is not None and s.inplace_of in owned:
+                        buf = vals[s.inplace_of]
+                        owned[n.id] = owned[s.inplace_of]
+                    else:
+                        buf = owned[n.id] = np.array(vals[written_base.id], copy=True)
+                    written[u.id] = buf
+                    out = buf[written_part(u)]
                 elif s.inplace_of is not None and s.inplace_of in owned:
                     out = vals[s.inplace_of]
                     owned[n.id] = owned[s.inplace_of]
@@ -507,6 +520,9 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
             elif s.joined:
                 v = _finish_join(n, s.joined, joins.pop(n.id), args)
                 owned[n.id] = v
+            elif s.filled:
+                v = written.pop(n.id)          # (its kernel wrote the part)
+                owned[n.id] = owned[s.inputs[1].id]
             elif s.inplace_of is not None and s.inplace_of in owned:
                 # A functional update written into its base's dying buffer
                 v = UPDATE_INTO[n.op.name](vals[s.inplace_of], *args[1:], **n.attrs)

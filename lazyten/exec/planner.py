@@ -14,6 +14,10 @@ and every decision reads from it:
 * a kernel whose only reader is a join (concat, stack) writes straight into
   its slice of the join's buffer, which is allocated when the first such
   operand runs: no buffer of its own, no copy at the join (``join_targets``);
+* a kernel whose only reader is a write (``v[1:-1] = k(u)``, a ``setitem``)
+  writes straight into the written part of the write's buffer: its base's
+  dying buffer where the kernel reads none of it, else a copy of the base
+  made first (``update_targets``); the write then has nothing left to do;
 * outputs stay alive to the end and are returned as they are.
 
 The plan is data (``Plan``) and prints as text (``Plan.format``).
@@ -26,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..graph import shapes as S
 from ..graph.node import Node
 from ..graph.passes.fuse import FUSED, program_str
 from ..graph.ops import UPDATE_INTO
@@ -55,6 +60,12 @@ class Step:
     # along the join's axis.  On the join's step: its operands written so.
     into: tuple[Node, int, int] | None = None
     joined: frozenset[int] = frozenset()
+    # A kernel writing into the part of a write's buffer that the write
+    # (``setitem``, the next step) writes: (that node, its base); its buffer
+    # is the write's, and ``inplace_of`` the base it writes over (None: a
+    # copy of the base).  On the write's step: ``filled``, nothing to write.
+    update: tuple[Node, Node] | None = None
+    filled: bool = False
     # The node's inputs as planned: another thread caching the node's value
     # meanwhile drops ``node.inputs`` (``executor.cache``), which a step
     # already planned still reads.
@@ -143,12 +154,63 @@ def join_targets(order: list[Node], outputs: set[int],
     return into
 
 
+def written_part(update: Node) -> tuple[Any, ...]:
+    """The index a ``setitem`` node writes at, as NumPy takes it."""
+    return S.index_to_python(update.attrs["index"])
+
+
+def update_targets(order: list[Node], outputs: set[int], min_bytes: int | None = None
+                   ) -> tuple[list[Node], dict[int, Node]]:
+    """``order`` with each kernel that may write into the part of a write
+    (``setitem``) it is the value of moved to just before the write, and
+    kernel node id -> that write.
+
+    A kernel qualifies when the write is its only reader (once, as its
+    value), it is no output, has the write's dtype and exactly the written
+    part's shape (no broadcast, no cast: a kernel's ``out``), and the write
+    is no NumPy scalar conversion (``scalar``).  Moved next to the write, no
+    step runs between the kernel writing that part and the write, which is
+    what lets the kernel write over the base's buffer (``make_plan``).
+    Small writes keep the generated-code fast path's plans (as joins do).
+
+        setitem(v, k(u), [1:-1])  =>  k(u) -> v's buffer[1:-1]; the setitem writes nothing
+    """
+    limit = JOIN_INTO_MIN_BYTES if min_bytes is None else min_bytes
+    uses: dict[int, int] = {}
+    for n in order:
+        if n.value is None:
+            for i in n.inputs:
+                uses[i.id] = uses.get(i.id, 0) + 1
+    targets: dict[int, Node] = {}
+    for u in order:
+        if u.op.name != "setitem" or u.value is not None or u.nbytes < limit \
+                or u.attrs.get("scalar"):
+            continue
+        base, x = u.inputs
+        if x.op is FUSED and x.value is None and uses.get(x.id) == 1 and x is not base \
+                and x.id not in outputs and x.dtype == u.dtype \
+                and S.normalize_index(base.shape, written_part(u))[1] == x.shape:
+            targets[x.id] = u
+    if not targets:
+        return order, targets
+    kernel_of = {u.id: u.inputs[1] for u in targets.values()}
+    moved: list[Node] = []
+    for n in order:
+        if n.id in targets:
+            continue
+        if n.id in kernel_of:
+            moved.append(kernel_of[n.id])
+        moved.append(n)
+    return moved, targets
+
+
 def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
               removed: dict[str, int] | None = None) -> Plan:
-    order = graph.nodes()
     outputs = {n.id for n in graph.outputs}
+    order, updates = update_targets(graph.nodes(), outputs)
     into = join_targets(order, outputs)
     join_buffer: dict[int, int] = {}     # join node id -> its buffer, once allocated
+    filling: dict[int, Step] = {}        # write node id -> the kernel step writing its part
     last_use: dict[int, int] = {}
     for k, n in enumerate(order):
         if n.value is None:
@@ -202,7 +264,36 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
             key = (nbytes, n.dtype)
             target: int | None = None
             dest = into.get(n.id)
-            if kind == "kernel" and dest is not None:
+            u = updates.get(n.id) if kind == "kernel" else None
+            if u is not None:
+                target, why = _update_in_place(u, k + 1, buffer_of, buf_last, outputs)
+                if target is not None and any(buffer_of.get(i.id) == buffer_of[target]
+                                              for i in n.inputs):
+                    # It reads the base it would write over (``u[1:-1] =
+                    # k(u)``): a buffer of its own, which the write copies
+                    # into the base's dying one, as before; a copy of the
+                    # whole base to write into would cost as much.
+                    u = None
+            if u is not None:
+                step.kernel = compile_kernel(n, opts, threads)
+                base = u.inputs[0]
+                step.update = (u, base)
+                if target is not None:
+                    step.inplace_of = target
+                    buffer_of[n.id] = buffer_of[target]
+                    step.why = (f"into the part %{u.id} writes, in place of %{base.id} "
+                                f"(it dies there)")
+                else:
+                    # A copy of the base, made at this step before the kernel runs.
+                    b = len(buffers)
+                    buffers[b] = (u.nbytes, u.dtype)
+                    buffer_of[n.id] = b
+                    step.new_buffer = True
+                    live += u.nbytes
+                    step.why = (f"into the part %{u.id} writes, of a copy of %{base.id} "
+                                f"({why.removesuffix(': copied')})")
+                filling[u.id] = step
+            elif kind == "kernel" and dest is not None:
                 # Into its join's buffer, allocated by the first such operand.
                 step.kernel = compile_kernel(n, opts, threads)
                 j, lo, hi = dest
@@ -229,6 +320,11 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                     step.reused = b
                     buffer_of[n.id] = b
                     step.why = f"reuses dead buffer b{b}"
+            elif (ks := filling.pop(n.id, None)) is not None:
+                step.filled = True
+                step.inplace_of = ks.inplace_of
+                buffer_of[n.id] = ks.buffer
+                step.why = f"written by its kernel %{ks.node.id}"
             elif n.op.name in UPDATE_INTO:
                 target, step.why = _update_in_place(n, k, buffer_of, buf_last, outputs)
                 if target is not None:
