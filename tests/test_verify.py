@@ -228,19 +228,19 @@ def test_verify_plan_checks_kernels_written_into_a_writes_part() -> None:
     with pytest.raises(PlanError, match="no kernel wrote it there"):
         # (the kernel in a buffer of its own, the write still taken as filled)
         verify_plan(changed(k, update=None, inplace_of=None, buffer=len(p.buffers)))
-    # the kernel reading the base it writes over (``t[1:-1] = t[2:] * 3``)
+    # the kernel reading the base it writes over (``t[1:-1] = t[2:] * 3``):
+    # planned over a copy of it; forced over the base itself, refused
     t2 = x * 2.0
     t2[1:-1] = t2[2:] * 3.0
     p2 = lt.plan(t2)
-    assert not [s for s in p2.steps if s.update is not None]      # (planned apart)
-    (k2,) = [s for s in p2.steps if s.kind == "kernel" and s.node.shape == (198, 200)]
-    (w2,) = [s for s in p2.steps if s.node.op.name == "setitem"]
-    wb = w2.inplace_of
-    assert wb is not None
+    verify_plan(p2)
+    (k2,) = [s for s in p2.steps if s.update is not None]
+    (w2,) = [s for s in p2.steps if s.filled]
+    base = k2.update[1]
+    assert k2.inplace_of is None and w2.index == k2.index + 1
+    (bs,) = [s for s in p2.steps if s.node is base]
     forced = dataclasses.replace(p2, steps=[
-        dataclasses.replace(s, update=(w2.node, w2.node.inputs[0]), inplace_of=wb,
-                            buffer=w2.buffer) if s is k2 else
-        dataclasses.replace(s, filled=True) if s is w2 else s for s in p2.steps])
-    assert w2.index == k2.index + 1
+        dataclasses.replace(s, inplace_of=base.id, buffer=bs.buffer, new_buffer=False)
+        if s is k2 or s is w2 else s for s in p2.steps])
     with pytest.raises(PlanError, match="writes into b.* while .* is still read"):
         verify_plan(forced)

@@ -18,7 +18,7 @@ Run after every plan when ``lt.set_options(check=True)`` (the tests do).
 
 from __future__ import annotations
 
-from .planner import EXTERNAL, Plan
+from .planner import EXTERNAL, Plan, reads_apart
 
 
 class PlanError(AssertionError):
@@ -73,12 +73,16 @@ def verify_plan(plan: Plan) -> None:
                 if s.inplace_of != base.id:
                     raise PlanError(f"step {s.index} (%{n.id}) writes over %{s.inplace_of}, "
                                     f"not %{base.id}, the base of %{u.id}")
-                for other in living.get(b, set()):
+                # (an operand that is the part itself, read element for
+                # element where it is written, or a slice apart from it may
+                # be in it: ``x[2:5] *= x[8:11]``)
+                part = {i.id for i in n.inputs if reads_apart(i, n, u)}
+                for other in living.get(b, set()) - part:
                     if other != base.id and last_read.get(other, -1) >= s.index \
                             or last_read.get(other, -1) > us.index:
                         raise PlanError(f"step {s.index} (%{n.id}) writes into b{b} while "
                                         f"%{other} is still read at step {last_read[other]}")
-                if any(i.id in living.get(b, set()) for i in n.inputs):
+                if any(i.id in living.get(b, set()) - part for i in n.inputs):
                     raise PlanError(f"step {s.index} (%{n.id}) writes into b{b}, which it "
                                     f"reads")
                 writes = False               # checked here instead

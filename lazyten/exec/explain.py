@@ -177,8 +177,11 @@ def buffer_text(plan: Plan, step: Step, name: _Names) -> str:
         return f"b{step.buffer} ({len(step.joined)} of {len(step.node.inputs)} operands in place)"
     if step.update is not None:
         u, base = step.update
-        over = f"in place of {name(base.id)}" if step.inplace_of is not None else \
-            f"a copy of {name(base.id)}, new"
+        if step.inplace_of is not None:
+            over = f"in place of {name(base.id)}"
+        else:
+            fresh = ", new" if step.new_buffer else ", reused" if step.reused is not None else ""
+            over = f"over a copy of {name(base.id)}{fresh}"
         return f"b{step.buffer}{_part_text(u)} (into the write {name(u.id)}, {over})"
     if step.filled:
         return f"b{step.buffer} (written by its kernel)"

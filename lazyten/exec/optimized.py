@@ -36,7 +36,8 @@ from . import fpflags
 from .loop_backend import first_call_seconds
 from .gcpause import gc_paused
 from .numpy_backend import threads_for
-from .planner import EXTERNAL, Plan, Step, describe_step, make_plan, written_part
+from .planner import (EXTERNAL, Plan, Step, describe_step, make_plan, written_part,
+                      written_rest)
 from .reference import confirm
 
 Pass = Callable[[Graph], Graph]
@@ -415,6 +416,24 @@ def _join_buffer(j: Node, pool: dict[tuple[int, np.dtype[Any]], list[np.ndarray[
     return np.empty(j.shape, j.dtype)
 
 
+def _copy_of_rest(u: Node, base: Any,
+                  pool: dict[tuple[int, np.dtype[Any]], list[np.ndarray[Any, Any]]] | None
+                  ) -> np.ndarray[Any, Any]:
+    """A copy of the write ``u``'s ``base`` for its kernel to write its part
+    into (``Step.update``): of the rest only (``written_rest``), in a dead
+    buffer from ``pool`` or a new one, where the base is C-ordered (the
+    layout the copy then has, as ``_setitem_impl``'s); else all of it."""
+    rest = written_rest(u) if isinstance(base, np.ndarray) and base.flags.c_contiguous \
+        else None
+    if rest is None:
+        return np.array(base, copy=True)
+    free = pool.get((u.nbytes, u.dtype)) if pool is not None else None
+    buf = free.pop().reshape(u.shape) if free else np.empty(u.shape, u.dtype)
+    for block in rest:
+        buf[block] = base[block]
+    return buf
+
+
 def _finish_join(j: Node, joined: frozenset[int], buf: np.ndarray[Any, Any],
                  args: list[Any]) -> np.ndarray[Any, Any]:
     """Join ``j``'s value in ``buf``, where the kernels of the operands in
@@ -503,9 +522,10 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                         buf = vals[s.inplace_of]
                         owned[n.id] = owned[s.inplace_of]
                     else:
-                        buf = owned[n.id] = np.array(vals[written_base.id], copy=True)
+                        buf = owned[n.id] = _copy_of_rest(u, vals[written_base.id],
+                                                          pool if s.reused is not None else None)
                     written[u.id] = buf
-                    out = buf[written_part(u)]
+                    out = buf[written_part(u) + (Ellipsis,)]     # (a 0-d part: a view too)
                 elif s.inplace_of is not None and s.inplace_of in owned:
                     out = vals[s.inplace_of]
                     owned[n.id] = owned[s.inplace_of]

@@ -14,8 +14,8 @@ and every decision reads from it:
 * a kernel whose only reader is a join (concat, stack) writes straight into
   its slice of the join's buffer, which is allocated when the first such
   operand runs: no buffer of its own, no copy at the join (``join_targets``);
-* a kernel whose only reader is a write (``v[1:-1] = k(u)``, a ``setitem``)
-  writes straight into the written part of the write's buffer: its base's
+* a kernel whose only reader is a write (``v[1:-1] = k(u)``, ``x[2:5] +=
+  1``: ``part_index``) writes straight into the written part of the write's buffer: its base's
   dying buffer where the kernel reads none of it, else a copy of the base
   made first (``update_targets``); the write then has nothing left to do;
 * outputs stay alive to the end and are returned as they are.
@@ -61,7 +61,7 @@ class Step:
     into: tuple[Node, int, int] | None = None
     joined: frozenset[int] = frozenset()
     # A kernel writing into the part of a write's buffer that the write
-    # (``setitem``, the next step) writes: (that node, its base); its buffer
+    # (``part_index``, the next step) writes: (that node, its base); its buffer
     # is the write's, and ``inplace_of`` the base it writes over (None: a
     # copy of the base).  On the write's step: ``filled``, nothing to write.
     update: tuple[Node, Node] | None = None
@@ -154,15 +154,63 @@ def join_targets(order: list[Node], outputs: set[int],
     return into
 
 
+def part_index(update: Node) -> Any:
+    """The (normalized) index of the part a write writes: a ``setitem``'s,
+    or a ``view_update``'s through one slice of its base (``x[2:5] += 1``:
+    ``x[2:5]`` updated in place); None for other writes."""
+    if update.op.name == "setitem":
+        return update.attrs["index"]
+    if update.op.name == "view_update" and update.attrs.get("order", "K") == "K":
+        path = update.attrs["path"]
+        if len(path) == 1 and path[0][0] == "getitem":
+            attrs = dict(path[0][1])
+            if set(attrs) == {"index"}:
+                return attrs["index"]
+    return None
+
+
 def written_part(update: Node) -> tuple[Any, ...]:
-    """The index a ``setitem`` node writes at, as NumPy takes it."""
-    return S.index_to_python(update.attrs["index"])
+    """The index a write (``part_index``) writes at, as NumPy takes it."""
+    return S.index_to_python(part_index(update))
+
+
+def written_rest(update: Node) -> list[tuple[slice, ...]] | None:
+    """The blocks of a write's base that it does not write, where its
+    index is integers and slices of step 1 (None otherwise): along each
+    axis in turn, what lies before and after the written range, within the
+    written ranges of the axes before it.
+
+        [1:-1, 2:] of (5, 6)  =>  [0:1, :], [4:5, :], [1:4, 0:2]
+    """
+    shape = update.shape
+    ranges: list[tuple[int, int]] = []
+    for i in written_part(update):
+        if isinstance(i, slice):
+            start, stop, step = i.indices(shape[len(ranges)]) if len(ranges) < len(shape) \
+                else (0, 0, 0)
+            if step != 1:
+                return None
+            ranges.append((start, max(start, stop)))
+        elif isinstance(i, (int, np.integer)):
+            ranges.append((int(i), int(i) + 1))
+        else:                                   # (a new axis, ``...``)
+            return None
+    if len(ranges) > len(shape):
+        return None
+    ranges += [(0, d) for d in shape[len(ranges):]]
+    rest: list[tuple[slice, ...]] = []
+    for ax, (lo, hi) in enumerate(ranges):
+        inner = tuple(slice(a, b) for a, b in ranges[:ax])
+        for a, b in ((0, lo), (hi, shape[ax])):
+            if b > a:
+                rest.append(inner + (slice(a, b),))
+    return rest
 
 
 def update_targets(order: list[Node], outputs: set[int], min_bytes: int | None = None
                    ) -> tuple[list[Node], dict[int, Node]]:
     """``order`` with each kernel that may write into the part of a write
-    (``setitem``) it is the value of moved to just before the write, and
+    (``part_index``) it is the value of moved to just before the write, and
     kernel node id -> that write.
 
     A kernel qualifies when the write is its only reader (once, as its
@@ -183,8 +231,8 @@ def update_targets(order: list[Node], outputs: set[int], min_bytes: int | None =
                 uses[i.id] = uses.get(i.id, 0) + 1
     targets: dict[int, Node] = {}
     for u in order:
-        if u.op.name != "setitem" or u.value is not None or u.nbytes < limit \
-                or u.attrs.get("scalar"):
+        if u.op.kind != "update" or u.value is not None or u.nbytes < limit \
+                or u.attrs.get("scalar") or part_index(u) is None:
             continue
         base, x = u.inputs
         if x.op is FUSED and x.value is None and uses.get(x.id) == 1 and x is not base \
@@ -240,6 +288,18 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
     freed_at: dict[int, int] = {}
     held: list[tuple[int, int, int]] = []         # (first step, reuse step, bytes)
 
+    def take_dead(key: tuple[int, np.dtype[Any]], step: Step) -> int | None:
+        """A dead buffer of ``key``'s size and dtype for ``step``, or None."""
+        nonlocal live
+        if not pool.get(key):
+            return None
+        b = pool[key].pop()
+        live += key[0]
+        held.append((freed_at[b] + 1, step.index, key[0]))
+        steps[freed_at[b]].recycles.add(b)
+        step.reused = b
+        return b
+
     # Pass 1: which buffer each value lives in, and how long each buffer lives.
     # Views extend the life of their base's buffer (never free under a view).
     def alias_buffer(n: Node) -> int | None:
@@ -267,13 +327,19 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
             u = updates.get(n.id) if kind == "kernel" else None
             if u is not None:
                 target, why = _update_in_place(u, k + 1, buffer_of, buf_last, outputs)
-                if target is not None and any(buffer_of.get(i.id) == buffer_of[target]
-                                              for i in n.inputs):
-                    # It reads the base it would write over (``u[1:-1] =
-                    # k(u)``): a buffer of its own, which the write copies
-                    # into the base's dying one, as before; a copy of the
-                    # whole base to write into would cost as much.
-                    u = None
+                if target is not None and not _reads_apart(n, u, buffer_of):
+                    # It reads the base it would write over elsewhere than
+                    # where it writes (a stencil written back, ``u[1:-1] =
+                    # k(u)``): into another buffer, the rest of the base
+                    # copied there (the base's buffer dies at the write: the
+                    # next step's such buffer, from the pool), where the
+                    # rest is blocks smaller than the part; else a buffer of
+                    # its own, which the write copies into the base's dying
+                    # one (``x[10:20] = k(x)`` of a large x).
+                    target, why = None, f"it reads %{u.inputs[0].id}"
+                    rest = written_rest(u)
+                    if rest is None or 2 * n.size <= u.size:
+                        u = None
             if u is not None:
                 step.kernel = compile_kernel(n, opts, threads)
                 base = u.inputs[0]
@@ -284,13 +350,15 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                     step.why = (f"into the part %{u.id} writes, in place of %{base.id} "
                                 f"(it dies there)")
                 else:
-                    # A copy of the base, made at this step before the kernel runs.
-                    b = len(buffers)
-                    buffers[b] = (u.nbytes, u.dtype)
+                    # Over a copy of the base (of the rest of it, where that
+                    # is blocks), made at this step before the kernel runs.
+                    if (b := take_dead((u.nbytes, u.dtype), step)) is None:
+                        b = len(buffers)
+                        buffers[b] = (u.nbytes, u.dtype)
+                        step.new_buffer = True
+                        live += u.nbytes
                     buffer_of[n.id] = b
-                    step.new_buffer = True
-                    live += u.nbytes
-                    step.why = (f"into the part %{u.id} writes, of a copy of %{base.id} "
+                    step.why = (f"into the part %{u.id} writes, over a copy of %{base.id} "
                                 f"({why.removesuffix(': copied')})")
                 filling[u.id] = step
             elif kind == "kernel" and dest is not None:
@@ -312,12 +380,7 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                 if target is not None:
                     step.inplace_of = target
                     buffer_of[n.id] = buffer_of[target]
-                elif pool.get(key):
-                    b = pool[key].pop()
-                    live += nbytes
-                    held.append((freed_at[b] + 1, k, nbytes))
-                    steps[freed_at[b]].recycles.add(b)
-                    step.reused = b
+                elif (b := take_dead(key, step)) is not None:
                     buffer_of[n.id] = b
                     step.why = f"reuses dead buffer b{b}"
             elif (ks := filling.pop(n.id, None)) is not None:
@@ -413,6 +476,50 @@ def _inplace(n: Node, k: int, buffer_of: dict[int, int], buf_last: dict[int, int
     if others:
         reasons.append(f"{others} more")
     return None, "; ".join(reasons) if reasons else "no full-size input"
+
+
+def reads_apart(i: Node, n: Node, u: Node) -> bool:
+    """Whether operand ``i`` of the kernel ``n`` reads its write ``u``'s base
+    only where ``n`` may write over it: a slice of the base that is the part
+    ``u`` writes, read element for element by an elementwise ``n``
+    (``x[2:5] += 1``), or one outside that part (``x[2:5] *= x[8:11]``)."""
+    if i.op.name != "getitem" or i.inputs[0] is not u.inputs[0]:
+        return False
+    index, part = i.attrs["index"], part_index(u)
+    if index == part:
+        return n.attrs["reduce"] is None and i.shape == n.shape
+    return _apart(S.index_to_python(index), written_part(u), u.shape)
+
+
+def _apart(a: tuple[Any, ...], b: tuple[Any, ...], shape: tuple[int, ...]) -> bool:
+    """Whether the basic indices ``a`` and ``b`` (integers and slices) of an
+    array of ``shape`` select no element in common: their ranges along
+    some axis do not meet."""
+    if len(a) > len(shape) or len(b) > len(shape):
+        return False
+    for ax, (x, y) in enumerate(zip(a, b)):
+        ranges = []
+        for item in (x, y):
+            if isinstance(item, slice):
+                r = range(*item.indices(shape[ax]))
+                if not r:
+                    return True               # (nothing selected)
+                ranges.append((min(r[0], r[-1]), max(r[0], r[-1])))
+            elif isinstance(item, (int, np.integer)):
+                ranges.append((int(item), int(item)))
+            else:
+                return False                  # (a new axis: axes no longer line up)
+        (lo1, hi1), (lo2, hi2) = ranges
+        if hi1 < lo2 or hi2 < lo1:
+            return True
+    return False
+
+
+def _reads_apart(n: Node, u: Node, buffer_of: dict[int, int]) -> bool:
+    """Whether the kernel ``n`` reads its write ``u``'s base's buffer only
+    where it may write over it (``reads_apart``)."""
+    b = buffer_of.get(u.inputs[0].id)
+    return all(reads_apart(i, n, u) for i in n.inputs if buffer_of.get(i.id) == b)
 
 
 def _update_in_place(n: Node, k: int, buffer_of: dict[int, int], buf_last: dict[int, int],

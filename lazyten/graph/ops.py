@@ -1004,6 +1004,23 @@ def _view_update_impl(base: Any, val: Any, path: tuple[tuple[str, Any], ...],
     # is a view or a copy by it.
     out = _copy_in_layout(base, order) if isinstance(order, tuple) else \
         np.array(base, copy=True, order=order)
+    return _written_through(out, val, path)
+
+
+def _view_update_into(out: Any, val: Any, path: tuple[tuple[str, Any], ...],
+                      order: Literal["K", "F"] | tuple[int, ...] = "K") -> Any:
+    """``_view_update_impl`` written into ``out`` itself (a planner's dying
+    buffer: ``UPDATE_INTO``) where the copy would be laid out as ``out`` is
+    (dense, in its own order or Fortran's), else into that copy."""
+    if out.flags.writeable and (order == "K" and (out.flags.c_contiguous or
+                                                  out.flags.f_contiguous)
+                                or order == "F" and out.flags.f_contiguous):
+        return _written_through(out, val, path)
+    return _view_update_impl(out, val, path, order)
+
+
+def _written_through(out: Any, val: Any, path: tuple[tuple[str, Any], ...]) -> Any:
+    """``val`` written into ``out`` through the chain of views ``path``."""
     v = out
     for name, a in path:
         v = REGISTRY[name].impl(v, **dict(a))
@@ -1126,7 +1143,8 @@ def _scatter_impl(base: Any, val: Any, *idx: Any, key: tuple[Any, ...]) -> Any:
 # that gives a step its base's dying buffer (``x[i] = v`` in a loop over a
 # big array: one copy of the array, not one per write).
 UPDATE_INTO: dict[str, Callable[..., Any]] = {"setitem": _setitem_into,
-                                              "scatter": _scatter_into}
+                                              "scatter": _scatter_into,
+                                              "view_update": _view_update_into}
 
 
 register(OpSpec("scatter", "update", _scatter_impl, _scatter_infer, _same_dtype, None,

@@ -18,6 +18,9 @@
     op(x, full(s, v))         =>  op(x, v)   (v 0-d, of the fill's dtype, where x's
                                               shape is the result's anyway)
     op(small constants)       =>  constant   (folded with NumPy)
+    setitem(x, x[i], i)       =>  x          (the values written back: Python's
+                                             ``x[i] += v`` writes the view it
+                                             updated back into x)
 
 NumPy's float power loop, given one exponent for every element, computes
 ``x ** 0.5`` as ``sqrt(x)`` (``-0.0 ** 0.5`` is ``-0.0``, ``-inf ** 0.5``
@@ -175,13 +178,22 @@ def _full_like(node: Node, ins: tuple[Node, ...]) -> Node | None:
                  node.source)
 
 
+def _setitem(node: Node, ins: tuple[Node, ...]) -> Node | None:
+    base, val = ins
+    if val.op.name == "getitem" and val.inputs[0] is base and not node.attrs.get("scalar") \
+            and val.attrs["index"] == node.attrs["index"]:
+        return base
+    return None
+
+
 Identity = Callable[[Node, tuple[Node, ...]], Node | None]
 # One entry per op with identities: every other op is only tried for folding
 # (a lookup, not a dozen comparisons, for each node of a large graph).
 _IDENTITIES: dict[str, Identity] = {
     "multiply": _multiply, "divide": _divide, "pow": _pow, "subtract": _subtract,
     "add": _add, "not_equal": _not_equal, "negative": _negative, "astype": _astype,
-    "transpose": _transpose, "reshape": _reshape, "full_like": _full_like}
+    "transpose": _transpose, "reshape": _reshape, "full_like": _full_like,
+    "setitem": _setitem}
 
 
 def _identity(node: Node, ins: tuple[Node, ...]) -> Node | None:
