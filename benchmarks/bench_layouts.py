@@ -5,9 +5,12 @@ NumPy's ufuncs run in their operands' memory order and lay out the result so
 (``lazyten/exec/layout.py``): before, they read such operands in C order,
 a whole row's stride between two reads, and ``a.T * 2 + 1`` took 2.3x
 NumPy's time.  The "layout" column says whether lazyten's result has
-NumPy's strides, "bits" whether its values are NumPy's to the bit.
+NumPy's strides, "bits" whether its values are NumPy's to the bit.  L9-L12
+are stencils: strided slices of one array read in one loop, and time steps
+written back into an array's interior (L11, L12: the kernel writes the
+step's buffer by its rows, where NumPy writes a temporary and copies it).
 
-    OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_layouts.py [--rounds 5]
+    OPENBLAS_CORETYPE= OPENBLAS_L2_SIZE= python benchmarks/bench_layouts.py [--rounds 5] [--only L11 L12]
 
 Rounds are interleaved and every timed call starts from cold caches, as in
 ``bench_workloads.py`` (whose timer, flush and tracemalloc peak this uses);
@@ -90,7 +93,63 @@ def workloads(rows: int, cols: int) -> list[tuple[str, dict[str, Callable[[], An
             "numpy": lambda: a[:, ::2] * 3 - a[:, 1::2],
             "numexpr": lambda: ne.evaluate("ev*3 - od", {"ev": a[:, ::2], "od": a[:, 1::2]}),
             "lazyten": lambda: lt.compute(la[:, ::2] * 3 - la[:, 1::2])[0]}),
+        # time steps of a stencil written back into the array (Jacobi, in
+        # place as NumPy users write it) and double-buffered: the kernel
+        # writes the interior of the step's buffer by its rows, where NumPy
+        # (and numexpr) write a temporary and copy it in
+        ("L11 10 Jacobi steps", {
+            "numpy": lambda: jacobi(np, a, STEPS),
+            "numexpr": lambda: jacobi_numexpr(a, STEPS),
+            "lazyten": lambda: lt.compute(jacobi(lt, a, STEPS))[0]}),
+        ("L12 10 steps, 2 buffers", {
+            "numpy": lambda: double_buffered(np, a, STEPS),
+            "numexpr": lambda: double_buffered_numexpr(a, STEPS),
+            "lazyten": lambda: lt.compute(double_buffered(lt, a, STEPS))[0]}),
     ]
+
+
+# Time steps of L11 and L12.
+STEPS = 10
+
+
+def jacobi(m: Any, a: np.ndarray[Any, Any], steps: int) -> Any:
+    """``steps`` Jacobi steps over a copy of ``a`` with module ``m``
+    (NumPy or lazyten), each written back into the array's interior."""
+    u = m.asarray(a.copy())
+    for _ in range(steps):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+    return u
+
+
+def double_buffered(m: Any, a: np.ndarray[Any, Any], steps: int) -> Any:
+    """``jacobi`` with two arrays, each step written into the other's interior."""
+    u, v = m.asarray(a.copy()), m.asarray(a.copy())
+    for _ in range(steps):
+        v[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+        u, v = v, u
+    return u
+
+
+_STENCIL = "0.25*(n + s + w + e)"
+
+
+def _neighbours(u: np.ndarray[Any, Any]) -> dict[str, np.ndarray[Any, Any]]:
+    return {"n": u[:-2, 1:-1], "s": u[2:, 1:-1], "w": u[1:-1, :-2], "e": u[1:-1, 2:]}
+
+
+def jacobi_numexpr(a: np.ndarray[Any, Any], steps: int) -> np.ndarray[Any, Any]:
+    u = a.copy()
+    for _ in range(steps):
+        u[1:-1, 1:-1] = ne.evaluate(_STENCIL, _neighbours(u))
+    return u
+
+
+def double_buffered_numexpr(a: np.ndarray[Any, Any], steps: int) -> np.ndarray[Any, Any]:
+    u, v = a.copy(), a.copy()
+    for _ in range(steps):
+        v[1:-1, 1:-1] = ne.evaluate(_STENCIL, _neighbours(u))
+        u, v = v, u
+    return u
 
 
 def _layout_cell(got: Any, want: Any) -> str:
@@ -99,10 +158,11 @@ def _layout_cell(got: Any, want: Any) -> str:
     return "same" if same else "other"
 
 
-def run(rows: int, cols: int, rounds: int) -> None:
+def run(rows: int, cols: int, rounds: int, only: list[str] | None = None) -> None:
+    chosen = [w for w in workloads(rows, cols) if not only or w[0].split()[0] in only]
     side_by_side(f"({rows}, {cols}) float64, rounds={rounds}, interleaved from cold caches; "
                  f"times are medians, ratios to NumPy eager (lower is better)",
-                 workloads(rows, cols), rounds,
+                 chosen, rounds,
                  (("layout", _layout_cell), ("bits", same_bits_cell)))
 
 
@@ -111,8 +171,9 @@ def main() -> None:
     p.add_argument("--rows", type=int, default=2500)
     p.add_argument("--cols", type=int, default=4000)
     p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--only", nargs="*", help="workload ids (L1 ... L12)")
     args = p.parse_args()
-    run(args.rows, args.cols, args.rounds)
+    run(args.rows, args.cols, args.rounds, args.only)
 
 
 if __name__ == "__main__":
