@@ -569,3 +569,32 @@ def test_an_element_read_in_a_loop_keeps_the_loops_value(engine: Any) -> None:
         mp.setattr(tensor_mod, "evaluate", spy)
         run(lt, 20)
     assert len(whole) >= 19 and all(n == A.size for n in whole), whole
+
+
+@pytest.mark.parametrize("read", ["sum", "compare", "dot", "element+1", "mask"])
+def test_a_number_read_from_a_loops_state_keeps_the_state(engine: Any, read: str) -> None:
+    """A number read from a loop's state every step, other than through a
+    view (``float(np.sum(u))``, ``bool(u[5, 5] > u[5, 6])``): each read
+    recomputed every earlier step (200 steps of a 64x64 stencil: 6 s, NumPy
+    4 ms).  A pending node an earlier evaluation computed too is kept when
+    seen again: the graph left pending stays a step or two long, and the
+    values are NumPy's."""
+    A = np.random.default_rng(6).standard_normal((30, 30))
+    reads = {"sum": lambda u: float(np.sum(u)),
+             "compare": lambda u: bool(u[5, 5] > u[5, 6]),
+             "dot": lambda u: float(u[:, 1] @ u[:, 2]),
+             "element+1": lambda u: float(u[5, 5] + 1),
+             "mask": lambda u: float(u[u > 0].sum())}
+
+    def run(m: Any, n: int) -> Any:
+        u = m.asarray(A).copy()
+        got = []
+        for _ in range(n):
+            u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+            got.append(reads[read](u))
+        return u, got
+    (u, got), (un, want) = run(lt, 40), run(np, 40)
+    pending = [n for n in toposort([u.node]) if n.value is None]
+    assert len(pending) < 30, len(pending)        # (one or two iterations' nodes)
+    assert_eq(u, un)
+    assert got == want
