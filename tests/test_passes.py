@@ -886,7 +886,9 @@ def test_dead_buffers_no_step_reuses_are_released() -> None:
         y[1, i] = -i
         yn[1, i] = -i
     plan = lt.plan(y)
-    assert sum(s.new_buffer for s in plan.steps) >= 80      # (a copy per write)
+    # (a copy of the row per write through r: the writes into y itself, the
+    # row's view_update among them, take y's dying buffer since the tenth round)
+    assert sum(s.new_buffer for s in plan.steps) >= 40
     assert plan.peak_bytes <= 4 * x.nbytes
     tracemalloc.start()
     try:
@@ -1246,9 +1248,12 @@ def test_a_stencil_written_back_runs_in_two_buffers(engine: dict[str, Any]) -> N
         if engine["optimize"]:
             p = lt.plan(u)
             ups = _update_steps(p)
-            assert len(ups) == 5 and not any(s.inplace_of for s in ups)
+            assert len(ups) == 5
+            # (u[-1]'s kernel reads row 0, apart from the row it writes: in
+            # place where the write is u's own; an F array's are view_updates)
+            assert sum(s.inplace_of is not None for s in ups) == (order == "C")
             if order == "C":       # (an F one's writes copy it into its layout after)
-                assert len(p.buffers) == 2 and sum(s.reused is not None for s in ups) == 3
+                assert len(p.buffers) == 2 and sum(s.reused is not None for s in ups) == 2
             assert "(into the write" in lt.explain(u)
         got = u.eval()
         same_bits(got, U)

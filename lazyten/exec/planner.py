@@ -119,6 +119,16 @@ def _kind(node: Node) -> str:
 JOIN_INTO_MIN_BYTES = 1 << 16
 
 
+def _reads(order: list[Node]) -> dict[int, int]:
+    """Node id -> how many times the pending nodes of ``order`` read it."""
+    uses: dict[int, int] = {}
+    for n in order:
+        if n.value is None:
+            for i in n.inputs:
+                uses[i.id] = uses.get(i.id, 0) + 1
+    return uses
+
+
 def join_targets(order: list[Node], outputs: set[int],
                  min_bytes: int | None = None) -> dict[int, tuple[Node, int, int]]:
     """Kernel node id -> (join node, start, stop): the kernels that write
@@ -132,11 +142,7 @@ def join_targets(order: list[Node], outputs: set[int],
         concat(k1(a), k2(b), x)  =>  k1 -> J[0:n1], k2 -> J[n1:n1+n2]; J copies x only
     """
     limit = JOIN_INTO_MIN_BYTES if min_bytes is None else min_bytes
-    uses: dict[int, int] = {}
-    for n in order:
-        if n.value is None:
-            for i in n.inputs:
-                uses[i.id] = uses.get(i.id, 0) + 1
+    uses = _reads(order)
     into: dict[int, tuple[Node, int, int]] = {}
     for j in order:
         if j.op.name != "concat" or j.value is not None or j.nbytes < limit:
@@ -224,11 +230,7 @@ def update_targets(order: list[Node], outputs: set[int], min_bytes: int | None =
         setitem(v, k(u), [1:-1])  =>  k(u) -> v's buffer[1:-1]; the setitem writes nothing
     """
     limit = JOIN_INTO_MIN_BYTES if min_bytes is None else min_bytes
-    uses: dict[int, int] = {}
-    for n in order:
-        if n.value is None:
-            for i in n.inputs:
-                uses[i.id] = uses.get(i.id, 0) + 1
+    uses = _reads(order)
     targets: dict[int, Node] = {}
     for u in order:
         if u.op.kind != "update" or u.value is not None or u.nbytes < limit \
