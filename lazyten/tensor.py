@@ -1313,7 +1313,8 @@ def _keep_recomputed(node: Node) -> None:
     200 steps of a 64x64 stencil, 6 s where NumPy takes 4 ms).  A node is
     kept once seen again, up to 1 GiB or the ``memory_limit``
     (``_reread_cap``), as ``_keep_a_reread_base`` keeps a view's base."""
-    stack, seen = [node], set()
+    stack: list[Node] = [node]
+    seen: set[int] = set()
     again: dict[int, Node] = {}
     walked: list[Node] = []
     while stack and len(seen) < _REREAD_WALK:
