@@ -598,3 +598,30 @@ def test_a_number_read_from_a_loops_state_keeps_the_state(engine: Any, read: str
     assert len(pending) < 30, len(pending)        # (one or two iterations' nodes)
     assert_eq(u, un)
     assert got == want
+
+
+def test_a_loop_rebinding_its_state_keeps_it(engine: Any) -> None:
+    """``x = x - lr * g(x)`` with ``float(loss(x))`` read every step: no
+    write, no view; each read recomputed every earlier step.  The state an
+    earlier read computed is kept at the next (as NumPy computes each step
+    once); an expression two reads share (``a.sum()``, then ``a.max()``)
+    is kept at the second, and not recomputed by the ones after."""
+    X = np.random.default_rng(7).random(500)
+
+    def run(m: Any, n: int) -> Any:
+        x = m.asarray(X)
+        losses = []
+        for _ in range(n):
+            x = x - 0.1 * x * x
+            losses.append(float(m.sum(x * x)))
+        return x, losses
+    (x, got), (xn, want) = run(lt, 30), run(np, 30)
+    pending = [n for n in toposort([x.node]) if n.value is None]
+    assert len(pending) < 12, len(pending)        # (one or two steps' nodes)
+    assert got == want
+    assert_eq(x, xn)
+    a = lt.exp(lt.asarray(X) * 3.0)
+    s1, m1 = float(a.sum()), float(a.max())
+    assert a.node.value is not None               # kept at the second read
+    e = np.exp(X * 3.0)
+    assert (s1, m1, float(a.min())) == (float(e.sum()), float(e.max()), float(e.min()))
