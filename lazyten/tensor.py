@@ -1310,11 +1310,11 @@ def _keep_recomputed(node: Node) -> None:
     ``bool(u[5, 5] > 0)``, ``float(loss(x))`` after ``x = x - lr * g(x)``;
     an expression two results read, ``a.sum()`` then ``a.max()``), compute
     the topmost of them now and keep their values, so that this evaluation
-    and the next start from them, as NumPy would have computed them once.  Each
-    read recomputed every earlier step (quadratic in the loop's length:
-    200 steps of a 64x64 stencil, 6 s where NumPy takes 4 ms).  A node is
-    kept once seen again, up to 1 GiB or the ``memory_limit``
-    (``_reread_cap``), as ``_keep_a_reread_base`` keeps a view's base."""
+    and the next start from them, as NumPy computes each once.  Each read
+    recomputed every earlier step (quadratic in the loop's length: 200
+    steps of a 64x64 stencil, 6 s where NumPy takes 4 ms).  What one read
+    keeps is at most 1 GiB or the ``memory_limit`` (``_reread_cap``), as
+    ``_keep_a_reread_base`` keeps a view's base."""
     stack: list[Node] = [node]
     seen: set[int] = set()
     again: dict[int, Node] = {}
@@ -1335,8 +1335,14 @@ def _keep_recomputed(node: Node) -> None:
         stack.extend(m.inputs)
     for m in walked:
         _computed.add(m)
-    cap = _reread_cap()
-    keep = [m for m in again.values() if m.size * m.dtype.itemsize <= cap]
+    # (all of them within the cap: a graph may read many earlier results)
+    budget = _reread_cap()
+    keep = []
+    for m in again.values():
+        nbytes = m.size * m.dtype.itemsize
+        if nbytes <= budget:
+            keep.append(m)
+            budget -= nbytes
     if keep:
         for m, v in zip(keep, evaluate(keep)):
             cache(m, v)

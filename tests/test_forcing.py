@@ -625,3 +625,15 @@ def test_a_loop_rebinding_its_state_keeps_it(engine: Any) -> None:
     assert a.node.value is not None               # kept at the second read
     e = np.exp(X * 3.0)
     assert (s1, m1, float(a.min())) == (float(e.sum()), float(e.max()), float(e.min()))
+
+
+def test_what_one_read_keeps_is_within_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two earlier results read again: kept together only within the cap
+    # (1 GiB or the memory_limit), not each up to it.
+    monkeypatch.setattr(tensor_mod, "_reread_cap", lambda: 10_000)
+    X = np.random.default_rng(8).random(1000)
+    a, b = lt.exp(lt.asarray(X)), lt.sin(lt.asarray(X))       # 8,000 bytes each
+    float((a + b).sum())
+    got = float((a * b).sum())
+    assert [a.node.value is not None, b.node.value is not None].count(True) == 1
+    assert got == float((np.exp(X) * np.sin(X)).sum())
