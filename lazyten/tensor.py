@@ -1344,7 +1344,11 @@ def _keep_recomputed(node: Node) -> None:
             keep.append(m)
             budget -= nbytes
     if keep:
-        for m, v in zip(keep, evaluate(keep)):
+        try:
+            vals = evaluate(keep)
+        except MemoryError:
+            return          # (over the memory_limit together: read as before)
+        for m, v in zip(keep, vals):
             cache(m, v)
 
 

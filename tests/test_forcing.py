@@ -637,3 +637,22 @@ def test_what_one_read_keeps_is_within_the_cap(monkeypatch: pytest.MonkeyPatch) 
     got = float((a * b).sum())
     assert [a.node.value is not None, b.node.value is not None].count(True) == 1
     assert got == float((np.exp(X) * np.sin(X)).sum())
+
+
+def test_a_keep_over_the_memory_limit_reads_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Keeping the results read again runs a plan of its own: where that is
+    # over the memory_limit (a MemoryError), the read goes on as before.
+    X = np.random.default_rng(9).random(1000)
+    a = lt.exp(lt.asarray(X))
+    float(a.sum())
+    real = tensor_mod.evaluate
+    calls: list[int] = []
+
+    def over(nodes: Any) -> Any:
+        calls.append(len(nodes))
+        if len(calls) == 1:                 # (the keep's plan)
+            raise MemoryError("over memory_limit")
+        return real(nodes)
+    monkeypatch.setattr(tensor_mod, "evaluate", over)
+    assert float(a.max()) == float(np.exp(X).max())
+    assert len(calls) == 2 and a.node.value is None

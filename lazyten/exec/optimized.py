@@ -546,7 +546,9 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
             elif s.inplace_of is not None and s.inplace_of in owned:
                 # A functional update written into its base's dying buffer
                 v = UPDATE_INTO[n.op.name](vals[s.inplace_of], *args[1:], **n.attrs)
-                owned[n.id] = owned[s.inplace_of]
+                # (or into a copy, where the base's layout is not the one the
+                # write keeps: ``_view_update_into``)
+                owned[n.id] = owned[s.inplace_of] if v is vals[s.inplace_of] else v
             else:
                 v = n.op.impl(*args, **n.attrs)
                 if n.op.kind != "view":
