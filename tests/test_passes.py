@@ -829,6 +829,23 @@ def test_views_are_not_pushed_below_what_is_computed_whole(engine: Any) -> None:
     assert_eq(e, 0.25 * np.roll(un, 1) + 0.5 * un + 0.25 * np.roll(un, -1))
 
 
+def test_views_are_not_pushed_below_what_a_view_of_all_of_it_reads(engine: Any) -> None:
+    """Floyd-Warshall's step, ``path[:] = minimum(path[:], add.outer(path[:,
+    k], path[k, :]))``: the next step reads the state whole through
+    ``path[:]`` (a view of all of it), so its row and column are read from
+    the computed state, not pushed below it (each step's row and column
+    were computed again from every earlier step: 100 steps under
+    ``lt.jit`` took 7x NumPy's time, now 2x)."""
+    P = np.random.default_rng(5).integers(1, 100, (60, 60)).astype(np.int32)
+    path, want = lt.asarray(P.copy()), P.copy()
+    for m, t in ((np, want), (lt, path)):
+        for k in range(8):
+            t[:] = m.minimum(t[:], m.add.outer(t[:, k], t[k, :]))
+    if lt.get_options().optimize:
+        assert [k.node.size for k in lt.plan(path).kernels] == [3600] * 8
+    assert_eq(path, want)
+
+
 def test_views_are_pushed_below_nodes_read_only_on_the_way_to_them(engine: Any) -> None:
     """``z + 1`` and ``z - 1`` both read ``z`` whole, but both lie below the
     view: the push computes ten elements of each, not ``z`` (a rule that
