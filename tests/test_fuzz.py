@@ -635,11 +635,15 @@ class Interp:
                   "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                   "==": operator.eq, "!=": operator.ne}[sym]
             lf: Callable[[], lt.Tensor] = lambda: op(args_l[0], args_l[1])  # noqa: E731
+            # NumPy's operator, not its ufunc: ``b ** 2`` of a bool array is
+            # ``np.square``'s int8 where ``np.power(b, 2)`` is int64
+            rf: Callable[[], Any] = lambda: op(args_r[0], args_r[1])  # noqa: E731
             code = f"({codes[0]} {sym} {codes[1]})"
         else:
             lf = lambda: getattr(lt, name)(args_l[0], args_l[1])  # noqa: E731
+            rf = lambda: fn(args_r[0], args_r[1])  # noqa: E731
             code = f"lt.{name}({codes[0]}, {codes[1]})"
-        lazy, ref = self.run(lf, lambda: fn(args_r[0], args_r[1]), code)
+        lazy, ref = self.run(lf, rf, code)
         with quiet():
             u = ew_unc(name, fn, [np.asarray(x) if isinstance(x, np.ndarray) else x
                                   for x in args_r], uncs, ref)
