@@ -539,18 +539,19 @@ class Tensor:
         changing it never changes later results.
         """
         node = self._node
+        keep: list[Node] = []
         if node.value is None:
             if node.op.kind == "view":
                 _keep_a_reread_base(node)
             else:
-                _keep_recomputed(node)
+                keep = _recomputed(node)
             if node.op.kind != "view" and node.layout is None and node.shape:
                 # NumPy's layout, inferred before the value is kept: the
                 # executor may lay it out otherwise (a transpose between
                 # fused ops, a written strided array's dense copy), and
                 # later view decisions must stay NumPy's
                 infer(node)
-        (v,) = evaluate([node])
+        v = _evaluate_keeping(node, keep)
         if node.op.kind == "view":
             # NumPy's copy of the view (``tile``'s broadcast: C), laid out
             # by the layout NumPy's data has, not the executor's buffer's
@@ -1299,22 +1300,22 @@ def _keep_a_reread_base(view: Node) -> None:
 
 
 # Pending nodes that evaluations of (non-view) results walked through, the
-# first _REREAD_WALK under each (``_keep_recomputed``).
+# first _REREAD_WALK under each (``_recomputed``).
 _computed: weakref.WeakSet[Node] = weakref.WeakSet()
 
 
-def _keep_recomputed(node: Node) -> None:
+def _recomputed(node: Node) -> list[Node]:
     """Before a pending result is computed: where its graph holds pending
     nodes that an earlier evaluation computed too, and did not keep (a
     number read from a loop's state every step: ``float(np.sum(u))``,
     ``bool(u[5, 5] > 0)``, ``float(loss(x))`` after ``x = x - lr * g(x)``;
-    an expression two results read, ``a.sum()`` then ``a.max()``), compute
-    the topmost of them now and keep their values, so that this evaluation
-    and the next start from them, as NumPy computes each once.  Each read
-    recomputed every earlier step (quadratic in the loop's length: 200
-    steps of a 64x64 stencil, 6 s where NumPy takes 4 ms).  What one read
-    keeps is at most 1 GiB or the ``memory_limit`` (``_reread_cap``), as
-    ``_keep_a_reread_base`` keeps a view's base."""
+    an expression two results read, ``a.sum()`` then ``a.max()``), the
+    topmost of them, to compute with it and keep (``_evaluate_keeping``),
+    so that the next evaluation starts from them, as NumPy computes each
+    once.  Each read recomputed every earlier step (quadratic in the loop's
+    length: 200 steps of a 64x64 stencil, 6 s where NumPy takes 4 ms).
+    What one read keeps is at most 1 GiB or the ``memory_limit``
+    (``_reread_cap``), as ``_keep_a_reread_base`` keeps a view's base."""
     stack: list[Node] = [node]
     seen: set[int] = set()
     again: dict[int, Node] = {}
@@ -1343,13 +1344,24 @@ def _keep_recomputed(node: Node) -> None:
         if nbytes <= budget:
             keep.append(m)
             budget -= nbytes
+    return keep
+
+
+def _evaluate_keeping(node: Node, keep: list[Node]) -> Any:
+    """``node``'s value, computed in one plan with the nodes of ``keep``,
+    whose values are kept (``_recomputed``); where that plan is over the
+    memory_limit (a MemoryError), ``node``'s alone, as before."""
     if keep:
         try:
-            vals = evaluate(keep)
+            v, *kept = evaluate([node, *keep])
         except MemoryError:
-            return          # (over the memory_limit together: read as before)
-        for m, v in zip(keep, vals):
-            cache(m, v)
+            keep = []
+        else:
+            for m, val in zip(keep, kept):
+                cache(m, val)
+            return v
+    (v,) = evaluate([node])
+    return v
 
 
 def _reread_cap() -> int:
