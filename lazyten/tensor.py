@@ -337,7 +337,12 @@ class Tensor:
             elif order != "C":
                 # Keep a Fortran-ordered or strided root's layout, as NumPy's
                 # in-place write does: reshapes of it stay copies (``write_order``).
-                nv = ops.apply("view_update", [self._n, nv], path=(), order=order)
+                # (A write of part of a dense one copies it as it is laid out:
+                # kept already, without a second copy each write.)
+                if not (known and nv.op.kind == "update" and nv.inputs[0] is self._n
+                        and is_dense(order, nv.shape, nv.dtype.itemsize)
+                        and infer(nv) == (order, True)):
+                    nv = ops.apply("view_update", [self._n, nv], path=(), order=order)
             elif known and len(nv.shape) > 1 and infer(nv) != ("C", True):
                 # and a C one's (``y[...] = x.T * 2`` writes y's C buffer):
                 # the new value, of another layout or one known when it

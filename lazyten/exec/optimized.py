@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -421,14 +421,18 @@ def _copy_of_rest(u: Node, base: Any,
                   ) -> np.ndarray[Any, Any]:
     """A copy of the write ``u``'s ``base`` for its kernel to write its part
     into (``Step.update``): of the rest only (``written_rest``), in a dead
-    buffer from ``pool`` or a new one, where the base is C-ordered (the
-    layout the copy then has, as ``_setitem_impl``'s); else all of it."""
-    rest = written_rest(u) if isinstance(base, np.ndarray) and base.flags.c_contiguous \
-        else None
+    buffer from ``pool`` or a new one, where the base is C- or
+    Fortran-ordered (the layout the copy then has, as ``_setitem_impl``'s);
+    else all of it."""
+    dense = isinstance(base, np.ndarray) and (base.flags.c_contiguous or
+                                              base.flags.f_contiguous)
+    rest = written_rest(u) if dense else None
     if rest is None:
         return np.array(base, copy=True)
+    order: Literal["C", "F"] = "C" if base.flags.c_contiguous else "F"
     free = pool.get((u.nbytes, u.dtype)) if pool is not None else None
-    buf = free.pop().reshape(u.shape) if free else np.empty(u.shape, u.dtype)
+    buf = free.pop().reshape(u.shape, order=order) if free else \
+        np.empty(u.shape, u.dtype, order=order)
     for block in rest:
         buf[block] = base[block]
     return buf
