@@ -1360,7 +1360,7 @@ def _evaluate_keeping(node: Node, keep: list[Node]) -> Any:
         try:
             v, *kept = evaluate([node, *keep])
         except MemoryError:
-            keep = []
+            pass
         else:
             for m, val in zip(keep, kept):
                 cache(m, val)

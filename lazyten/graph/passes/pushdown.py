@@ -533,14 +533,14 @@ def pushdown(graph: Graph) -> Graph:
     users = graph.consumers()
     uses = {k: len(v) for k, v in users.items()}
     # What reads a node whole (an op that is no pushed view: ``0.5 * u``
-    # beside ``roll(u, 1)``; a view of all of it), and the outputs: a view pushed below a node
-    # that another consumer computes whole anyway computes its part a second
-    # time (a stencil's rolls pushed down a time loop's shared steps took
-    # seconds to plan, for work added, not saved).  By the original graph's
-    # nodes (``replaced`` adds the nodes rebuilt for them).
+    # beside ``roll(u, 1)``; a view of all of it: ``path[:]``, the state a
+    # loop's next step reads beside its row ``path[k, :]``), and the
+    # outputs: a view pushed below a node that another consumer computes
+    # whole anyway computes its part a second time (a stencil's rolls
+    # pushed down a time loop's shared steps took seconds to plan, for work
+    # added, not saved).  By the original graph's nodes (``replaced`` adds
+    # the nodes rebuilt for them).
     outputs = {n.id for n in graph.outputs}
-    # (a view of all of a node reads it whole too: ``path[:]``, the state a
-    # loop's next step reads beside its row ``path[k, :]``)
     whole_by = {k: {c.id: c for c in v if c.op.name not in PUSHED or c.size >= c.inputs[0].size}
                 for k, v in users.items()}
     kept = _read_in_memory_order(graph) | _read_with_strides(graph)
