@@ -527,20 +527,27 @@ def test_layouts_the_loop_takes_and_those_it_hands_to_numpy(monkeypatch: Any) ->
                 np.testing.assert_allclose(got, exp, rtol=1e-12)
 
 
-def test_slices_of_a_grid_are_read_by_rows_in_one_loop(monkeypatch: Any) -> None:
-    # A stencil's operands are strided views of one array: the loop reads
-    # each by rows of its own strides in that array's memory ("g": rows
-    # contiguous, "gs": any column stride), where NumPy's fallback made a
-    # temporary an op; the bits are NumPy's.
-    kinds: list[tuple[str, ...]] = []
+def _loops_run(monkeypatch: Any) -> list[Any]:
+    """The forms of the compiled loops that ran (``loop_backend.run``
+    wrote their values), in order, from now on."""
+    ran: list[Any] = []
     real = loop_backend.run
 
     def spy(fn: Any, form: Any, *rest: Any) -> int | None:
         done = real(fn, form, *rest)
         if done is not None:
-            kinds.append(form.kinds)
+            ran.append(form)
         return done
     monkeypatch.setattr(loop_backend, "run", spy)
+    return ran
+
+
+def test_slices_of_a_grid_are_read_by_rows_in_one_loop(monkeypatch: Any) -> None:
+    # A stencil's operands are strided views of one array: the loop reads
+    # each by rows of its own strides in that array's memory ("g": rows
+    # contiguous, "gs": any column stride), where NumPy's fallback made a
+    # temporary an op; the bits are NumPy's.
+    ran = _loops_run(monkeypatch)
     rng = np.random.default_rng(11)
     X = rng.standard_normal((600, 700))
     X32 = X.astype(np.float32)
@@ -568,10 +575,11 @@ def test_slices_of_a_grid_are_read_by_rows_in_one_loop(monkeypatch: Any) -> None
     ]
     for threads in (1, 2):
         for k, (fn, arr, grids) in enumerate(cases):
-            kinds.clear()
+            ran.clear()
             with lt.set_options(backend="loop", check=True, threads=threads):
                 got = fn(lt, lt.asarray(arr)).eval()
             same_bits(got, fn(np, arr))
+            kinds = [form.kinds for form in ran]
             used = {kd for ks in kinds for kd in ks if kd in loop_backend.GRIDS}
             if grids is None:
                 assert kinds == [], k
@@ -594,15 +602,7 @@ def test_outputs_without_a_flat_view_are_written_by_rows(monkeypatch: Any) -> No
     # destination: the loop writes it by rows of its own strides ("g":
     # rows contiguous, "gs": any column stride), NumPy's bits, on 1 and 2
     # threads; an output sharing memory with an operand is NumPy's.
-    outs: list[str] = []
-    real = loop_backend.run
-
-    def spy(fn: Any, form: Any, *rest: Any) -> int | None:
-        done = real(fn, form, *rest)
-        if done is not None:
-            outs.append(form.out_kind)
-        return done
-    monkeypatch.setattr(loop_backend, "run", spy)
+    ran = _loops_run(monkeypatch)
     rng = np.random.default_rng(4)
     A = rng.standard_normal((300, 400))
     I16 = rng.integers(-300, 300, (300, 400)).astype(np.int16)
@@ -626,12 +626,12 @@ def test_outputs_without_a_flat_view_are_written_by_rows(monkeypatch: Any) -> No
         (interior, (F, F), ["g"]),                              # in memory order
     ]
     for threads in (1, 2):
-        for k, (fn, (base, x), kinds) in enumerate(cases):
-            outs.clear()
+        for k, (fn, (base, x), outs) in enumerate(cases):
+            ran.clear()
             with lt.set_options(backend="loop", check=True, threads=threads):
                 got = fn(lt, base, lt.asarray(x)).eval()
             same_bits(got, fn(np, base, x))
-            assert outs == kinds, (k, outs)
+            assert [form.out_kind for form in ran] == outs, k
     # an output over an operand's memory (never planned so): no grid
     form = loop_backend.loop_form((("multiply", (0, 1), (), np.dtype(np.float64)),),
                                   lt.plan(lt.asarray(A[1:, 1:]) * 2.0).steps[-1].node.inputs,
