@@ -87,8 +87,8 @@ def verify_plan(plan: Plan) -> None:
                                     f"reads")
                 writes = False               # checked here instead
         filler = n.inputs[1].id if s.filled else None
-        if s.filled:
-            ks = step_of.get(filler) if filler is not None else None
+        if filler is not None:
+            ks = step_of.get(filler)
             if ks is None or ks.update is None or ks.update[0] is not n or ks.buffer != b:
                 raise PlanError(f"step {s.index} (%{n.id}) takes its part as written, but no "
                                 f"kernel wrote it there")

@@ -323,7 +323,8 @@ def loop_form(program: tuple[Instr, ...], inputs: Sequence[Node], reduce: Any,
             mode, split = "ew2", len(squeezed) - 1     # (rows of the last axis)
         if mode != "ew2" or any(g is not None and k != "full" for g, k in zip(grids, kinds)):
             return None
-        kinds = tuple(k if g is None else g for k, g in zip(kinds, grids or kinds))
+        if grids:
+            kinds = tuple(k if g is None else g for k, g in zip(kinds, grids))
     op = reduce[0] if reduce is not None else "sum"
     out_kind = out_grid or "full"
     source = _source(program, kinds, casts, mode, op, out_kind)

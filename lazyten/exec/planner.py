@@ -180,6 +180,20 @@ def written_part(update: Node) -> tuple[Any, ...]:
     return S.index_to_python(part_index(update))
 
 
+def _positions(index: Any) -> list[range] | None:
+    """Per axis of the base, the positions a normalized basic index selects
+    (an integer's as a range of one); None where it adds an axis."""
+    out = []
+    for item in index:
+        if item[0] == "s":
+            out.append(range(item[1], item[2], item[3]))
+        elif item[0] == "i":
+            out.append(range(item[1], item[1] + 1))
+        else:
+            return None
+    return out
+
+
 def written_rest(update: Node) -> list[tuple[slice, ...]] | None:
     """The blocks of a write's base that it does not write, where its
     index is integers and slices of step 1 (None otherwise): along each
@@ -188,26 +202,13 @@ def written_rest(update: Node) -> list[tuple[slice, ...]] | None:
 
         [1:-1, 2:] of (5, 6)  =>  [0:1, :], [4:5, :], [1:4, 0:2]
     """
-    shape = update.shape
-    ranges: list[tuple[int, int]] = []
-    for i in written_part(update):
-        if isinstance(i, slice):
-            start, stop, step = i.indices(shape[len(ranges)]) if len(ranges) < len(shape) \
-                else (0, 0, 0)
-            if step != 1:
-                return None
-            ranges.append((start, max(start, stop)))
-        elif isinstance(i, (int, np.integer)):
-            ranges.append((int(i), int(i) + 1))
-        else:                                   # (a new axis, ``...``)
-            return None
-    if len(ranges) > len(shape):
+    ranges = _positions(part_index(update))
+    if ranges is None or any(r.step != 1 for r in ranges):
         return None
-    ranges += [(0, d) for d in shape[len(ranges):]]
     rest: list[tuple[slice, ...]] = []
-    for ax, (lo, hi) in enumerate(ranges):
-        inner = tuple(slice(a, b) for a, b in ranges[:ax])
-        for a, b in ((0, lo), (hi, shape[ax])):
+    for ax, r in enumerate(ranges):
+        inner = tuple(slice(q.start, max(q.start, q.stop)) for q in ranges[:ax])
+        for a, b in ((0, r.start), (max(r.start, r.stop), update.shape[ax])):
             if b > a:
                 rest.append(inner + (slice(a, b),))
     return rest
@@ -490,31 +491,16 @@ def reads_apart(i: Node, n: Node, u: Node) -> bool:
     index, part = i.attrs["index"], part_index(u)
     if index == part:
         return n.attrs["reduce"] is None and i.shape == n.shape
-    return _apart(S.index_to_python(index), written_part(u), u.shape)
+    return _apart(index, part)
 
 
-def _apart(a: tuple[Any, ...], b: tuple[Any, ...], shape: tuple[int, ...]) -> bool:
-    """Whether the basic indices ``a`` and ``b`` (integers and slices) of an
-    array of ``shape`` select no element in common: their ranges along
-    some axis do not meet."""
-    if len(a) > len(shape) or len(b) > len(shape):
-        return False
-    for ax, (x, y) in enumerate(zip(a, b)):
-        ranges = []
-        for item in (x, y):
-            if isinstance(item, slice):
-                r = range(*item.indices(shape[ax]))
-                if not r:
-                    return True               # (nothing selected)
-                ranges.append((min(r[0], r[-1]), max(r[0], r[-1])))
-            elif isinstance(item, (int, np.integer)):
-                ranges.append((int(item), int(item)))
-            else:
-                return False                  # (a new axis: axes no longer line up)
-        (lo1, hi1), (lo2, hi2) = ranges
-        if hi1 < lo2 or hi2 < lo1:
-            return True
-    return False
+def _apart(a: Any, b: Any) -> bool:
+    """Whether the normalized basic indices ``a`` and ``b`` of one array
+    select no element in common: their ranges along some axis do not meet."""
+    ra, rb = _positions(a), _positions(b)
+    if ra is None or rb is None:
+        return False                           # (a new axis: axes no longer line up)
+    return any(not x or not y or max(x) < min(y) or max(y) < min(x) for x, y in zip(ra, rb))
 
 
 def _reads_apart(n: Node, u: Node, buffer_of: dict[int, int]) -> bool:
