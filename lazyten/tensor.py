@@ -349,6 +349,7 @@ class Tensor:
                 # runs, is copied in C order
                 nv = ops.apply("layout_copy", [nv], order="C", dtype=nv.dtype)
             self._n = nv
+            _note_state(self)
             return
         # Where NumPy's reshape of this data copied, the write goes to the
         # copy (``r = y.reshape(-1); r[0] = 1`` leaves ``y``)
@@ -463,6 +464,7 @@ class Tensor:
         if self._root is not None:  # pragma: no cover - roots have no root
             raise AssertionError("not a root")
         self._n = node
+        _note_state(self)
 
     # ------------------------------------------------------------ metadata
     @property
@@ -1307,24 +1309,66 @@ def _keep_a_reread_base(view: Node) -> None:
 # Pending nodes that evaluations of (non-view) results walked through, the
 # first _REREAD_WALK under each (``_recomputed``).
 _computed: weakref.WeakSet[Node] = weakref.WeakSet()
+# Arrays written in place (``_write``, ``_write_root``) whose data may still
+# be pending: a read that computes one's data along the way keeps it
+# (``_recomputed``).  By id (a tensor's ``==`` is elementwise: no hash), to
+# a weak reference that takes its entry out when the tensor dies; an entry
+# is also dropped once its data is computed, until it is written again.
+_states: dict[int, weakref.ref[Tensor]] = {}
+
+
+def _note_state(t: Tensor) -> None:
+    """``t`` (a root) was just written in place."""
+    k = id(t)
+    if k not in _states:
+        def gone(_: weakref.ref[Tensor]) -> None:
+            _states.pop(k, None)
+        _states[k] = weakref.ref(t, gone)
+
+
+def _pending_states(node: Node) -> dict[int, Node]:
+    """The pending data of arrays written in place (``_states``), other
+    than ``node``, by node id: writes (setitem, a write through a view)."""
+    states: dict[int, Node] = {}
+    for ref in list(_states.values()):       # (a copy in one step: other threads write)
+        t = ref()
+        if t is None:
+            continue
+        s = t._n
+        if s.value is not None or s.op.kind != "update":
+            # (computed; or written whole, ``y[...] = a * b``: its value is
+            # the expression's, which a read may fuse, not a buffer anyway)
+            _states.pop(id(t), None)
+        elif s is not node:
+            states[s.id] = s
+    return states
 
 
 def _recomputed(node: Node) -> list[Node]:
-    """Before a pending result is computed: where its graph holds pending
-    nodes that an earlier evaluation computed too, and did not keep (a
-    number read from a loop's state every step: ``float(np.sum(u))``,
-    ``bool(u[5, 5] > 0)``, ``float(loss(x))`` after ``x = x - lr * g(x)``;
-    an expression two results read, ``a.sum()`` then ``a.max()``), the
-    topmost of them, to compute with it and keep (``_evaluate_keeping``),
-    so that the next evaluation starts from them, as NumPy computes each
-    once.  Each read recomputed every earlier step (quadratic in the loop's
-    length: 200 steps of a 64x64 stencil, 6 s where NumPy takes 4 ms).
+    """Before a pending result is computed: the pending nodes of its graph
+    to compute with it and keep (``_evaluate_keeping``), so that the next
+    evaluation starts from them, as NumPy computes each once:
+
+    * where an earlier evaluation computed them too, and did not keep them
+      (a number read from a loop's state every step: ``float(np.sum(u))``,
+      ``bool(u[5, 5] > 0)``, ``float(loss(x))`` after ``x = x - lr * g(x)``;
+      an expression two results read, ``a.sum()`` then ``a.max()``), the
+      topmost of them.  Each read recomputed every earlier step (quadratic
+      in the loop's length: 200 steps of a 64x64 stencil, 6 s where NumPy
+      takes 4 ms);
+    * the data of another array written in place (``_states``: ``B`` in a
+      loop of ``B[1:-1] = f(A); A[1:-1] = g(B)``, whose ``A`` is computed
+      from ``B``'s last value): reading ``B`` after ``A`` computed every
+      step again.  A write's result is a buffer of its own anyway (not
+      fused away), and NumPy holds the array whole.
+
     What one read keeps is at most 1 GiB or the ``memory_limit``
     (``_reread_cap``), as ``_keep_a_reread_base`` keeps a view's base."""
     stack: list[Node] = [node]
     seen: set[int] = set()
     again: dict[int, Node] = {}
     walked: list[Node] = []
+    states = _pending_states(node) if _states else {}
     while stack and len(seen) < _REREAD_WALK:
         m = stack.pop()
         if m.id in seen or m.value is not None or m.op.kind == "source":
@@ -1337,6 +1381,8 @@ def _recomputed(node: Node) -> list[Node]:
             if m.value is None and m.op.kind != "source":
                 again[m.id] = m
             continue                          # (below it: computed with it)
+        if m.id in states:
+            again[m.id] = m                   # (and older states below it)
         walked.append(m)
         stack.extend(m.inputs)
     for m in walked:

@@ -656,3 +656,51 @@ def test_a_keep_over_the_memory_limit_reads_as_before(monkeypatch: pytest.Monkey
     monkeypatch.setattr(tensor_mod, "evaluate", over)
     assert float(a.max()) == float(np.exp(X).max())
     assert calls == [2, 1] and a.node.value is None
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_arrays_written_in_turn_are_kept_by_the_read_that_computes_them(
+        engine: Any, order: str) -> None:
+    """``B[1:-1] = f(A); A[1:-1] = g(B)`` in a loop, then ``A`` and ``B``
+    read: ``A``'s read computes ``B``'s last value along the way, and keeps
+    it (the data of an array written in place), so ``B``'s read computes
+    nothing; it recomputed every step.  The values and layouts are NumPy's."""
+    rng = np.random.default_rng(10)
+    A0, B0 = (np.asarray(rng.random((12, 10)), order=order) for _ in range(2))
+
+    def run(m: Any) -> Any:
+        a, b = m.asarray(A0).copy(order="K"), m.asarray(B0).copy(order="K")
+        for _ in range(6):
+            b[1:-1, 1:-1] = 0.2 * (a[1:-1, 1:-1] + a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, 2:])
+            a[1:-1, 1:-1] = 0.2 * (b[1:-1, 1:-1] + b[:-2, 1:-1] + b[2:, 1:-1] + b[1:-1, :-2])
+        return a, b
+    an, bn = run(np)
+    a, b = run(lt)
+    real = tensor_mod.evaluate
+    calls: list[int] = []
+
+    def spy(nodes: Any) -> Any:
+        calls.append(sum(n.value is None for n in nodes))    # (nodes to compute)
+        return real(nodes)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tensor_mod, "evaluate", spy)
+        ga = np.asarray(a)
+        assert b.node.value is not None
+        gb = np.asarray(b)
+    assert calls == [2, 0]                       # (A, with B's data kept; then none)
+    for got, want in ((ga, an), (gb, bn)):
+        assert_eq(got, want)
+        assert got.flags.f_contiguous == want.flags.f_contiguous
+
+
+def test_an_array_written_whole_is_left_to_fuse(engine: Any) -> None:
+    """``y[...] = a * b`` makes ``y``'s data the expression itself, not a
+    buffer of a write's: a read of ``(y + 1).sum()`` fuses it as before
+    (keeping it would write the full-size product)."""
+    X = np.random.default_rng(11).random(1000)
+    a = lt.asarray(X)
+    y = lt.zeros(1000)
+    y[...] = a * 2.0
+    got = float((y + 1).sum())
+    assert y.node.value is None
+    assert got == float((X * 2.0 + 1).sum())
