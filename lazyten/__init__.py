@@ -53,9 +53,9 @@ from .profile import Profile, profile
 from .compile import Function, Jit, TracingError, function, jit, placeholder  # noqa: E402
 from .chunked import compute_chunked  # noqa: E402
 from .exec.executor import caller_owned as _caller_owned  # noqa: E402
-from .exec.executor import evaluate as _evaluate  # noqa: E402
 from .exec.executor import cached_runner as _cached_runner  # noqa: E402
 from .tensor import wrap as _wrap  # noqa: E402
+from .tensor import evaluate_keeping_written as _evaluate_keeping_written  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -107,8 +107,12 @@ def isdtype(dtype: Any, kind: Any) -> bool:
 def compute(*tensors: Any, profile: bool = False) -> Any:
     """Evaluate several tensors in one plan (shared work done once).
 
-    Returns new arrays owned by the caller; nothing is cached.  With
-    ``profile=True`` returns ``(results, Profile)`` (see ``lt.profile``).
+    Returns new arrays owned by the caller.  Their values are not cached,
+    except the data of arrays written in place (``u[1:-1] = ...``) that
+    the plan computes, which is kept as ``eval`` keeps it, so that a loop
+    computing from such an array every step does not compute every earlier
+    step again.  With ``profile=True`` returns ``(results, Profile)`` (see
+    ``lt.profile``).
 
     >>> import lazyten as lt
     >>> a = lt.arange(4.0)
@@ -131,7 +135,7 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
         nodes.append(_wrap(t)._head)
     # Copies of what aliases a user array, a cached value or another output:
     # the caller owns what it gets.
-    return _caller_owned(nodes, _evaluate(nodes))
+    return _caller_owned(nodes, _evaluate_keeping_written(nodes))
 
 
 def explain(*tensors: Any, verbose: bool = False, renumber: bool = False) -> str:

@@ -548,17 +548,14 @@ class Tensor:
         node = self._node
         keep: list[Node] = []
         if node.value is None:
-            if node.op.kind == "view":
-                _keep_a_reread_base(node)
-            else:
-                keep = _recomputed(node)
+            keep = _recomputed((node,))
             if node.op.kind != "view" and node.layout is None and node.shape:
                 # NumPy's layout, inferred before the value is kept: the
                 # executor may lay it out otherwise (a transpose between
                 # fused ops, a written strided array's dense copy), and
                 # later view decisions must stay NumPy's
                 infer(node)
-        v = _evaluate_keeping(node, keep)
+        (v,) = _evaluate_keeping((node,), keep)
         if node.op.kind == "view":
             # NumPy's copy of the view (``tile``'s broadcast: C), laid out
             # by the layout NumPy's data has, not the executor's buffer's
@@ -1268,46 +1265,13 @@ def _register_copy(link: tuple[ViewStep, Any], copy: Tensor) -> None:
     _copies_made[0] += 1
 
 
-# The bases of views read so far (``Tensor.eval`` of a view computes only
-# what the view reads, and keeps no value: a view is not cached).
-_read_bases: weakref.WeakSet[Node] = weakref.WeakSet()
-# How many pending nodes under a view's base are looked at for an earlier one.
+# How many pending nodes under a read are looked at for ones to keep
+# (``_recomputed``).
 _REREAD_WALK = 256
 
 
-def _keep_a_reread_base(view: Node) -> None:
-    """Before a view of a pending result is read: where that result is
-    built on one whose view was read before (``float(u[5, 5])`` in a loop
-    that updates ``u``), compute it whole and keep its value, so that the
-    next read starts from it.  Each read computed only the element, so the
-    next one recomputed every earlier step (quadratic in the loop's length);
-    a view read once still computes only what it reads (slice pushdown)."""
-    base = view
-    while base.value is None and base.op.kind == "view" and base.op.view_of is not None:
-        base = base.inputs[base.op.view_of]
-    if base.value is not None or base.op.kind == "source":
-        return
-    reread = base in _read_bases
-    if not reread and _read_bases:
-        stack, seen = list(base.inputs), {base.id}
-        while stack and len(seen) < _REREAD_WALK and not reread:
-            m = stack.pop()
-            if m.id in seen:
-                continue
-            seen.add(m.id)
-            # (a read base kept since counts too: the loop's previous step,
-            # computed whole at its read; the walk stops at values)
-            reread = m in _read_bases
-            if m.value is None:
-                stack.extend(m.inputs)
-    _read_bases.add(base)
-    if reread and base.size * base.dtype.itemsize <= _reread_cap():
-        (v,) = evaluate([base])
-        cache(base, v)
-
-
-# Pending nodes that evaluations of (non-view) results walked through, the
-# first _REREAD_WALK under each (``_recomputed``).
+# Pending nodes that reads walked through, the first _REREAD_WALK under each
+# (``_recomputed``).
 _computed: weakref.WeakSet[Node] = weakref.WeakSet()
 # Arrays written in place (``_write``, ``_write_root``) whose data may still
 # be pending: a read that computes one's data along the way keeps it
@@ -1326,9 +1290,9 @@ def _note_state(t: Tensor) -> None:
         _states[k] = weakref.ref(t, gone)
 
 
-def _pending_states(node: Node) -> dict[int, Node]:
-    """The pending data of arrays written in place (``_states``), other
-    than ``node``, by node id: writes (setitem, a write through a view)."""
+def _pending_states() -> dict[int, Node]:
+    """The pending data of arrays written in place (``_states``), by node
+    id: writes (setitem, a write through a view)."""
     states: dict[int, Node] = {}
     for ref in list(_states.values()):       # (a copy in one step: other threads write)
         t = ref()
@@ -1339,54 +1303,67 @@ def _pending_states(node: Node) -> dict[int, Node]:
             # (computed; or written whole, ``y[...] = a * b``: its value is
             # the expression's, which a read may fuse, not a buffer anyway)
             _states.pop(id(t), None)
-        elif s is not node:
+        else:
             states[s.id] = s
     return states
 
 
-def _recomputed(node: Node) -> list[Node]:
-    """Before a pending result is computed: the pending nodes of its graph
-    to compute with it and keep (``_evaluate_keeping``), so that the next
-    evaluation starts from them, as NumPy computes each once:
+def _recomputed(nodes: Sequence[Node], reread: bool = True) -> list[Node]:
+    """Before pending results (or views) are read: the pending nodes of
+    their graph to compute with them and keep (``_evaluate_keeping``), so
+    that the next evaluation starts from them, as NumPy computes each once:
 
-    * where an earlier evaluation computed them too, and did not keep them
-      (a number read from a loop's state every step: ``float(np.sum(u))``,
-      ``bool(u[5, 5] > 0)``, ``float(loss(x))`` after ``x = x - lr * g(x)``;
-      an expression two results read, ``a.sum()`` then ``a.max()``), the
-      topmost of them.  Each read recomputed every earlier step (quadratic
-      in the loop's length: 200 steps of a 64x64 stencil, 6 s where NumPy
-      takes 4 ms);
+    * where an earlier read computed them too, and did not keep them (a
+      number read from a loop's state every step: ``float(u[5, 5])``,
+      ``float(np.sum(u))``, ``bool(u[5, 5] > 0)``, ``float(loss(x))`` after
+      ``x = x - lr * g(x)``; an expression two results read, ``a.sum()``
+      then ``a.max()``), the topmost of them: the base under a view, as a
+      view keeps no value.  Each read recomputed every earlier step
+      (quadratic in the loop's length: 200 steps of a 64x64 stencil, 6 s
+      where NumPy takes 4 ms), a view's only the elements it reads;
     * the data of another array written in place (``_states``: ``B`` in a
       loop of ``B[1:-1] = f(A); A[1:-1] = g(B)``, whose ``A`` is computed
       from ``B``'s last value): reading ``B`` after ``A`` computed every
       step again.  A write's result is a buffer of its own anyway (not
-      fused away), and NumPy holds the array whole.
+      fused away), and NumPy holds the array whole; so a view of it read
+      computes it whole (the next read of it, or of what a loop writes
+      over it, starts from it), not only the view's elements.
 
-    What one read keeps is at most 1 GiB or the ``memory_limit``
-    (``_reread_cap``), as ``_keep_a_reread_base`` keeps a view's base."""
-    stack: list[Node] = [node]
+    A view read for the first time otherwise computes only what it reads
+    (slice pushdown).  What one read keeps is at most 1 GiB or the
+    ``memory_limit`` (``_reread_cap``): a huge lazy array, a broadcast of
+    10**12 elements, stays read view by view.
+
+    ``reread=False`` (``lt.compute``, which keeps no value of its own): the
+    written arrays' data only, one of the outputs too, and nothing noted
+    for later reads.  (``eval`` keeps its result itself.)"""
+    states = _pending_states() if _states else {}
+    if not (reread or states):
+        return []
+    outs = {n.id for n in nodes}
+    stack: list[Node] = list(nodes)
     seen: set[int] = set()
     again: dict[int, Node] = {}
     walked: list[Node] = []
-    states = _pending_states(node) if _states else {}
     while stack and len(seen) < _REREAD_WALK:
         m = stack.pop()
         if m.id in seen or m.value is not None or m.op.kind == "source":
             continue
         seen.add(m.id)
-        if m in _computed and m is not node:
+        if reread and m in _computed and m.id not in outs:
             # (the base under a view: views keep no value)
             while m.value is None and m.op.kind == "view" and m.op.view_of is not None:
                 m = m.inputs[m.op.view_of]
             if m.value is None and m.op.kind != "source":
                 again[m.id] = m
             continue                          # (below it: computed with it)
-        if m.id in states:
+        if m.id in states and not (reread and m.id in outs):
             again[m.id] = m                   # (and older states below it)
         walked.append(m)
         stack.extend(m.inputs)
-    for m in walked:
-        _computed.add(m)
+    if reread:
+        for m in walked:
+            _computed.add(m)
     # (all of them within the cap: a graph may read many earlier results)
     budget = _reread_cap()
     keep = []
@@ -1398,27 +1375,42 @@ def _recomputed(node: Node) -> list[Node]:
     return keep
 
 
-def _evaluate_keeping(node: Node, keep: list[Node]) -> Any:
-    """``node``'s value, computed in one plan with the nodes of ``keep``,
-    whose values are kept (``_recomputed``); where that plan is over the
-    memory_limit (a MemoryError), ``node``'s alone, as before."""
+def _evaluate_keeping(nodes: Sequence[Node], keep: list[Node]) -> list[Any]:
+    """The values of ``nodes``, computed in one plan with the nodes of
+    ``keep``, whose values are kept (``_recomputed``); where that plan is
+    over the memory_limit (a MemoryError), those of ``nodes`` alone, as
+    before.  An output kept (``lt.compute``'s) is handed out as its kept
+    value, read-only, which the caller copies."""
     if keep:
+        at = {n.id: i for i, n in enumerate(nodes)}
+        extra = [m for m in keep if m.id not in at]
         try:
-            v, *kept = evaluate([node, *keep])
+            vals = evaluate([*nodes, *extra])
         except MemoryError:
             pass
         else:
-            for m, val in zip(keep, kept):
+            for m, val in zip(extra, vals[len(nodes):]):
                 cache(m, val)
-            return v
-    (v,) = evaluate([node])
-    return v
+            vals = vals[:len(nodes)]
+            for m in keep:
+                if m.id in at:
+                    cache(m, vals[at[m.id]])
+                    if m.value is not None:      # (else another thread's, or no value to keep)
+                        vals[at[m.id]] = m.value
+            return vals
+    return evaluate(nodes)
+
+
+def evaluate_keeping_written(nodes: Sequence[Node]) -> list[Any]:
+    """``lt.compute``'s values of ``nodes``, which it does not keep, with
+    the data of arrays written in place that their plan computes, which it
+    does (``_recomputed``)."""
+    return _evaluate_keeping(nodes, _recomputed(nodes, reread=False))
 
 
 def _reread_cap() -> int:
-    """The most bytes a re-read base is computed whole in: 1 GiB, or the
-    options' ``memory_limit`` (a huge lazy array, a broadcast of 10**12
-    elements printed corner by corner, stays read view by view)."""
+    """The most bytes one read keeps (``_recomputed``): 1 GiB, or the
+    options' ``memory_limit``."""
     from .options import get_options
     limit = get_options().memory_limit
     return min(1 << 30, limit) if limit is not None else 1 << 30

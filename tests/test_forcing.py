@@ -149,12 +149,12 @@ def _check_compute_cached(build: Any, x: lt.Tensor, a: np.ndarray[Any, Any],
         assert ran is not None
         np.testing.assert_array_equal(ran[0], build(a))
         # lt.compute takes that way: evaluate is not called
-        real, calls = lt._evaluate, []
-        lt._evaluate = lambda nodes: calls.append(nodes) or real(nodes)  # type: ignore[assignment]
+        real, calls = tensor_mod.evaluate, []
+        tensor_mod.evaluate = lambda nodes: calls.append(nodes) or real(nodes)  # type: ignore
         try:
             lt.compute(build(x))
         finally:
-            lt._evaluate = real                     # type: ignore[assignment]
+            tensor_mod.evaluate = real
         assert calls == []
     else:
         assert ran is None                          # the reference runs node by node
@@ -704,3 +704,38 @@ def test_an_array_written_whole_is_left_to_fuse(engine: Any) -> None:
     got = float((y + 1).sum())
     assert y.node.value is None
     assert got == float((X * 2.0 + 1).sum())
+
+
+def test_compute_keeps_the_data_of_arrays_written_in_place(engine: Any) -> None:
+    """``lt.compute`` keeps no result of its own, but the data of an array
+    written in place that it computes is kept, as ``eval`` keeps it: a loop
+    computing ``u.sum()`` every step computed every earlier step again
+    (150 steps of a 64x64 stencil: 4 s, the last 50 2.3 s; now 60 ms)."""
+    A = np.random.default_rng(12).standard_normal((30, 30))
+
+    def run(m: Any, compute: Any) -> Any:
+        u = m.asarray(A).copy()
+        got = []
+        for _ in range(25):
+            u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+            got.append(compute(u.sum()))
+        return u, got
+    (u, got), (un, want) = run(lt, lambda s: lt.compute(s)[0]), run(np, lambda s: s)
+    pending = [n for n in toposort([u.node]) if n.value is None]
+    assert len(pending) < 12, len(pending)        # (one step's nodes)
+    assert got == want
+    assert_eq(u, un)
+    # An output that is such data is kept too, and handed out as a copy.
+    v = lt.asarray(A).copy()
+    v[2] = 7.0
+    (got_v,) = lt.compute(v)
+    assert v.node.value is not None and got_v.flags.writeable
+    got_v[...] = 0
+    expected = A.copy()
+    expected[2] = 7.0
+    assert_eq(v, expected)
+    # Nothing else is kept.
+    w = lt.asarray(A) * 3.0
+    (got_w,) = lt.compute(w + 1)
+    assert w.node.value is None
+    assert_eq(got_w, A * 3.0 + 1)
