@@ -55,7 +55,7 @@ from .chunked import compute_chunked  # noqa: E402
 from .exec.executor import caller_owned as _caller_owned  # noqa: E402
 from .exec.executor import cached_runner as _cached_runner  # noqa: E402
 from .tensor import wrap as _wrap  # noqa: E402
-from .tensor import evaluate_keeping_written as _evaluate_keeping_written  # noqa: E402
+from .tensor import compute_keeping as _compute_keeping  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -107,9 +107,9 @@ def isdtype(dtype: Any, kind: Any) -> bool:
 def compute(*tensors: Any, profile: bool = False) -> Any:
     """Evaluate several tensors in one plan (shared work done once).
 
-    Returns new arrays owned by the caller.  Their values are not cached,
-    except the data of arrays written in place (``u[1:-1] = ...``) that
-    the plan computes, which is kept as ``eval`` keeps it, so that a loop
+    Returns new arrays owned by the caller.  Nothing is cached but the data
+    of arrays written in place (``u[1:-1] = ...``) that the plan computes,
+    which is kept as ``eval`` keeps it (an output's too), so that a loop
     computing from such an array every step does not compute every earlier
     step again.  With ``profile=True`` returns ``(results, Profile)`` (see
     ``lt.profile``).
@@ -135,7 +135,7 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
         nodes.append(_wrap(t)._head)
     # Copies of what aliases a user array, a cached value or another output:
     # the caller owns what it gets.
-    return _caller_owned(nodes, _evaluate_keeping_written(nodes))
+    return _caller_owned(nodes, _compute_keeping(nodes))
 
 
 def explain(*tensors: Any, verbose: bool = False, renumber: bool = False) -> str:

@@ -1308,7 +1308,7 @@ def _pending_states() -> dict[int, Node]:
     return states
 
 
-def _recomputed(nodes: Sequence[Node], reread: bool = True) -> list[Node]:
+def _recomputed(nodes: Sequence[Node], compute: bool = False) -> list[Node]:
     """Before pending results (or views) are read: the pending nodes of
     their graph to compute with them and keep (``_evaluate_keeping``), so
     that the next evaluation starts from them, as NumPy computes each once:
@@ -1321,7 +1321,7 @@ def _recomputed(nodes: Sequence[Node], reread: bool = True) -> list[Node]:
       view keeps no value.  Each read recomputed every earlier step
       (quadratic in the loop's length: 200 steps of a 64x64 stencil, 6 s
       where NumPy takes 4 ms), a view's only the elements it reads;
-    * the data of another array written in place (``_states``: ``B`` in a
+    * the data of an array written in place (``_states``: ``B`` in a
       loop of ``B[1:-1] = f(A); A[1:-1] = g(B)``, whose ``A`` is computed
       from ``B``'s last value): reading ``B`` after ``A`` computed every
       step again.  A write's result is a buffer of its own anyway (not
@@ -1334,11 +1334,13 @@ def _recomputed(nodes: Sequence[Node], reread: bool = True) -> list[Node]:
     ``memory_limit`` (``_reread_cap``): a huge lazy array, a broadcast of
     10**12 elements, stays read view by view.
 
-    ``reread=False`` (``lt.compute``, which keeps no value of its own): the
-    written arrays' data only, one of the outputs too, and nothing noted
-    for later reads.  (``eval`` keeps its result itself.)"""
+    The outputs themselves are not kept: ``eval`` keeps its result itself.
+    ``lt.compute`` (``compute``) keeps the written arrays' data only (an
+    output's too), and notes nothing for later reads: it is asked for its
+    results' own computation (timed, or in less memory), not for a shared
+    ``a * b + c`` kept whole once two of its calls read it."""
     states = _pending_states() if _states else {}
-    if not (reread or states):
+    if compute and not states:
         return []
     outs = {n.id for n in nodes}
     stack: list[Node] = list(nodes)
@@ -1350,18 +1352,18 @@ def _recomputed(nodes: Sequence[Node], reread: bool = True) -> list[Node]:
         if m.id in seen or m.value is not None or m.op.kind == "source":
             continue
         seen.add(m.id)
-        if reread and m in _computed and m.id not in outs:
+        if not compute and m in _computed and m.id not in outs:
             # (the base under a view: views keep no value)
             while m.value is None and m.op.kind == "view" and m.op.view_of is not None:
                 m = m.inputs[m.op.view_of]
             if m.value is None and m.op.kind != "source":
                 again[m.id] = m
             continue                          # (below it: computed with it)
-        if m.id in states and not (reread and m.id in outs):
+        if m.id in states and (compute or m.id not in outs):
             again[m.id] = m                   # (and older states below it)
         walked.append(m)
         stack.extend(m.inputs)
-    if reread:
+    if not compute:
         for m in walked:
             _computed.add(m)
     # (all of them within the cap: a graph may read many earlier results)
@@ -1401,11 +1403,11 @@ def _evaluate_keeping(nodes: Sequence[Node], keep: list[Node]) -> list[Any]:
     return evaluate(nodes)
 
 
-def evaluate_keeping_written(nodes: Sequence[Node]) -> list[Any]:
+def compute_keeping(nodes: Sequence[Node]) -> list[Any]:
     """``lt.compute``'s values of ``nodes``, which it does not keep, with
     the data of arrays written in place that their plan computes, which it
-    does (``_recomputed``)."""
-    return _evaluate_keeping(nodes, _recomputed(nodes, reread=False))
+    does (an output's too: ``_recomputed``)."""
+    return _evaluate_keeping(nodes, _recomputed(nodes, compute=True))
 
 
 def _reread_cap() -> int:
