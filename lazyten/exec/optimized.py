@@ -19,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..graph import node as _graph_node
-from ..graph.node import (_NEVER_STALE, STRUCTURE_LOCK, Node, _hashable, entered,
+from ..graph.node import (_NEVER_STALE, STRUCTURE_LOCK, Node, attrs_key, entered,
                           graph_summary, intern, scalar_key, toposort, without_summary)
 from ..graph.ops import REGISTRY, UPDATE_INTO
 from ..graph.passes.canonicalize import cse
@@ -252,7 +252,10 @@ def walk_signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]
             wires = []
             for i in n.inputs:
                 wires.append(pos[i.id])
-            items.append((n.op.name, _hashable(n.attrs) if n.attrs else (), n.shape, n.dtype,
+            ak = n.akey
+            if ak is None:
+                ak = attrs_key(n)
+            items.append((n.op.name, ak, n.shape, n.dtype,
                           tuple(wires), n.source))
     items.append(tuple(pos[o.id] for o in outputs))
     return tuple(items), leaves

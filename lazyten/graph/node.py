@@ -70,12 +70,13 @@ _SKIPPED_DIRS = (_PKG_DIR, os.path.dirname(os.path.abspath(np.__file__)) + os.se
 
 class Node:
     """One operation in the graph.  Never mutated after construction, except
-    for ``value`` (the cached result, written once, atomically) and, on a
-    pending node, ``pending``/``canon`` when it is entered (``entered``)."""
+    for ``value`` (the cached result, written once, atomically), on a
+    pending node ``pending``/``canon`` when it is entered (``entered``), and
+    the caches of what follows from it (``layout``, ``akey``)."""
 
     __slots__ = ("id", "op", "inputs", "attrs", "shape", "dtype", "weak", "source",
                  "value", "skey", "leaves", "sepoch", "scount", "pending", "canon",
-                 "layout", "__weakref__")
+                 "layout", "akey", "__weakref__")
 
     id: int
     op: OpSpec
@@ -106,6 +107,10 @@ class Node:
     # a known layout does not change, and remembering it spares the walks
     # over long chains (a loop of whole writes) every later query made.
     layout: str | tuple[int, ...] | None
+    # ``_hashable(attrs)`` (``()`` without attrs), once made (``attrs_key``):
+    # the plan cache's signature reads it on every evaluation of a graph
+    # walked (an index's slices, 2-4 us a node each time).
+    akey: Any
 
     def __init__(self, op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],
                  shape: Shape, dtype: np.dtype[Any], source: tuple[str, int],
@@ -122,6 +127,7 @@ class Node:
         self.pending = False
         self.canon = None
         self.layout = None
+        self.akey = None
 
     @property
     def ndim(self) -> int:
@@ -274,6 +280,14 @@ def _hashable(v: Any) -> Any:
     return v
 
 
+def attrs_key(n: Node) -> Any:
+    """``_hashable(n.attrs)`` (``()`` without attrs), made once (``Node.akey``)."""
+    k = n.akey
+    if k is None:
+        k = n.akey = _hashable(n.attrs) if n.attrs else ()
+    return k
+
+
 def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: Shape,
            dtype: np.dtype[Any], source: tuple[str, int], weak: bool = False,
            unique: bool = False, value: Any = None, key: Any = None,
@@ -304,6 +318,7 @@ def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: S
     if inputs:
         if attrs_key is None:
             attrs_key = _hashable(attrs) if attrs else ()
+        node.akey = attrs_key
         _summarize(node, inputs, attrs_key, _epoch)
     elif op.name == "const":
         # A constant's intern key names it exactly (no input ids), and it is
@@ -622,6 +637,7 @@ def intern_elementwise(op: OpSpec, ins: tuple[Node, ...], source: tuple[str, int
     node.value = None
     node.canon = None
     node.layout = None
+    node.akey = ()
     node.skey = hit[0]
     node.leaves = leaves
     node.sepoch = epoch

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from .node import Node, consumers, intern, toposort
+from .node import Node, attrs_key, consumers, intern, toposort
 from .printer import format_graph
 
 
@@ -49,10 +49,14 @@ def rebuild(node: Node, inputs: Sequence[Node], **attrs: Any) -> Node:
     """``node`` on new inputs (and optionally new attrs), same shape, dtype and
     source line; the same node when nothing changed."""
     ins = tuple(inputs)
-    new_attrs = {**node.attrs, **attrs} if attrs else node.attrs
-    if ins == node.inputs and not attrs:
-        return node
-    return intern(node.op, ins, new_attrs, node.shape, node.dtype, node.source, node.weak)
+    if not attrs:
+        if ins == node.inputs:
+            return node
+        # (the same attrs: their key as made for ``node``)
+        return intern(node.op, ins, node.attrs, node.shape, node.dtype, node.source,
+                      node.weak, attrs_key=attrs_key(node))
+    return intern(node.op, ins, {**node.attrs, **attrs}, node.shape, node.dtype,
+                  node.source, node.weak)
 
 
 Rule = Callable[[Node, tuple[Node, ...]], Node | None]
