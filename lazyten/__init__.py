@@ -157,7 +157,13 @@ def explain(*tensors: Any, verbose: bool = False, renumber: bool = False) -> str
         return ("optimize=False: each node runs as its NumPy function, in this order\n"
                 + format_graph(nodes, renumber=renumber))
     # renumber=True names values by step number: the same text on every run.
-    return format_plan(plan(*tensors), verbose=verbose, renumber=renumber)
+    text = format_plan(plan(*tensors), verbose=verbose, renumber=renumber)
+    from .exec.optimized import runs_node_by_node
+    if runs_node_by_node([wrap(t)._node for t in tensors], get_options()):
+        text += (f"\n-- tiny: no node holds over {get_options().tiny_elements} elements "
+                 f"(tiny_elements): an evaluation whose plan is not cached runs the graph "
+                 f"node by node as NumPy, which costs less than optimizing it")
+    return text
 
 
 def plan(*tensors: Any) -> Any:

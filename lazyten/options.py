@@ -37,6 +37,11 @@ class Options:
     # order, and with infinities another non-finite value (inf * 0 is NaN in
     # one order only).  False: NumPy's order, NumPy's bits.
     matmul_order: bool = True
+    # A graph none of whose nodes holds more than this many elements, whose
+    # plan is not cached, runs node by node as NumPy under backend "auto"
+    # (``exec.optimized.run_optimized``: optimizing it costs more than it
+    # saves).  0: never.
+    tiny_elements: int = 4096
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -51,6 +56,10 @@ class Options:
         for flag in ("blas_dot", "matmul_order"):
             if not isinstance(getattr(self, flag), bool):
                 raise TypeError(f"{flag} must be a bool, got {getattr(self, flag)!r}")
+        if not isinstance(self.tiny_elements, int) or isinstance(self.tiny_elements, bool) \
+                or self.tiny_elements < 0:
+            raise ValueError(f"tiny_elements must be a non-negative int, got "
+                             f"{self.tiny_elements!r}")
         if self.threads is not None and (not isinstance(self.threads, int) or self.threads < 1):
             raise ValueError(f"threads must be a positive int or None, got {self.threads!r}")
         # Hashed once: options are part of the plan cache's key, looked up on

@@ -48,6 +48,9 @@ def test_validation() -> None:
         lt.set_options(backend="cuda")
     with pytest.raises(TypeError):
         lt.set_options(optimize="yes")
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="tiny_elements"):
+            lt.set_options(tiny_elements=bad)
 
 
 def test_threads_do_not_see_each_others_options() -> None:
@@ -84,3 +87,54 @@ def test_every_option_combination_gives_numpys_result(opts: dict[str, object]) -
         t = lt.asarray(a)
         got = ((t * 2 + 1) ** 2 - lt.sin(t)).sum(axis=1).eval()
     np.testing.assert_allclose(got, ((a * 2 + 1) ** 2 - np.sin(a)).sum(axis=1), rtol=1e-12)
+
+
+def test_a_graph_of_small_arrays_not_in_the_plan_cache_runs_as_numpy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under the default backend a graph none of whose nodes holds more than
+    ``tiny_elements`` elements, whose plan is not cached, runs node by node
+    (optimizing it costs more than it saves); a cached plan runs as it is,
+    and a larger node, ``tiny_elements=0``, ``check=True``, an explicit
+    backend or a ``memory_limit`` optimize.  The values are NumPy's."""
+    from lazyten.exec import optimized
+    planned: list[int] = []
+    real = optimized.plan_for
+
+    def spy(outputs: Any, opts: Any) -> Any:
+        planned.append(len(outputs))
+        return real(outputs, opts)
+    monkeypatch.setattr(optimized, "plan_for", spy)
+    rng = np.random.default_rng(3)
+
+    def run(n: int, **opts: Any) -> tuple[int, bool]:
+        a = rng.standard_normal(n)
+        planned.clear()
+        with lt.set_options(**opts):
+            t = lt.asarray(a)
+            for _ in range(3000):                 # (too large for the plan cache)
+                t = t * 0.5 + 1.0
+            got = lt.compute(t)[0]
+        want = a
+        for _ in range(3000):
+            want = want * 0.5 + 1.0
+        return len(planned), bool(np.array_equal(got, want))
+    assert run(4096) == (0, True)
+    assert run(4097) == (1, True)
+    assert run(100, tiny_elements=100) == (0, True)
+    assert run(100, tiny_elements=99) == (1, True)
+    for opts in ({"tiny_elements": 0}, {"check": True}, {"backend": "numpy"},
+                 {"memory_limit": 1 << 30}):
+        assert run(100, **opts) == (1, True), opts
+    # A small structure seen for the first time runs as NumPy; its second
+    # evaluation caches its plan, which later ones run.
+    planned.clear()
+    for k in range(4):
+        a = np.arange(7.0) + k
+        np.testing.assert_array_equal(lt.compute(lt.asarray(a) * 2.75 - 1.25)[0], a * 2.75 - 1.25)
+    assert planned == [1]
+    # lt.explain says so.
+    small, large = lt.asarray(np.ones(10)) * 2.0, lt.asarray(np.ones(5000)) * 2.0
+    assert "-- tiny: no node holds over 4096 elements" in lt.explain(small)
+    assert "-- tiny" not in lt.explain(large)
+    with lt.set_options(tiny_elements=0):
+        assert "-- tiny" not in lt.explain(small)

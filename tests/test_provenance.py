@@ -36,7 +36,8 @@ ENGINES = [
     pytest.param({"optimize": False, "backend": "numpy"}, id="reference"),
     pytest.param({"optimize": True, "backend": "numpy"}, id="optimized-numpy"),
     pytest.param({"optimize": True, "backend": "numexpr"}, id="optimized-numexpr"),
-    pytest.param({"optimize": True, "backend": "auto"}, id="optimized-auto"),
+    # (tiny_elements=0: these arrays are small, and a fused kernel's notes are tested)
+    pytest.param({"optimize": True, "backend": "auto", "tiny_elements": 0}, id="optimized-auto"),
 ]
 
 FORCERS: list[Callable[[lt.Tensor], Any]] = [

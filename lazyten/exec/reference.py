@@ -55,9 +55,11 @@ def unaliased(v: Any, args: Sequence[Any]) -> Any:
     return v
 
 
-def run_reference(outputs: Sequence[Node]) -> list[Any]:
-    """Values of ``outputs`` (ndarrays, or views of cached/user arrays)."""
-    order = toposort(outputs)
+def run_reference(outputs: Sequence[Node], order: list[Node] | None = None) -> list[Any]:
+    """Values of ``outputs`` (ndarrays, or views of cached/user arrays);
+    ``order``: their graph's ``toposort``, where the caller has it."""
+    if order is None:
+        order = toposort(outputs)
     uses: dict[int, int] = {}
     for n in order:
         if n.value is None:
