@@ -1554,7 +1554,9 @@ def values_now(*xs: Any, read_only: Sequence[bool] = ()) -> list[Any]:
     if not found:
         return list(xs)
     nodes = [t._node for t in found]
-    computed = evaluate(nodes)
+    # (keeping what a read keeps along the way: written arrays' data, what
+    # an earlier read computed too)
+    computed = _evaluate_keeping(nodes, _recomputed(nodes))
     for n, v in zip(nodes, computed):
         cache(n, v)
     # (plain functions, no closures: a closure that calls itself is a cycle,

@@ -742,3 +742,23 @@ def test_compute_keeps_the_data_of_arrays_written_in_place(engine: Any) -> None:
     assert w.node.value is None
     assert_eq(got_w, A * 3.0 + 1)
     assert_eq(got_w2, A * 3.0 - 1)
+
+
+def test_a_numpy_function_run_now_keeps_written_arrays_it_computes(engine: Any) -> None:
+    """A NumPy function without a lazy twin computes its tensor arguments
+    now (``values_now``), as a read: the data of another array written in
+    place that it computes along the way is kept as ``eval`` keeps it."""
+    rng = np.random.default_rng(13)
+    A0, B0 = rng.random((8, 9)), rng.random((8, 9))
+
+    def run(m: Any) -> Any:
+        a, b = m.asarray(A0).copy(), m.asarray(B0).copy()
+        for _ in range(5):
+            b[1:-1] = 0.5 * (a[:-2] + a[2:])
+            a[1:-1] = 0.5 * (b[:-2] + b[2:])
+        return a, b
+    an, bn = run(np)
+    a, b = run(lt)
+    assert np.array2string(a) == np.array2string(an)
+    assert b.node.value is not None
+    assert_eq(b, bn)
