@@ -133,7 +133,6 @@ def test_compute_of_one_small_output_through_the_plan_cache(opts: Any, build: An
     (the plan cache's generated code, found from ``t``'s summary), whose
     results must be as owned as ``evaluate``'s way's; not with the reference
     engine or ``check=True`` (which verifies every plan: no plan cache)."""
-    from lazyten.exec import optimized
     a = np.linspace(-1.0, 3.0, 12)
     x = lt.asarray(a)
     with lt.set_options(**opts):
