@@ -1219,3 +1219,23 @@ def test_an_unusable_loop_warning_names_its_files(fresh_loops: Path, monkeypatch
     loops = fresh_loops / "loops"
     assert str(loops / f"lazyten_loop_{form.key}.py") in message
     assert str(loops / "__pycache__" / f"lazyten_loop_{form.key}") in message
+
+
+def test_numexpr_refuses_an_expression_whose_text_would_blow_up() -> None:
+    """numexpr has no temporaries: a value an instruction uses twice is
+    written out twice, so ``x = x - 0.1 * x * x`` ten times was 3**10
+    copies of ``x`` to compile (3 s; twelve times, 30 s).  Past
+    ``MAX_CHARS`` of text the kernel runs blocked NumPy instead; a short
+    chain still goes to numexpr.  NumPy's values either way."""
+    X = np.random.default_rng(14).random(50_000)
+
+    def chain(m: Any, n: int) -> Any:
+        x = m.asarray(X)
+        for _ in range(n):
+            x = x - 0.1 * x * x
+        return x
+    with lt.set_options(backend="numexpr"):
+        for n, backend in ((2, "numexpr"), (12, "blocked")):
+            x = chain(lt, n)
+            assert [k.kernel.backend for k in lt.plan(x).kernels] == [backend]
+            np.testing.assert_array_equal(lt.compute(x)[0], chain(np, n))

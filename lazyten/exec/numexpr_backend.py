@@ -49,6 +49,10 @@ COMPLEX_OK = frozenset({"add", "subtract", "negative", "positive",
 # the faster ones here (cost.py), so they run blocked NumPy.
 NOT_EXACT = frozenset({"pow"}) | TRANSCENDENTAL
 MAX_OPS = 64   # longer expressions hit numexpr's parser limits and gain nothing
+# and its text (numexpr has no temporaries: a value an instruction uses twice
+# is written out twice, so ``x = x - 0.1 * x * x`` ten times was 3**10 copies
+# of ``i0``, and compiling it took 3 s, twelve times 30 s)
+MAX_CHARS = 4096
 
 # numexpr reports no floating-point errors (its threads keep their flags),
 # where NumPy warns ("overflow encountered in multiply") or raises as
@@ -174,6 +178,8 @@ def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKe
                 name_list.append((names[key], r, cast))
             args.append(names[key])
         texts.append(spec.numexpr.format(*args))
+        if len(texts[-1]) > MAX_CHARS:
+            return None
         temp_dtypes.append(dt)
         here = name in RAISES or name in RAISES_ON_FLOATS and kind in "fc"
         raises |= here
@@ -195,7 +201,7 @@ def compile_numexpr(program: tuple[Instr, ...], inputs: list[Node]) -> NumexprKe
 # when full as the other caches are: a program generating many distinct
 # expressions (20,000 random ones made 19,485 entries) must not grow it
 # without end.  By entries and by the characters of their keys, which
-# ``MAX_OPS`` keeps to a few kilobytes each.
+# ``MAX_CHARS`` keeps to a few kilobytes each.
 _trial_cache: dict[tuple[str, tuple[str, ...]], bool] = {}
 _TRIAL_MAX = 4096
 _TRIAL_CHARS_MAX = 1 << 21
