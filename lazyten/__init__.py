@@ -107,12 +107,14 @@ def isdtype(dtype: Any, kind: Any) -> bool:
 def compute(*tensors: Any, profile: bool = False) -> Any:
     """Evaluate several tensors in one plan (shared work done once).
 
-    Returns new arrays owned by the caller.  Nothing is cached but the data
-    of arrays written in place (``u[1:-1] = ...``) that the plan computes,
-    which is kept as ``eval`` keeps it (an output's too), so that a loop
-    computing from such an array every step does not compute every earlier
-    step again.  With ``profile=True`` returns ``(results, Profile)`` (see
-    ``lt.profile``).
+    Returns new arrays owned by the caller.  Its results are not cached (but
+    one that is the data of an array written in place); what it computes
+    along the way is, where ``eval`` would keep it, for a loop calling it
+    every step not to compute every earlier step again: the data of arrays
+    written in place (``u[1:-1] = ...``), and a loop's state an earlier
+    read computed (``x = x - lr * g(x)``; not an expression of a few nodes
+    that two calls share).  With ``profile=True`` returns ``(results,
+    Profile)`` (see ``lt.profile``).
 
     >>> import lazyten as lt
     >>> a = lt.arange(4.0)

@@ -1335,13 +1335,21 @@ def _recomputed(nodes: Sequence[Node], compute: bool = False) -> list[Node]:
     10**12 elements, stays read view by view.
 
     The outputs themselves are not kept: ``eval`` keeps its result itself.
-    ``lt.compute`` (``compute``) keeps the written arrays' data only (an
-    output's too), and notes nothing for later reads: it is asked for its
-    results' own computation (timed, or in less memory), not for a shared
-    ``a * b + c`` kept whole once two of its calls read it."""
+    ``lt.compute`` (``compute``) keeps none of its own but one that is a
+    written array's data, and of what an earlier read computed, only a node
+    over more than ``_RECOMPUTE_DEEP`` pending ones: a loop's state
+    (``x = x - lr * g(x)`` with ``lt.compute(loss(x))`` each step, which
+    recomputed every earlier step), not a shared ``a * b + c``, which two
+    of its calls computing their own results would have kept whole."""
     states = _pending_states() if _states else {}
     if compute and not states:
-        return []
+        for n in nodes:
+            if not n.skey or n.scount > _RECOMPUTE_DEEP:
+                break
+        else:
+            # (graphs too small to stand on a deep re-read, by their build-time
+            # summaries' node counts: W5's call of 20 us took 6 more walking)
+            return []
     outs = {n.id for n in nodes}
     stack: list[Node] = list(nodes)
     seen: set[int] = set()
@@ -1352,20 +1360,20 @@ def _recomputed(nodes: Sequence[Node], compute: bool = False) -> list[Node]:
         if m.id in seen or m.value is not None or m.op.kind == "source":
             continue
         seen.add(m.id)
-        if not compute and m in _computed and m.id not in outs:
+        if m in _computed and m.id not in outs:
             # (the base under a view: views keep no value)
             while m.value is None and m.op.kind == "view" and m.op.view_of is not None:
                 m = m.inputs[m.op.view_of]
-            if m.value is None and m.op.kind != "source":
+            if m.value is None and m.op.kind != "source" \
+                    and (not compute or _deeper_than(m, _RECOMPUTE_DEEP)):
                 again[m.id] = m
             continue                          # (below it: computed with it)
         if m.id in states and (compute or m.id not in outs):
             again[m.id] = m                   # (and older states below it)
         walked.append(m)
         stack.extend(m.inputs)
-    if not compute:
-        for m in walked:
-            _computed.add(m)
+    for m in walked:
+        _computed.add(m)
     # (all of them within the cap: a graph may read many earlier results)
     budget = _reread_cap()
     keep = []
@@ -1375,6 +1383,26 @@ def _recomputed(nodes: Sequence[Node], compute: bool = False) -> list[Node]:
             keep.append(m)
             budget -= nbytes
     return keep
+
+
+# How many pending nodes a result ``lt.compute`` computed again must stand on
+# for it to be kept (``_recomputed``): a loop's state soon does, an
+# expression two calls share (``a * b + c``) does not.
+_RECOMPUTE_DEEP = 32
+
+
+def _deeper_than(n: Node, most: int) -> bool:
+    """Whether more than ``most`` pending nodes (``n`` among them) compute ``n``."""
+    stack, seen = [n], set()
+    while stack:
+        m = stack.pop()
+        if m.id in seen or m.value is not None or m.op.kind == "source":
+            continue
+        seen.add(m.id)
+        if len(seen) > most:
+            return True
+        stack.extend(m.inputs)
+    return False
 
 
 def _evaluate_keeping(nodes: Sequence[Node], keep: list[Node]) -> list[Any]:
@@ -1405,8 +1433,9 @@ def _evaluate_keeping(nodes: Sequence[Node], keep: list[Node]) -> list[Any]:
 
 def compute_keeping(nodes: Sequence[Node]) -> list[Any]:
     """``lt.compute``'s values of ``nodes``, which it does not keep, with
-    the data of arrays written in place that their plan computes, which it
-    does (an output's too: ``_recomputed``)."""
+    what it keeps along the way (``_recomputed``): the data of arrays
+    written in place that their plan computes (an output's too), and a
+    loop's state an earlier read computed."""
     return _evaluate_keeping(nodes, _recomputed(nodes, compute=True))
 
 
