@@ -1351,6 +1351,10 @@ def _recomputed(nodes: Sequence[Node], compute: bool = False) -> list[Node]:
             # summaries' node counts: W5's call of 20 us took 6 more walking)
             return []
     outs = {n.id for n in nodes}
+    # (a result lt.compute is asked for again, the same expression: computed
+    # again as asked, keeping nothing an earlier read computed; it is timed,
+    # or wanted in little memory)
+    reread = not compute or not any(n in _computed for n in nodes)
     stack: list[Node] = list(nodes)
     seen: set[int] = set()
     again: dict[int, Node] = {}
@@ -1360,7 +1364,7 @@ def _recomputed(nodes: Sequence[Node], compute: bool = False) -> list[Node]:
         if m.id in seen or m.value is not None or m.op.kind == "source":
             continue
         seen.add(m.id)
-        if m in _computed and m.id not in outs:
+        if reread and m in _computed and m.id not in outs:
             # (the base under a view: views keep no value)
             while m.value is None and m.op.kind == "view" and m.op.view_of is not None:
                 m = m.inputs[m.op.view_of]

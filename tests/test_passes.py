@@ -1202,6 +1202,7 @@ def test_join_operands_that_cannot_write_into_it(monkeypatch: pytest.MonkeyPatch
         with lt.set_options(backend=backend, check=True):
             assert len(_into_steps(lt.plan(last))) == 2
             assert_eq(last, np.stack([np.sin(a) * f, a * f + 1.0, a], axis=-1))
+    x = lt.asarray(a.copy())      # (sin(x), cos(x) of the x above, read twice, are kept)
     promoted = lt.concat([lt.sin(x).astype(np.float32), lt.cos(x)])   # float32 operand
     assert len(_into_steps(lt.plan(promoted))) == 1
     assert_eq(promoted, np.concatenate([np.sin(a).astype(np.float32), np.cos(a)]))
