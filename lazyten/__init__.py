@@ -113,7 +113,8 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
     every step not to compute every earlier step again: the data of arrays
     written in place (``u[1:-1] = ...``), and a loop's state an earlier
     read computed (``x = x - lr * g(x)``; not an expression of a few nodes
-    that two calls share).  With ``profile=True`` returns ``(results,
+    that two calls share, nor anything when it is asked again for a result
+    it computed before).  With ``profile=True`` returns ``(results,
     Profile)`` (see ``lt.profile``).
 
     >>> import lazyten as lt
