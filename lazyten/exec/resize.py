@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..graph import ops
-from ..graph.node import Node, _hashable, intern
+from ..graph.node import Node, attrs_key, intern
 from ..graph.passes.fuse import FUSED
 from ..graph.rewrite import Graph
 from ..graph.shapes import broadcast_shapes, normalize_axes, reduce_shape
@@ -100,7 +100,7 @@ def size_form(g: Graph, inputs: Sequence[Node]) -> tuple[Any, ...] | None:
                 return None
             key: Any = (a["program"], a["reduce"], a["sources"], a["recomputed"])
         elif n.op.kind in _SIZE_FREE_KINDS or n.op.name in _SIZE_FREE_OPS:
-            key = _hashable(n.attrs) if n.attrs else ()
+            key = attrs_key(n)
         else:
             return None
         items.append((n.op.name, key, n.dtype, n.weak, n.source,
