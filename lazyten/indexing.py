@@ -459,10 +459,12 @@ def setitem(t: Tensor, index: Any, value: Any) -> None:
             # NumPy, which broadcasts a 1-element array into it; the op writes
             # its normalized index, all integers, where NumPy would not.
             val = ops.apply("reshape", [val], shape=())
-        # NumPy's float scalar into integers is converted as a number (NaN:
-        # its ValueError): a lazy one is known when the write runs
-        scalar = isinstance(value, Tensor) and not val.shape and val.dtype.kind == "f" \
-            and t.dtype.kind in "iu" and value._is_scalar()
+        # NumPy's scalar of another dtype into integers is converted as a
+        # number (NaN: its ValueError; np.int64(2**40) into int32, or -1 from
+        # uint32: its OverflowError), where a 0-d array is cast (wraps): a
+        # lazy one is known when the write runs
+        scalar = isinstance(value, Tensor) and not val.shape and val.dtype.kind in "iufc" \
+            and val.dtype != t.dtype and t.dtype.kind in "iu" and value._is_scalar()
         if t._root is None and _whole(t, items) and (val.shape == t.shape or not val.shape) \
                 and not _sized_at_call(t) and not scalar and layout_known(t._node):
             # ``t[...] = v``, ``t[:] = 0``: every element written, so the

@@ -744,6 +744,65 @@ def test_a_whole_write_is_the_value_not_a_copy_written_over(engine: Any) -> None
     assert_eq(z, np.full((2, 3), 2, np.int8))
 
 
+@pytest.mark.parametrize("computed", [False, True])
+def test_augmented_scalar_writes_raise_or_wrap_as_numpy(engine: Any, computed: bool) -> None:
+    """``x[3] += np.int64(2**40)`` into int32: the sum is an int64 scalar,
+    and NumPy writes a scalar through a basic index as a Python number (its
+    OverflowError; NaN into integers its ValueError), where a slice's write
+    casts (wraps).  On a leaf and on a computed array, when the write runs."""
+    cases: list[tuple[Any, Any]] = [
+        (lambda v: v.__setitem__(3, v[3] + np.int64(2**40)), OverflowError),
+        (lambda v: v.__setitem__(3, v[3] + np.uint64(2**40)), OverflowError),
+        (lambda v: v.__setitem__(3, v[3] + np.float64(1e20)), OverflowError),
+        (lambda v: v.__setitem__(3, v[3] * np.float64(np.nan)), ValueError),
+        (lambda v: v.__setitem__(slice(3, 4), v[3:4] + np.int64(2**40)), None)]
+    for write, err in cases:
+        n = np.arange(10, dtype=np.int32)
+        x = lt.asarray(n.copy()) * 1 if computed else lt.asarray(n.copy())
+        if err is None:
+            write(n)
+            write(x)
+            assert_eq(x, n)
+            continue
+        with pytest.raises(err):
+            write(n)
+        with pytest.raises(err):
+            write(x)
+            x.eval()
+
+
+def test_scalar_writes_convert_as_numpy_for_every_dtype_pair(engine: Any) -> None:
+    """``x[1] = src[0]``: an element of another dtype is NumPy's scalar,
+    converted as a number into integers (an error where it does not fit,
+    where uint8 wraps as NumPy does) and cast into others; each twice, the
+    second run from the plan cache."""
+    import warnings
+    dtypes = [np.bool_, np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64,
+              np.float16, np.float32, np.float64, np.complex128]
+    values = [1, -1, 300, 2**40, 2.7, -2.7, np.nan, np.inf, 1e20, 1 + 2j]
+
+    def outcome(xp: Any, src: np.ndarray, dst: Any) -> tuple[Any, ...]:
+        x = xp.asarray(np.zeros(3, dst))
+        try:
+            x[1] = xp.asarray(src)[0]
+            return ("ok", np.asarray(x).tobytes())
+        except (OverflowError, ValueError, TypeError) as e:
+            return (type(e),)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for sd in dtypes:
+            for v in values:
+                try:
+                    src = np.array([v]).astype(sd)
+                except (OverflowError, ValueError, TypeError):
+                    continue
+                for dd in dtypes:
+                    want = outcome(np, src, dd)
+                    for _ in range(2):
+                        assert outcome(lt, src, dd) == want, (src, np.dtype(dd))
+
+
 def test_a_loop_of_whole_writes_fuses_into_one_kernel() -> None:
     """``y[...] = y * 0.5 + i`` 400 times: each write's layout (C, which
     the whole write keeps) is known from its operands' without computing,
