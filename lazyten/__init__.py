@@ -161,12 +161,9 @@ def explain(*tensors: Any, verbose: bool = False, renumber: bool = False) -> str
                 + format_graph(nodes, renumber=renumber))
     # renumber=True names values by step number: the same text on every run.
     text = format_plan(plan(*tensors), verbose=verbose, renumber=renumber)
-    from .exec.optimized import runs_node_by_node
-    if runs_node_by_node([wrap(t)._node for t in tensors], get_options()):
-        text += (f"\n-- tiny: no node holds over {get_options().tiny_elements} elements "
-                 f"(tiny_elements): an evaluation whose plan is not cached runs the graph "
-                 f"node by node as NumPy, which costs less than optimizing it")
-    return text
+    from .exec.optimized import node_by_node_note
+    note = node_by_node_note([wrap(t)._node for t in tensors], get_options())
+    return text if note is None else f"{text}\n-- {note}"
 
 
 def plan(*tensors: Any) -> Any:

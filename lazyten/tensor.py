@@ -1378,6 +1378,8 @@ def _recomputed(nodes: Sequence[Node], compute: bool = False) -> list[Node]:
         stack.extend(m.inputs)
     for m in walked:
         _computed.add(m)
+    if not again:
+        return []
     # (all of them within the cap: a graph may read many earlier results)
     budget = _reread_cap()
     keep = []

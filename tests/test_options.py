@@ -139,3 +139,46 @@ def test_a_graph_of_small_arrays_not_in_the_plan_cache_runs_as_numpy(
     assert "-- tiny" not in lt.explain(large)
     with lt.set_options(tiny_elements=0):
         assert "-- tiny" not in lt.explain(small)
+
+
+def test_a_read_of_views_of_values_runs_without_a_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``int(a[i])`` for each ``i`` (a slice bound read from an index array,
+    npbench's spmv): views of a value have nothing to plan, and each index
+    was a structure of its own, planned when seen twice (80-100 us a read)
+    and filling the plan cache.  They run as NumPy's views, whatever the
+    size; a view of a pending result is planned as before, and ``check=True``
+    plans all."""
+    from lazyten.exec import optimized
+    planned: list[int] = []
+    real = optimized.plan_for
+
+    def spy(outputs: Any, opts: Any) -> Any:
+        planned.append(len(outputs))
+        return real(outputs, opts)
+    monkeypatch.setattr(optimized, "plan_for", spy)
+    n = np.arange(100_000, dtype=np.uint32) * 3
+    a = lt.asarray(n)
+    cached = len(optimized._plans)
+    for _ in range(2):
+        for i in range(0, 100_000, 997):
+            assert int(a[i]) == int(n[i])
+            np.testing.assert_array_equal(a[i:i + 5][::-1].eval(), n[i:i + 5][::-1])
+    big = a[::-2].reshape(-1, 2).T
+    np.testing.assert_array_equal(big.eval(), n[::-2].reshape(-1, 2).T)
+    assert planned == []
+    b = a * 2
+    b.eval()                                      # (a value now: planned)
+    planned.clear()
+    for i in range(3):
+        assert int(b[i + 7]) == int(n[i + 7] * 2)
+    assert planned == [] and len(optimized._plans) == cached
+    assert "-- views: the read is views of values" in lt.explain(a[3])
+    assert "-- views" not in lt.explain((a + 1)[3])
+    for i in range(3):
+        assert int((a + 1)[i]) == int(n[i] + 1)   # (a pending base: planned)
+    assert planned
+    planned.clear()
+    with lt.set_options(check=True):
+        assert int(a[11]) == int(n[11])
+        assert planned == [1]
+        assert "-- views" not in lt.explain(a[3])

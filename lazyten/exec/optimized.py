@@ -196,10 +196,50 @@ def _tiny(outputs: Sequence[Node], opts: Options) -> list[Node] | None:
     return order
 
 
-def runs_node_by_node(outputs: Sequence[Node], opts: Options) -> bool:
-    """Whether an evaluation of ``outputs`` whose plan is not cached runs
-    node by node as NumPy (``_tiny``), for ``lt.explain`` to say so."""
-    return _tiny([entered(o) for o in outputs], opts) is not None
+# A read of views of computed or user arrays (``int(a[i])``, ``a[2:5]``
+# printed, a slice bound read from an index array) has nothing to compute,
+# fuse or plan: it runs as NumPy's views whatever the size or the options
+# (but ``check``, which verifies the optimizer).  Planned, a structure seen
+# twice was templated, planned and given generated code (80-100 us), and
+# every index read was a structure of its own: a loop reading ``a[i]`` for
+# each ``i`` planned each one and filled the plan cache with them.
+VIEW_CHAIN_MAX = 16
+
+
+def _views_of_values(outputs: Sequence[Node]) -> list[Node] | None:
+    """Each output's chain of one-input views down to a node with a value,
+    inputs first, where every output is one (at most ``VIEW_CHAIN_MAX``
+    views deep); else None."""
+    if len(outputs) != 1:
+        return None                          # (one read: the common case, no merging)
+    chain: list[Node] = []
+    n = outputs[0]
+    while n.value is None:
+        if n.op.kind != "view" or len(n.inputs) != 1 or len(chain) == VIEW_CHAIN_MAX:
+            return None
+        chain.append(n)
+        n = n.inputs[0]
+    if not chain:
+        return None
+    chain.append(n)
+    chain.reverse()
+    return chain
+
+
+def node_by_node_note(outputs: Sequence[Node], opts: Options) -> str | None:
+    """Why an evaluation of ``outputs`` runs node by node as NumPy (a read
+    of views, ``_views_of_values``; a tiny graph whose plan is not cached,
+    ``_tiny``), for ``lt.explain`` to say so; None when it is planned."""
+    if opts.check:
+        return None
+    if _views_of_values(outputs) is not None:
+        return ("views: the read is views of values computed or given, run as NumPy's "
+                "views without a plan")
+    if _tiny([entered(o) for o in outputs], opts) is not None:
+        return (f"tiny: no node holds over {opts.tiny_elements} elements (tiny_elements): "
+                f"an evaluation whose plan is not cached runs the graph node by node as "
+                f"NumPy, which costs less than optimizing it")
+    return None
 
 
 @dataclass
@@ -340,6 +380,10 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
     """
     # (the thread count is looked up where a plan is executed: the fast path
     # needs none, and the lookup is a system call)
+    if not opts.check:
+        order = _views_of_values(outputs)
+        if order is not None:
+            return run_reference(outputs, order)
     summary = None if opts.check else graph_summary(outputs)
     sig: tuple[tuple[Any, ...], list[Node]] | None
     if summary is not None:
