@@ -182,3 +182,51 @@ def test_a_read_of_views_of_values_runs_without_a_plan(monkeypatch: pytest.Monke
         assert int(a[11]) == int(n[11])
         assert planned == [1]
         assert "-- views" not in lt.explain(a[3])
+
+
+def _views_result(v: Any) -> Any:
+    return v * 2.0 + 1.0                          # (one line: one structure for every view)
+
+
+def test_views_of_values_are_leaves_of_one_cached_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A view of a value is a leaf of the graphs built over it (summary and
+    walk alike): ``a[i] > 0.5`` for every ``i`` is one structure, planned
+    once, where each ``i`` was planned on its own when seen twice (100-170
+    us) and 300 of them overflowed the plan cache, planned again on every
+    second pass.  Views of every layout (rows, columns, transposed and
+    reversed blocks, a computed value's) share a plan and give NumPy's
+    values and layout."""
+    from lazyten.exec import optimized
+    planned: list[int] = []
+    real = optimized.plan_for
+
+    def spy(outputs: Any, opts: Any) -> Any:
+        planned.append(len(outputs))
+        return real(outputs, opts)
+    monkeypatch.setattr(optimized, "plan_for", spy)
+    n = np.random.default_rng(5).random(300)
+    a = lt.asarray(n)
+    for _ in range(3):
+        got = [bool(a[i] > 0.5) for i in range(300)]
+        assert got == [bool(n[i] > 0.5) for i in range(300)]
+    assert len(planned) <= 1
+    m = np.random.default_rng(6).random((6, 6))
+    b = lt.asarray(m)
+    c = b * 3.0
+    c.eval()                                      # (a computed value)
+    planned.clear()
+    views = [(lambda x: x[1], 1), (lambda x: x[:, 2], 1), (lambda x: x[::-1, 3], 1),
+             (lambda x: x[1:4, 2:5], 2), (lambda x: x.T[1:4, 2:5], 2),
+             (lambda x: x[::-1, ::2][:3], 2), (lambda x: x.T[::-1][2:5, 1:4], 2)]
+    for _ in range(2):
+        for view, _nd in views:
+            for t, x in ((b, m), (c, m * 3.0)):
+                want = _views_result(view(x))
+                out = lt.compute(_views_result(view(t)))[0]
+                np.testing.assert_array_equal(out, want)
+                assert out.dtype == want.dtype
+                got = _views_result(view(t)).eval()
+                assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+                    (want.flags.c_contiguous, want.flags.f_contiguous)
+    # (one structure per shape: [6] and [3, 3], planned once each when seen twice)
+    assert len(planned) <= 4

@@ -31,7 +31,7 @@ from ..graph.passes.simplify import simplify
 from ..graph.rewrite import Graph, rebuild
 from ..options import Options
 from .errors import with_provenance
-from .reference import run_reference, unaliased
+from .reference import run_reference, unaliased, view_leaf_value
 from . import fpflags
 from .loop_backend import first_call_seconds
 from .gcpause import gc_paused
@@ -301,7 +301,7 @@ def walk_signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]
         n = stack.pop()
         p = pos.get(n.id)
         if p is None:
-            if n.value is None and n.inputs:
+            if n.value is None and n.inputs and n.leaves is not None:   # (not a view leaf)
                 if len(pos) >= PLAN_CACHE_NODES:
                     return None              # too large: say so before walking it all
                 pos[n.id] = -1               # expanded: popped again once its inputs are
@@ -320,8 +320,8 @@ def walk_signature(outputs: Sequence[Node]) -> tuple[tuple[Any, ...], list[Node]
         if n.value is None and n.op.name == "const":
             v = n.attrs["value"]   # a scalar: (type, repr) tells 1 from 1.0 and NaN == NaN
             items.append(("c", type(v), scalar_key(v), n.dtype, n.weak))
-        elif n.value is not None or n.op.kind == "source":
-            items.append(("s", n.shape, n.dtype))
+        elif n.value is not None or n.op.kind == "source" or n.leaves is None:
+            items.append(("s", n.shape, n.dtype))   # (a view leaf too: is_leaf)
             leaves.append(n)
         else:
             # The source line is part of the key: a cached plan's nodes are
@@ -350,7 +350,7 @@ def _template(outputs: Sequence[Node], leaves: list[Node]) -> tuple[list[Node], 
     placeholder = REGISTRY["placeholder"]
     is_leaf = {n.id for n in leaves}
     mapping: dict[int, Node] = {}
-    for n in toposort(outputs):
+    for n in toposort(outputs, stop=is_leaf):    # (not below a view leaf)
         if n.value is not None and n.id not in is_leaf:
             # Another thread cached it since the signature was taken (whose
             # structure has it as an operation): the template would differ.
@@ -426,10 +426,13 @@ def run_optimized(outputs: Sequence[Node], opts: Options) -> list[Any]:
     hit.uses += 1
     values = []
     for n in sig[1]:  # a loop, not a generator: this runs on every small evaluation
-        if n.value is None:
-            # An unbound placeholder (tracing): the executor names it.
-            return execute(plan_for([entered(o) for o in outputs], opts), threads_for(opts))
-        values.append(n.value)
+        v = n.value
+        if v is None:
+            v = view_leaf_value(n) if n.inputs else None
+            if v is None:
+                # An unbound placeholder (tracing): the executor names it.
+                return execute(plan_for([entered(o) for o in outputs], opts), threads_for(opts))
+        values.append(v)
     if hit.fast is not None:
         # A small plan: its generated straight-line code, without the
         # executor's per-step bookkeeping (most of the time at N=100).
@@ -474,7 +477,9 @@ def compute_cached(o: Node, opts: Options) -> list[Any] | None:
     for n in ol:      # a loop, not a comprehension (a call, in 3.11)
         v = n.value
         if v is None:
-            return None
+            v = view_leaf_value(n) if n.inputs else None
+            if v is None:
+                return None
         values.append(v)
     hit.uses += 1
     return _run_fast(hit, values, opts)

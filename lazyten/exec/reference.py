@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.node import Node, toposort
+from ..graph.node import Node, is_view_leaf, toposort
 from .errors import with_provenance
 
 
@@ -40,6 +40,22 @@ def run_node(node: Node, args: Sequence[Any]) -> Any:
     except Exception as e:
         with_provenance(e, node)
         raise
+
+
+def view_leaf_value(n: Node) -> Any:
+    """The value of ``n``, a view leaf (``graph.node.is_view_leaf``): NumPy's
+    view of the value under its chain of views; None where that is a
+    placeholder without one (a function being traced)."""
+    chain: list[Node] = []
+    while is_view_leaf(n):
+        chain.append(n)
+        n = n.inputs[0]
+    v = n.value                # (a view cached meanwhile by another thread: its own)
+    if v is None:
+        return None
+    for m in reversed(chain):
+        v = run_node(m, (v,))
+    return v
 
 
 def unaliased(v: Any, args: Sequence[Any]) -> Any:

@@ -451,6 +451,27 @@ def _summarize_leaf(node: Node) -> None:
     node.leaves, node.sepoch, node.scount = None, _NEVER_STALE, 1   # None: (node,)
 
 
+# A view of a leaf (``a[i]``, ``a[2:5].T`` of a user's array or a computed
+# value) is a leaf too, to the summaries and the plan cache's walk alike: its
+# value is NumPy's view of the value under it, taken when a plan binds its
+# leaves (``exec.reference.view_leaf_value``).  Each index was a structure of its own, so a
+# loop reading ``a[i] > 0`` planned one per ``i`` (each 100-170 us, seen
+# twice) and filled the plan cache; now every ``i`` shares one plan.  A view
+# leaf is the one node with inputs whose summary's leaves are None (a leaf's
+# own mark; a value drops its node's inputs), so telling one costs no walk
+# down its chain; one made before the value under it was given has a stale
+# summary, and the walk sees it as the operation it was summarized as.
+def is_leaf(n: Node) -> bool:
+    """Whether ``n`` is a leaf of the graphs built over it: a value, a
+    source (a user's array, a placeholder) or a view of one."""
+    return n.value is not None or n.leaves is None
+
+
+def is_view_leaf(n: Node) -> bool:
+    """Whether ``n`` is a view summarized as a leaf (``is_leaf``)."""
+    return n.value is None and n.leaves is None and bool(n.inputs)
+
+
 def _input_summary(i: Node, epoch: int) -> tuple[int, tuple[Node, ...], int]:
     """An input's (structure id, leaves, node count) as a consumer built in
     ``epoch`` sees it; structure id 0 when it has no current summary.
@@ -518,6 +539,8 @@ def _summarize(node: Node, inputs: tuple[Node, ...], attrs_key: Any, epoch: int)
     leaves in the same order.
     """
     op = node.op
+    if op.kind == "view" and len(inputs) == 1 and is_leaf(inputs[0]):
+        return _summarize_leaf(node)
     if len(inputs) <= 2 and not attrs_key and op.kind == "elementwise":
         got = _elementwise_item(op, inputs, node.source, epoch)
         if got is None:
@@ -680,14 +703,15 @@ def intern_view(op: OpSpec, x: Node, given_key: Any, source: tuple[str, int]) ->
         found = ref()
         if found is not None:
             return found
-    # Its summary as ``_summarize`` would make it: a one-input node's leaves
-    # are its input's.
+    # Its summary as ``_summarize`` would make it: a leaf's view is a leaf;
+    # otherwise a one-input node's leaves are its input's.
     node = Node(op, (x,), attrs, shape, dtype, source)
-    node.skey = sid
     leaves = x.leaves
-    node.leaves = (x,) if leaves is None else leaves
-    node.sepoch = epoch
-    node.scount = count
+    node.skey = sid
+    if leaves is None or x.value is not None:
+        node.leaves, node.sepoch, node.scount = None, _NEVER_STALE, 1
+    else:
+        node.leaves, node.sepoch, node.scount = leaves, epoch, count
     return _insert(key, node)
 
 
@@ -699,8 +723,9 @@ def remember_view(node: Node, given_key: Any, source: tuple[str, int],
     current summary at this line is one a new node would equal: a node found
     in the table may date from another line or epoch."""
     x = node.inputs[0]
-    if (node.sepoch != _epoch or not summary_current(node) or node.source != source
-            or node.weak or not summary_current(x)):
+    if (not summary_current(node) or node.source != source
+            or node.weak or not summary_current(x)
+            or (node.sepoch != _epoch and not is_view_leaf(node))):
         return
     if len(_view_structs) >= _STRUCTS_MAX:
         _view_structs.clear()
@@ -802,11 +827,13 @@ def intern_key(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any],
     return (op.name, tuple([n.id for n in inputs]), attrs_key, dtype, weak)
 
 
-def toposort(outputs: Iterable[Node], stop_at_values: bool = True) -> list[Node]:
+def toposort(outputs: Iterable[Node], stop_at_values: bool = True,
+             stop: set[int] | None = None) -> list[Node]:
     """All nodes the outputs depend on, inputs first.
 
     With ``stop_at_values`` a node whose value is cached is a leaf: what it was
-    computed from is not needed again.  Iterative; ids give the order.
+    computed from is not needed again; so is a node whose id is in ``stop``.
+    Iterative; ids give the order.
     """
     seen: dict[int, Node] = {}
     stack = list(outputs)
@@ -815,7 +842,7 @@ def toposort(outputs: Iterable[Node], stop_at_values: bool = True) -> list[Node]
         if n.id in seen:
             continue
         seen[n.id] = n
-        if stop_at_values and n.value is not None:
+        if (stop_at_values and n.value is not None) or (stop is not None and n.id in stop):
             continue
         stack.extend(n.inputs)  # seen ones are skipped when popped: cheaper than a filter
     return [seen[k] for k in sorted(seen)]
@@ -847,7 +874,12 @@ def reaches_placeholder(node: Node) -> bool:
         leaves = (node,) if node.leaves is None else node.leaves
     else:
         leaves = toposort([node])
-    return any(n in _symbolic_placeholders and n.value is None for n in leaves)
+    for n in leaves:
+        while is_view_leaf(n):               # (the source under a view leaf)
+            n = n.inputs[0]
+        if n in _symbolic_placeholders and n.value is None:
+            return True
+    return False
 
 
 def refuse_call_sizes(node: Node, dims: Sequence[int], what: str) -> None:
