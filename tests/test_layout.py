@@ -175,6 +175,26 @@ def test_a_reduction_of_broadcast_operands_adds_in_their_layouts_order(backend: 
                 same_bits(lt.compute(((p[:, None, :] - q[None, :, :])**2).sum(-1))[0], exp)
 
 
+def test_a_reduction_of_an_empty_operand_is_c_ordered_as_numpys(engine: Any) -> None:
+    """NumPy allocates the result of reducing an empty operand C-ordered,
+    whatever the operand's strides (``np.zeros((2, 4, 0)).T.sum(0)``: C,
+    where the same of a (2, 4, 3) array is F); lazyten gave F (a fuzzer's
+    find: ``x.T.std(axis=-1)`` of a (0, 4, 3) array)."""
+    def flags(v: Any) -> tuple[bool, bool]:
+        return v.flags.c_contiguous, v.flags.f_contiguous
+    for shape in ((0, 4, 3), (2, 4, 0), (2, 0, 3), (5, 4, 3)):
+        x = np.zeros(shape, np.float32)
+        for name in ("sum", "mean", "std", "prod", "all"):
+            for axis in (0, 1, 2, (0, 1)):
+                for keep in (False, True):
+                    want = getattr(x.T, name)(axis=axis, keepdims=keep)
+                    t = getattr(lt.asarray(x).T, name)(axis=axis, keepdims=keep)
+                    got = t.eval()
+                    assert_eq(t, want)
+                    assert flags(got) == flags(want), (shape, name, axis, keep)
+                    assert flags(lt.compute(t)[0]) == flags(want), (shape, name, axis, keep)
+
+
 def test_a_small_plain_reduction_is_numpys_on_any_axis() -> None:
     """Plain NumPy reduces a temporary laid out as NumPy's own would be."""
     arr = np.asfortranarray(np.random.default_rng(3).standard_normal((60, 70)))

@@ -376,6 +376,10 @@ def _reduction_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
     of a C ``x`` is F; the fused kernels do the same:
     ``exec.layout.in_memory_order``)."""
     (i,) = n.inputs[:1]
+    if not i.size:
+        # NumPy allocates the result of reducing an empty operand C-ordered
+        # (``np.zeros((2, 4, 0)).T.sum(0)`` is C), whatever its strides
+        return "C", True
     v, known = _operand_stand_in(i, budget)
     if not known or v is None or n.attrs.get("axis") is None:
         return "C", False
