@@ -83,8 +83,13 @@ def memory_order(args: list[Any], shape: tuple[int, ...]) -> tuple[int, ...] | N
 def dense_layout(shape: tuple[int, ...], itemsize: int,
                  axes: Sequence[int] | None) -> str | tuple[int, ...]:
     """The layout of a new array of ``shape`` with its axes in memory in the
-    order ``axes`` (outer to inner; None: C): "C", "F" or its strides."""
+    order ``axes`` (outer to inner; None: C): "C", "F" or its strides; an
+    empty one's strides are all 0, as NumPy allocates it (``np.empty((3,
+    0)).strides``), which orders the axes of results over it as C (a
+    reduction over its empty axis, a copy of its transpose)."""
     nd = len(shape)
+    if nd >= 2 and 0 in shape:
+        return (0,) * nd
     if axes is None or nd < 2 or list(axes) == list(range(nd)):
         return "C"
     if list(axes) == list(range(nd - 1, -1, -1)):
@@ -212,8 +217,12 @@ def array_layout(v: Any) -> Layout:
         return "C"
     if not v.size:
         # (NumPy calls every empty array contiguous, and orders the axes of
-        # results over it by its strides all the same)
-        return "C" if v.ndim < 2 or row_major(v) else v.strides
+        # results over it by its strides all the same: its own strides, which
+        # may be all 0, ``np.zeros((0, 4, 3))``'s, whose transpose is then C
+        # to NumPy where a C array's strides would make it F)
+        if v.ndim < 2 or v.strides == layout_stand_in(v.shape, v.dtype, "C").strides:
+            return "C"
+        return v.strides
     return "F" if v.flags.f_contiguous else v.strides
 
 
@@ -376,9 +385,9 @@ def _reduction_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
     of a C ``x`` is F; the fused kernels do the same:
     ``exec.layout.in_memory_order``)."""
     (i,) = n.inputs[:1]
-    if not i.size:
-        # NumPy allocates the result of reducing an empty operand C-ordered
-        # (``np.zeros((2, 4, 0)).T.sum(0)`` is C), whatever its strides
+    if not i.size and n.op.name in ("std", "var"):
+        # (NumPy's var reduces ``x - x.mean()``, a new array, whose strides
+        # are all 0 where it is empty: C; a ``dense_layout``)
         return "C", True
     v, known = _operand_stand_in(i, budget)
     if not known or v is None or n.attrs.get("axis") is None:
