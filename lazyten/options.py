@@ -37,8 +37,9 @@ class Options:
     # order, and with infinities another non-finite value (inf * 0 is NaN in
     # one order only).  False: NumPy's order, NumPy's bits.
     matmul_order: bool = True
-    # A graph none of whose nodes holds more than this many elements, whose
-    # plan is not cached, runs node by node as NumPy under backend "auto"
+    # A graph none of whose operations computes more than this many elements
+    # (its leaves and views may be larger), whose plan is not cached, runs
+    # node by node as NumPy under backend "auto"
     # (``exec.optimized.run_optimized``: optimizing it costs more than it
     # saves).  0: never.
     tiny_elements: int = 4096

@@ -92,8 +92,8 @@ def test_every_option_combination_gives_numpys_result(opts: dict[str, object]) -
 
 def test_a_graph_of_small_arrays_not_in_the_plan_cache_runs_as_numpy(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Under the default backend a graph none of whose nodes holds more than
-    ``tiny_elements`` elements, whose plan is not cached, runs node by node
+    """Under the default backend a graph none of whose operations computes
+    more than ``tiny_elements`` elements, whose plan is not cached, runs node by node
     (optimizing it costs more than it saves); a cached plan runs as it is,
     and a larger node, ``tiny_elements=0``, ``check=True``, an explicit
     backend or a ``memory_limit`` optimize.  The values are NumPy's."""
@@ -133,9 +133,21 @@ def test_a_graph_of_small_arrays_not_in_the_plan_cache_runs_as_numpy(
         a = np.arange(7.0) + k
         np.testing.assert_array_equal(lt.compute(lt.asarray(a) * 2.75 - 1.25)[0], a * 2.75 - 1.25)
     assert planned == [1]
+    # The leaves and views may be of any size: what counts is what the
+    # operations compute (a few elements of large arrays, read in a loop).
+    big = np.arange(100_000.0)
+    planned.clear()
+    for i in range(50):
+        k = 661 * i
+        assert float(lt.asarray(big)[k] * lt.asarray(big)[::-3][k] + 1.0) == \
+            big[k] * big[::-3][k] + 1.0
+    assert planned == [1]                        # (the structure's plan, cached when seen twice)
+    planned.clear()
+    assert float((lt.asarray(big) * 2.0)[7]) == 14.0   # (a large operation: planned)
+    assert planned == [1]
     # lt.explain says so.
     small, large = lt.asarray(np.ones(10)) * 2.0, lt.asarray(np.ones(5000)) * 2.0
-    assert "-- tiny: no node holds over 4096 elements" in lt.explain(small)
+    assert "-- tiny: no operation computes over 4096 elements" in lt.explain(small)
     assert "-- tiny" not in lt.explain(large)
     with lt.set_options(tiny_elements=0):
         assert "-- tiny" not in lt.explain(small)

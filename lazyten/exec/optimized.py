@@ -165,8 +165,10 @@ FAST_PATH_STEPS = 256
 FAST_PATH_HELD_BYTES = 16 << 10
 
 
-# A graph none of whose nodes holds more than ``Options.tiny_elements``
-# elements (4096), whose plan is not cached (a structure seen once, or too
+# A graph none of whose operations computes more than
+# ``Options.tiny_elements`` elements (4096; its leaves, arrays given or
+# computed before, and its views, which compute nothing, may be of any
+# size: ``a[5] * b[6] + 1`` of large arrays is tiny), whose plan is not cached (a structure seen once, or too
 # large to cache), runs node by node as NumPy (``run_reference``) under the
 # default backend: optimizing and planning it cost 20-40 us a node, where
 # NumPy's call on so few elements takes 1-3 us (4 us with the reference's
@@ -187,11 +189,11 @@ def _tiny(outputs: Sequence[Node], opts: Options) -> list[Node] | None:
     if not most or opts.backend != "auto" or opts.check or opts.memory_limit is not None:
         return None
     for o in outputs:
-        if o.size > most:
+        if o.size > most and o.op.kind != "view":
             return None                      # (a large result: no walk)
     order = toposort(outputs)
     for n in order:
-        if n.size > most:
+        if n.size > most and n.value is None and n.op.kind not in ("source", "view"):
             return None
     return order
 
@@ -236,9 +238,9 @@ def node_by_node_note(outputs: Sequence[Node], opts: Options) -> str | None:
         return ("views: the read is views of values computed or given, run as NumPy's "
                 "views without a plan")
     if _tiny([entered(o) for o in outputs], opts) is not None:
-        return (f"tiny: no node holds over {opts.tiny_elements} elements (tiny_elements): "
-                f"an evaluation whose plan is not cached runs the graph node by node as "
-                f"NumPy, which costs less than optimizing it")
+        return (f"tiny: no operation computes over {opts.tiny_elements} elements "
+                f"(tiny_elements): an evaluation whose plan is not cached runs the graph "
+                f"node by node as NumPy, which costs less than optimizing it")
     return None
 
 
