@@ -313,6 +313,17 @@ def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: S
     if ref is not None:
         found = ref()
         if found is not None:
+            if not attrs and found.skey and op.kind == "elementwise":
+                # Built again (``2.0 * A[1:-1]`` on a statement's second line):
+                # the next node of the found one's structure is entered as an
+                # operator makes it (``intern_elementwise``), so that the
+                # second line finds it again.  Left pending, the second
+                # line's copy was entered first in the next run of a loop,
+                # and the line the graph keeps changed from run to run, each
+                # a new structure to plan (heat_3d planned in its first five).
+                if len(_entered_structs) >= _STRUCTS_MAX:
+                    _entered_structs.clear()
+                _entered_structs.add(found.skey)
             return found
     node = Node(op, inputs, attrs, shape, dtype, source, weak, value)
     if inputs:
