@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import lazyten as lt
+from lazyten.exec import optimized
+from tests.util import plans_counted
 
 
 def test_context_manager_restores() -> None:
@@ -97,14 +99,7 @@ def test_a_graph_of_small_arrays_not_in_the_plan_cache_runs_as_numpy(
     (optimizing it costs more than it saves); a cached plan runs as it is,
     and a larger node, ``tiny_elements=0``, ``check=True``, an explicit
     backend or a ``memory_limit`` optimize.  The values are NumPy's."""
-    from lazyten.exec import optimized
-    planned: list[int] = []
-    real = optimized.plan_for
-
-    def spy(outputs: Any, opts: Any) -> Any:
-        planned.append(len(outputs))
-        return real(outputs, opts)
-    monkeypatch.setattr(optimized, "plan_for", spy)
+    planned = plans_counted(monkeypatch)
     rng = np.random.default_rng(3)
 
     def run(n: int, **opts: Any) -> tuple[int, bool]:
@@ -160,14 +155,7 @@ def test_a_read_of_views_of_values_runs_without_a_plan(monkeypatch: pytest.Monke
     and filling the plan cache.  They run as NumPy's views, whatever the
     size; a view of a pending result is planned as before, and ``check=True``
     plans all."""
-    from lazyten.exec import optimized
-    planned: list[int] = []
-    real = optimized.plan_for
-
-    def spy(outputs: Any, opts: Any) -> Any:
-        planned.append(len(outputs))
-        return real(outputs, opts)
-    monkeypatch.setattr(optimized, "plan_for", spy)
+    planned = plans_counted(monkeypatch)
     n = np.arange(100_000, dtype=np.uint32) * 3
     a = lt.asarray(n)
     cached = len(optimized._plans)
@@ -208,14 +196,7 @@ def test_views_of_values_are_leaves_of_one_cached_plan(monkeypatch: pytest.Monke
     second pass.  Views of every layout (rows, columns, transposed and
     reversed blocks, a computed value's) share a plan and give NumPy's
     values and layout."""
-    from lazyten.exec import optimized
-    planned: list[int] = []
-    real = optimized.plan_for
-
-    def spy(outputs: Any, opts: Any) -> Any:
-        planned.append(len(outputs))
-        return real(outputs, opts)
-    monkeypatch.setattr(optimized, "plan_for", spy)
+    planned = plans_counted(monkeypatch)
     n = np.random.default_rng(5).random(300)
     a = lt.asarray(n)
     for _ in range(3):

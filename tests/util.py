@@ -160,3 +160,18 @@ def finishes_in_child(script: str, timeout: float = 120) -> None:
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          timeout=timeout)
     assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
+
+
+def plans_counted(monkeypatch: Any) -> list[int]:
+    """A list that gets the number of outputs of every graph optimized and
+    planned (``exec.optimized.plan_for``) from now on (``monkeypatch``'s
+    scope): what tests of the plan cache and the node-by-node rules count."""
+    from lazyten.exec import optimized
+    planned: list[int] = []
+    real = optimized.plan_for
+
+    def spy(outputs: Any, opts: Any) -> Any:
+        planned.append(len(outputs))
+        return real(outputs, opts)
+    monkeypatch.setattr(optimized, "plan_for", spy)
+    return planned
