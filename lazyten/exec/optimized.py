@@ -167,17 +167,17 @@ FAST_PATH_HELD_BYTES = 16 << 10
 
 # A graph none of whose operations computes more than
 # ``Options.tiny_elements`` elements (4096; its leaves, arrays given or
-# computed before, and its views, which compute nothing, may be of any
-# size: ``a[5] * b[6] + 1`` of large arrays is tiny), whose plan is not cached (a structure seen once, or too
-# large to cache), runs node by node as NumPy (``run_reference``) under the
-# default backend: optimizing and planning it cost 20-40 us a node, where
-# NumPy's call on so few elements takes 1-3 us (4 us with the reference's
-# checks), and fusing saves next to nothing (the data is in cache), nor can
-# a slice pushed down.  npbench's kernels at their small sizes (30x30 to
-# 60x60, graphs of thousands of writes) evaluated 3-5x faster so (adi 144
-# ms -> 33, lu 164 -> 34, seidel_2d 71 -> 13).  A cached plan runs as it
-# is: its fused steps (10-25 us each) beat a node each where they fuse a few
-# (jacobi_1d's 37 kernels over 300 nodes: 0.6 ms against 1.5).
+# computed before, and its views, which compute nothing, may be of any size:
+# ``a[5] * b[6] + 1`` of large arrays is tiny), whose plan is not cached (a
+# structure seen once, or too large to cache), runs node by node as NumPy
+# (``run_reference``) under the default backend: optimizing and planning it
+# cost 20-40 us a node, where NumPy's call on so few elements takes 1-3 us (4
+# us with the reference's checks), and fusing saves next to nothing (the data
+# is in cache), nor can a slice pushed down.  npbench's kernels at their small
+# sizes (30x30 to 60x60, graphs of thousands of writes) evaluated 3-5x faster
+# so (adi 144 ms -> 33, lu 164 -> 34, seidel_2d 71 -> 13).  A cached plan runs
+# as it is: its fused steps (10-25 us each) beat a node each where they fuse a
+# few (jacobi_1d's 37 kernels over 300 nodes: 0.6 ms against 1.5).
 # ``check=True`` (which verifies the optimizer), an explicit backend or a
 # ``memory_limit`` (a plan's peak estimate) optimize whatever the size.
 
@@ -198,11 +198,11 @@ def _tiny(outputs: Sequence[Node], opts: Options) -> list[Node] | None:
     return order
 
 
-# A read of views of computed or user arrays (``int(a[i])``, ``a[2:5]``
-# printed, a slice bound read from an index array) has nothing to compute,
-# fuse or plan: it runs as NumPy's views whatever the size or the options
-# (but ``check``, which verifies the optimizer).  Planned, a structure seen
-# twice was templated, planned and given generated code (80-100 us), and
+# A read of views of computed or user arrays (``int(a[i])``,
+# ``a[2:5].eval()``, a slice bound read from an index array) has nothing to
+# compute, fuse or plan: it runs as NumPy's views whatever the size or the
+# options (but ``check``, which verifies the optimizer).  Planned, a structure
+# seen twice was templated, planned and given generated code (80-100 us), and
 # every index read was a structure of its own: a loop reading ``a[i]`` for
 # each ``i`` planned each one and filled the plan cache with them.
 VIEW_CHAIN_MAX = 16

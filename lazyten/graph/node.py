@@ -465,13 +465,14 @@ def _summarize_leaf(node: Node) -> None:
 # A view of a leaf (``a[i]``, ``a[2:5].T`` of a user's array or a computed
 # value) is a leaf too, to the summaries and the plan cache's walk alike: its
 # value is NumPy's view of the value under it, taken when a plan binds its
-# leaves (``exec.reference.view_leaf_value``).  Each index was a structure of its own, so a
-# loop reading ``a[i] > 0`` planned one per ``i`` (each 100-170 us, seen
-# twice) and filled the plan cache; now every ``i`` shares one plan.  A view
-# leaf is the one node with inputs whose summary's leaves are None (a leaf's
-# own mark; a value drops its node's inputs), so telling one costs no walk
-# down its chain; one made before the value under it was given has a stale
-# summary, and the walk sees it as the operation it was summarized as.
+# leaves (``exec.reference.view_leaf_value``).  Each index was a structure of
+# its own, so a loop reading ``a[i] > 0`` planned one per ``i`` (each 100-170
+# us, seen twice) and filled the plan cache; now every ``i`` shares one
+# plan.  A view leaf is the one node with inputs whose summary's leaves are
+# None (a leaf's own mark; a value drops its node's inputs), so telling one
+# costs no walk down its chain; one made before the value under it was given
+# has a stale summary, and the walk sees it as the operation it was summarized
+# as.
 def is_leaf(n: Node) -> bool:
     """Whether ``n`` is a leaf of the graphs built over it: a value, a
     source (a user's array, a placeholder) or a view of one."""
