@@ -1,0 +1,26 @@
+"""Random write programs (``tests/write_programs.py``) against NumPy: each
+run node by node, planned and from the cached plan's generated code in one
+process (the plan cache's paths: a scalar written into integers wrapped on
+the cached one only), and under ``check=True`` and without the optimizer.
+``benchmarks/fuzz_writes.py`` runs many more."""
+
+from __future__ import annotations
+
+import pytest
+
+from lazyten.exec import planner
+from tests.write_programs import check, program
+
+
+@pytest.mark.parametrize("mode, seeds", [("repeat", range(1000, 1400)),
+                                         ("check", range(2000, 2150)),
+                                         ("noopt", range(3000, 3150))])
+def test_random_write_programs_match_numpy(mode: str, seeds: range,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # Joins written into their consumer's buffer at any size (small arrays
+    # here: the planner's default threshold would leave that path unrun).
+    monkeypatch.setattr(planner, "JOIN_INTO_MIN_BYTES", 0)
+    for seed in seeds:
+        inits, lines = program(seed)
+        res = check(inits, lines, mode)
+        assert res is None, f"seed {seed} ({mode}): {res}\ninits={inits}\n" + "\n".join(lines)
