@@ -27,6 +27,9 @@ import lazyten as lt
 
 DTYPES = ["float64", "float64", "float64", "float32", "int64", "int32", "complex128",
           "float16", "bool"]
+NUMPY_SCALARS = ["np.int64(7)", "np.int32(-3)", "np.uint8(200)", "np.float32(1.5)",
+                 "np.float64(2.5)", "np.complex64(1+2j)", "np.int64(2**40)",
+                 "np.bool_(True)", "np.float16(0.25)", "np.uint64(3)"]
 # (name, shape, dtype, kind, seed) of each array a program starts from
 Init = tuple[str, tuple[int, ...], str, str, int]
 
@@ -153,6 +156,11 @@ class Gen:
         r = self.r.random()
         names = list(self.vars)
         if r < 0.15 or depth > 2:
+            if self.r.random() < 0.25:
+                # NumPy's scalars: strong types (NEP 50), and written into an
+                # element, converted as numbers (np.int64(2**40) into int32
+                # raises where a 0-d array would wrap)
+                return self.choice(NUMPY_SCALARS)
             return self.choice(["2", "3", "-1", "1.5", "0.5", "True"])
         if r < 0.6:
             for _ in range(6):
@@ -356,6 +364,8 @@ def _check_once(inits: list[Init], lines: list[str], opts: dict[str, Any]) -> st
     with lt.set_options(**opts):
         try:
             outl, finl, users, errl, donel = run_prog(inits, lines, lt, lambda x: x.eval())
+            if errn is not None and donel > donen:
+                return _raised_when_run(inits, lines[:donen + 1], errn)
             # evaluate everything now
             finl = {k: (np.array(v) if isinstance(v, lt.Tensor) else v) for k, v in finl.items()}
         except Exception as e:  # noqa: BLE001 (reported as a difference)
@@ -375,6 +385,26 @@ def _check_once(inits: list[Init], lines: list[str], opts: dict[str, Any]) -> st
         if nm in finl and not same(finn[nm], finl[nm]):
             probs.append(f"var {nm}: numpy={np.asarray(finn[nm])!r}\n lazyten={np.asarray(finl[nm])!r}")
     return "\n".join(probs) if probs else None
+
+
+def _raised_when_run(inits: list[Init], lines: list[str], errn: tuple[str, str, str]
+                     ) -> str | None:
+    """Where NumPy raised at the last of ``lines`` and lazyten did not: an
+    error that depends on a lazy value (a NumPy scalar converted as it is
+    written into integers) is raised when the write runs, at the
+    evaluation; None where that is NumPy's error type."""
+    _, _, _, errl, _ = run_prog(inits, lines, lt, lambda x: x.eval())
+    if errl is not None:
+        return f"raise mismatch numpy={errn} lazyten={errl}"
+    _, fin, _, _, _ = run_prog(inits, lines, lt, lambda x: None)
+    try:
+        for v in fin.values():
+            np.asarray(v)
+    except Exception as e:  # noqa: BLE001 (compared with NumPy's)
+        if type(e).__name__ == errn[1]:
+            return None
+        return f"raise mismatch numpy={errn} lazyten at evaluation={type(e).__name__}: {e}"
+    return f"raise mismatch numpy={errn} lazyten=None, at evaluation too"
 
 
 def shrink(inits: list[Init], lines: list[str], mode: str) -> tuple[list[Init], list[str]]:
