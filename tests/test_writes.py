@@ -747,14 +747,16 @@ def test_a_whole_write_is_the_value_not_a_copy_written_over(engine: Any) -> None
 @pytest.mark.parametrize("computed", [False, True])
 def test_augmented_scalar_writes_raise_or_wrap_as_numpy(engine: Any, computed: bool) -> None:
     """``x[3] += np.int64(2**40)`` into int32: the sum is an int64 scalar,
-    and NumPy writes a scalar through a basic index as a Python number (its
-    OverflowError; NaN into integers its ValueError), where a slice's write
-    casts (wraps).  On a leaf and on a computed array, when the write runs."""
+    and NumPy writes a scalar through a basic index (an element or a slice)
+    as a Python number (its OverflowError; NaN into integers its
+    ValueError), where an array written is cast (wraps).  On a leaf and on
+    a computed array, when the write runs."""
     cases: list[tuple[Any, Any]] = [
         (lambda v: v.__setitem__(3, v[3] + np.int64(2**40)), OverflowError),
         (lambda v: v.__setitem__(3, v[3] + np.uint64(2**40)), OverflowError),
         (lambda v: v.__setitem__(3, v[3] + np.float64(1e20)), OverflowError),
         (lambda v: v.__setitem__(3, v[3] * np.float64(np.nan)), ValueError),
+        (lambda v: v.__setitem__(slice(2, 5), v[3] + np.int64(2**40)), OverflowError),
         (lambda v: v.__setitem__(slice(3, 4), v[3:4] + np.int64(2**40)), None)]
     for write, err in cases:
         n = np.arange(10, dtype=np.int32)
