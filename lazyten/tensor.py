@@ -338,9 +338,14 @@ class Tensor:
                 # Keep a Fortran-ordered or strided root's layout, as NumPy's
                 # in-place write does: reshapes of it stay copies (``write_order``).
                 # (A write of part of a dense one copies it as it is laid out:
-                # kept already, without a second copy each write.)
-                if not (known and nv.op.kind == "update" and nv.inputs[0] is self._n
-                        and is_dense(order, nv.shape, nv.dtype.itemsize)
+                # kept already, without a second copy each write; so is a
+                # value computed before, laid out so: the interned write of
+                # an earlier run of the same code, whose inputs its value
+                # dropped.)
+                ins = nv.inputs
+                if not (known and is_dense(order, nv.shape, nv.dtype.itemsize)
+                        and (nv.value is not None
+                             or (nv.op.kind == "update" and ins and ins[0] is self._n))
                         and infer(nv) == (order, True)):
                     nv = ops.apply("view_update", [self._n, nv], path=(), order=order)
             elif known and len(nv.shape) > 1 and infer(nv) != ("C", True):
