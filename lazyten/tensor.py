@@ -854,9 +854,16 @@ class Tensor:
     def _is_scalar(self) -> bool:
         """Whether NumPy's value here is a scalar, not a 0-d array: a 0-d
         result of an operation or an element read (a 0-d array wrapped by
-        ``lt.asarray`` stays an array, ``[0] * a`` elementwise)."""
-        return self.ndim == 0 and (self._is_element() or (
-            self._root is None and self._node.op.kind != "source"))
+        ``lt.asarray`` stays an array, ``[0] * a`` elementwise, and so does
+        its ``astype``: NumPy's keeps an array an array, a scalar a scalar)."""
+        if self.ndim or not (self._is_element() or self._root is None):
+            return False
+        if self._is_element():
+            return True
+        n = self._node
+        while n.op.name == "astype" and n.value is None and n.inputs:
+            n = n.inputs[0]
+        return n.op.kind != "source"
 
     def _scalar_like(self) -> bool:
         """Whether this is a 0-d root that is a NumPy scalar in NumPy's code:

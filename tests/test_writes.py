@@ -805,6 +805,34 @@ def test_scalar_writes_convert_as_numpy_for_every_dtype_pair(engine: Any) -> Non
                         assert outcome(lt, src, dd) == want, (src, np.dtype(dd))
 
 
+def test_an_astype_of_a_0d_array_is_written_as_an_array(engine: Any) -> None:
+    """NumPy's ``astype`` keeps an array an array and a scalar a scalar: a
+    0-d array's (``np.asarray(np.int64(2**40)).astype("float32")``) written
+    into int32 is cast, an element's or a reduction's converted as a number
+    (OverflowError).  The 0-d array's was taken as a scalar (a write
+    fuzzer's find, seed 502948); ``[0] * it`` multiplies, as NumPy's."""
+    import warnings
+
+    def outcome(xp: Any, make: Any, index: Any) -> Any:
+        a = xp.asarray(np.zeros(4, np.int32))
+        try:
+            a[index] = make(xp)
+            return np.asarray(a).tobytes()
+        except OverflowError as e:
+            return type(e)
+    makes = [lambda xp: xp.asarray(np.int64(2**40)).astype("float32"),
+             lambda xp: xp.asarray(np.array([2**40], np.int64))[0].astype("float32"),
+             lambda xp: xp.asarray(np.array([2**40], np.int64)).sum().astype("float32"),
+             lambda xp: xp.asarray(np.int64(2**40)).astype(np.int64)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # (the cast's invalid value)
+        for make in makes:
+            for index in (1, slice(1, 3), slice(0, 0)):
+                for _ in range(2):
+                    assert outcome(lt, make, index) == outcome(np, make, index), index
+    assert_eq([0] * lt.asarray(np.int64(3)).astype(int), [0] * np.asarray(np.int64(3)).astype(int))
+
+
 def test_a_write_into_a_transposed_array_repeated_finds_its_earlier_value() -> None:
     """``a[:] = 2; a[2] = a[3, -3]`` on a transposed array, run again on a
     new array: the whole write's value and the write over it are the same
