@@ -856,13 +856,15 @@ class Tensor:
         result of an operation or an element read (a 0-d array wrapped by
         ``lt.asarray`` stays an array, ``[0] * a`` elementwise, and so does
         its ``astype``: NumPy's keeps an array an array, a scalar a scalar)."""
-        if self.ndim or not (self._is_element() or self._root is None):
+        if self.ndim:
             return False
         if self._is_element():
             return True
+        if self._root is not None:
+            return False
         n = self._node
-        while n.op.name == "astype" and n.value is None and n.inputs:
-            n = n.inputs[0]
+        while n.op.name == "astype" and (ins := n.inputs):
+            n = ins[0]
         return n.op.kind != "source"
 
     def _scalar_like(self) -> bool:
