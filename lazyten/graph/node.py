@@ -321,9 +321,7 @@ def intern(op: OpSpec, inputs: tuple[Node, ...], attrs: dict[str, Any], shape: S
                 # line's copy was entered first in the next run of a loop,
                 # and the line the graph keeps changed from run to run, each
                 # a new structure to plan (heat_3d planned in its first five).
-                if len(_entered_structs) >= _STRUCTS_MAX:
-                    _entered_structs.clear()
-                _entered_structs.add(found.skey)
+                _note_entered(found.skey)
             return found
     node = Node(op, inputs, attrs, shape, dtype, source, weak, value)
     if inputs:
@@ -398,6 +396,15 @@ _NEVER_STALE = sys.maxsize      # the epoch of leaves and constants: nothing und
 # with their length.
 SUMMARY_NODES = 2000
 SUMMARY_LEAVES = 64
+
+
+def _note_entered(skey: int) -> None:
+    """Note the elementwise structure ``skey`` as entered (``_entered_structs``)."""
+    if len(_entered_structs) >= _STRUCTS_MAX:
+        _entered_structs.clear()
+    _entered_structs.add(skey)
+
+
 _epochs = itertools.count(1)
 _epoch = next(_epochs)
 
@@ -803,9 +810,7 @@ def entered(node: Node) -> Node:
                 copy = Node(n.op, ins, {}, n.shape, n.dtype, n.source)
                 _summarize(copy, ins, (), _epoch)
                 got = _insert(key, copy)
-        if len(_entered_structs) >= _STRUCTS_MAX:
-            _entered_structs.clear()
-        _entered_structs.add(n.skey)
+        _note_entered(n.skey)
         if got is n:
             # Entered itself.  Set only after the insertion: a thread that
             # finds it in the table meanwhile enters it again, finding itself.
