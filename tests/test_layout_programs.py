@@ -1,0 +1,23 @@
+"""Random layout programs (``tests/layout_programs.py``) against NumPy:
+the layout inferred as each graph is built, the evaluated result's values,
+flags and memory order, and which flattenings of it are views, node by
+node, optimized, planned and from the cached plan, and under
+``check=True``.  ``benchmarks/fuzz_layouts.py`` runs many more."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.layout_programs import check, program
+
+
+@pytest.mark.parametrize("mode, seeds", [
+    ("default", range(0, 200)),
+    ("noopt", range(1000, 1150)),
+    ("check", range(2000, 2150)),
+    ("repeat", range(3000, 3150))])
+def test_random_layout_programs_match_numpy(mode: str, seeds: range) -> None:
+    for seed in seeds:
+        lines = program(seed)
+        res = check(lines, mode)
+        assert res is None, f"seed {seed} ({mode}): {res}\n" + "\n".join(lines)
