@@ -175,6 +175,36 @@ def test_a_reduction_of_broadcast_operands_adds_in_their_layouts_order(backend: 
                 same_bits(lt.compute(((p[:, None, :] - q[None, :, :])**2).sum(-1))[0], exp)
 
 
+@pytest.mark.parametrize("backend", ["auto", "numpy", "loop"])
+def test_a_sum_over_an_astype_of_a_broadcast_adds_in_numpys_order(backend: str) -> None:
+    """NumPy's ``astype`` copies in "K" order, broadcast axes innermost
+    (``np.broadcast_to(b, (4, 3, 3)).astype(int)`` has strides (24, 8, 96)),
+    where a ufunc lays its result over a broadcast out C; a float sum over
+    it adds in that order.  A kernel holding the astype laid it out as a
+    ufunc's (a std's last bit: the layout fuzzer's find, seed 13094), on
+    every path but node by node."""
+    row = np.random.default_rng(5).standard_normal((1, 7, 1, 5)).astype(np.float32)
+
+    def cases(m: Any, x: Any) -> list[Any]:
+        b = m.broadcast_to(x, (6, 7, 4, 5)).astype(np.float64)
+        return [(b * 1.1).sum(axis=(0, 2)), (b * 1.1).sum(axis=(0, 1, 3)),
+                b.std(axis=(0, 2, 3)), m.exp(b[..., None] * 0.1).std(axis=(4, 0, 2))]
+    want = cases(np, row)
+    # (the same sums over a C-ordered copy differ in their last bits)
+    in_c = cases(np, np.ascontiguousarray(np.broadcast_to(row, (6, 7, 4, 5))))
+    assert not any(np.array_equal(w, c) for w, c in zip(want, in_c))
+    with lt.set_options(backend=backend):
+        for _ in range(3):      # node by node, planned, from the plan cache
+            for got, exp in zip(lt.compute(*cases(lt, lt.asarray(row))), want):
+                same_bits(got, exp)
+    # the kernel lays the astype's result out as NumPy's: no copy after it
+    b = np.broadcast_to(row, (6, 7, 4, 5))
+    with lt.set_options(backend=backend):
+        for _ in range(3):
+            same_layout(lt.compute(lt.asarray(b).astype(np.float64) * 2)[0],
+                        b.astype(np.float64) * 2)
+
+
 def test_a_reduction_of_an_empty_operand_is_ordered_by_its_strides_as_numpys(
         engine: Any) -> None:
     """NumPy orders a reduction's result by its operand's strides, an empty

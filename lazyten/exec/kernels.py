@@ -57,6 +57,9 @@ class Kernel:
     # made when first needed, by the permutation and the operands' grid kinds.
     grid_loops: dict[tuple[Any, ...], loop_backend.LoopForm | None] = \
         field(default_factory=dict)
+    # NumPy's memory order of the elementwise result (``layout.program_order``)
+    # by the operands' shapes and strides
+    orders: dict[tuple[Any, ...], tuple[int, ...] | None] = field(default_factory=dict)
 
     @property
     def program(self) -> Any:
@@ -115,7 +118,7 @@ class Kernel:
         if self.probe != -1 and self._not_c_ordered(args) and \
                 (moved := layout.in_memory_order(
                     args, out, self.elem_shape, self.reduce, self.node.shape,
-                    self.node.dtype, fresh, self.probe)) is not None:
+                    self.node.dtype, fresh, self.probe, self._order(args))) is not None:
             self._run(moved.args, moved.into, threads, moved)
             return moved.result
         if out is None:
@@ -123,6 +126,19 @@ class Kernel:
             self._run(args, out, threads)
             return out
         return self._run(args, out, threads)
+
+    def _order(self, args: list[Any]) -> tuple[int, ...] | None:
+        """NumPy's memory order of the kernel's elementwise result on
+        ``args`` (``layout.program_order``), remembered by their layouts."""
+        key = tuple((a.shape, a.strides) if isinstance(a, np.ndarray) else None for a in args)
+        try:
+            return self.orders[key]
+        except KeyError:
+            pass
+        if len(self.orders) >= ORDERS_KEPT:
+            self.orders.clear()
+        order = self.orders[key] = layout.program_order(self.program, args)
+        return order
 
     def _not_c_ordered(self, args: list[Any]) -> bool:
         """Some operand may lay the kernel out in another order than C's."""
@@ -314,6 +330,9 @@ class Kernel:
         return numpy_backend.run_plain(self.program, prep, reduce, args, out,
                                        elem_shape, tail)
 
+
+# How many layouts of its operands a kernel remembers its order for.
+ORDERS_KEPT = 64
 
 # ``Kernel.probe`` of a kernel of two or more axes without a full-size input.
 BROADCASTS = -2

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.layout import memory_order
+from ..graph.layout import dense_layout, keep_order, layout_stand_in, memory_order
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import ARG_REDUCTIONS
 
@@ -39,10 +39,11 @@ class Moved:
 
 def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tuple[int, ...],
                     reduce: Any, out_shape: tuple[int, ...], dtype: np.dtype[Any],
-                    fresh: bool, probe: int) -> Moved | None:
+                    fresh: bool, probe: int, axes: tuple[int, ...] | None) -> Moved | None:
     """The kernel over ``shape`` (reducing as ``reduce`` says, if not None)
-    run in its operands' memory order (``memory_order``), or None where C
-    order is NumPy's or ``out`` cannot be laid out so.
+    run in the memory order ``axes`` of NumPy's elementwise result
+    (``program_order``; outer to inner), or None where that is C or ``out``
+    cannot be laid out so.
 
     ``out`` None: a new result, which owns its memory as NumPy's does
     (``np.empty_like`` of the operand ``probe`` where that one is laid out
@@ -61,7 +62,6 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
     """
     if reduce is not None and reduce[0] in ARG_REDUCTIONS:
         return None      # (its indices count in C order)
-    axes = memory_order(args, shape)
     if axes is None:
         return None
     moved_shape = tuple(shape[a] for a in axes)
@@ -114,6 +114,35 @@ def in_memory_order(args: list[Any], out: np.ndarray[Any, Any] | None, shape: tu
             return None
         result = out
     return Moved(_moved(args, axes, len(shape)), into, axes, moved_shape, moved_scan, result)
+
+
+def program_order(program: Any, args: list[Any]) -> tuple[int, ...] | None:
+    """The order of the axes (outer to inner; None: C) of NumPy's result of
+    the kernel's elementwise ``program`` run op by op on ``args``: each
+    instruction's result laid out by its own rule from its operands' layouts
+    (a stand-in's strides), as ``graph.layout.infer`` does over the graph.
+
+    ``memory_order`` over all the operands at once is not that where they
+    disagree (``np.conj(row_broadcast) + f`` with a Fortran-ordered ``f``:
+    the broadcast's result is C, which disagrees with ``f``'s F, so NumPy's
+    sum is C; all at once, the broadcast has no say and ``f``'s F wins),
+    nor across an ``astype``, which copies in "K" order (``keep_order``:
+    ``np.broadcast_to(b, (4, 3, 3)).astype(int)`` has its broadcast axes
+    innermost, strides (24, 8, 96), a ufunc's result over it is C).  A float
+    sum over the result adds in that order: a last bit of ``std`` differed."""
+    temps: list[np.ndarray[Any, Any]] = []
+    axes: tuple[int, ...] | None = None
+    for name, refs, attrs, dt in program:
+        operands = [a for a in (args[r] if r >= 0 else temps[-1 - r] for r in refs)
+                    if isinstance(a, np.ndarray) and a.ndim]
+        shape = np.broadcast_shapes(*(a.shape for a in operands))
+        if name == "astype" and not dict(attrs).get("ufunc"):
+            axes = keep_order(operands[0]) if operands else None
+        else:
+            axes = memory_order(operands, shape)
+        temps.append(layout_stand_in(shape, np.dtype(dt),
+                                     dense_layout(shape, np.dtype(dt).itemsize, axes)))
+    return axes
 
 
 def _moved(args: list[Any], axes: tuple[int, ...], nd: int) -> list[Any]:
