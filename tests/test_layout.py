@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import lazyten as lt
 from lazyten.exec import loop_backend
+from lazyten.graph import layout as L
 from lazyten.graph.layout import memory_order
 
 from tests.util import assert_eq, finishes_in_child, same_bits
@@ -55,6 +56,30 @@ def test_memory_order_is_numpys(data: st.DataObject) -> None:
     axes = memory_order(ops, res.shape) or tuple(range(res.ndim))
     want = np.empty([res.shape[a] for a in axes]).transpose(np.argsort(axes))
     same_layout(res, want)
+
+
+def test_inferring_an_expression_of_c_arrays_makes_no_stand_ins(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``eval`` infers its result's layout (NumPy's, which it keeps): over
+    C-ordered operands, broadcast ones among them, every elementwise result
+    is C without replaying NumPy's rule on stand-in arrays (5 us each: W1
+    over (100, 100) arrays spent 100 us of its 250 there, at every eval of
+    a new graph).  Where an operand is not C the rule runs, and gives
+    NumPy's layout."""
+    made = []
+    real = L.layout_stand_in
+    monkeypatch.setattr(L, "layout_stand_in", lambda *a, **k: made.append(a) or real(*a, **k))
+    rng = np.random.default_rng(0)
+    a, b, c = rng.random((40, 30)), rng.random((40, 30)), rng.random((1, 30))
+    for x in (a, np.asfortranarray(a), a.T.copy().T):
+        A, B, C = lt.asarray(x), lt.asarray(b), lt.asarray(c)
+        t = 2 * A**2 + 3 * B * C - lt.sin(A) * lt.exp(-B)
+        made.clear()
+        layout, known = L.infer(t.node)
+        assert (len(made) == 0) == x.flags.c_contiguous, len(made)
+        want = 2 * x**2 + 3 * b * c - np.sin(x) * np.exp(-b)
+        assert known
+        assert real(want.shape, want.dtype, layout).strides == want.strides
 
 
 A = np.random.default_rng(1).standard_normal((300, 400))

@@ -366,16 +366,32 @@ def _elementwise_layout(n: Node, budget: list[int],
     ``A + A.T`` C), which the executor's kernels follow; not known where
     an operand's is not.  Operands are looked at out of ``budget`` (each a
     step of this recursion)."""
-    stand_ins = []
+    stand_ins = []       # (views')
+    known_layouts: list[tuple[Node, Layout]] = []
     for i in n.inputs if operands is None else operands:
         if len(i.shape) < 2:
             continue                         # (no say over two axes)
-        # (a view's own strides, a broadcast's zeros among them, not the
-        # layout of a copy of it, which ``infer`` gives)
-        v, known = _operand_stand_in(i, budget)
-        if not known or v is None:
+        budget[0] -= 1
+        if budget[0] <= 0:
             return "C", False
-        stand_ins.append(v)
+        if i.value is None and i.op.kind == "view" and i.op.view_of is not None:
+            # (a view's own strides, a broadcast's zeros among them, not the
+            # layout of a copy of it, which ``infer`` gives)
+            v, known = _view_stand_in(i, budget)
+            if not known or v is None:
+                return "C", False
+            stand_ins.append(v)
+            continue
+        lay, known = infer(i, budget)
+        if not known:
+            return "C", False
+        known_layouts.append((i, lay))
+    if not stand_ins and all(lay == "C" for _, lay in known_layouts):
+        # (C operands, some broadcast, vote for C on every pair of axes they
+        # span: the common case, without stand-ins, which cost 5 us each;
+        # the order of the votes does not matter)
+        return _new_layout(None, n), True
+    stand_ins += [layout_stand_in(i.shape, i.dtype, lay) for i, lay in known_layouts]
     return _new_layout(memory_order(stand_ins, n.shape), n), True
 
 
