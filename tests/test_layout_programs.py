@@ -2,7 +2,7 @@
 the layout inferred as each graph is built, the evaluated result's values,
 flags and memory order, and which flattenings of it are views, node by
 node, optimized, planned and from the cached plan, and under
-``check=True``.  ``benchmarks/fuzz_layouts.py`` runs many more."""
+``check=True``.  ``benchmarks/fuzz_programs.py layouts`` runs many more."""
 
 from __future__ import annotations
 

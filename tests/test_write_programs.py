@@ -2,7 +2,7 @@
 run node by node, planned and from the cached plan's generated code in one
 process (the plan cache's paths: a scalar written into integers wrapped on
 the cached one only), and under ``check=True`` and without the optimizer.
-``benchmarks/fuzz_writes.py`` runs many more."""
+``benchmarks/fuzz_programs.py writes`` runs many more."""
 
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ shape, an error raised by one side only, a user's array modified.  The
 (a structure seen first), planned (seen twice), then from the cached
 plan's generated code.
 
-``tests/test_write_programs.py`` runs a few hundred; ``benchmarks/
-fuzz_writes.py`` as many as asked.
+``tests/test_write_programs.py`` runs a few hundred; ``benchmarks/fuzz_programs.py
+writes`` as many as asked.
 """
 
 from __future__ import annotations
