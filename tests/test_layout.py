@@ -955,6 +955,30 @@ def test_view_decisions_stay_numpys_when_the_executor_lays_out_otherwise(engine:
                 assert_eq(t, want)
 
 
+def test_results_over_casts_of_broadcasts_have_numpys_strides_on_every_path(
+        any_engine: Any) -> None:
+    """``astype`` copies in "K" order (a broadcast's axes innermost), a
+    ufunc's own cast (``clip``'s of uint8 by a float bound) as a ufunc's
+    result (a broadcast's C), and a kernel's ops each by its own rule (a
+    broadcast's C result disagrees with a Fortran operand: C).  ``eval``
+    copied such results into NumPy's layout; ``lt.compute`` handed out
+    the executor's own (the layout fuzzer's finds: node by node, clip's
+    cast was astype's; fused, the kernel took all its operands at once)."""
+    row = np.arange(3, dtype=np.uint8).reshape(1, 3)
+    F = np.asfortranarray(np.arange(12.0).reshape(4, 3))
+    cases = [lambda m: m.broadcast_to(m.asarray(row), (4, 3)).astype(np.float64) * 2,
+             lambda m: m.clip(m.broadcast_to(m.asarray(row), (4, 3)), 0, 3.5),
+             lambda m: m.clip(m.broadcast_to(m.asarray(row), (2, 4, 3)), 0, 2)
+             * m.asarray(np.asfortranarray(np.ones((2, 1, 1), np.uint8))),
+             lambda m: m.conj(m.broadcast_to(m.asarray(row), (4, 3))) + m.asarray(F)]
+    for make in cases:
+        want = make(np)
+        for _ in range(3):      # node by node, planned, from the plan cache
+            for got in (lt.compute(make(lt))[0], make(lt).eval()):
+                assert_eq(got, want)
+                assert got.strides == want.strides, (got.strides, want.strides)
+
+
 def test_new_arrays_over_broadcasts_are_c_as_numpys() -> None:
     # ``tile`` is a view chain over a broadcast here and a new C array in
     # NumPy; its value was handed out as NumPy's "K" copy of the broadcast

@@ -295,9 +295,20 @@ _elementwise("round", _round_impl, 1)
 
 
 def _astype_impl(x: Any, dtype: Any, copy: bool = True, ufunc: bool = False) -> Any:
-    # (``ufunc``: a ufunc's own cast of its operand, ``clip``'s: laid out as
-    # a ufunc's result, not as astype's "K" copy; the values are the same)
-    return np.asarray(x).astype(dtype, copy=copy)
+    x = np.asarray(x)
+    if ufunc and x.ndim > 1 and not x.flags.c_contiguous:
+        # A ufunc's own cast of its operand (``clip``'s) is laid out as a
+        # ufunc's result, by its iterator's rule (a broadcast operand's
+        # result is C), not as astype's "K" copy (broadcast axes innermost):
+        # the values are the same, the layout is what ``layout.infer`` says
+        from .layout import dense_layout, layout_stand_in, memory_order
+        dt = np.dtype(dtype)
+        lay = dense_layout(x.shape, dt.itemsize, memory_order([x], x.shape))
+        out = np.empty(x.shape, dt, order="F" if lay == "F" else "C") \
+            if isinstance(lay, str) else np.empty_like(layout_stand_in(x.shape, dt, lay), order="K")
+        np.copyto(out, x, casting="unsafe")
+        return out
+    return x.astype(dtype, copy=copy)
 
 
 register(OpSpec("astype", "elementwise", _astype_impl, _broadcast, _attr_dtype, 1,
