@@ -979,6 +979,30 @@ def test_results_over_casts_of_broadcasts_have_numpys_strides_on_every_path(
                 assert got.strides == want.strides, (got.strides, want.strides)
 
 
+@pytest.mark.parametrize("check", [False, True])
+def test_a_kernel_writes_in_place_only_into_a_buffer_of_numpys_layout(check: bool) -> None:
+    """The planner writes a kernel over a dying operand into its buffer,
+    whatever its layout: a Fortran-ordered sum plus a C slice is C to
+    NumPy (its operands disagree), and written into the sum's buffer it was
+    F, and the sum over it added in another order (the layout fuzzer's
+    find, seed 34549).  Such a kernel takes a new buffer now."""
+    rng = np.random.default_rng(7)
+    X = np.asfortranarray(rng.random((3, 100, 60, 3)))
+    Y = rng.random((200, 120)).astype(np.float32)
+
+    def f(m: Any, x: Any, y: Any) -> tuple[Any, Any]:
+        s = m.exp(x * 0.1).sum(axis=(3, 0)) + y[1::2, ::-2]
+        return s, (s * 1.5).sum(axis=1)
+    want = f(np, X, Y)
+    with lt.set_options(check=check):
+        assert "(in place of" in lt.explain(*f(lt, lt.asarray(X), lt.asarray(Y)))
+        for _ in range(3):
+            got = lt.compute(*f(lt, lt.asarray(X), lt.asarray(Y)))
+            assert got[0].strides == want[0].strides
+            same_bits(got[0], want[0])
+            same_bits(got[1], want[1])
+
+
 def test_new_arrays_over_broadcasts_are_c_as_numpys() -> None:
     # ``tile`` is a view chain over a broadcast here and a new C array in
     # NumPy; its value was handed out as NumPy's "K" copy of the broadcast

@@ -127,6 +127,19 @@ class Kernel:
             return out
         return self._run(args, out, threads)
 
+    def keeps_layout_in(self, args: list[Any], out: np.ndarray[Any, Any]) -> bool:
+        """Whether the kernel's elementwise result over ``args``, written
+        into ``out`` (an operand's dying buffer: ``Step.inplace_of``), is
+        laid out as NumPy's: ``out`` is in the kernel's order.  An F buffer
+        (a sum over F data) with a C operand (``x.sum((3, 0)) + y[::2]``)
+        is C to NumPy; written in place it was F."""
+        if self.probe == -1 or self.reduce is not None:
+            return True          # (one axis; a reduction's out keeps its layout)
+        if not self._not_c_ordered(args):
+            return bool(out.flags.c_contiguous)
+        axes = self._order(args)
+        return bool((out if axes is None else out.transpose(axes)).flags.c_contiguous)
+
     def _order(self, args: list[Any]) -> tuple[int, ...] | None:
         """NumPy's memory order of the kernel's elementwise result on
         ``args`` (``layout.program_order``), remembered by their layouts."""

@@ -627,7 +627,10 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                                                           pool if s.reused is not None else None)
                     written[u.id] = buf
                     out = buf[written_part(u) + (Ellipsis,)]     # (a 0-d part: a view too)
-                elif s.inplace_of is not None and s.inplace_of in owned:
+                elif s.inplace_of is not None and s.inplace_of in owned and \
+                        s.kernel.keeps_layout_in(args, vals[s.inplace_of]):
+                    # (else a new array: NumPy's layout, which the dying
+                    # buffer's would not be)
                     out = vals[s.inplace_of]
                     owned[n.id] = owned[s.inplace_of]
                 elif s.reused is not None and pool.get((n.nbytes, n.dtype)):
