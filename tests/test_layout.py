@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import lazyten as lt
 from lazyten.exec import loop_backend
+from lazyten.exec.layout import program_order
 from lazyten.graph import layout as L
 from lazyten.graph.layout import memory_order
 
@@ -55,6 +56,46 @@ def test_memory_order_is_numpys(data: st.DataObject) -> None:
     res = np.add(*ops) if len(ops) > 1 else np.negative(ops[0])
     axes = memory_order(ops, res.shape) or tuple(range(res.ndim))
     want = np.empty([res.shape[a] for a in axes]).transpose(np.argsort(axes))
+    same_layout(res, want)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_kernels_order_is_numpys_ops_one_by_one(data: st.DataObject) -> None:
+    """``program_order``: the layout NumPy gives a chain of ops run one by
+    one (each ufunc by its iterator's rule over its operands, ``astype``
+    as its "K" copy), on random layouts, broadcasts among them: the fused
+    kernel's result is laid out so, and a sum over it adds in that order."""
+    nd = data.draw(st.integers(2, 4), label="ndim")
+    shape = tuple(data.draw(st.lists(st.sampled_from([1, 2, 3, 5]), min_size=nd, max_size=nd)))
+    args = []
+    for _ in range(data.draw(st.integers(1, 3))):
+        v = data.draw(operand(shape))
+        if data.draw(st.integers(0, 3)) == 0:
+            v = np.broadcast_to(v, shape)
+        args.append(v)
+    program, vals = [], []
+    for _ in range(data.draw(st.integers(1, 4))):
+        x = data.draw(st.sampled_from([-1 - k for k in range(len(vals))]
+                                      + list(range(len(args)))))
+        xv = vals[-1 - x] if x < 0 else args[x]
+        op = data.draw(st.sampled_from(["add", "negative", "astype"]))
+        if op == "add":
+            y = data.draw(st.integers(0, len(args) - 1))
+            res = np.add(xv, args[y])
+            program.append(("add", (x, y), (), res.dtype))
+        elif op == "negative":
+            res = np.negative(xv)
+            program.append(("negative", (x,), (), res.dtype))
+        else:
+            res = xv.astype(np.float32)
+            program.append(("astype", (x,), (("dtype", np.dtype(np.float32)),), res.dtype))
+        vals.append(res)
+    res = np.asarray(vals[-1])
+    if res.shape != shape:
+        return                       # (the kernel's shape: all of its operands')
+    axes = program_order(tuple(program), args) or tuple(range(nd))
+    want = np.empty([res.shape[a] for a in axes], res.dtype).transpose(np.argsort(axes))
     same_layout(res, want)
 
 
