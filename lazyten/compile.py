@@ -950,14 +950,18 @@ def _fast_runner(plan: Any, in_ids: list[int], backend: str = "auto",
                 block.extend(f"    {ln}" for ln in kernel_lines)
             else:
                 block.extend(kernel_lines)
-            if k.probe >= 0:
+            if k.probe != -1:
                 # Transposed or Fortran-ordered operands: the kernel runs in
                 # their memory order (``Kernel.run``), as in the executor, so
-                # values are laid out (and sums added) as NumPy's either way.
+                # values are laid out (and sums added) as NumPy's either way;
+                # the same test of the operands' flags (``_not_c_ordered``:
+                # the probe's, or where every operand is broadcast, each one's)
                 ns[f"RUN{t}"] = k.run
                 into = f"{held}, 1, True" if held else \
                     f"{given}None, 1" if is_out and reduce is None else "None, 1"
-                lines.append(f"if {args[k.probe]}.flags.c_contiguous:")
+                c_ordered = [f"{args[k.probe]}.flags.c_contiguous"] if k.probe >= 0 else \
+                    [f"{a}.flags.c_contiguous" for a, i in zip(args, n.inputs) if i.shape]
+                lines.append(f"if {' and '.join(c_ordered) or 'True'}:")
                 lines.extend(f"    {ln}" for ln in block)
                 lines.append("else:")
                 lines.append(f"    {v} = RUN{t}([{', '.join(args)}], {into})")

@@ -230,15 +230,22 @@ def test_a_reduction_of_broadcast_operands_adds_in_their_layouts_order(backend: 
     """Pairwise squared distances of transposed points: no operand has the
     kernel's shape, yet their layouts make the last axis outermost in
     NumPy's temporary, which NumPy's sum then adds row after row (not
-    pairwise): so does the kernel."""
+    pairwise): so does the kernel, also from a small plan's generated code
+    (the cached plan's fast path), which ran such a kernel in C order
+    whatever its operands' layouts (other bits, other strides)."""
     rng = np.random.default_rng(4)
-    Pt, Qt = rng.standard_normal((16, 30)), rng.standard_normal((16, 20))
-    for pn, qn in [(Pt.T, Qt.T), (np.asfortranarray(Pt.T), Qt.T), (Pt.T, Qt.T.copy())]:
-        exp = ((pn[:, None, :] - qn[None, :, :])**2).sum(-1)
-        with lt.set_options(backend=backend, check=True):
-            for _ in range(3):
-                p, q = lt.asarray(pn), lt.asarray(qn)
-                same_bits(lt.compute(((p[:, None, :] - q[None, :, :])**2).sum(-1))[0], exp)
+    for n, m in ((30, 20), (6, 5)):
+        Pt, Qt = rng.standard_normal((16, n)), rng.standard_normal((16, m))
+        for pn, qn in [(Pt.T, Qt.T), (np.asfortranarray(Pt.T), Qt.T), (Pt.T, Qt.T.copy())]:
+            diff = pn[:, None, :] - qn[None, :, :]
+            for check in (True, False):
+                with lt.set_options(backend=backend, check=check):
+                    for _ in range(3):
+                        p, q = lt.asarray(pn), lt.asarray(qn)
+                        same_bits(lt.compute(((p[:, None, :] - q[None, :, :])**2).sum(-1))[0],
+                                  (diff**2).sum(-1))
+                        got = lt.compute(p[:, None, :] - q[None, :, :])[0]
+                        assert got.strides == diff.strides, (got.strides, diff.strides)
 
 
 @pytest.mark.parametrize("backend", ["auto", "numpy", "loop"])
