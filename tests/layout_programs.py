@@ -3,10 +3,10 @@
 A program starts from one array (C or Fortran ordered, permuted, a
 stepped slice of a larger array, or broadcast from a smaller one; seven
 dtypes, zero-size shapes among them) and applies one to four operations:
-elementwise ops with scalars and arrays of other layouts and dtypes,
-``where``, ``clip``, comparisons, reductions over random axes (with
-``keepdims``), and views in between (transposes, slices with steps,
-new axes, broadcasts).  ``check`` compares the result with NumPy's in
+elementwise ops with scalars and arrays of other layouts and dtypes
+(outer ones too, ``x[:, None] - y``), ``where``, ``clip``, comparisons,
+reductions over random axes (with ``keepdims``), and views in between
+(transposes, slices with steps, new axes, broadcasts).  ``check`` compares the result with NumPy's in
 three ways:
 
 * its layout as lazyten infers it when the graph is built
@@ -191,9 +191,18 @@ class _Gen:
         if kind < 0.56:
             lo, hi = self.r.choice(["-1", "0", "-2.5"]), self.r.choice(["2", "3.5"])
             return f"x = m.clip(x, {lo}, {hi})", "ew"
-        if kind < 0.64:
+        if kind < 0.61:
             cmp = self.r.choice([">", "<", "==", "!=", ">="])
             return f"x = x {cmp} {self.operand(shape, k)}", "ew"
+        if kind < 0.64 and len(shape) < 4:
+            # an outer operation: a new axis of x against an operand without
+            # x's leading axes, so that no operand has the result's shape
+            pos = self.r.randrange(len(shape) + 1)
+            full = shape[:pos] + (self.r.choice([2, 3]),) + shape[pos:]
+            other = (1,) * (pos + 1) + shape[pos:] if self.r.random() < 0.5 else full[pos:]
+            op = self.r.choice(["+", "-", "*"])
+            x = "x[" + ", ".join([":"] * pos + ["None"]) + "]"
+            return f"x = {x} {op} {self.base(other, self.r.choice(DTYPES), k)}", "ew"
         if kind < 0.82 and shape:
             f = self.r.choice(["sum", "mean", "max", "any", "std", "sum", "min"])
             nd, r = len(shape), self.r.random()
