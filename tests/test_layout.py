@@ -1051,6 +1051,28 @@ def test_a_kernel_writes_in_place_only_into_a_buffer_of_numpys_layout(check: boo
             same_bits(got[1], want[1])
 
 
+@pytest.mark.parametrize("check", [False, True])
+def test_a_transpose_inside_a_reduced_expression_stays_where_numpy_has_it(check: bool) -> None:
+    """``sum(sqrt(where(c, b.T, y).T))`` with a broadcast ``b``: NumPy lays
+    ``where``'s result out by ``c`` alone (the broadcast and the one-element
+    ``y`` have no say), so the outer transpose makes the summed value
+    F-ordered.  Pushed into ``where``'s operands, the transposes left a C
+    ``where``, and the sum added in another order (a last bit; the layout
+    fuzzer's find, seed 44467).  A transpose of a computed value inside an
+    expression a reduction reads stays where it is."""
+    b = np.broadcast_to(np.full((1, 1, 1, 1), 0.125), (3, 5, 5, 2))
+    c = (np.arange(15.0).reshape(1, 1, 5, 3) % 4 - 1) + 0.5j
+    y = np.full((1, 1, 1, 1), -2.5, np.float32)
+
+    def f(m: Any, b: Any, c: Any, y: Any) -> Any:
+        e = m.where(m.broadcast_to(c, (1, 1, 5, 3)) > 0, b.transpose(3, 2, 1, 0), y)
+        return m.sqrt(m.abs(e.transpose(3, 2, 1, 0))).sum(axis=(1, 0), keepdims=True)
+    want = f(np, b, c, y)
+    with lt.set_options(check=check):
+        for _ in range(3):
+            same_bits(lt.compute(f(lt, lt.asarray(b), lt.asarray(c), lt.asarray(y)))[0], want)
+
+
 def test_new_arrays_over_broadcasts_are_c_as_numpys() -> None:
     # ``tile`` is a view chain over a broadcast here and a new C array in
     # NumPy; its value was handed out as NumPy's "K" copy of the broadcast

@@ -325,8 +325,17 @@ def _read_in_memory_order(graph: Graph) -> set[int]:
     Also the views on the way to a ``flatten`` ("A"/"K": ``ravel``,
     ``tobytes``), which reads its operand in its memory layout: a slice of
     an F-ordered value is neither C nor F contiguous, the slice sunk into
-    it gives an F-contiguous one ("A" reads it in F order, NumPy in C)."""
+    it gives an F-contiguous one ("A" reads it in F order, NumPy in C).
+
+    And the transposes of computed values anywhere in the elementwise
+    expression such a reduction (of one axis too) or ``flatten`` reads
+    (``_transposes_below``): the expression's layout is its ops' one by
+    one (``exec.layout.program_order``), which a transpose between them
+    decides where their operands leave the order open (a broadcast, mixed
+    layouts); pushed into the operands it is decided otherwise, and the
+    sum adds in another order (a last bit: the layout fuzzer's find)."""
     out: set[int] = set()
+    seen: set[int] = set()
     for n in graph.nodes():
         if n.op.name == "flatten":
             if not n.inputs:
@@ -339,11 +348,36 @@ def _read_in_memory_order(graph: Graph) -> set[int]:
             x = n.inputs[0]
             axis = n.attrs.get("axis")
             axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
-            if sum(1 for a in axes if x.shape[a] > 1) < 2:
+            reduced = sum(1 for a in axes if x.shape[a] > 1)
+            if reduced == 0:
+                continue
+            if reduced == 1:
+                out |= _transposes_below(x, seen)
                 continue
         while x.value is None and x.inputs and (x.op.kind == "view" or x.op.name in PUSHED):
             out.add(x.id)
             x = x.inputs[0]
+        out |= _transposes_below(x, seen)
+    return out
+
+
+def _transposes_below(x: Node, seen: set[int]) -> set[int]:
+    """The transposes of computed values in the elementwise expression
+    ``x`` (through its elementwise ops and views; ``seen``: nodes walked
+    before, by other reductions, not walked again)."""
+    out: set[int] = set()
+    stack = [x]
+    while stack:
+        m = stack.pop()
+        if m.id in seen or m.value is not None or not m.inputs:
+            continue
+        seen.add(m.id)
+        if m.op.name == "transpose":
+            if m.inputs[0].value is None and m.inputs[0].inputs:
+                out.add(m.id)
+        elif m.op.kind != "elementwise" and m.op.kind != "view":
+            continue
+        stack.extend(m.inputs)
     return out
 
 
