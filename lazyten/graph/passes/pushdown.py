@@ -27,6 +27,8 @@ same reduction of the same elements in the same order, so printing
 A view that a float sum (or product, mean, ...) over several axes reads
 stays where it is (``_read_in_memory_order``): NumPy adds in the view's
 memory layout, and a view pushed into the operands is a contiguous array.
+So does a transpose of a computed value anywhere in the expression a sum
+reads, which may decide that expression's layout.
 
 A gather (``x[idx]``, ``take``) of an elementwise expression gathers from
 its operands, the same index array for each (an operand broadcast along the
