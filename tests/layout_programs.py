@@ -5,8 +5,9 @@ stepped slice of a larger array, or broadcast from a smaller one; seven
 dtypes, zero-size shapes among them) and applies one to four operations:
 elementwise ops with scalars and arrays of other layouts and dtypes
 (outer ones too, ``x[:, None] - y``), ``where``, ``clip``, comparisons,
-reductions over random axes (with ``keepdims``), and views in between
-(transposes, slices with steps, new axes, broadcasts).  ``check`` compares the result with NumPy's in
+scans (``cumsum``, ``cumprod``, ``sort``) and reductions over random axes
+(with ``keepdims``), and views in between (transposes, slices with steps,
+new axes, broadcasts).  ``check`` compares the result with NumPy's in
 three ways:
 
 * its layout as lazyten infers it when the graph is built
@@ -203,6 +204,11 @@ class _Gen:
             op = self.r.choice(["+", "-", "*"])
             x = "x[" + ", ".join([":"] * pos + ["None"]) + "]"
             return f"x = {x} {op} {self.base(other, self.r.choice(DTYPES), k)}", "ew"
+        if kind < 0.67 and shape:
+            # a scan along an axis: laid out as an elementwise result
+            # (cumulative ops) or as NumPy's "K" copy (sort)
+            f = self.r.choice(["m.cumsum", "m.cumprod", "m.sort"])
+            return f"x = {f}(x, axis={self.r.randrange(-len(shape), len(shape))})", "ew"
         if kind < 0.82 and shape:
             f = self.r.choice(["sum", "mean", "max", "any", "std", "sum", "min"])
             nd, r = len(shape), self.r.random()
