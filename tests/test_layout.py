@@ -745,6 +745,25 @@ def test_one_complex_element_is_not_written_over_an_operand(backend: str, dt: An
             same_bits(((3 - M) * M).eval(), want)
 
 
+@pytest.mark.parametrize("check", [False, True])
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64])
+def test_one_complex_element_is_not_written_over_a_kernel_temporary(check: bool,
+                                                                    dt: Any) -> None:
+    """Inside a kernel too: its scratch slots were reused in place over a
+    dying temporary, so ``p * square(sin(x))`` of one complex element
+    squared in place (``multiply(t, t, out=t)``: NumPy's scalar bits, where
+    eager ``np.square`` gives its array loop's) from the second run on,
+    planned or from the cached plan's generated code (the write fuzzer's
+    find, seed 901327)."""
+    rng = np.random.default_rng(12)
+    for _ in range(40):
+        x, p = (rng.standard_normal((2, 1)) + 1j * rng.standard_normal((2, 1))).astype(dt)
+        want = p * np.square(np.sin(x))
+        with lt.set_options(check=check):
+            for _ in range(3):   # node by node, planned, from the cached plan
+                same_bits(lt.compute(lt.asarray(p) * lt.square(lt.sin(lt.asarray(x))))[0], want)
+
+
 def test_sibling_views_of_a_copying_reshape_read_in_two_threads_share_one_copy() -> None:
     """Two views of one reshape that copies (``r = y.reshape(-1)`` of F
     data), read at once in two threads after the root was written: each

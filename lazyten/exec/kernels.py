@@ -383,7 +383,8 @@ def compile_kernel(node: Node, opts: Options, threads: int) -> Kernel:
     model = get_model()
     names = [ins[0] for ins in program]
     arrays = 1 + sum(1 for i in node.inputs if i.size == n)
-    prep = numpy_backend.prepare(program, len(node.inputs), reduces=reduce is not None)
+    prep = numpy_backend.prepare(program, len(node.inputs), reduces=reduce is not None,
+                                 one_element=n == 1)
     # The block of this kernel's widest dtype and number of scratch slots.
     widest = max([node.dtype.itemsize] + [np.dtype(d).itemsize
                                           for d in {ins[3] for ins in program}])

@@ -205,7 +205,8 @@ def threads_for(opts: Options) -> int:
     return opts.threads or default_threads()
 
 
-def slots(program: tuple[Instr, ...], last_in_scratch: bool = False) -> tuple[list[int], int]:
+def slots(program: tuple[Instr, ...], last_in_scratch: bool = False,
+          one_element: bool = False) -> tuple[list[int], int]:
     """Scratch buffer per instruction, reusing a buffer once its value is dead.
 
     Returns (slot of each instruction, number of slots).  An instruction
@@ -214,6 +215,13 @@ def slots(program: tuple[Instr, ...], last_in_scratch: bool = False) -> tuple[li
     and fewer scratch buffers stay hotter in cache (15% faster on
     ``sum(a*b+c)`` here).  The last instruction gets slot -1, the kernel's
     output, unless ``last_in_scratch`` (a reduction reduces it from scratch).
+
+    ``one_element``: a kernel of one element, whose complex instructions are
+    not written over an operand: NumPy's complex loops give a lone element
+    written over an operand other bits (its scalar math's, without fused
+    multiply-adds: ``np.multiply(z, z, out=z)`` differs from ``z * z`` in
+    the last bit for 40% of random draws), as the planner's buffers know
+    (``planner._inplace``).
     """
     dies_at: list[list[int]] = [[] for _ in program]  # temps whose last read is there
     last: dict[int, int] = {}
@@ -240,7 +248,7 @@ def slots(program: tuple[Instr, ...], last_in_scratch: bool = False) -> tuple[li
                     same = st
         if k == final and not last_in_scratch:
             sl = -1
-        elif same >= 0:
+        elif same >= 0 and not (one_element and dt.kind == "c"):
             sl = same                            # in place over a dying operand
         elif free.get(dt):
             sl = free[dt].pop()
@@ -316,17 +324,19 @@ _prepared_instrs = 0                # instructions in ``_prepared``'s keys
 _prepared_lock = threading.Lock()
 
 
-def prepare(program: tuple[Instr, ...], n_args: int, reduces: bool = False) -> Prepared:
+def prepare(program: tuple[Instr, ...], n_args: int, reduces: bool = False,
+            one_element: bool = False) -> Prepared:
     """``reduces``: the kernel reduces its last value, which therefore stays
-    in scratch (see ``slots``) instead of going to the output."""
+    in scratch (see ``slots``) instead of going to the output;
+    ``one_element``: the kernel has one element (``slots``)."""
     global _prepared_instrs
-    key = (program, n_args, reduces)
+    key = (program, n_args, reduces, one_element)
     try:
         hit = _prepared.get(key)
     except TypeError:                   # an instruction's attrs hold an array
-        return _prepare(program, n_args, reduces)
+        return _prepare(program, n_args, reduces, one_element)
     if hit is None:
-        hit = _prepare(program, n_args, reduces)
+        hit = _prepare(program, n_args, reduces, one_element)
         size = len(program)
         if size > _PREPARED_INSTRS_MAX:
             return hit
@@ -344,8 +354,9 @@ def prepare(program: tuple[Instr, ...], n_args: int, reduces: bool = False) -> P
     return hit
 
 
-def _prepare(program: tuple[Instr, ...], n_args: int, reduces: bool) -> Prepared:
-    slot_of, n_slots = slots(program, last_in_scratch=reduces)
+def _prepare(program: tuple[Instr, ...], n_args: int, reduces: bool,
+             one_element: bool) -> Prepared:
+    slot_of, n_slots = slots(program, last_in_scratch=reduces, one_element=one_element)
     dtypes: list[Any] = [None] * n_slots
     for k, s in enumerate(slot_of):
         if s >= 0:
