@@ -4,6 +4,7 @@
     python benchmarks/fuzz_programs.py writes --start 5000 --count 20000 --modes default,noopt,loop
     python benchmarks/fuzz_programs.py writes --big             # arrays of 10,000 elements and more
     python benchmarks/fuzz_programs.py layouts --count 20000 --modes noopt,check
+    python benchmarks/fuzz_programs.py layouts --big           # the planned paths: blocks, threads
     python benchmarks/fuzz_programs.py stencils --modes loop,repeat
 
 Three kinds of program, each a module of ``tests/`` whose docstring says
@@ -60,7 +61,7 @@ KINDS = {
                    lambda p, mode: write_programs.shrink(*p, mode),
                    lambda p: f"inits={p[0]}\n" + "\n".join(p[1])),
     "layouts": Kind(layout_programs.MODES, "default,repeat",
-                    lambda seed, big: layout_programs.program(seed),
+                    layout_programs.program,
                     layout_programs.check, layout_programs.shrink, "\n".join),
     "stencils": Kind(stencil_programs.MODES, "default,repeat",
                      lambda seed, big: stencil_programs.program(seed),
@@ -75,7 +76,7 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=1000, help="number of programs")
     ap.add_argument("--modes", help="comma-separated (default: the kind's own)")
     ap.add_argument("--big", action="store_true",
-                    help="writes: large arrays (10,000+ elements)")
+                    help="writes and layouts: large arrays (thousands of elements and more)")
     ap.add_argument("--no-shrink", action="store_true")
     args = ap.parse_args()
     kind = KINDS[args.kind]

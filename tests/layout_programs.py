@@ -38,8 +38,10 @@ from lazyten.graph.layout import infer, layout_stand_in
 
 DTYPES = ["b", "i4", "i8", "f4", "f8", "c16", "u1"]
 SCALARS = ["2", "3", "1.5", "0.5", "True", "(1+2j)", "np.float32(2.5)", "-1"]
-# the most elements any intermediate value may have
-MAX_SIZE = 400
+# the most elements a starting array and any value may have (``big``: the
+# planned paths, beyond ``tiny_elements``, with blocks and threads)
+START_SIZE, MAX_SIZE = 150, 400
+BIG_START_SIZE, BIG_MAX_SIZE = 40_000, 160_000
 # the views a result is written through, and when its writes reach it
 VIEWS = ['reshape(-1)', 'ravel("K")', 'ravel("A")']
 
@@ -73,13 +75,14 @@ def mk(shape: tuple[int, ...], dt: str, order: str = "C", k: int = 0
     return np.asfortranarray(a) if order == "F" else a.copy()
 
 
-def program(seed: int) -> list[str]:
+def program(seed: int, big: bool = False) -> list[str]:
     """The program of ``seed``: statements binding ``x`` and, last, ``r``,
     for a namespace where ``m`` is NumPy or lazyten and ``W`` makes a
-    NumPy array an operand (``lt.asarray`` or nothing)."""
+    NumPy array an operand (``lt.asarray`` or nothing); ``big``: arrays of
+    thousands of elements."""
     rng = random.Random(seed)
     while True:
-        lines = _Gen(rng).program()
+        lines = _Gen(rng, big).program()
         if lines is not None:
             return lines
 
@@ -88,15 +91,18 @@ class _Gen:
     """One attempt at a program (None from ``program`` when a statement
     NumPy rejects or one too large could not be avoided)."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, big: bool = False) -> None:
         self.r = rng
+        self.big = big
+        self.max_size = BIG_MAX_SIZE if big else MAX_SIZE
 
     def shape(self, nd: int) -> tuple[int, ...]:
-        sizes = [1, 2, 2, 3, 3, 4, 5]
+        sizes = [1, 3, 16, 33, 64, 128] if self.big else [1, 2, 2, 3, 3, 4, 5]
         while True:
             s = tuple(self.r.choice(sizes + [0] if self.r.random() < 0.08 else sizes)
                       for _ in range(nd))
-            if math.prod(s) <= 150:
+            if not self.big and math.prod(s) <= START_SIZE or \
+                    self.big and BIG_START_SIZE // 10 <= math.prod(s) <= BIG_START_SIZE:
                 return s
 
     def slice(self, shape: tuple[int, ...]) -> str:
@@ -241,7 +247,7 @@ class _Gen:
                 x2 = _numpy_x(lines + [line])
             except Exception:  # noqa: BLE001 (NumPy rejects it: another statement)
                 continue
-            if x2.size > MAX_SIZE:
+            if x2.size > self.max_size:
                 continue
             lines.append(line)
             x, k, last = x2, k + 1, kind
@@ -259,7 +265,15 @@ def _numpy_x(lines: list[str]) -> np.ndarray[Any, Any]:
 
 def run(lines: list[str], m: Any, name: str = "r") -> Any:
     """Run the program with ``m`` (NumPy or lazyten); the value of ``name``."""
-    ns: dict[str, Any] = {"np": np, "m": m, "mk": mk,
+    made: list[np.ndarray[Any, Any]] = []
+
+    def held(*args: Any) -> np.ndarray[Any, Any]:
+        # (referenced here, a new array is no temporary NumPy's operators
+        # may write into: "temporary elision", of 256 KiB and more, lays a
+        # result out as that operand, which lazyten does not follow: README)
+        made.append(mk(*args))
+        return made[-1]
+    ns: dict[str, Any] = {"np": np, "m": m, "mk": held,
                           "W": (lambda a: a) if m is np else lt.asarray}
     exec("\n".join(lines), ns)
     return ns[name]

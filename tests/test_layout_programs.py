@@ -11,13 +11,15 @@ import pytest
 from tests.layout_programs import check, program
 
 
-@pytest.mark.parametrize("mode, seeds", [
-    ("default", range(0, 200)),
-    ("noopt", range(1000, 1150)),
-    ("check", range(2000, 2150)),
-    ("repeat", range(3000, 3150))])
-def test_random_layout_programs_match_numpy(mode: str, seeds: range) -> None:
+@pytest.mark.parametrize("mode, seeds, big", [
+    ("default", range(0, 200), False),
+    ("noopt", range(1000, 1150), False),
+    ("check", range(2000, 2150), False),
+    ("repeat", range(3000, 3150), False),
+    # thousands of elements: planned, blocked, in place
+    ("repeat", range(4000, 4040), True)])
+def test_random_layout_programs_match_numpy(mode: str, seeds: range, big: bool) -> None:
     for seed in seeds:
-        lines = program(seed)
+        lines = program(seed, big)
         res = check(lines, mode)
         assert res is None, f"seed {seed} ({mode}): {res}\n" + "\n".join(lines)
