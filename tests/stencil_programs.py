@@ -88,9 +88,12 @@ def program(seed: int, steps: int = 30) -> Program:
     """The program of ``seed``, of ``steps`` statements."""
     r = np.random.default_rng(seed)
     dtype = DTYPES[int(r.integers(0, len(DTYPES)))]
+    # a fifth of the grids large enough to be planned at their first run
+    # (beyond ``tiny_elements``): kernels written into the written part
     big = r.random() < 0.2
-    shape = tuple(int(r.integers(4, 60 if big else 12))
-                  for _ in range(2 if r.random() < 0.8 else 3))
+    nd = 2 if r.random() < 0.8 else 3
+    shape = tuple(int(r.integers(4, (130 if nd == 2 else 26) if big else 12))
+                  for _ in range(nd))
     kind = KINDS[int(r.integers(0, len(KINDS)))]
     isint = dtype.startswith("int")
     def coef() -> str:
