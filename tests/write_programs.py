@@ -312,7 +312,10 @@ def run_prog(inits: list[Init], lines: list[str], m: Any, ev: Any) -> tuple[Any,
         u = user_array(sh, dt, kind, seed)
         users[nm] = (u, u.copy())
         if m is np:
-            ns[nm] = np.array(u)
+            # NumPy's own array of the same kind (strides and all: a float16
+            # sum over a strided array adds in other chunks than over a
+            # dense copy), but a broadcast, which NumPy cannot write into
+            ns[nm] = np.array(u) if kind == "bcast" else user_array(sh, dt, kind, seed)
         else:
             ns[nm] = lt.asarray(u)
             if kind == "computed":
