@@ -57,8 +57,8 @@ MODES: dict[str, dict[str, Any]] = {
 def mk(shape: tuple[int, ...], dt: str, order: str = "C", k: int = 0
        ) -> np.ndarray[Any, Any]:
     """A new array of ``shape`` and dtype code ``dt`` laid out in ``order``
-    ("C" or "F"), its values varied by ``k``: exact in every dtype, so
-    only a different order of additions could change a result's bits."""
+    ("C" or "F"), its values varied by ``k``: small multiples of 1/8,
+    exact in every dtype."""
     n = math.prod(shape)
     v = ((np.arange(n) * 7 + k * 3) % 13 - 6).astype(np.float64)
     if dt == "b":
@@ -287,7 +287,7 @@ def same(a: Any, b: Any) -> bool:
     return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
 
 
-def memory_order(a: np.ndarray[Any, Any] | Any) -> list[int]:
+def axes_by_stride(a: np.ndarray[Any, Any] | Any) -> list[int]:
     """The axes longer than 1, outermost in memory first."""
     return sorted((i for i, d in enumerate(a.shape) if d > 1),
                   key=lambda i: -abs(a.strides[i]))
@@ -303,7 +303,7 @@ def layout_differs(got: np.ndarray[Any, Any], want: np.ndarray[Any, Any]) -> str
     if flags(got) != flags(want):
         return f"flags {flags(got)} (strides {got.strides}), NumPy's {flags(want)} " \
                f"(strides {want.strides})"
-    if want.size and memory_order(got) != memory_order(want):
+    if want.size and axes_by_stride(got) != axes_by_stride(want):
         return f"strides {got.strides}, NumPy's {want.strides}"
     return None
 

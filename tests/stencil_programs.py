@@ -84,8 +84,8 @@ def _length(n: int, sl: str) -> int:
     return len(range(n)[slice(a, b, c)])
 
 
-def program(seed: int, steps: int = 30) -> Program:
-    """The program of ``seed``, of ``steps`` statements."""
+def program(seed: int, length: int = 30) -> Program:
+    """The program of ``seed``, of ``length`` statements."""
     r = np.random.default_rng(seed)
     dtype = DTYPES[int(r.integers(0, len(DTYPES)))]
     # a fifth of the grids large enough to be planned at their first run
@@ -100,7 +100,7 @@ def program(seed: int, steps: int = 30) -> Program:
         return str(int(r.integers(-3, 4)) if isint else float(np.round(r.normal(), 2)))
     lines: list[str] = []
     shapes = [shape]        # of H's grids
-    while len(lines) < steps:
+    while len(lines) < length:
         h = int(r.integers(0, len(shapes)))
         sh, g = shapes[h], f"H[{h}]"
         if r.random() < 0.12 and len(shapes) < 4:     # a view of a grid
@@ -117,15 +117,16 @@ def program(seed: int, steps: int = 30) -> Program:
                 shapes.append(nsh)
             continue
         what = r.random()
-        steps_ = [int(r.choice([1, 1, 1, 2, -1, -2])) for _ in sh]
+        # each axis's step, and the windows' lengths along it
+        steps = [int(r.choice([1, 1, 1, 2, -1, -2])) for _ in sh]
         ms = [min(int(r.integers(1, max(2, (n - 1) // abs(st) + 1) + 1)), (n - 1) // abs(st) + 1)
-              for n, st in zip(sh, steps_)]
+              for n, st in zip(sh, steps)]
         terms = []
         for _ in range(int(r.integers(1, 5))):
-            st2 = [s if r.random() < 0.8 else -s for s in steps_]
+            st2 = [s if r.random() < 0.8 else -s for s in steps]
             win = ", ".join(_window(n, mm, r, st) for n, mm, st in zip(sh, ms, st2))
             terms.append(f"{coef()}*{g}[{win}]")
-        target = f"{g}[{', '.join(_window(n, mm, r, st) for n, mm, st in zip(sh, ms, steps_))}]"
+        target = f"{g}[{', '.join(_window(n, mm, r, st) for n, mm, st in zip(sh, ms, steps))}]"
         if what < 0.45:
             lines.append(f"{target} = {' + '.join(terms)}")
         elif what < 0.6:
