@@ -53,6 +53,8 @@ from .profile import Profile, profile
 from .compile import Function, Jit, TracingError, function, jit, placeholder  # noqa: E402
 from .chunked import compute_chunked  # noqa: E402
 from .exec.executor import caller_owned as _caller_owned  # noqa: E402
+from .exec.executor import in_numpys_layout as _in_numpys_layout  # noqa: E402
+from .exec.executor import pushed_views as _pushed_views  # noqa: E402
 from .exec.executor import cached_runner as _cached_runner  # noqa: E402
 from .tensor import wrap as _wrap  # noqa: E402
 from .tensor import compute_keeping as _compute_keeping  # noqa: E402
@@ -128,17 +130,25 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
     if len(tensors) == 1:
         t = tensors[0]
         if type(t) is Tensor and t._root is None:
-            got = _cached_runner()(t._n, get_options())
+            n = t._n
+            # (a view pushed into the expression: its layout as NumPy's, below)
+            moved = len(n.shape) >= 2 and _pushed_views(n)
+            got = _cached_runner()(n, get_options())
             if got is not None:
-                return tuple(got)
+                return tuple(_in_numpys_layout([n], got, [moved])) if moved else tuple(got)
     # The tensors' nodes as they are, perhaps pending: entered only if the
     # plan cache cannot run them from their summaries.
     nodes = []
     for t in tensors:                 # a loop, not a comprehension (a call, in 3.11)
         nodes.append(_wrap(t)._head)
+    # Where the optimizer moved a view into an expression, the result's
+    # layout may be another than NumPy's: laid out so after (as ``eval``
+    # lays out its result), decided before the graph runs
+    pushed = [len(n.shape) >= 2 and _pushed_views(n) for n in nodes]
     # Copies of what aliases a user array, a cached value or another output:
     # the caller owns what it gets.
-    return _caller_owned(nodes, _compute_keeping(nodes))
+    vals = _caller_owned(nodes, _compute_keeping(nodes))
+    return tuple(_in_numpys_layout(nodes, vals, pushed)) if any(pushed) else vals
 
 
 def explain(*tensors: Any, verbose: bool = False, renumber: bool = False) -> str:

@@ -1092,6 +1092,30 @@ def test_a_transpose_inside_a_reduced_expression_stays_where_numpy_has_it(check:
             same_bits(lt.compute(f(lt, lt.asarray(b), lt.asarray(c), lt.asarray(y)))[0], want)
 
 
+def test_lt_compute_lays_out_as_numpy_a_view_pushed_into_an_expression(
+        any_engine: Any) -> None:
+    """A transpose or an index of a computed value, pushed into the
+    expression's operands: where they leave the order open (a broadcast,
+    mixed layouts), the kernel's result is laid out otherwise than NumPy's
+    view of the computed value; ``eval`` copied it into NumPy's layout,
+    ``lt.compute`` handed it out as it was (the layout fuzzer's finds).  It
+    lays it out as NumPy's now, also under scans and reductions."""
+    b = np.broadcast_to(np.arange(3.0), (3, 3, 3))
+    i = np.arange(3, dtype=np.int32).reshape(1, 3, 1).transpose(2, 0, 1)
+    x = np.arange(24, dtype=np.int32).reshape(2, 2, 2, 3).transpose(0, 3, 2, 1) % 5 > 0
+    f = (np.arange(6, dtype=np.float32).reshape(3, 1, 2, 1) * 0.5 + 1).transpose(3, 0, 1, 2)
+    cases = [lambda m, b, i, x, f: (i - b).transpose(2, 1, 0),
+             lambda m, b, i, x, f: m.cumprod((i - b).transpose(2, 1, 0), axis=-1),
+             lambda m, b, i, x, f: m.sort(m.exp(b * 0.1).T, axis=0),
+             lambda m, b, i, x, f: m.square((f / x)[-1::-2, ::2, ::-1, :1])]
+    for make in cases:
+        want = make(np, b, i, x, f)
+        for _ in range(3):      # node by node, planned, from the plan cache
+            got = lt.compute(make(lt, *map(lt.asarray, (b, i, x, f))))[0]
+            assert_eq(got, want)
+            assert got.strides == want.strides, (got.strides, want.strides)
+
+
 def test_new_arrays_over_broadcasts_are_c_as_numpys() -> None:
     # ``tile`` is a view chain over a broadcast here and a new C array in
     # NumPy; its value was handed out as NumPy's "K" copy of the broadcast

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.layout import copied, infer
+from ..graph.layout import copied, infer, relaid
 from ..graph.node import STRUCTURE_LOCK, Node, entered, values_changed
 from ..options import Options, get_options
 from .reference import run_reference
@@ -73,6 +73,66 @@ def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
     out = []
     for n, v in zip(outputs, vals):   # a loop, not a comprehension (a call, in 3.11)
         out.append(v if type(v) is np.ndarray else _as_array(n, v))
+    return out
+
+
+def pushed_views(n: Node) -> bool:
+    """Whether the expression ``n`` reads, through elementwise ops, views,
+    scans and reductions (each laid out by its operands), a transpose or a
+    basic index of a computed elementwise value.
+    The optimizer moves such a view into that value's operands (``pushdown``),
+    whose layouts then decide the result's: where they leave the order
+    open (a broadcast, mixed layouts), another than NumPy's, which the
+    view of the value computed first has.  Remembered by structure (a
+    summary's key): ``lt.compute`` asks at every call."""
+    key = n.skey
+    if key:
+        hit = _pushed.get(key)
+        if hit is not None:
+            return hit
+    found = False
+    stack: list[Node] = [n]
+    seen: set[int] = set()
+    while stack and not found:
+        m = stack.pop()
+        if m.id in seen or m.value is not None or not m.inputs:
+            continue
+        if len(seen) >= PUSHED_WALK:
+            found = True                  # (past the walk: taken as pushed)
+            break
+        seen.add(m.id)
+        if m.op.name in ("transpose", "getitem"):
+            x = m.inputs[0]
+            found = x.value is None and x.op.kind == "elementwise" and bool(x.inputs)
+        if m.op.kind in _LAID_OUT_BY_OPERANDS:
+            stack.extend(m.inputs)
+    if key:
+        if len(_pushed) >= PUSHED_KEPT:
+            _pushed.clear()
+        _pushed[key] = found
+    return found
+
+
+# The kinds of op whose result's layout follows its operands'.
+_LAID_OUT_BY_OPERANDS = frozenset({"elementwise", "view", "scan", "reduction"})
+# ``pushed_views``' answers by structure, at most this many; nodes it walks.
+_pushed: dict[Any, bool] = {}
+PUSHED_KEPT = 4096
+PUSHED_WALK = 256
+
+
+def in_numpys_layout(nodes: Sequence[Node], vals: Sequence[Any], pushed: Sequence[bool]
+                     ) -> list[Any]:
+    """``vals`` (the caller's arrays of ``nodes``' values) laid out as
+    NumPy's where a view was pushed into their expression (``pushed``, by
+    ``pushed_views`` before they ran): ``infer``'s layout, a copy where the
+    executor's differs, as ``eval`` gives it."""
+    out = list(vals)
+    for k, (n, v, p) in enumerate(zip(nodes, vals, pushed)):
+        if p and isinstance(v, np.ndarray):
+            want, known = infer(n)
+            if known:
+                out[k] = relaid(v, want)
     return out
 
 
