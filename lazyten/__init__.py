@@ -130,12 +130,11 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
     if len(tensors) == 1:
         t = tensors[0]
         if type(t) is Tensor and t._root is None:
-            n = t._n
             # (a view pushed into the expression: its layout as NumPy's, below)
-            moved = len(n.shape) >= 2 and _pushed_views(n)
-            got = _cached_runner()(n, get_options())
+            moved = len(t._n.shape) >= 2 and _pushed_views(t._n)
+            got = _cached_runner()(t._n, get_options())
             if got is not None:
-                return tuple(_in_numpys_layout([n], got, [moved])) if moved else tuple(got)
+                return tuple(_in_numpys_layout([t._n], got, [moved])) if moved else tuple(got)
     # The tensors' nodes as they are, perhaps pending: entered only if the
     # plan cache cannot run them from their summaries.
     nodes = []
@@ -148,7 +147,8 @@ def compute(*tensors: Any, profile: bool = False) -> Any:
     # Copies of what aliases a user array, a cached value or another output:
     # the caller owns what it gets.
     vals = _caller_owned(nodes, _compute_keeping(nodes))
-    return tuple(_in_numpys_layout(nodes, vals, pushed)) if any(pushed) else vals
+    # (``True in``: this module's ``any`` is lazyten's)
+    return tuple(_in_numpys_layout(nodes, vals, pushed)) if True in pushed else vals
 
 
 def explain(*tensors: Any, verbose: bool = False, renumber: bool = False) -> str:
