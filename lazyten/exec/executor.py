@@ -79,12 +79,12 @@ def evaluate(outputs: Sequence[Node]) -> list[np.ndarray[Any, Any]]:
 def pushed_views(n: Node) -> bool:
     """Whether the expression ``n`` reads, through elementwise ops, views,
     scans and reductions (each laid out by its operands), a transpose or a
-    basic index of a computed elementwise value.
-    The optimizer moves such a view into that value's operands (``pushdown``),
-    whose layouts then decide the result's: where they leave the order
-    open (a broadcast, mixed layouts), another than NumPy's, which the
-    view of the value computed first has.  Remembered by structure (a
-    summary's key): ``lt.compute`` asks at every call."""
+    basic index of a computed elementwise value.  The optimizer moves such
+    a view into that value's operands (``pushdown``), whose layouts then
+    decide the result's: where they leave the order open (a broadcast,
+    mixed layouts), another than NumPy's, which the view of the value
+    computed first has.  Remembered by structure (a summary's key):
+    ``lt.compute`` asks at every call."""
     key = n.skey
     if key:
         hit = _pushed.get(key)
