@@ -36,6 +36,8 @@ import numpy as np
 import lazyten as lt
 from lazyten.graph.layout import infer, layout_stand_in
 
+from tests.util import same
+
 DTYPES = ["b", "i4", "i8", "f4", "f8", "c16", "u1"]
 SCALARS = ["2", "3", "1.5", "0.5", "True", "(1+2j)", "np.float32(2.5)", "-1"]
 # the most elements a starting array and any value may have (``big``: the
@@ -277,14 +279,6 @@ def run(lines: list[str], m: Any, name: str = "r") -> Any:
                           "W": (lambda a: a) if m is np else lt.asarray}
     exec("\n".join(lines), ns)
     return ns[name]
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal shape, dtype and bits (NaN equal to NaN)."""
-    a, b = np.asarray(a), np.asarray(b)
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
 
 
 def axes_by_stride(a: np.ndarray[Any, Any] | Any) -> list[int]:

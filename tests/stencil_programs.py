@@ -25,6 +25,8 @@ import numpy as np
 
 import lazyten as lt
 
+from tests.util import same
+
 DTYPES = ["float64", "float64", "float32", "int64", "int32"]
 KINDS = ["C", "F", "T", "S", "N"]
 
@@ -159,14 +161,6 @@ def run(p: Program, m: Any) -> tuple[list[Any], np.ndarray[Any, Any], np.ndarray
     exec("\n".join(p.lines), ns)
     grids = np.concatenate([np.asarray(g).ravel() for g in ns["H"]])
     return ns["out"], grids, u, kept
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal shape, dtype and bits (NaN equal to NaN)."""
-    a, b = np.asarray(a), np.asarray(b)
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
 
 
 def check(p: Program, mode: str) -> str | None:

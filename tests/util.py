@@ -58,6 +58,19 @@ def same_bits(got: np.ndarray[Any, Any], exp: np.ndarray[Any, Any]) -> None:
     np.testing.assert_array_equal(got[~nan].view(u), exp[~nan].view(u))
 
 
+def same(a: Any, b: Any) -> bool:
+    """Equal shape, dtype and values, bit for bit but NaN equal to NaN: the
+    random programs' comparison (``tests/*_programs.py``), which reports a
+    difference rather than asserting."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    try:
+        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    except TypeError:
+        return bool(np.array_equal(a, b))
+
+
 def public_type(e: BaseException) -> type[BaseException]:
     """The exception class a user would catch: NumPy's private subclasses
     (``_UFuncNoLoopError``) are reduced to their public base (``TypeError``)."""

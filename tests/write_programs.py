@@ -25,6 +25,8 @@ import numpy as np
 
 import lazyten as lt
 
+from tests.util import same
+
 DTYPES = ["float64", "float64", "float64", "float32", "int64", "int32", "complex128",
           "float16", "bool"]
 NUMPY_SCALARS = ["np.int64(7)", "np.int32(-3)", "np.uint8(200)", "np.float32(1.5)",
@@ -334,17 +336,6 @@ def run_prog(inits: list[Init], lines: list[str], m: Any, ev: Any) -> tuple[Any,
         if len(nm) <= 3 and nm[0] in "abcv" and nm not in ("np", "cp"):
             final[nm] = ns[nm]
     return ns["out"], final, users, err, done
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal shape, dtype and values (NaN equal to NaN)."""
-    a, b = np.asarray(a), np.asarray(b)
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    try:
-        return np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
-    except TypeError:
-        return np.array_equal(a, b)
 
 
 def check(inits: list[Init], lines: list[str], mode: str) -> str | None:
