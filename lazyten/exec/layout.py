@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.layout import dense_layout, keep_order, layout_stand_in, memory_order
+from ..graph.layout import (copies_in_k_order, dense_layout, keep_order, layout_stand_in,
+                            memory_order)
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import ARG_REDUCTIONS
 
@@ -136,7 +137,7 @@ def program_order(program: Any, args: list[Any]) -> tuple[int, ...] | None:
         operands = [a for a in (args[r] if r >= 0 else temps[-1 - r] for r in refs)
                     if isinstance(a, np.ndarray) and a.ndim]
         shape = np.broadcast_shapes(*(a.shape for a in operands))
-        if name == "astype" and not dict(attrs).get("ufunc"):
+        if copies_in_k_order(name, dict(attrs)):
             axes = keep_order(operands[0]) if operands else None
         else:
             axes = memory_order(operands, shape)

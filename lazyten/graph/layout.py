@@ -20,7 +20,7 @@ or a user's strided or broadcast array's).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -100,6 +100,14 @@ def dense_layout(shape: tuple[int, ...], itemsize: int,
         dense[k] = step
         step *= shape[k]
     return tuple(dense)
+
+
+def copies_in_k_order(name: str, attrs: Mapping[str, Any]) -> bool:
+    """Whether the elementwise op ``name`` lays its result out as NumPy's
+    "K" copy of its operand (``keep_order``: ``astype``), not by its
+    iterator's rule over its operands (``memory_order``: the ufuncs, and
+    a ufunc's own cast, ``astype`` with ``ufunc``: ``clip``'s)."""
+    return name == "astype" and not attrs.get("ufunc")
 
 
 def keep_order(v: np.ndarray[Any, Any]) -> tuple[int, ...] | None:
@@ -267,7 +275,7 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
     if len(m.shape) < 2:
         return "C", True
     kind = m.op.kind
-    if m.op.name == "astype" and len(m.shape) > 1 and not m.attrs.get("ufunc"):
+    if len(m.shape) > 1 and copies_in_k_order(m.op.name, m.attrs):
         # (NumPy's astype copies in "K" order: broadcast axes innermost,
         # not a ufunc's C; ``keep_order``)
         v, known = _operand_stand_in(m.inputs[0], budget)
