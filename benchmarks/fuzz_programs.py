@@ -18,7 +18,7 @@ from the cached plan's generated code):
 * ``layouts`` (``tests/layout_programs.py``): elementwise ops, reductions
   and views over arrays of every layout; the layout inferred as the graph
   is built, the result's values, flags and memory order, and which of its
-  flattenings are views;
+  flattenings are views; "jit": the program as an ``@lt.jit`` function;
 * ``stencils`` (``tests/stencil_programs.py``): time-stepping loops writing
   windows of a grid with sums of overlapping windows of it.
 
@@ -60,7 +60,7 @@ KINDS = {
                    lambda p, mode: write_programs.check(*p, mode),
                    lambda p, mode: write_programs.shrink(*p, mode),
                    lambda p: f"inits={p[0]}\n" + "\n".join(p[1])),
-    "layouts": Kind(layout_programs.MODES, "default,repeat",
+    "layouts": Kind(layout_programs.MODES, "default,repeat,jit",
                     layout_programs.program,
                     layout_programs.check, layout_programs.shrink, "\n".join),
     "stencils": Kind(stencil_programs.MODES, "default,repeat",

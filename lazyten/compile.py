@@ -641,6 +641,9 @@ class _Compiled:
         # (``Function._resized``), for ``explain``.
         self.origin = ""
         self.fast: Callable[..., list[Any]] | None = None
+        # Per output, the layout NumPy's result has where the plan's may
+        # differ (``_numpys_layouts``); None where no output's does.
+        self.relayout: list[Any] | None = None
         self.plan: Any = None     # a Plan; None when the signature runs in chunks
         # The user's arrays the function reads without the caller passing
         # them (``lt.asarray`` leaves captured when it was built): an
@@ -674,6 +677,7 @@ class _Compiled:
             return
         self.out_ids = [n.id for n in self.plan.outputs]
         self.fast = _fast_runner(self.plan, self.in_ids, opts.backend, fast_limit)
+        self.relayout = _numpys_layouts(self.outputs)
 
     @property
     def label(self) -> str:
@@ -692,6 +696,12 @@ class _Compiled:
     # signature a reference cycle, left to the cyclic collector.
     def run(self, arrays: Sequence[np.ndarray[Any, Any]],
             outs: Sequence[np.ndarray[Any, Any] | None] | None) -> list[np.ndarray[Any, Any]]:
+        if self.relayout is not None:
+            return _relaid(self._run(arrays, outs), self.relayout, outs)
+        return self._run(arrays, outs)
+
+    def _run(self, arrays: Sequence[np.ndarray[Any, Any]],
+             outs: Sequence[np.ndarray[Any, Any] | None] | None) -> list[np.ndarray[Any, Any]]:
         fast = self.fast
         if fast is not None:
             try:
@@ -747,6 +757,34 @@ class _Compiled:
                     "to each call, on the reference executor")
         text = self.plan.format(verbose=verbose)
         return f"{text}\n-- {self.origin}" if self.origin else text
+
+
+def _numpys_layouts(outputs: Sequence[Node]) -> list[Any] | None:
+    """Per output, the layout NumPy's result has (``infer``'s, from the
+    layouts of ``@lt.jit``'s arguments) where the optimizer moves a view
+    into its expression (``pushed_views``), whose operands then decide
+    the plan's result's layout, perhaps otherwise (``(x + y).T > 1.5`` of an
+    F ``x`` and a C ``y``); None for the others, and in place of the list
+    where no output is such (``lt.compute`` and ``eval`` do the same)."""
+    from .exec.executor import pushed_views
+    from .graph.layout import infer
+    found: list[Any] = []
+    for n in outputs:
+        lay, known = infer(n) if len(n.shape) >= 2 and pushed_views(n) else ("C", False)
+        found.append(lay if known else None)
+    return found if any(lay is not None for lay in found) else None
+
+
+def _relaid(vals: list[Any], layouts: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
+    """``vals`` copied into the layouts ``layouts`` names (``_numpys_layouts``)
+    where they are laid out otherwise, but for those written into the
+    caller's ``outs``."""
+    from .graph.layout import relaid
+    for k, lay in enumerate(layouts):
+        if lay is not None and (outs is None or outs[k] is None) \
+                and isinstance(vals[k], np.ndarray):
+            vals[k] = relaid(vals[k], lay)
+    return vals
 
 
 def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None,

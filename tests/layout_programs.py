@@ -19,6 +19,10 @@ three ways:
   are views of ``r`` exactly where NumPy's are, so a write into one shows
   in ``r`` (or not) as in NumPy, whether ``r`` was evaluated first or not.
 
+In the "jit" mode the program is an ``@lt.jit`` function of the arrays it
+wraps (``W``), called twice (traced, then from the cache with other
+values): its results' values and layouts against NumPy's.
+
 ``tests/test_layout_programs.py`` runs a few hundred; ``benchmarks/fuzz_programs.py
 layouts`` as many as asked.
 """
@@ -53,6 +57,9 @@ MODES: dict[str, dict[str, Any]] = {
     "check": {"check": True},
     # three runs in one process: node by node, planned, from the cached plan
     "repeat": {"_reps": 3},
+    # the program as a function of its arrays under ``@lt.jit``: traced
+    # once, then called with other values (the cached plan)
+    "jit": {"_jit": True},
 }
 
 
@@ -265,18 +272,23 @@ def _numpy_x(lines: list[str]) -> np.ndarray[Any, Any]:
         return np.asarray(run(lines, np, "x"))
 
 
-def run(lines: list[str], m: Any, name: str = "r") -> Any:
-    """Run the program with ``m`` (NumPy or lazyten); the value of ``name``."""
+def run(lines: list[str], m: Any, name: str = "r", W: Any = None, shift: int = 0) -> Any:
+    """Run the program with ``m`` (NumPy or lazyten); the value of ``name``.
+    ``W`` replaces the function making an operand of an array (by default
+    ``lt.asarray`` for lazyten, nothing for NumPy); ``shift`` varies the
+    values of every array the program makes."""
     made: list[np.ndarray[Any, Any]] = []
 
-    def held(*args: Any) -> np.ndarray[Any, Any]:
+    def held(shape: tuple[int, ...], dt: str, order: str = "C", k: int = 0
+             ) -> np.ndarray[Any, Any]:
         # (referenced here, a new array is no temporary NumPy's operators
         # may write into: "temporary elision", of 256 KiB and more, lays a
         # result out as that operand, which lazyten does not follow: README)
-        made.append(mk(*args))
+        made.append(mk(shape, dt, order, k + shift))
         return made[-1]
-    ns: dict[str, Any] = {"np": np, "m": m, "mk": held,
-                          "W": (lambda a: a) if m is np else lt.asarray}
+    if W is None:
+        W = (lambda a: a) if m is np else lt.asarray
+    ns: dict[str, Any] = {"np": np, "m": m, "mk": held, "W": W}
     exec("\n".join(lines), ns)
     return ns[name]
 
@@ -307,6 +319,8 @@ def check(lines: list[str], mode: str) -> str | None:
     ``MODES``); None when nothing does."""
     opts = dict(MODES[mode])
     reps = opts.pop("_reps", 1)
+    if opts.pop("_jit", False):
+        return _check_jit(lines)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")     # (both sides': casts, overflows)
         want = np.asarray(run(lines, np))
@@ -361,6 +375,33 @@ def _check_once(lines: list[str], want: np.ndarray[Any, Any]) -> str | None:
                         f"{'changed' if not same(r2.eval(), want) else 'kept'}")
             if not same(flat2.eval(), flat):
                 return f"r.{view}[0] = 123 on a {when} r: the view differs"
+    return None
+
+
+def _check_jit(lines: list[str]) -> str | None:
+    """The program as ``@lt.jit`` of the arrays it makes operands (each
+    ``W(...)``, views NumPy took among them), called with its arrays, then
+    with others of the same layouts and other values: each result's value
+    and layout against NumPy's."""
+    def body(*args: Any) -> Any:
+        given = iter(args)
+        return run(lines, lt, W=lambda a: next(given))
+    traced = lt.jit(body)
+    for shift in (0, 5):
+        arrays: list[np.ndarray[Any, Any]] = []
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            want = np.asarray(run(lines, np, W=lambda a: arrays.append(a) or a, shift=shift))
+            call = "traced" if shift == 0 else "from the cached trace"
+            try:
+                got = traced(*arrays)
+            except Exception as e:  # noqa: BLE001 (reported as a difference)
+                return f"CRASH ({call}) {type(e).__name__}: {e}\n" \
+                       f"{traceback.format_exc()[-1500:]}"
+        if not isinstance(got, np.ndarray) or not same(got, want):
+            return f"@lt.jit ({call}): NumPy's {want!r}\nlazyten's {got!r}"
+        if (d := layout_differs(got, want)) is not None:
+            return f"@lt.jit ({call}): {d}"
     return None
 
 

@@ -150,6 +150,29 @@ def test_layouts_a_graph_took_as_c_are_refused_or_followed() -> None:
             assert got.strides == exp.strides
 
 
+def test_jit_results_are_laid_out_as_numpys_where_a_view_was_pushed() -> None:
+    # The optimizer moves ``.T`` of ``x + y`` into its operands: over an F
+    # ``x`` and a C ``y`` the plan's comparison came out C, NumPy's (a view
+    # of the sum, then a "K" ufunc) F; eval and lt.compute relaid it, the
+    # traced function's plan handed it out as it ran.  ``out=`` keeps the
+    # caller's buffer.
+    def f(x: Any, y: Any) -> Any:
+        return (x + y).T > 1.5, (x * y).T[:, ::2] + 1.0
+    C = np.arange(60.0).reshape(3, 4, 5)
+    F = np.asfortranarray(C)
+    for args in [(F, C), (C, F), (F, F[::-1])]:
+        want = f(*args)
+        g = lt.jit(f)
+        for call in range(2):                      # traced, then from the cache
+            got = g(*args)
+            for r, w in zip(got, want):
+                np.testing.assert_array_equal(r, w)
+                assert r.strides == w.strides, (call, args[0].strides, r.strides, w.strides)
+        bufs = (np.zeros(want[0].shape, bool), np.zeros(want[1].shape))
+        assert g(*args, out=bufs)[0] is bufs[0]
+        np.testing.assert_array_equal(bufs[1], want[1])
+
+
 def test_ufunc_out_and_where_in_traced_functions() -> None:
     # NumPy's ufunc keywords ran NumPy's own call on values (eager), which a
     # trace has not: out= a tensor (a view of one too) and where= are now

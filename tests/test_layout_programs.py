@@ -16,8 +16,11 @@ from tests.layout_programs import check, program
     ("noopt", range(1000, 1150), False),
     ("check", range(2000, 2150), False),
     ("repeat", range(3000, 3150), False),
+    # as @lt.jit functions of their arrays, traced and from the cache
+    ("jit", range(5000, 5300), False),
     # thousands of elements: planned, blocked, in place
-    ("repeat", range(4000, 4040), True)])
+    ("repeat", range(4000, 4040), True),
+    ("jit", range(6000, 6030), True)])
 def test_random_layout_programs_match_numpy(mode: str, seeds: range, big: bool) -> None:
     for seed in seeds:
         lines = program(seed, big)
