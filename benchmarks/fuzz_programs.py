@@ -14,13 +14,15 @@ from the cached plan's generated code):
 
 * ``writes`` (``tests/write_programs.py``): slices written plainly,
   augmented, through views and aliases, arrays rebound, evaluated and read,
-  over arrays of every layout and nine dtypes;
+  over arrays of every layout and nine dtypes ("jit": the program as an
+  ``@lt.jit`` function of its arrays);
 * ``layouts`` (``tests/layout_programs.py``): elementwise ops, reductions
   and views over arrays of every layout; the layout inferred as the graph
   is built, the result's values, flags and memory order, and which of its
   flattenings are views; "jit": the program as an ``@lt.jit`` function;
 * ``stencils`` (``tests/stencil_programs.py``): time-stepping loops writing
-  windows of a grid with sums of overlapping windows of it.
+  windows of a grid with sums of overlapping windows of it ("jit": the loop
+  as an ``@lt.jit`` function of the grid).
 
 Each failing program is printed shrunk (``--no-shrink``: as generated),
 then a total; the exit status is 1 where any failed.

@@ -9,7 +9,9 @@ an element or a sum, rebinds a grid to a computed one, or evaluates it.
 Windows overlap the ones written, so every write must read the grid as it
 was before it; ``H`` also holds views of the grid (transposes, windows),
 written through too.  ``check`` compares the grids' final values, the
-reads and the user's array (never modified) with NumPy's.
+reads and the user's array (never modified) with NumPy's; in the "jit"
+mode the loop is an ``@lt.jit`` function of the grid returning its reads
+and grids, traced and then called with another grid.
 
 ``tests/test_stencil_programs.py`` runs a few dozen; ``benchmarks/fuzz_programs.py
 stencils`` as many as asked.
@@ -37,6 +39,9 @@ MODES: dict[str, dict[str, Any]] = {
     "loop": {"backend": "loop"},
     # three runs in one process: node by node, planned, from the cached plan
     "repeat": {"_reps": 3},
+    # the loop as an ``@lt.jit`` function of the grid, its reads outputs:
+    # traced, then called with another grid of the same layout
+    "jit": {"_jit": True},
 }
 
 
@@ -168,6 +173,8 @@ def check(p: Program, mode: str) -> str | None:
     None when nothing does."""
     opts = dict(MODES[mode])
     reps = opts.pop("_reps", 1)
+    if opts.pop("_jit", False):
+        return _check_jit(p)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")     # (both sides': overflows)
         want, want_grids, _, _ = run(p, np)
@@ -193,6 +200,45 @@ def check(p: Program, mode: str) -> str | None:
             if probs:
                 where = f"(run {rep + 1} of {reps})\n" if reps > 1 else ""
                 return where + "\n".join(probs)
+    return None
+
+
+def _check_jit(p: Program) -> str | None:
+    """``p`` as an ``@lt.jit`` function of the grid, returning its reads
+    (lazily: ``num(v)`` and ``np.asarray(v)`` are ``v``, ``ev(v)`` nothing)
+    and grids, called with ``p``'s grid and then with another of the same
+    layout and other values: each call's reads and grids against NumPy's,
+    and the caller's grid unchanged."""
+    lines = [ln.replace("out.append(num(", "out.append((")
+             .replace("out.append(np.asarray(", "out.append((") for ln in p.lines]
+    code = "\n".join("pass" if ln.startswith("ev(") else ln for ln in lines)
+
+    def body(u: Any) -> Any:
+        ns: dict[str, Any] = {"m": lt, "np": np, "out": [], "H": [u]}
+        exec(code, ns)                      # noqa: S102 - our own program
+        return tuple(ns["out"]) + tuple(ns["H"])
+    traced = lt.jit(body)
+    for seed in (p.seed, p.seed + 1):
+        q = Program(p.shape, p.dtype, p.kind, seed, p.lines)
+        call = "traced" if seed == p.seed else "from the cached trace"
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            want, want_grids, _, _ = run(q, np)
+            u = q.grid()
+            kept = u.copy()
+            try:
+                res = traced(u)
+            except Exception as e:  # noqa: BLE001 (reported as a difference)
+                return f"CRASH ({call}) {type(e).__name__}: {e}\n" \
+                       f"{traceback.format_exc()[-1500:]}"
+        got = [np.asarray(v)[()] for v in res[:len(want)]]
+        grids = np.concatenate([np.asarray(g).ravel() for g in res[len(want):]])
+        if not same(grids, want_grids):
+            return f"@lt.jit ({call}): grids differ"
+        if not all(map(same, got, want)):
+            return f"@lt.jit ({call}): reads: lazyten's {got}\nNumPy's {want}"
+        if not same(u, kept):
+            return f"@lt.jit ({call}): the caller's grid was modified"
     return None
 
 

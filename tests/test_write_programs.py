@@ -1,7 +1,8 @@
 """Random write programs (``tests/write_programs.py``) against NumPy: each
 run node by node, planned and from the cached plan's generated code in one
 process (the plan cache's paths: a scalar written into integers wrapped on
-the cached one only), and under ``check=True`` and without the optimizer.
+the cached one only), under ``check=True``, without the optimizer and as
+``@lt.jit`` functions of their arrays.
 ``benchmarks/fuzz_programs.py writes`` runs many more."""
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from tests.write_programs import check, program
     ("repeat", range(1000, 1400)),
     ("check", range(2000, 2150)),
     ("noopt", range(3000, 3150)),
+    # as @lt.jit functions of the arrays, traced and from the cache
+    ("jit", range(5000, 5300)),
     # np.negative(np.uint64(3)) written into an int32 slice: NumPy converts
     # the scalar as a number (OverflowError), lazyten when the write runs;
     # its cached plan's second run wrapped it instead, before 0e1b051

@@ -9,7 +9,8 @@ and under one of ``MODES`` and reports any difference: a value, a dtype, a
 shape, an error raised by one side only, a user's array modified.  The
 "repeat" modes run each program three times in one process: node by node
 (a structure seen first), planned (seen twice), then from the cached
-plan's generated code.
+plan's generated code; "jit" runs it as an ``@lt.jit`` function of its
+arrays, traced and then called with others.
 
 ``tests/test_write_programs.py`` runs a few hundred; ``benchmarks/fuzz_programs.py
 writes`` as many as asked.
@@ -43,6 +44,9 @@ MODES: dict[str, dict[str, Any]] = {
     "numpy": {"backend": "numpy", "check": True},
     "repeat": {"_reps": 3},
     "repeatcheck": {"_reps": 3, "check": True},
+    # the program as an ``@lt.jit`` function of its arrays, returning its
+    # reads and variables: traced, then called with other arrays
+    "jit": {"_jit": True},
 }
 
 
@@ -343,6 +347,10 @@ def check(inits: list[Init], lines: list[str], mode: str) -> str | None:
     ``MODES``); None when nothing does."""
     opts = dict(MODES[mode])
     reps = opts.pop("_reps", 1)
+    if opts.pop("_jit", False):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _check_jit(inits, lines)
     for r in range(reps):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")      # (both sides': casts, overflows)
@@ -379,6 +387,54 @@ def _check_once(inits: list[Init], lines: list[str], opts: dict[str, Any]) -> st
         if nm in finl and not same(finn[nm], finl[nm]):
             probs.append(f"var {nm}: numpy={np.asarray(finn[nm])!r}\n lazyten={np.asarray(finl[nm])!r}")
     return "\n".join(probs) if probs else None
+
+
+def _check_jit(inits: list[Init], lines: list[str]) -> str | None:
+    """The program as an ``@lt.jit`` function of its users' arrays (a
+    "computed" one multiplied by 1 inside), its reads lazy (``np.array(v)``
+    a lazy copy, ``ev`` nothing) and returned with its final variables,
+    called with the program's arrays and then with others of the same
+    kinds: each call against NumPy's run, and the arrays passed unchanged.
+    Programs NumPy stops with an error are not compared."""
+    code = "\n".join(
+        "pass" if ln.startswith("ev(") else
+        ln.replace("out.append(np.array(", "out.append(m.copy(")
+        .replace("out.append(num(", "out.append((") for ln in lines)
+    names = [i[0] for i in inits]
+
+    def body(*args: Any) -> Any:
+        ns: dict[str, Any] = {"m": lt, "np": np, "out": [], "cp": lambda v: v}
+        for (nm, _, dt, kind, _), a in zip(inits, args):
+            ns[nm] = a if kind != "computed" else a * 1 if dt != "bool" else a | False
+        exec(code, ns)                       # noqa: S102 - our own program
+        final = sorted(nm for nm in ns if len(nm) <= 3 and nm[0] in "abcv"
+                       and nm not in ("np", "cp"))
+        return tuple(ns["out"]) + tuple(ns[nm] for nm in final)
+    traced = lt.jit(body)
+    for shift in (0, 1):
+        moved = [(nm, sh, dt, kind, seed + shift) for nm, sh, dt, kind, seed in inits]
+        outn, finn, _, errn, _ = run_prog(moved, lines, np, lambda x: None)
+        if errn is not None:
+            return None
+        args = [user_array(sh, dt, kind, seed) for _, sh, dt, kind, seed in moved]
+        kept = [a.copy() for a in args]
+        call = "traced" if shift == 0 else "from the cached trace"
+        try:
+            res = traced(*args)
+        except Exception as e:  # noqa: BLE001 (reported as a difference)
+            return f"CRASH ({call}) {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"
+        want = list(outn) + [finn[nm] for nm in sorted(finn)]
+        if len(res) != len(want):
+            return f"@lt.jit ({call}): {len(res)} results, NumPy's {len(want)}"
+        labels = [f"out[{i}]" for i in range(len(outn))] + sorted(finn)
+        for label, got, w in zip(labels, res, want):
+            if not same(np.asarray(got)[()] if label.startswith("out") else got, w):
+                return f"@lt.jit ({call}): {label}: numpy={np.asarray(w)!r}\n" \
+                       f" lazyten={np.asarray(got)!r}"
+        for nm, a, k in zip(names, args, kept):
+            if not same(a, k):
+                return f"@lt.jit ({call}): the argument {nm} was modified"
+    return None
 
 
 def _raised_when_run(inits: list[Init], lines: list[str], errn: tuple[str, str, str]
