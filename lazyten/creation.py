@@ -13,7 +13,7 @@ from .graph import layout as L
 from .graph import ops
 from .graph.node import Node
 from .graph.shapes import fits_assignment
-from .tensor import Tensor, check_device, check_order, ignores_like, numpy_names
+from .tensor import Tensor, array0, check_device, check_order, ignores_like, numpy_names
 
 
 def _dtype_ok(dt: np.dtype[Any], what: str) -> np.dtype[Any]:
@@ -65,8 +65,9 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
         if dtype is not None and np.dtype(dtype) != t.dtype:
             if copy is False:
                 raise ValueError("asarray: a dtype change needs a copy, but copy=False")
-            return t.astype(dtype)
-        return Tensor(t._node) if copy else t
+            return array0(t.astype(dtype))
+        # (NumPy's array of a scalar's value is a 0-d array: ``array0``)
+        return array0(t._handle() if copy else t)
     check_device(device, "asarray")
     if isinstance(obj, str):
         raise TypeError(f"asarray: cannot make a tensor from a string ({obj!r})")
@@ -119,6 +120,7 @@ def array(obj: Any, dtype: Any = None, copy: bool | None = True, *, order: str |
             t = obj.astype(dt, copy=True)
         else:
             t = obj
+        t = array0(t)
     else:
         if ndmax:
             obj = np.array(obj, dtype=dtype, copy=copy, order=order,  # type: ignore[arg-type]

@@ -19,8 +19,8 @@ from .graph import layout as L
 from .graph.layout import layout_known, write_order
 from .graph import shapes as S
 from .graph.node import NO_LINES, _lines, user_source
-from .tensor import (Tensor, _apply_elementwise, _unary_method, check_device, check_order,
-                     node_of, numpy_names, numpy_out, run_now, settle_layout, wrap)
+from .tensor import (_ARRAY0, Tensor, _apply_elementwise, _unary_method, array0, check_device,
+                     check_order, node_of, numpy_names, numpy_out, run_now, settle_layout, wrap)
 
 # ------------------------------------------------------------------ elementwise
 
@@ -442,7 +442,9 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, casting: str = "unsafe",
             f"{casting!r}"))
     if dt == t.dtype and not copy:
         return t
-    return Tensor(ops.apply("astype", [t._node], dtype=dt))
+    res = Tensor(ops.apply("astype", [t._node], dtype=dt))
+    # (NumPy's astype keeps a 0-d array an array, a scalar a scalar)
+    return array0(res) if t._root is None and t._steps is _ARRAY0 else res
 
 
 @numpy_names(a='x')
@@ -541,7 +543,7 @@ def copy(x: Any, order: str = "K", subok: bool = False) -> Tensor:
         # evaluated, as every tensor does)
         return wrap(np.copy(x, order=order))  # type: ignore[call-overload]  # (checked above)
     from .memory import copied
-    return copied(wrap(x), order)
+    return array0(copied(wrap(x), order))        # (np.copy of a scalar: a 0-d array)
 
 
 def _check_dtype(dtype: Any, what: str) -> np.dtype[Any]:

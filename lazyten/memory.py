@@ -56,7 +56,7 @@ from .functions import layout_of
 from .graph import ops
 from .graph.layout import empty, layout_known, layout_stand_in, replay_views, write_order
 from .graph.node import Node, Shape
-from .tensor import Tensor, check_device, check_order, ignores_like
+from .tensor import Tensor, array0, check_device, check_order, ignores_like
 
 __all__ = ["ascontiguousarray", "asfortranarray", "asanyarray", "require", "shares_memory",
            "may_share_memory"]
@@ -287,11 +287,11 @@ def copied(t: Tensor, order: str) -> Tensor:
             order = "F" if probe.flags.f_contiguous and not probe.flags.c_contiguous else "C"
     if order in ("C", "F"):
         r = _in_order(t, order, None)
-        return Tensor(t._node) if r is t else r
+        return t._handle() if r is t else r
     v = known_value(t)
     if t.size <= 1 or (v is not None and (v.flags.c_contiguous or (
             v.flags.f_contiguous and order == "K"))):
-        return Tensor(t._node)
+        return t._handle()
     if v is None and t._root is None and t._node.op.kind not in ("source", "view") \
             and order == "K":
         return Tensor(t._node)               # (computed: contiguous, in "K" order)
@@ -372,13 +372,13 @@ def asanyarray(a: Any, dtype: Any = None, order: str | None = None, *, device: A
     if o in ("C", "F"):
         laid = _in_order(a, o, dt)
         if laid is a:
-            return layout_copy(a, o, dt) if copy else a
+            return layout_copy(a, o, dt) if copy else array0(a)
     elif dt != a.dtype or copy:
         # A copy node, not just a new handle: a new handle would still read
         # the user's array when evaluated (``shares_memory``).
         laid = layout_copy(a, o, dt)
     else:
-        return a
+        return array0(a)
     if copy is False:
         raise ValueError(f"asanyarray: unable to avoid a copy (copy=False) while making "
                          f"{a.dtype} data of shape {a.shape} {dt} in order {o!r}")

@@ -49,6 +49,10 @@ _SCALARS = (bool, int, float, complex)
 _SEQUENCES = (list, tuple, str, bytes, bytearray, array.array)
 # The view steps of an ``element`` (a root-less tensor has none otherwise).
 _ELEMENT: tuple[ViewStep, Any] = (("element", ()), None)
+# The mark of a 0-d root NumPy holds as an array though its value is
+# computed (``np.asarray(t.sum())``, a 0-d array written in place): not a
+# scalar (``Tensor._is_scalar``), so in-place operators write it.
+_ARRAY0: tuple[ViewStep, Any] = (("array", ()), None)
 _new = object.__new__
 
 
@@ -354,6 +358,9 @@ class Tensor:
                 # runs, is copied in C order
                 nv = ops.apply("layout_copy", [nv], order="C", dtype=nv.dtype)
             self._n = nv
+            if not nv.shape:
+                # (what is written is an array, even as an operation's value)
+                self._steps = _ARRAY0
             _note_state(self)
             return
         # Where NumPy's reshape of this data copied, the write goes to the
@@ -852,36 +859,41 @@ class Tensor:
     # In-place operators: a new version of this tensor's data (NumPy's rules:
     # the result is cast back with 'same_kind' and must keep this shape).
     def _is_scalar(self) -> bool:
-        """Whether NumPy's value here is a scalar, not a 0-d array: a 0-d
-        result of an operation or an element read (a 0-d array wrapped by
-        ``lt.asarray`` stays an array, ``[0] * a`` elementwise, and so does
-        its ``astype``: NumPy's keeps an array an array, a scalar a scalar)."""
-        if self.ndim:
-            return False
-        if self._is_element():
-            return True
+        """Whether NumPy's value here is a scalar (``np.float64``), not a 0-d
+        array: an element read (``t[1, 2]``) or the 0-d result of an
+        operation (``t.sum()``, ``e - 1``, through ``astype``, which keeps a
+        scalar a scalar), not a user's array, a creation, a view, a copy or
+        a 0-d array written to or made by ``lt.asarray`` (``_ARRAY0``).  A
+        scalar is a value: in-place operators make a new one, leaving its
+        other names as they were, and its views are new arrays
+        (``_as_new``)."""
         if self._root is not None:
             return False
-        n = self._node
+        n = self._n
+        if n.shape:
+            return False
+        mark = self._steps
+        if mark is not None:
+            return mark is _ELEMENT
         while n.op.name == "astype" and (ins := n.inputs):
             n = ins[0]
-        return n.op.kind != "source"
+        if n.op.name == "getitem":           # an element read, cast
+            return bool(n.inputs) and bool(n.inputs[0].shape)
+        return n.op.kind not in ("source", "creation", "update", "view") \
+            and n.op.name != "layout_copy"
 
-    def _scalar_like(self) -> bool:
-        """Whether this is a 0-d root that is a NumPy scalar in NumPy's code:
-        an element read or a computed result (``t.sum()``, ``e - 1``), not an
-        array (``lt.asarray(np.array(3.0))``, ``lt.zeros(())``, one written
-        to), whose views share its memory.  The views a user takes of one
-        (``e.reshape(1)``, ``e[None]``, ``s.ravel()``) are new arrays
-        (``as_new``); lazyten's own writes into it take views all the same."""
-        return self._root is None and not self._n.shape and (
-            self._steps is _ELEMENT or self._node.op.kind not in (
-                "source", "creation", "update", "view"))
+    def _handle(self) -> Tensor:
+        """A new tensor of this one's node (another name for its value,
+        which writes to this one do not reach), a 0-d array still one."""
+        t = Tensor(self._node)
+        if self._root is None and self._steps is _ARRAY0:
+            t._steps = _ARRAY0
+        return t
 
     def _as_new(self, view: Tensor) -> Tensor:
         """``view``, a view this tensor's user took, or a new array where this
-        is a NumPy scalar (``_scalar_like``), whose views NumPy makes new."""
-        return Tensor(view._node) if self._scalar_like() else view
+        is a NumPy scalar (``_is_scalar``), whose views NumPy makes new."""
+        return Tensor(view._node) if self._is_scalar() else view
 
     def _is_element(self) -> bool:
         """Whether this is ``t[i, j, ...]`` with an int for every axis
@@ -894,7 +906,8 @@ class Tensor:
     def _inplace(self, name: str, o: Any) -> Tensor:
         # (a write: an array operand is read at the call, as NumPy's ``+=``)
         res = self._bin(name, o if type(o) in _SCALARS else snapshot(o))
-        if self._is_element() and res is not NotImplemented:
+        if res is not NotImplemented and self._is_scalar():
+            # (NumPy's scalar is a value: ``y = x; x += 1`` leaves ``y``)
             return res
         if not np.can_cast(res.dtype, self.dtype, "same_kind"):
             raise ops.located(name, [self._node, res._node], TypeError(
@@ -923,7 +936,7 @@ class Tensor:
     def __imod__(self, o: Any) -> Tensor: return self._inplace("remainder", o)
     @writes
     def __ipow__(self, o: Any) -> Tensor:
-        if self._is_element():
+        if self._is_scalar():
             return self.__pow__(o)
         if type(o) is int and self.dtype == np.bool_:
             # NumPy checks the cast back before it computes (bool ** -1 is an
@@ -981,7 +994,9 @@ class Tensor:
     @writes
     def __setitem__(self, index: Any, value: Any) -> None:
         if self._steps is _ELEMENT and self._root is None:
-            # An element is NumPy's scalar, a copy: a write to it would be lost
+            # An element is NumPy's scalar, a copy: a write to it would be lost.
+            # (A 0-d result, NumPy's scalar too, takes the write: lazyten's
+            # own functions write into theirs; it is an array from then on.)
             raise TypeError(f"'{self.dtype.type.__name__}' object (an element, NumPy's "
                             f"scalar) does not support item assignment; write through "
                             f"the array: t[i, j] = v")
@@ -1066,7 +1081,11 @@ class Tensor:
         return layout_copy(self, order, res.dtype)
 
     def copy(self, order: str = "C") -> Tensor:
-        return _fn.copy(self, order)
+        # (``ndarray.copy``: a scalar's is a scalar, where ``np.copy`` makes
+        # an array of it)
+        from .memory import copied
+        check_order(order, "copy")
+        return copied(self, order)
 
     def view(self, dtype: Any = _SAME, type: Any = None) -> Tensor:  # noqa: A002 (NumPy's name)
         """NumPy's ``a.view(dtype)``: the same data read as ``dtype`` (a view:
@@ -1563,6 +1582,17 @@ def check_order(order: Any, what: str, allowed: str = "CFAK") -> None:
     if not (isinstance(order, str) and len(order) == 1 and order in allowed):
         names = ", ".join(repr(c) for c in allowed)
         raise ValueError(f"{what}: order must be one of {names} (got {order!r})")
+
+
+def array0(t: Tensor) -> Tensor:
+    """``t``, or NumPy's 0-d array of its value where it is a NumPy scalar
+    (``Tensor._is_scalar``): ``np.asarray(t.sum())``, whose in-place
+    operators write it."""
+    if not t._is_scalar():
+        return t
+    a = Tensor(t._node)
+    a._steps = _ARRAY0
+    return a
 
 
 def element(node: Node) -> Tensor:

@@ -470,10 +470,20 @@ def test_in_place_operators_on_an_element_are_numpys_scalar(engine: Any, op: str
     assert_eq(t, np.arange(3))
     assert_eq(e, np.arange(3)[1])
     assert_eq(ev, np.array([7]))
-    # a copy of an element, or t[...] of a 0-d tensor, is a 0-d array: in place
-    for zero_d in (lt.copy(t[0]), lt.asarray(np.array(3))[...], lt.asarray(np.array(3))[()] * 1):
-        with pytest.raises(TypeError, match="same_kind"):
-            zero_d += 1.5
+    # np.copy of an element, or t[...] of a 0-d tensor, is a 0-d array: in
+    # place (a same_kind error); an element's own copy and a product of one
+    # are scalars: new values
+    for m in (np, lt):
+        t = m.asarray(np.arange(3))
+        zero_ds = (m.copy(t[0]), m.asarray(np.array(3))[...], m.asarray(np.array(3))[()] * 1,
+                   t[0].copy())
+        for k, zero_d in enumerate(zero_ds):
+            if k < 2:
+                with pytest.raises(TypeError, match="same_kind"):
+                    zero_d += 1.5
+            else:
+                zero_d += 1.5
+                assert zero_d.dtype == np.float64 and float(zero_d) in (1.5, 4.5)
 
 
 def test_isdtype_of_a_tensor_is_numpys_type_error() -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -966,6 +968,78 @@ def test_an_element_is_a_scalar_that_takes_no_item_assignment() -> None:
         t[...][...] = 8.0                                # (a view: written through)
         n[...][...] = 8.0
         assert_eq(t, n)
+
+
+# Ways to make a 0-d value, each NumPy's scalar or 0-d array: ``m`` is
+# NumPy or lazyten, ``a`` its arange(3.0).
+ZERO_D = [
+    "a.sum()", "a[1]", "a @ a", "a.sum() + 1", "m.zeros(()) + 1", "a.sum().astype(np.float32)",
+    "a[1].astype(np.float32)", "a.max().copy()", "m.asarray(a.sum())", "m.array(a.sum())",
+    "m.asanyarray(a[1])", "m.asarray(a.sum()).astype(np.float32)", "m.asarray(a.sum(), np.float32)",
+    "m.zeros(())", "m.zeros(()).astype(np.float32)", "m.asarray(np.float64(2.0))",
+    "m.asarray(np.array(2.0))", "a[1, ...]", "a.sum(keepdims=True).reshape(())"]
+
+
+def _zero_d(m: Any, expr: str, written: bool, base: Any = 0.0) -> Any:
+    a = m.arange(3.0) + base
+    x = eval(expr)                 # noqa: S307 - our own expressions
+    # a 0-d array written stays an array (NumPy's scalars take no item
+    # assignment: not written)
+    if written and isinstance(_zero_d(np, expr, False, base)[1], np.ndarray):
+        x[...] = 5.0
+    return a, x
+
+
+@pytest.mark.parametrize("expr", ZERO_D)
+@pytest.mark.parametrize("written", [False, True])
+def test_scalars_are_values_and_0d_arrays_are_written(expr: str, written: bool) -> None:
+    """NumPy's 0-d results are scalars (``t.sum()``, an element, ``astype``
+    of one) or arrays (``np.asarray`` of a scalar, a creation, a view, one
+    written): an in-place operator makes a new scalar, leaving its other
+    names, and writes an array, which they see; item assignment is an
+    element's TypeError.  ``y = t.sum(); x = y; x += 1`` changed ``y`` too."""
+    for op in ("+=", "*=", "**="):
+        (na, nx), (la, lx) = _zero_d(np, expr, written), _zero_d(lt, expr, written)
+        ny, ly = nx, lx
+        exec(f"nx {op} 2; lx {op} 2")          # noqa: S102 - our own statements
+        for got, want in ((lx, nx), (ly, ny), (la, na)):
+            assert_eq(got, np.asarray(want))
+            assert lt.asarray(got).dtype == np.asarray(want).dtype
+        assert (lx is ly) == (nx is ny), (expr, op)
+    (_, nx), (_, lx) = _zero_d(np, expr, written), _zero_d(lt, expr, written)
+    try:
+        nx[...] = 7.0
+    except TypeError:
+        # (an element refuses it too; a 0-d result takes it, lazyten's own
+        # functions writing theirs)
+        if expr == "a[1]":
+            with pytest.raises(TypeError, match="does not support item assignment"):
+                lx[...] = 7.0
+    else:
+        lx[...] = 7.0
+        assert_eq(lx, nx)
+
+
+@pytest.mark.parametrize("expr", ZERO_D)
+def test_a_0d_value_written_into_integers_converts_as_numpys(expr: str) -> None:
+    """A scalar written into integers is converted as a number (out of
+    range: NumPy's OverflowError), a 0-d array cast (it wraps): so
+    ``t[:] = np.asarray(big_scalar).astype(...)`` raised where NumPy wraps."""
+    def run(m: Any) -> Any:
+        a, x = _zero_d(m, expr, False, np.int64(200))    # (int64 values past int8's)
+        b = m.zeros(3, np.int8)
+        b[0] = x
+        b[1:] = m.asarray(a.sum())                       # (an array: wraps)
+        return np.asarray(b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = run(np)
+        except (OverflowError, ValueError) as e:
+            with pytest.raises(type(e)):
+                run(lt)
+            return
+        assert_eq(run(lt), want)
 
 
 def test_operands_remembered_while_collections_run() -> None:

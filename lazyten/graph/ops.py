@@ -967,8 +967,11 @@ def _check_assignment(base: Node, val: Node, sub: Shape) -> None:
 def _setitem_into(out: Any, val: Any, index: tuple[Any, ...], scalar: bool = False) -> Any:
     # ``scalar``: the value is NumPy's scalar (an element, a 0-d result),
     # which NumPy converts as a number: a float NaN or infinity into
-    # integers is its ValueError, where a 0-d array is cast (a warning)
-    out[S.index_to_python(index)] = val[()] if scalar else val
+    # integers is its ValueError, where a 0-d array is cast (a warning).
+    # Otherwise it is an array, though computed as a scalar here
+    # (``np.asarray(t.sum())``: cast, never converted).
+    out[S.index_to_python(index)] = val[()] if scalar else \
+        np.asarray(val) if isinstance(val, np.generic) else val
     return out
 
 
@@ -1054,7 +1057,8 @@ def _written_through(out: Any, val: Any, path: tuple[tuple[str, Any], ...]) -> A
         return out
     if not v.flags.writeable:
         raise ValueError("cannot write through a read-only view (broadcast_to, diagonal)")
-    v[...] = val
+    # (the view's new value: an array, cast, though computed as a scalar)
+    v[...] = np.asarray(val) if isinstance(val, np.generic) else val
     return out
 
 
