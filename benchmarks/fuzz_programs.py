@@ -10,7 +10,8 @@
 Three kinds of program, each a module of ``tests/`` whose docstring says
 what it draws and compares, and whose ``MODES`` are the engine settings it
 runs in ("repeat": three times in one process, node by node, planned and
-from the cached plan's generated code):
+from the cached plan's generated code; "planned": fused and planned at the
+first run however small the arrays, ``tiny_elements=0``):
 
 * ``writes`` (``tests/write_programs.py``): slices written plainly,
   augmented, through views and aliases, arrays rebound, evaluated and read,

@@ -57,6 +57,9 @@ MODES: dict[str, dict[str, Any]] = {
     "check": {"check": True},
     # three runs in one process: node by node, planned, from the cached plan
     "repeat": {"_reps": 3},
+    # planned and fused however small (small graphs run node by node at
+    # their first run otherwise: ``Options.tiny_elements``)
+    "planned": {"tiny_elements": 0},
     # the program as a function of its arrays under ``@lt.jit``: traced
     # once, then called with other values (the cached plan)
     "jit": {"_jit": True},

@@ -39,6 +39,9 @@ MODES: dict[str, dict[str, Any]] = {
     "loop": {"backend": "loop"},
     # three runs in one process: node by node, planned, from the cached plan
     "repeat": {"_reps": 3},
+    # planned and fused however small (small graphs run node by node at
+    # their first run otherwise: ``Options.tiny_elements``)
+    "planned": {"tiny_elements": 0},
     # the loop as an ``@lt.jit`` function of the grid, its reads outputs:
     # traced, then called with another grid of the same layout
     "jit": {"_jit": True},

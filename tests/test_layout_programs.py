@@ -18,6 +18,7 @@ from tests.layout_programs import check, program
     ("repeat", range(3000, 3150), False),
     # as @lt.jit functions of their arrays, traced and from the cache
     ("jit", range(5000, 5300), False),
+    ("planned", range(7000, 7200), False),
     # thousands of elements: planned, blocked, in place
     ("repeat", range(4000, 4040), True),
     ("jit", range(6000, 6030), True)])

@@ -19,7 +19,8 @@ from tests.stencil_programs import check, program
     ("check", range(2000, 2100)),
     ("repeat", range(3000, 3100)),
     ("loop", range(4000, 4020)),
-    ("jit", range(5000, 5150))])
+    ("jit", range(5000, 5150)),
+    ("planned", range(6000, 6100))])
 def test_random_stencil_programs_match_numpy(mode: str, seeds: range) -> None:
     for seed in seeds:
         p = program(seed)

@@ -19,6 +19,11 @@ from tests.write_programs import check, program
     ("noopt", range(3000, 3150)),
     # as @lt.jit functions of the arrays, traced and from the cache
     ("jit", range(5000, 5300)),
+    ("planned", range(6000, 6200)),
+    # a computed scalar's np.asarray(...).astype(...) written into integers:
+    # NumPy's 0-d array, cast (it wraps); lazyten converted it as a scalar
+    # (OverflowError) before 54a0afa
+    ("planned", [10244, 11614]),
     # np.negative(np.uint64(3)) written into an int32 slice: NumPy converts
     # the scalar as a number (OverflowError), lazyten when the write runs;
     # its cached plan's second run wrapped it instead, before 0e1b051

@@ -44,6 +44,9 @@ MODES: dict[str, dict[str, Any]] = {
     "numpy": {"backend": "numpy", "check": True},
     "repeat": {"_reps": 3},
     "repeatcheck": {"_reps": 3, "check": True},
+    # planned and fused however small (small graphs run node by node at
+    # their first run otherwise: ``Options.tiny_elements``)
+    "planned": {"tiny_elements": 0},
     # the program as an ``@lt.jit`` function of its arrays, returning its
     # reads and variables: traced, then called with other arrays
     "jit": {"_jit": True},
