@@ -323,7 +323,8 @@ def check(lines: list[str], mode: str) -> str | None:
     opts = dict(MODES[mode])
     reps = opts.pop("_reps", 1)
     if opts.pop("_jit", False):
-        return _check_jit(lines)
+        with lt.set_options(**opts):
+            return _check_jit(lines)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")     # (both sides': casts, overflows)
         want = np.asarray(run(lines, np))

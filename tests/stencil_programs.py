@@ -177,7 +177,8 @@ def check(p: Program, mode: str) -> str | None:
     opts = dict(MODES[mode])
     reps = opts.pop("_reps", 1)
     if opts.pop("_jit", False):
-        return _check_jit(p)
+        with lt.set_options(**opts):
+            return _check_jit(p)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")     # (both sides': overflows)
         want, want_grids, _, _ = run(p, np)

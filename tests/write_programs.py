@@ -351,7 +351,7 @@ def check(inits: list[Init], lines: list[str], mode: str) -> str | None:
     opts = dict(MODES[mode])
     reps = opts.pop("_reps", 1)
     if opts.pop("_jit", False):
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), lt.set_options(**opts):
             warnings.simplefilter("ignore")
             return _check_jit(inits, lines)
     for r in range(reps):
