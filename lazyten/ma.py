@@ -53,6 +53,7 @@ masked_array(data=[1.0, --, 2.0, --],
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 import warnings
 from collections.abc import Callable
@@ -1079,9 +1080,12 @@ def _flag_pow(x: Any, y: Any) -> Tensor | None:
     return bad
 
 
+# (the others, numpy.ma's comparisons, logical and bitwise functions,
+# ``arctan2`` and ``hypot``, raise neither flag)
 _FLAGGED: dict[str, Callable[[Any, Any], Tensor | None]] = {
     "add": _flag_add, "subtract": _flag_subtract, "multiply": _flag_multiply,
-    "divide": _flag_divide, "floor_divide": _flag_divide, "pow": _flag_pow,
+    "divide": _flag_divide, "floor_divide": _flag_divide, "remainder": _flag_divide,
+    "fmod": _flag_divide, "pow": _flag_pow,
 }
 
 
@@ -1095,7 +1099,8 @@ def _quiet(name: str, x: Any, y: Any) -> tuple[Tensor, Tensor | None]:
     (NumPy's power takes a scalar 0.5 as sqrt: -0.0 ** 0.5 is -0.0).
     Complex + - * are left as NumPy computes them (and warns).
     """
-    bad = _FLAGGED[name](x, y)
+    flag = _FLAGGED.get(name)
+    bad = None if flag is None else flag(x, y)
     if bad is None:
         return _op(name, x, y), None
     if name == "pow":
@@ -1257,6 +1262,127 @@ def exp(x: Any) -> MaskedTensor:
 
 def abs(x: Any) -> MaskedTensor:  # noqa: A001 - numpy.ma's name
     return _unary("abs", x, None)
+
+
+# numpy.ma's functions of its ufuncs, by their rules: ``_MaskedUnaryOperation``
+# (``_unary``, with numpy.ma's domain where it has one: ``tan``, ``arcsin``,
+# ``log2``, ...), ``_MaskedBinaryOperation`` (``_masked_op``: ``add``,
+# ``arctan2``, ``equal``, ``logical_and``, ...), ``_DomainedBinaryOperation``
+# (``_domained_op``: the divisions and remainders) and ``_extrema_operation``.
+_MA_UNARY: tuple[Any, ...] = (
+    np.sin, np.cos, np.tan, np.arcsin, np.arccos, np.arctan, np.arcsinh, np.arccosh,
+    np.arctanh, np.sinh, np.cosh, np.tanh, np.absolute, np.fabs, np.negative, np.floor,
+    np.ceil, np.logical_not, np.conjugate, np.log2, np.log10)
+_MA_MASKED_BINARY: tuple[Any, ...] = (
+    np.add, np.subtract, np.multiply, np.arctan2, np.hypot, np.equal, np.not_equal, np.less,
+    np.less_equal, np.greater, np.greater_equal, np.logical_and, np.logical_or,
+    np.logical_xor, np.bitwise_and, np.bitwise_or, np.bitwise_xor)
+_MA_DOMAINED_BINARY: tuple[Any, ...] = (np.divide, np.floor_divide, np.remainder, np.fmod)
+
+
+def _ma_function(ufunc: Any, kind: str) -> Callable[..., MaskedTensor]:
+    from .functions import UFUNC_OPS
+    name = UFUNC_OPS[ufunc]
+    f: Callable[..., MaskedTensor]
+    if kind == "unary":
+        def f(x: Any) -> MaskedTensor:
+            return _unary(name, x, _unary_domain(ufunc))
+    elif kind == "masked":
+        def f(a: Any, b: Any) -> MaskedTensor:
+            return _masked_op(name, a, b)
+    else:
+        def f(a: Any, b: Any) -> MaskedTensor:
+            return _domained_op(name, a, b)
+    f.__name__ = f.__qualname__ = ufunc.__name__
+    f.__doc__ = f"numpy.ma's ``{ufunc.__name__}``: NumPy's on the data, masked as numpy.ma masks."
+    return f
+
+
+for _u in _MA_UNARY:
+    globals()[_u.__name__] = _ma_function(_u, "unary")
+for _u in _MA_MASKED_BINARY:
+    globals()[_u.__name__] = _ma_function(_u, "masked")
+for _u in _MA_DOMAINED_BINARY:
+    globals()[_u.__name__] = _ma_function(_u, "domained")
+true_divide = globals()["divide"]
+mod = globals()["remainder"]
+__all__ += [u.__name__ for u in (*_MA_UNARY, *_MA_MASKED_BINARY, *_MA_DOMAINED_BINARY)]
+__all__ += ["true_divide", "mod", "power", "maximum", "minimum"]
+
+
+def power(a: Any, b: Any, third: Any = None) -> MaskedTensor:
+    """numpy.ma's ``power`` (``a ** b``)."""
+    if third is not None:
+        raise np.ma.MaskError("3-argument power not supported.")
+    return _power(a, b)
+
+
+def maximum(a: Any, b: Any) -> MaskedTensor:
+    """numpy.ma's ``maximum`` of two operands: ``where(greater(a, b), a, b)``,
+    numpy.ma's ``where`` (masked where the comparison is)."""
+    return where(_masked_op("greater", a, b), a, b)
+
+
+def minimum(a: Any, b: Any) -> MaskedTensor:
+    """numpy.ma's ``minimum`` of two operands (see ``maximum``)."""
+    return where(_masked_op("less", a, b), a, b)
+
+
+# numpy.ma's functions of its methods (``_frommethod``: the operand made a
+# masked array first), under their names and numpy.ma's aliases.
+_MA_METHODS = {"clip": "clip", "copy": "copy", "cumprod": "cumprod", "cumsum": "cumsum",
+               "nonzero": "nonzero", "ravel": "ravel", "reshape": "reshape",
+               "squeeze": "squeeze", "transpose": "transpose", "round": "round",
+               "round_": "round", "around": "round", "amax": "max", "amin": "min",
+               "product": "prod"}
+
+
+def _ma_method_function(name: str, method: str) -> Callable[..., Any]:
+    def f(a: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(_masked(a), method)(*args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"numpy.ma's ``{name}``: ``masked_array(a).{method}(...)``."
+    return f
+
+
+for _name, _method in _MA_METHODS.items():
+    globals()[_name] = _ma_method_function(_name, _method)
+__all__ += list(_MA_METHODS)
+
+
+def isMaskedArray(x: Any) -> bool:  # noqa: N802 - numpy.ma's name
+    """Whether ``x`` is a masked tensor (or numpy.ma's masked array)."""
+    return isinstance(x, (MaskedTensor, np.ma.MaskedArray))
+
+
+isMA = isarray = isMaskedArray
+
+
+def asarray(a: Any, dtype: Any = None) -> MaskedTensor:
+    """``a`` as a masked tensor (its mask kept; none for other arrays), in
+    ``dtype`` (numpy.ma's ``asarray``)."""
+    m = _masked(a)
+    return m if dtype is None or np.dtype(dtype) == m.dtype else m.astype(dtype)
+
+
+asanyarray = asarray
+
+
+def shape(a: Any) -> tuple[int, ...]:
+    return tuple(_masked(a).shape)
+
+
+def size(a: Any, axis: int | None = None) -> int:
+    sh = shape(a)
+    return math.prod(sh) if axis is None else sh[axis]
+
+
+def ndim(a: Any) -> int:
+    return len(shape(a))
+
+
+__all__ += ["isMaskedArray", "isMA", "isarray", "asarray", "asanyarray", "shape", "size",
+            "ndim"]
 
 
 # ---------------------------------------------------------------- construction
