@@ -7,7 +7,7 @@ elementwise ops with scalars and arrays of other layouts and dtypes
 (outer ones too, ``x[:, None] - y``), ``where``, ``clip``, comparisons,
 scans (``cumsum``, ``cumprod``, ``sort``) and reductions over random axes
 (with ``keepdims``), and views in between (transposes, slices with steps,
-new axes, broadcasts).  ``check`` compares the result with NumPy's in
+integer indices, new axes, broadcasts).  ``check`` compares the result with NumPy's in
 three ways:
 
 * its layout as lazyten infers it when the graph is built
@@ -135,8 +135,13 @@ class _Gen:
             p = list(range(nd))
             self.r.shuffle(p)
             return f"{e}.transpose({tuple(p)})"
-        if k < 0.7:
+        if k < 0.62:
             return e + self.slice(shape)
+        if k < 0.7 and nd > 1 and all(shape):
+            # an integer on one axis (the axis dropped)
+            ax = self.r.randrange(nd)
+            i = self.r.randrange(-shape[ax], shape[ax])
+            return e + "[" + ", ".join([":"] * ax + [str(i)]) + "]"
         if k < 0.82 and nd < 4:
             pos = self.r.randrange(nd + 1)
             return e + "[" + ", ".join([":"] * pos + ["None"]) + "]"
