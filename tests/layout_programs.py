@@ -7,8 +7,8 @@ elementwise ops with scalars and arrays of other layouts and dtypes
 (outer ones too, ``x[:, None] - y``), ``where``, ``clip``, comparisons,
 scans (``cumsum``, ``cumprod``, ``sort``) and reductions over random axes
 (with ``keepdims``), and views in between (transposes, slices with steps,
-integer indices, new axes, broadcasts).  ``check`` compares the result with NumPy's in
-three ways:
+integer indices, new axes, broadcasts).  ``check`` compares the result
+with NumPy's in three ways:
 
 * its layout as lazyten infers it when the graph is built
   (``lazyten.graph.layout.infer``), against the memory order and the

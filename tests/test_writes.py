@@ -9,9 +9,8 @@ compares each name.
 
 from __future__ import annotations
 
-from typing import Any
-
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -1026,7 +1025,7 @@ def test_a_0d_value_written_into_integers_converts_as_numpys(expr: str) -> None:
     range: NumPy's OverflowError), a 0-d array cast (it wraps): so
     ``t[:] = np.asarray(big_scalar).astype(...)`` raised where NumPy wraps."""
     def run(m: Any) -> Any:
-        a, x = _zero_d(m, expr, False, np.int64(200))    # (int64 values past int8's)
+        a, x = _zero_d(m, expr, False, np.int64(200))    # (values past int8's)
         b = m.zeros(3, np.int8)
         b[0] = x
         b[1:] = m.asarray(a.sum())                       # (an array: wraps)
