@@ -1268,17 +1268,8 @@ def abs(x: Any) -> MaskedTensor:  # noqa: A001 - numpy.ma's name
 # (``_unary``, with numpy.ma's domain where it has one: ``tan``, ``arcsin``,
 # ``log2``, ...), ``_MaskedBinaryOperation`` (``_masked_op``: ``add``,
 # ``arctan2``, ``equal``, ``logical_and``, ...), ``_DomainedBinaryOperation``
-# (``_domained_op``: the divisions and remainders) and ``_extrema_operation``.
-_MA_UNARY: tuple[Any, ...] = (
-    np.sin, np.cos, np.tan, np.arcsin, np.arccos, np.arctan, np.arcsinh, np.arccosh,
-    np.arctanh, np.sinh, np.cosh, np.tanh, np.absolute, np.fabs, np.negative, np.floor,
-    np.ceil, np.logical_not, np.conjugate, np.log2, np.log10)
-_MA_MASKED_BINARY: tuple[Any, ...] = (
-    np.add, np.subtract, np.multiply, np.arctan2, np.hypot, np.equal, np.not_equal, np.less,
-    np.less_equal, np.greater, np.greater_equal, np.logical_and, np.logical_or,
-    np.logical_xor, np.bitwise_and, np.bitwise_or, np.bitwise_xor)
-_MA_DOMAINED_BINARY: tuple[Any, ...] = (np.divide, np.floor_divide, np.remainder, np.fmod)
-
+# (``_domained_op``: the divisions and remainders) and ``_extrema_operation``
+# (``maximum``, ``minimum``).  Named one by one, so that type checkers see them.
 
 def _ma_function(ufunc: Any, kind: str) -> Callable[..., MaskedTensor]:
     from .functions import UFUNC_OPS
@@ -1298,16 +1289,57 @@ def _ma_function(ufunc: Any, kind: str) -> Callable[..., MaskedTensor]:
     return f
 
 
-for _u in _MA_UNARY:
-    globals()[_u.__name__] = _ma_function(_u, "unary")
-for _u in _MA_MASKED_BINARY:
-    globals()[_u.__name__] = _ma_function(_u, "masked")
-for _u in _MA_DOMAINED_BINARY:
-    globals()[_u.__name__] = _ma_function(_u, "domained")
-true_divide = globals()["divide"]
-mod = globals()["remainder"]
-__all__ += [u.__name__ for u in (*_MA_UNARY, *_MA_MASKED_BINARY, *_MA_DOMAINED_BINARY)]
-__all__ += ["true_divide", "mod", "power", "maximum", "minimum"]
+sin = _ma_function(np.sin, "unary")
+cos = _ma_function(np.cos, "unary")
+tan = _ma_function(np.tan, "unary")
+arcsin = _ma_function(np.arcsin, "unary")
+arccos = _ma_function(np.arccos, "unary")
+arctan = _ma_function(np.arctan, "unary")
+arcsinh = _ma_function(np.arcsinh, "unary")
+arccosh = _ma_function(np.arccosh, "unary")
+arctanh = _ma_function(np.arctanh, "unary")
+sinh = _ma_function(np.sinh, "unary")
+cosh = _ma_function(np.cosh, "unary")
+tanh = _ma_function(np.tanh, "unary")
+absolute = _ma_function(np.absolute, "unary")
+fabs = _ma_function(np.fabs, "unary")
+negative = _ma_function(np.negative, "unary")
+floor = _ma_function(np.floor, "unary")
+ceil = _ma_function(np.ceil, "unary")
+logical_not = _ma_function(np.logical_not, "unary")
+conjugate = _ma_function(np.conjugate, "unary")
+log2 = _ma_function(np.log2, "unary")
+log10 = _ma_function(np.log10, "unary")
+add = _ma_function(np.add, "masked")
+subtract = _ma_function(np.subtract, "masked")
+multiply = _ma_function(np.multiply, "masked")
+arctan2 = _ma_function(np.arctan2, "masked")
+hypot = _ma_function(np.hypot, "masked")
+equal = _ma_function(np.equal, "masked")
+not_equal = _ma_function(np.not_equal, "masked")
+less = _ma_function(np.less, "masked")
+less_equal = _ma_function(np.less_equal, "masked")
+greater = _ma_function(np.greater, "masked")
+greater_equal = _ma_function(np.greater_equal, "masked")
+logical_and = _ma_function(np.logical_and, "masked")
+logical_or = _ma_function(np.logical_or, "masked")
+logical_xor = _ma_function(np.logical_xor, "masked")
+bitwise_and = _ma_function(np.bitwise_and, "masked")
+bitwise_or = _ma_function(np.bitwise_or, "masked")
+bitwise_xor = _ma_function(np.bitwise_xor, "masked")
+divide = _ma_function(np.divide, "domained")
+floor_divide = _ma_function(np.floor_divide, "domained")
+remainder = _ma_function(np.remainder, "domained")
+fmod = _ma_function(np.fmod, "domained")
+true_divide = divide
+mod = remainder
+__all__ += ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "arcsinh", "arccosh",
+            "arctanh", "sinh", "cosh", "tanh", "absolute", "fabs", "negative", "floor",
+            "ceil", "logical_not", "conjugate", "log2", "log10", "add", "subtract",
+            "multiply", "arctan2", "hypot", "equal", "not_equal", "less", "less_equal",
+            "greater", "greater_equal", "logical_and", "logical_or", "logical_xor",
+            "bitwise_and", "bitwise_or", "bitwise_xor", "divide", "floor_divide",
+            "remainder", "fmod", "true_divide", "mod", "power", "maximum", "minimum"]
 
 
 def power(a: Any, b: Any, third: Any = None) -> MaskedTensor:
@@ -1330,12 +1362,6 @@ def minimum(a: Any, b: Any) -> MaskedTensor:
 
 # numpy.ma's functions of its methods (``_frommethod``: the operand made a
 # masked array first), under their names and numpy.ma's aliases.
-_MA_METHODS = {"clip": "clip", "copy": "copy", "cumprod": "cumprod", "cumsum": "cumsum",
-               "nonzero": "nonzero", "ravel": "ravel", "reshape": "reshape",
-               "squeeze": "squeeze", "transpose": "transpose", "round": "round",
-               "round_": "round", "around": "round", "amax": "max", "amin": "min",
-               "product": "prod"}
-
 
 def _ma_method_function(name: str, method: str) -> Callable[..., Any]:
     def f(a: Any, *args: Any, **kwargs: Any) -> Any:
@@ -1345,9 +1371,23 @@ def _ma_method_function(name: str, method: str) -> Callable[..., Any]:
     return f
 
 
-for _name, _method in _MA_METHODS.items():
-    globals()[_name] = _ma_method_function(_name, _method)
-__all__ += list(_MA_METHODS)
+clip = _ma_method_function("clip", "clip")
+copy = _ma_method_function("copy", "copy")
+cumprod = _ma_method_function("cumprod", "cumprod")
+cumsum = _ma_method_function("cumsum", "cumsum")
+nonzero = _ma_method_function("nonzero", "nonzero")
+ravel = _ma_method_function("ravel", "ravel")
+reshape = _ma_method_function("reshape", "reshape")
+squeeze = _ma_method_function("squeeze", "squeeze")
+transpose = _ma_method_function("transpose", "transpose")
+round = _ma_method_function("round", "round")  # noqa: A001 - numpy.ma's name
+round_ = _ma_method_function("round_", "round")
+around = _ma_method_function("around", "round")
+amax = _ma_method_function("amax", "max")
+amin = _ma_method_function("amin", "min")
+product = _ma_method_function("product", "prod")
+__all__ += ["clip", "copy", "cumprod", "cumsum", "nonzero", "ravel", "reshape", "squeeze",
+            "transpose", "round", "round_", "around", "amax", "amin", "product"]
 
 
 def isMaskedArray(x: Any) -> bool:  # noqa: N802 - numpy.ma's name
