@@ -65,7 +65,8 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from . import dispatch
 from . import functions as F
-from .creation import zeros, zeros_like
+from . import creation as _creation
+from .creation import zeros_like as _zeros_like
 from .tensor import Tensor, snapshot, wrap
 
 __all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_values", "where",
@@ -218,7 +219,7 @@ class MaskedTensor:
             # A mask of its own (a broadcast view is read-only), made from the
             # data, not its shape's numbers (a compiled function's call may
             # change them)
-            mask = F.logical_or(mask, zeros_like(data, dtype=np.bool_))
+            mask = F.logical_or(mask, _zeros_like(data, dtype=np.bool_))
         self._data = data
         self._mask = mask
         # numpy.ma's ``_fill_value``: None (the dtype's default) or a 0-d
@@ -997,8 +998,8 @@ def _full(m: Tensor | None, like: Tensor) -> Tensor:
     not from its shape's numbers, which a compiled function's call may
     change (a None dimension, ``x[:2]``)."""
     if m is None:
-        return zeros_like(like, dtype=np.bool_)
-    return m if m.shape == like.shape else F.logical_or(m, zeros_like(like, dtype=np.bool_))
+        return _zeros_like(like, dtype=np.bool_)
+    return m if m.shape == like.shape else F.logical_or(m, _zeros_like(like, dtype=np.bool_))
 
 
 def _put(cond: Tensor, value: Any, x: Any) -> Tensor:
@@ -1390,6 +1391,65 @@ __all__ += ["clip", "copy", "cumprod", "cumsum", "nonzero", "ravel", "reshape", 
             "transpose", "round", "round_", "around", "amax", "amin", "product"]
 
 
+# numpy.ma's creation functions: masked arrays without a mask (``nomask``),
+# a ``_like``'s keeping its operand's mask and fill value, ``masked_all``'s
+# all masked.
+
+def zeros(shape: Any, dtype: Any = float) -> MaskedTensor:
+    return masked_array(_creation.zeros(shape, dtype=dtype))
+
+
+def ones(shape: Any, dtype: Any = float) -> MaskedTensor:
+    return masked_array(_creation.ones(shape, dtype=dtype))
+
+
+def empty(shape: Any, dtype: Any = float) -> MaskedTensor:
+    return masked_array(_creation.empty(shape, dtype=dtype))
+
+
+def arange(*args: Any, **kwargs: Any) -> MaskedTensor:
+    return masked_array(_creation.arange(*args, **kwargs))
+
+
+def _like(make: Callable[..., Tensor], a: Any, dtype: Any) -> MaskedTensor:
+    if not _is_masked_type(a):
+        return masked_array(make(wrap(a), dtype=dtype))
+    m = _masked(a)
+    data = make(m._data, dtype=dtype)
+    out = MaskedTensor(data, _own(m._mask), m._fill_value)
+    out._shrink = m._shrink
+    return out
+
+
+def zeros_like(a: Any, dtype: Any = None) -> MaskedTensor:
+    return _like(_creation.zeros_like, a, dtype)
+
+
+def ones_like(a: Any, dtype: Any = None) -> MaskedTensor:
+    return _like(_creation.ones_like, a, dtype)
+
+
+def empty_like(a: Any, dtype: Any = None) -> MaskedTensor:
+    return _like(_creation.empty_like, a, dtype)
+
+
+def masked_all(shape: Any, dtype: Any = float) -> MaskedTensor:
+    """Every element masked (numpy.ma's ``masked_all``; the data zeros)."""
+    return masked_array(_creation.zeros(shape, dtype=dtype),
+                        mask=_creation.ones(shape, dtype=np.bool_))
+
+
+def masked_all_like(a: Any) -> MaskedTensor:
+    """Every element of ``a``'s shape and dtype masked, its fill value kept."""
+    m = _masked(a)
+    return MaskedTensor(_zeros_like(m._data), _creation.ones(m.shape, dtype=np.bool_),
+                        m._fill_value)
+
+
+__all__ += ["zeros", "ones", "empty", "arange", "zeros_like", "ones_like", "empty_like",
+            "masked_all", "masked_all_like"]
+
+
 def isMaskedArray(x: Any) -> bool:  # noqa: N802 - numpy.ma's name
     """Whether ``x`` is a masked tensor (or numpy.ma's masked array)."""
     return isinstance(x, (MaskedTensor, np.ma.MaskedArray))
@@ -1438,7 +1498,7 @@ def _fit_mask(mask: Any, data: Tensor) -> Tensor:
         size = int(np.prod(shape))
         if m.size == 1:
             # (writable: a mask of its own)
-            m = F.logical_or(m.reshape(()), zeros_like(data, dtype=np.bool_))
+            m = F.logical_or(m.reshape(()), _zeros_like(data, dtype=np.bool_))
         elif m.size == size:
             m = m.reshape(shape)
         else:
@@ -1597,7 +1657,7 @@ def getmaskarray(a: Any) -> Tensor:
     """The mask as a full boolean tensor (all False for a plain tensor)."""
     if _is_masked_type(a):
         return _masked(a)._mask
-    return zeros_like(wrap(a), dtype=np.bool_)
+    return _zeros_like(wrap(a), dtype=np.bool_)
 
 
 def getmask(a: Any) -> Any:
@@ -1751,7 +1811,7 @@ def _as_numpy_ma_reduces(a: MaskedTensor, plain: Callable[[], Tensor],
     # property gives it the default one).
     fill = None if real_part else a._fill_value
     if domain is None or res.dtype.kind not in "fc":
-        return _make(res, zeros_like(res, dtype=np.bool_), fill, shrink=())
+        return _make(res, _zeros_like(res, dtype=np.bool_), fill, shrink=())
     m = domain(res)
     return _make(F.where(m, 1, res), m, fill, shrink=(_own(m),))
 
@@ -2001,7 +2061,7 @@ def _matmul(a: Any, b: Any) -> MaskedTensor:
                          f"or'ed elementwise, of shape {bshape}, which is not the product's "
                          f"shape {res.shape} (numpy.ma makes an array that fails when used); "
                          f"use lt.ma.dot(a, b) for a masked matrix product")
-    return _make(res, zeros_like(res, dtype=np.bool_), fill, shrink=())
+    return _make(res, _zeros_like(res, dtype=np.bool_), fill, shrink=())
 
 
 def _propagate(m: Tensor, axis: int) -> Tensor:
@@ -2050,7 +2110,7 @@ def _logical_reduce(a: Any, axis: Any, keepdims: bool, all_: bool) -> MaskedTens
     red = F.all if all_ else F.any
     m = _reduced_mask(x, axis, keepdims)
     if x.size == 0 and x._nomask():
-        m = zeros(m.shape, dtype=np.bool_)   # (numpy.ma: nomask, not all() of no mask)
+        m = _creation.zeros(m.shape, dtype=np.bool_)   # (numpy.ma: nomask, not all() of no mask)
     # (a 0-d result that is not masked is a NumPy bool in numpy.ma: no mask)
     return _make(red(d, axis=axis, keepdims=keepdims), m, None,
                  shrink=(_own(m),) if m.ndim == 0 else x._shrink)
@@ -2238,7 +2298,7 @@ def ptp(a: Any, axis: Any = None, out: Any = None, fill_value: Any = None,
         # (numpy.ma's ``masked - masked``; any other boolean ptp is NumPy's
         # TypeError: booleans do not subtract)
         shape = () if not keepdims else (1,) * a.ndim
-        return _make(zeros(shape, np.bool_), ~zeros(shape, np.bool_), None)
+        return _make(_creation.zeros(shape, np.bool_), ~_creation.zeros(shape, np.bool_), None)
     res = _extreme(a, axis, keepdims, lowest=False, fill_value=fill_value)
     res -= _extreme(a, axis, keepdims, lowest=True, fill_value=fill_value)
     return res
@@ -2327,7 +2387,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
             wt = _masked(weights)            # (numpy.ma's asarray keeps its mask)
         else:
             wd = _base(weights)
-            wt = _make(wd, zeros_like(wd, dtype=np.bool_), None, shrink=())
+            wt = _make(wd, _zeros_like(wd, dtype=np.bool_), None, shrink=())
         if a.dtype.kind in "biu":
             rdt = np.result_type(a.dtype, wt.dtype, "f8")
         else:
@@ -2376,7 +2436,7 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     from .statistics import median as plain_median
     if not _is_masked_type(a):
         m = plain_median(a, axis=axis, keepdims=keepdims)
-        return _make(m, zeros_like(m, dtype=np.bool_), None, shrink=())
+        return _make(m, _zeros_like(m, dtype=np.bool_), None, shrink=())
     x = _masked(a)
     ax: int = 0
     axes: tuple[int, ...] = ()

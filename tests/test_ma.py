@@ -1547,3 +1547,27 @@ def test_numpy_ma_functions_of_methods(engine: Any, pair: Any, data: st.DataObje
                 assert call(lt.ma, lt_a) == call(np.ma, np_a)
                 continue
             _same_or_both_raise(lambda: call(lt.ma, lt_a), lambda: call(np.ma, np_a))
+
+
+def test_numpy_ma_creation_functions(engine: Any) -> None:
+    """numpy.ma's ``zeros``, ``ones``, ``empty``, ``arange`` (masked arrays
+    without a mask), ``zeros_like`` & co. (the operand's mask and fill
+    value kept) and ``masked_all``/``masked_all_like``: ``lt.ma.zeros`` was
+    lazyten's plain ``zeros`` (a tensor without a mask), imported into the
+    module for its own use."""
+    a = np.ma.masked_array([1, 2, 3], mask=[0, 1, 0], fill_value=7)
+    la = lt.ma.masked_array([1, 2, 3], mask=[0, 1, 0], fill_value=7)
+    for name, args in (("zeros", ((2, 3),)), ("ones", ((4,), np.int32)),
+                       ("arange", (1, 7, 2)), ("masked_all", ((2, 2), np.int8))):
+        want, got = getattr(np.ma, name)(*args), getattr(lt.ma, name)(*args)
+        assert_ma_eq(got, want, check_fill=True)
+        assert (lt.ma.getmask(got) is lt.ma.nomask) == (np.ma.getmask(want) is np.ma.nomask)
+    assert lt.ma.empty((2, 3)).shape == (2, 3) and lt.ma.empty((2,)).dtype == np.float64
+    for name in ("zeros_like", "ones_like"):
+        for dtype in (None, np.float32):
+            for np_a, lt_a in ((a, la), (np.arange(3), np.arange(3))):
+                assert_ma_eq(getattr(lt.ma, name)(lt_a, dtype=dtype),
+                             getattr(np.ma, name)(np_a, dtype=dtype), check_fill=True)
+    got = lt.ma.empty_like(la)
+    assert got.shape == (3,) and np.array_equal(np.ma.getmaskarray(got.eval()), a.mask)
+    assert_ma_eq(lt.ma.masked_all_like(la), np.ma.masked_all_like(a), check_fill=True)
