@@ -134,14 +134,14 @@ step 9   kernel[numpy]    %9:float64[4,4] = { (exp(i0) + i1) } %7 %3 -> b2 (in p
          fusion: 2 ops in one kernel: exp, add (test_explain.py:@f)
          fusion: read by step 10 (matmul), which is not elementwise and does not fuse
          backend: numpy: backend='numpy'
-         buffer: in place into %7 (it dies here)
+         buffer: in place into %7 (it dies here, when laid out as NumPy's result)
 step 10  blas             %10:float64[4,4] = matmul %9 %9 -> b4 (new)  free b2  # test_explain.py:@g
          buffer: new (only fused kernels write in place or into reused buffers)
 step 11  kernel[numpy]    %11:float64[4,4] = { ((sqrt(i0) * i1) + i2) } %10 %1 %8 -> b4 (in place of %10)  free b3  # test_explain.py:@h
          fusion: 3 ops in one kernel: sqrt, multiply, add (test_explain.py:@h)
          fusion: not fused into later steps: it is an output
          backend: numpy: backend='numpy'
-         buffer: in place into %10 (it dies here)
+         buffer: in place into %10 (it dies here, when laid out as NumPy's result)
 -- 12 steps: 4 fused kernels (4 numpy), 1 numpy call, 2 BLAS calls, 1 view; 5 buffers, temporaries 232 B, peak estimate 352 B (with kernel scratch 192 B)
 -- graph: 22 nodes before optimization, 12 after; removed: 2 by simplify, 8 fused into kernels
 """

@@ -471,7 +471,11 @@ def _inplace(n: Node, k: int, buffer_of: dict[int, int], buf_last: dict[int, int
         elif sum(1 for j in n.inputs if buffer_of.get(j.id) == b) > 1:
             why = "'s buffer is read through another operand"
         else:
-            return i.id, f"in place into %{i.id} (it dies here)"
+            # (the plan holds for operands of any layout; the executor takes
+            # a new buffer where this one is not laid out as NumPy's result:
+            # ``Kernel.keeps_layout_in``)
+            when = ", when laid out as NumPy's result" if len(n.shape) >= 2 else ""
+            return i.id, f"in place into %{i.id} (it dies here{when})"
         if len(reasons) < WHY_NOT_SHOWN:
             reasons.append(f"%{i.id}{why}")
         else:
