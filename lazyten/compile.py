@@ -641,9 +641,9 @@ class _Compiled:
         # (``Function._resized``), for ``explain``.
         self.origin = ""
         self.fast: Callable[..., list[Any]] | None = None
-        # Per output, the layout NumPy's result has where the plan's may
-        # differ (``_numpys_layouts``); None where no output's does.
-        self.relayout: list[Any] | None = None
+        # Per output, whether the plan may lay it out otherwise than NumPy
+        # (``_relaid_outputs``); None where no output may.
+        self.relayout: list[bool] | None = None
         self.plan: Any = None     # a Plan; None when the signature runs in chunks
         # The user's arrays the function reads without the caller passing
         # them (``lt.asarray`` leaves captured when it was built): an
@@ -677,7 +677,7 @@ class _Compiled:
             return
         self.out_ids = [n.id for n in self.plan.outputs]
         self.fast = _fast_runner(self.plan, self.in_ids, opts.backend, fast_limit)
-        self.relayout = _numpys_layouts(self.outputs)
+        self.relayout = _relaid_outputs(self.outputs)
 
     @property
     def label(self) -> str:
@@ -696,8 +696,14 @@ class _Compiled:
     # signature a reference cycle, left to the cyclic collector.
     def run(self, arrays: Sequence[np.ndarray[Any, Any]],
             outs: Sequence[np.ndarray[Any, Any] | None] | None) -> list[np.ndarray[Any, Any]]:
-        if self.relayout is not None:
-            return _relaid(self._run(arrays, outs), self.relayout, outs)
+        relayout = self.relayout
+        if relayout is not None:
+            # (as ``lt.compute`` lays its results out; not those written
+            # into the caller's ``out=``, which keep its buffers)
+            from .exec.executor import in_numpys_layout
+            if outs is not None:
+                relayout = [r and o is None for r, o in zip(relayout, outs)]
+            return in_numpys_layout(self.outputs, self._run(arrays, outs), relayout)
         return self._run(arrays, outs)
 
     def _run(self, arrays: Sequence[np.ndarray[Any, Any]],
@@ -759,32 +765,17 @@ class _Compiled:
         return f"{text}\n-- {self.origin}" if self.origin else text
 
 
-def _numpys_layouts(outputs: Sequence[Node]) -> list[Any] | None:
-    """Per output, the layout NumPy's result has (``infer``'s, from the
-    layouts of ``@lt.jit``'s arguments) where the optimizer moves a view
-    into its expression (``pushed_views``), whose operands then decide
-    the plan's result's layout, perhaps otherwise (``(x + y).T > 1.5`` of an
-    F ``x`` and a C ``y``); None for the others, and in place of the list
-    where no output is such (``lt.compute`` and ``eval`` do the same)."""
+def _relaid_outputs(outputs: Sequence[Node]) -> list[bool] | None:
+    """Per output, whether the optimizer moves a view into its expression
+    (``pushed_views``), whose operands then decide the plan's result's
+    layout, perhaps otherwise than NumPy's (``(x + y).T > 1.5`` of an F
+    ``x`` and a C ``y``), and NumPy's is known from ``@lt.jit``'s
+    argument layouts (``infer``, remembered on the node for each call's
+    ``in_numpys_layout``); None where no output is such."""
     from .exec.executor import pushed_views
     from .graph.layout import infer
-    found: list[Any] = []
-    for n in outputs:
-        lay, known = infer(n) if len(n.shape) >= 2 and pushed_views(n) else ("C", False)
-        found.append(lay if known else None)
-    return found if any(lay is not None for lay in found) else None
-
-
-def _relaid(vals: list[Any], layouts: Sequence[Any], outs: Sequence[Any] | None) -> list[Any]:
-    """``vals`` copied into the layouts ``layouts`` names (``_numpys_layouts``)
-    where they are laid out otherwise, but for those written into the
-    caller's ``outs``."""
-    from .graph.layout import relaid
-    for k, lay in enumerate(layouts):
-        if lay is not None and (outs is None or outs[k] is None) \
-                and isinstance(vals[k], np.ndarray):
-            vals[k] = relaid(vals[k], lay)
-    return vals
+    found = [len(n.shape) >= 2 and pushed_views(n) and infer(n)[1] for n in outputs]
+    return found if True in found else None
 
 
 def _finish(vals: list[Any], arrays: Sequence[Any], outs: Sequence[Any] | None,
