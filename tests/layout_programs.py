@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 import random
-import traceback
 import warnings
 from typing import Any
 
@@ -40,7 +39,7 @@ import numpy as np
 import lazyten as lt
 from lazyten.graph.layout import infer, layout_stand_in
 
-from tests.util import same
+from tests.util import SHARED_MODES, crash, same
 
 DTYPES = ["b", "i4", "i8", "f4", "f8", "c16", "u1"]
 SCALARS = ["2", "3", "1.5", "0.5", "True", "(1+2j)", "np.float32(2.5)", "-1"]
@@ -57,12 +56,7 @@ MODES: dict[str, dict[str, Any]] = {
     "check": {"check": True},
     # three runs in one process: node by node, planned, from the cached plan
     "repeat": {"_reps": 3},
-    # planned and fused however small (small graphs run node by node at
-    # their first run otherwise: ``Options.tiny_elements``)
-    "planned": {"tiny_elements": 0},
-    # the program as a function of its arrays under ``@lt.jit``: traced
-    # once, then called with other values (the cached plan)
-    "jit": {"_jit": True},
+    **SHARED_MODES,
 }
 
 
@@ -338,7 +332,7 @@ def check(lines: list[str], mode: str) -> str | None:
                 with lt.set_options(**opts):
                     res = _check_once(lines, want)
             except Exception as e:  # noqa: BLE001 (reported as a difference)
-                res = f"CRASH {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"
+                res = crash(e)
             if res:
                 return f"(run {rep + 1} of {reps})\n{res}" if reps > 1 else res
     return None
@@ -405,8 +399,7 @@ def _check_jit(lines: list[str]) -> str | None:
             try:
                 got = traced(*arrays)
             except Exception as e:  # noqa: BLE001 (reported as a difference)
-                return f"CRASH ({call}) {type(e).__name__}: {e}\n" \
-                       f"{traceback.format_exc()[-1500:]}"
+                return crash(e, call)
         if not isinstance(got, np.ndarray) or not same(got, want):
             return f"@lt.jit ({call}): NumPy's {want!r}\nlazyten's {got!r}"
         if (d := layout_differs(got, want)) is not None:

@@ -19,7 +19,6 @@ stencils`` as many as asked.
 
 from __future__ import annotations
 
-import traceback
 import warnings
 from typing import Any
 
@@ -27,7 +26,7 @@ import numpy as np
 
 import lazyten as lt
 
-from tests.util import same
+from tests.util import SHARED_MODES, crash, same
 
 DTYPES = ["float64", "float64", "float32", "int64", "int32"]
 KINDS = ["C", "F", "T", "S", "N"]
@@ -39,12 +38,7 @@ MODES: dict[str, dict[str, Any]] = {
     "loop": {"backend": "loop"},
     # three runs in one process: node by node, planned, from the cached plan
     "repeat": {"_reps": 3},
-    # planned and fused however small (small graphs run node by node at
-    # their first run otherwise: ``Options.tiny_elements``)
-    "planned": {"tiny_elements": 0},
-    # the loop as an ``@lt.jit`` function of the grid, its reads outputs:
-    # traced, then called with another grid of the same layout
-    "jit": {"_jit": True},
+    **SHARED_MODES,         # ("jit": the loop a function of the grid, its reads outputs)
 }
 
 
@@ -187,7 +181,7 @@ def check(p: Program, mode: str) -> str | None:
                 with lt.set_options(**opts):
                     got, grids, u, kept = run(p, lt)
             except Exception as e:  # noqa: BLE001 (reported as a difference)
-                return f"CRASH {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"
+                return crash(e)
             probs = []
             if not same(grids, want_grids):
                 if grids.shape == want_grids.shape:
@@ -233,8 +227,7 @@ def _check_jit(p: Program) -> str | None:
             try:
                 res = traced(u)
             except Exception as e:  # noqa: BLE001 (reported as a difference)
-                return f"CRASH ({call}) {type(e).__name__}: {e}\n" \
-                       f"{traceback.format_exc()[-1500:]}"
+                return crash(e, call)
         got = [np.asarray(v)[()] for v in res[:len(want)]]
         grids = np.concatenate([np.asarray(g).ravel() for g in res[len(want):]])
         if not same(grids, want_grids):

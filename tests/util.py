@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -188,3 +189,22 @@ def plans_counted(monkeypatch: Any) -> list[int]:
         return real(outputs, opts)
     monkeypatch.setattr(optimized, "plan_for", spy)
     return planned
+
+
+# Engine modes every kind of random program (``tests/*_programs.py``) runs
+# in, beside its own ``MODES``; a key with ``_`` is the harness's.
+SHARED_MODES: dict[str, dict[str, Any]] = {
+    # planned and fused however small (small graphs run node by node at
+    # their first run otherwise: ``Options.tiny_elements``)
+    "planned": {"tiny_elements": 0},
+    # the program as an ``@lt.jit`` function of its arrays: traced, then
+    # called with other arrays of the same layouts (the cached plan)
+    "jit": {"_jit": True},
+}
+
+
+def crash(e: BaseException, when: str = "") -> str:
+    """An exception a random program raised, reported as a difference
+    (``when``: which call, for the ``jit`` modes)."""
+    at = f" ({when})" if when else ""
+    return f"CRASH{at} {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"

@@ -18,7 +18,6 @@ writes`` as many as asked.
 
 from __future__ import annotations
 
-import traceback
 import warnings
 from typing import Any
 
@@ -26,7 +25,7 @@ import numpy as np
 
 import lazyten as lt
 
-from tests.util import same
+from tests.util import SHARED_MODES, crash, same
 
 DTYPES = ["float64", "float64", "float64", "float32", "int64", "int32", "complex128",
           "float16", "bool"]
@@ -44,12 +43,7 @@ MODES: dict[str, dict[str, Any]] = {
     "numpy": {"backend": "numpy", "check": True},
     "repeat": {"_reps": 3},
     "repeatcheck": {"_reps": 3, "check": True},
-    # planned and fused however small (small graphs run node by node at
-    # their first run otherwise: ``Options.tiny_elements``)
-    "planned": {"tiny_elements": 0},
-    # the program as an ``@lt.jit`` function of its arrays, returning its
-    # reads and variables: traced, then called with other arrays
-    "jit": {"_jit": True},
+    **SHARED_MODES,         # ("jit": returning its reads and variables)
 }
 
 
@@ -374,7 +368,7 @@ def _check_once(inits: list[Init], lines: list[str], opts: dict[str, Any]) -> st
             # evaluate everything now
             finl = {k: (np.array(v) if isinstance(v, lt.Tensor) else v) for k, v in finl.items()}
         except Exception as e:  # noqa: BLE001 (reported as a difference)
-            return f"CRASH {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"
+            return crash(e)
     probs = []
     if (errn is None) != (errl is None) or donen != donel:
         probs.append(f"raise mismatch numpy={errn} lazyten={errl}")
@@ -425,7 +419,7 @@ def _check_jit(inits: list[Init], lines: list[str]) -> str | None:
         try:
             res = traced(*args)
         except Exception as e:  # noqa: BLE001 (reported as a difference)
-            return f"CRASH ({call}) {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"
+            return crash(e, call)
         want = list(outn) + [finn[nm] for nm in sorted(finn)]
         if len(res) != len(want):
             return f"@lt.jit ({call}): {len(res)} results, NumPy's {len(want)}"
