@@ -63,11 +63,11 @@ import numpy as np
 import numpy.ma.core as _ma_core_module
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from . import dispatch
-from . import functions as F
-from . import creation as _creation
-from .creation import zeros_like as _zeros_like
-from .tensor import Tensor, snapshot, wrap
+from .. import dispatch
+from .. import functions as F
+from .. import creation as _creation
+from ..creation import zeros_like as _zeros_like
+from ..tensor import Tensor, snapshot, wrap
 
 __all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_values", "where",
            "concatenate", "concat", "stack", "hstack", "vstack", "dot", "any", "all", "masked_equal", "masked_not_equal",
@@ -203,8 +203,10 @@ class MaskedTensor:
                 return own(*args, **kwargs)
         elif args and args[0] is self and callable(getattr(MaskedTensor, name, None)):
             return getattr(self, name)(*args[1:], **kwargs)     # (NumPy's own way)
-        fn = globals().get(name) if func.__module__ == "numpy" and not numpys_own else None
-        if callable(fn) and name in __all__:
+        from .. import ma as namespace          # (core's functions and extras')
+        fn = getattr(namespace, name, None) if func.__module__ == "numpy" and not numpys_own \
+            else None
+        if callable(fn) and name in namespace.__all__:
             return fn(*args, **kwargs)
         raise TypeError(f"{func.__module__}.{func.__name__} of a masked tensor would read its "
                         f"data and drop its mask; use lt.ma's functions or the masked "
@@ -293,7 +295,7 @@ class MaskedTensor:
         s = self._shrink
         if s is None or not s:
             return s is not None
-        from . import compute
+        from .. import compute
         known = not builtins.any(bool(v) for v in compute(*(F.any(t) for t in s)))
         self._shrink = () if known else None
         return known
@@ -312,7 +314,7 @@ class MaskedTensor:
     # reductions return for one): false, NaN as a float (with numpy.ma's
     # warning), no int, 0j, no index.
     def _scalar_state(self, kind: str) -> tuple[Any, bool]:
-        from . import compute
+        from .. import compute
         if self.size != 1:
             raise TypeError(f"Only length-1 arrays can be converted to Python scalars "
                             f"({kind}() of a masked tensor of shape {self.shape})")
@@ -371,7 +373,7 @@ class MaskedTensor:
     # ------------------------------------------------------------ forcing
     def eval(self) -> np.ma.MaskedArray:
         """Data and mask in one plan, as a ``numpy.ma.MaskedArray``."""
-        from . import compute
+        from .. import compute
         s = self._shrink
         if s is None or s:
             d, m, *anys = compute(self._data, self._mask, *(F.any(t) for t in (s or ())))
@@ -712,7 +714,7 @@ class MaskedTensor:
 
     def tolist(self, fill_value: Any = None) -> Any:
         """Nested lists, masked values as None, as numpy.ma (computed now)."""
-        from . import compute
+        from .. import compute
         if fill_value is not None:
             return compute(self.filled(fill_value))[0].tolist()
         if self._nomask():
@@ -725,7 +727,7 @@ class MaskedTensor:
     def nonzero(self) -> tuple[Tensor, ...]:
         """Indices of the unmasked nonzero elements (masked ones read as 0;
         computed now: their number depends on the values)."""
-        from .sorting import nonzero as nz
+        from ..sorting import nonzero as nz
         return nz(self.filled(0))
 
     def dot(self, b: Any, out: Any = None, strict: bool = False) -> MaskedTensor:
@@ -930,7 +932,7 @@ class _Operand(NamedTuple):
 def _refuse_sparse(x: Any, what: str) -> None:
     import scipy.sparse as sp
 
-    from .sparse import SparseMatrix
+    from ..sparse import SparseMatrix
     if isinstance(x, SparseMatrix) or sp.issparse(x):
         raise TypeError(f"lt.ma: {what} cannot be a sparse matrix (lt.sparse/scipy.sparse "
                         f"matrices have no masked form); use S.to_dense() (a dense tensor)")
@@ -1273,7 +1275,7 @@ def abs(x: Any) -> MaskedTensor:  # noqa: A001 - numpy.ma's name
 # (``maximum``, ``minimum``).  Named one by one, so that type checkers see them.
 
 def _ma_function(ufunc: Any, kind: str) -> Callable[..., MaskedTensor]:
-    from .functions import UFUNC_OPS
+    from ..functions import UFUNC_OPS
     name = UFUNC_OPS[ufunc]
     f: Callable[..., MaskedTensor]
     if kind == "unary":
@@ -1706,8 +1708,8 @@ def compressed(a: Any) -> Tensor:
     length depends on the mask's values."""
     if not _is_masked_type(a):
         return wrap(a).reshape(-1)
-    from . import compute
-    from .creation import asarray
+    from .. import compute
+    from ..creation import asarray
     a = _masked(a)
     d, m = compute(a._data, a._mask)
     return asarray(d[~m])
@@ -1958,7 +1960,7 @@ def _unary_domain(ufunc: Any) -> Callable[[Tensor], Tensor] | None:
 
 def _ufunc_call(ufunc: Any, *inputs: Any) -> Any:
     """``ufunc(*inputs)`` on masked operands, as numpy.ma's ``__array_wrap__``."""
-    from .functions import UFUNC_OPS
+    from ..functions import UFUNC_OPS
     if ufunc is np.matmul:
         return _matmul(*inputs)
     if ufunc is np.divmod:
@@ -2210,7 +2212,7 @@ def masked_values(x: Any, value: Any, rtol: float = 1e-5, atol: float = 1e-8,
                  mask=[False,  True, False],
            fill_value=1.1)
     """
-    from .statistics import isclose
+    from ..statistics import isclose
     xnew = filled(x, value) if _is_masked_type(x) else wrap(x)
     if xnew.dtype.kind == "f":
         mk = isclose(xnew, value, atol=atol, rtol=rtol)
@@ -2344,7 +2346,7 @@ def argsort(a: Any, axis: Any = np._NoValue, kind: str | None = None, order: Any
                           _ma_core.MaskedArrayFutureWarning, stacklevel=2)
             axis = None
     filled_ = F.where(a._mask, _sort_fill(a, endwith, fill_value), a._data)
-    from .sorting import argsort as plain_argsort
+    from ..sorting import argsort as plain_argsort
     return plain_argsort(filled_, axis=axis, kind=kind, stable=stable)
 
 
@@ -2360,7 +2362,7 @@ def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
     elif a.ndim == 0:
         raise np.exceptions.AxisError(axis, 0)
     idx = argsort(a, axis, kind, order, endwith, fill_value, stable=stable)
-    from .sorting import take_along_axis
+    from ..sorting import take_along_axis
     return _make(take_along_axis(a._data, idx, axis), take_along_axis(a._mask, idx, axis),
                  a._fill_value, shrink=a._shrink)
 
@@ -2432,8 +2434,8 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     tensor's is NumPy's median.  ``overwrite_input`` changes nothing: inputs
     are never written."""
     _no_out(out, "median")
-    from .statistics import _keepdims, _ureduce
-    from .statistics import median as plain_median
+    from ..statistics import _keepdims, _ureduce
+    from ..statistics import median as plain_median
     if not _is_masked_type(a):
         m = plain_median(a, axis=axis, keepdims=keepdims)
         return _make(m, _zeros_like(m, dtype=np.bool_), None, shrink=())
@@ -2460,7 +2462,7 @@ def _median_along(a: MaskedTensor, axis: int) -> MaskedTensor:
     n_axis = asorted.shape[axis]
     if n_axis == 0:
         return mean(asorted, axis)
-    from .sorting import take_along_axis
+    from ..sorting import take_along_axis
     counts = count(asorted, axis, keepdims=True)
     h = counts // 2
     odd = counts % 2 == 1
