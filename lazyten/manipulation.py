@@ -1237,14 +1237,15 @@ def _condition_positions(condition: Any, flat: bool) -> np.ndarray[Any, Any]:
 
 def _take(t: Tensor, positions: np.ndarray[Any, Any], axis: int) -> Tensor:
     """``t`` at the sorted ``positions`` along ``axis``, checked as NumPy's
-    ``take`` checks them: once for each index of the axes before ``axis``
-    (so not at all when there is none)."""
+    ``take`` checks them: an empty axis only where the result has elements,
+    the bounds once for each index of the axes before ``axis`` (so not at
+    all when there is none)."""
     n = t.shape[axis]
-    if positions.size and n == 0:
+    if positions.size and n == 0 and math.prod(t.shape[:axis] + t.shape[axis + 1:]):
         raise IndexError("cannot do a non-empty take from an empty axes.")
     if positions.size and math.prod(t.shape[:axis]) and positions[-1] >= n:
-        raise IndexError(f"index {positions[-1]} is out of bounds for axis {axis} with "
-                         f"size {n}")
+        first = positions[np.searchsorted(positions, n)]     # (NumPy names the first)
+        raise IndexError(f"index {first} is out of bounds for axis {axis} with size {n}")
     if t.size == 0:
         return zeros(t.shape[:axis] + (positions.size,) + t.shape[axis + 1:], t.dtype)
     return _copy(_gather([t], positions, axis))

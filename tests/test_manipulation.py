@@ -717,6 +717,13 @@ def test_edge_cases_found_by_review(engine: Any) -> None:
     check(lambda: np.compress([True, False, True, True], np.zeros((0, 3)), axis=1),
           lambda: lt.compress([True, False, True, True], lt.zeros((0, 3)), axis=1))
     check(lambda: np.lexsort(np.array(3)), lambda: lt.lexsort(lt.asarray(3)))
+    # NumPy's take refuses an empty axis only where the result has elements
+    # (lt.ma.compress of a (0, 0) array raised: found against numpy.ma)
+    for shape, ax in (((0, 0), 1), ((0, 0, 2), 1), ((2, 0, 0), 1), ((2, 0), 1), ((0, 2), 0)):
+        check(lambda: np.compress([True, False, True], np.zeros(shape), axis=ax),
+              lambda: lt.compress([True, False, True], lt.zeros(shape), axis=ax))
+    with pytest.raises(IndexError, match="index 3 is out of bounds"):   # (NumPy's first)
+        lt.compress([False] * 3 + [True] * 2, lt.zeros((2, 3)), axis=1)
     check(lambda: np.hsplit(np.ones((2, 4)), 0), lambda: lt.hsplit(lt.ones((2, 4)), 0))
     t = lt.arange(6.0).reshape(2, 3)
     with pytest.raises(IndexError):           # a concrete index, checked when built
