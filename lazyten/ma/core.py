@@ -712,6 +712,119 @@ class MaskedTensor:
     def imag(self) -> MaskedTensor:
         return self._part("imag")
 
+    # numpy.ma's ``_arraymethod``s that give views: data and mask both, the
+    # fill value kept (a write reaches the base).
+    def swapaxes(self, axis1: int, axis2: int) -> MaskedTensor:
+        return self._both(lambda t: F.swapaxes(t, axis1, axis2))
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> MaskedTensor:
+        return self._both(lambda t: F.diagonal(t, offset, axis1, axis2))
+
+    @property
+    def mT(self) -> MaskedTensor:  # noqa: N802 - NumPy's name
+        return self._both(lambda t: t.mT)
+
+    def repeat(self, repeats: Any, axis: int | None = None) -> MaskedTensor:
+        """Data and mask repeated (numpy.ma's ``_arraymethod``: a copy, the
+        fill value and nomask kept)."""
+        return _make(F.repeat(self._data, repeats, axis), F.repeat(self._mask, repeats, axis),
+                     self._fill_value, shrink=self._shrink)
+
+    def take(self, indices: Any, axis: int | None = None, out: Any = None,
+             mode: str = "raise") -> MaskedTensor:
+        """Data and mask taken at ``indices`` (numpy.ma's: a masked index
+        reads element 0 and masks its result; the default fill value)."""
+        _no_out(out, "take")
+        idx, imask = indices, None
+        if _is_masked_type(indices):
+            mi = _masked(indices)
+            idx, imask = filled(mi, 0), (None if mi._nomask() else mi._mask)
+        d = F.take(self._data, idx, axis=axis, mode=mode)
+        m = F.take(self._mask, idx, axis=axis, mode=mode)
+        if imask is None:
+            return _make(d, m, None, shrink=self._shrink)
+        return _make(d, F.broadcast_to(m | imask, d.shape), None)
+
+    def compress(self, condition: Any, axis: int | None = None,
+                 out: Any = None) -> MaskedTensor:
+        """The slices where ``condition`` is true, data and mask (numpy.ma's;
+        the condition is computed now: it decides the result's length)."""
+        _no_out(out, "compress")
+        from ..manipulation import compress as plain
+        cond = np.asarray(condition)
+        return _make(plain(cond, self._data, axis), plain(cond, self._mask, axis),
+                     self._fill_value, shrink=self._shrink)
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+              out: Any = None) -> Tensor | MaskedTensor:
+        """The sum along a diagonal, masked elements left out, cast to
+        ``dtype``, which is float64 when None (numpy.ma casts its result with
+        ``astype(dtype)``): a plain tensor, as numpy.ma's, but for an array
+        of 3 or more dimensions without a mask, whose traces numpy.ma gives
+        as a masked array (without a mask, the fill value kept)."""
+        _no_out(out, "trace")
+        if self._nomask():
+            res: Tensor = F.trace(self._data, offset, axis1, axis2).astype(np.dtype(dtype))
+            if self.ndim > 2:
+                return _make(res, _zeros_like(res, dtype=np.bool_), self._fill_value, shrink=())
+            return res
+        diag = self.diagonal(offset, axis1, axis2).astype(np.dtype(dtype))
+        return F.sum(diag.filled(0), axis=-1)
+
+    def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
+        """The elements at the flat ``indices`` become ``values`` (repeated as
+        needed), in place, as numpy.ma's: their mask is cleared, or becomes
+        ``values``' mask, and the result's mask is shrunk."""
+        indices, values = snapshot(indices), snapshot(values)
+        vmask: Any = False
+        if _is_masked_type(values):
+            v = _masked(values)
+            values, vmask = v._data, (False if v._nomask() else v._mask)
+        self._data.put(indices, values, mode=mode)
+        if vmask is False and self._nomask():
+            return
+        self._own_mask_if_nomask()
+        self._mask.put(indices, vmask, mode=mode)
+        self._shrink = (_own(self._mask),)
+
+    def fill(self, value: Any) -> None:
+        """Every element of the data becomes ``value`` (ndarray's ``fill``,
+        which numpy.ma keeps: the mask is not changed)."""
+        self._data.fill(value)
+
+    def get_fill_value(self) -> Any:
+        return self.fill_value
+
+    def set_fill_value(self, value: Any = None) -> None:
+        self.fill_value = value
+
+    def get_real(self) -> MaskedTensor:
+        return self.real
+
+    def get_imag(self) -> MaskedTensor:
+        return self.imag
+
+    def product(self, axis: Any = None, dtype: Any = None, keepdims: bool = False, *,
+                out: Any = None) -> MaskedTensor:
+        return self.prod(axis, dtype, keepdims, out=out)
+
+    def shrink_mask(self) -> MaskedTensor:
+        return shrink_mask(self)
+
+    def unshare_mask(self) -> MaskedTensor:
+        """The mask made this tensor's own: a later write to it does not
+        reach the views it shared it with (numpy.ma's ``unshare_mask``)."""
+        self._mask = _own(self._mask)
+        return self
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
     def tolist(self, fill_value: Any = None) -> Any:
         """Nested lists, masked values as None, as numpy.ma (computed now)."""
         from .. import compute
@@ -1229,20 +1342,23 @@ def _divmod(a: Any, b: Any) -> tuple[MaskedTensor, MaskedTensor]:
             _ufunc_op("remainder", a, b, domain=False))
 
 
-def _unary(name: str, x: Any, domain: Callable[[Tensor], Tensor] | None) -> MaskedTensor:
+def _unary(name: str | Callable[[Tensor], Tensor], x: Any,
+           domain: Callable[[Tensor], Tensor] | None) -> MaskedTensor:
     """numpy.ma's unary functions (``_MaskedUnaryOperation``): a function with
     a domain is also masked outside it and where its result is not finite;
-    the data is kept under the mask where it casts (same kind)."""
+    the data is kept under the mask where it casts (same kind).  ``name``:
+    an elementwise op, or a function of tensors (``angle``)."""
     a = _masked(x)
     d = a._data
+    fn: Callable[[Tensor], Tensor] = name if callable(name) else lambda t: _op(name, t)
     if domain is None:
-        res = _op(name, d)
+        res = fn(d)
         m = a._mask
     else:
         # numpy.ma ignores the flags that come outside the domain (sqrt(-1),
         # log(0)): there the function gets 1 instead, silently.
         dom = domain(d)
-        res = _op(name, _put(dom, 1, d))
+        res = fn(_put(dom, 1, d))
         m = a._mask | dom | ~_op("isfinite", res)
     if np.can_cast(d.dtype, res.dtype, "same_kind"):
         res = F.where(m, d, res)
@@ -2526,3 +2642,409 @@ def _nancheck(asorted: MaskedTensor, s: MaskedTensor, axis: int) -> MaskedTensor
     last = F.take(asorted._data, -1, axis=axis)
     nan = F.isnan(last) & ~F.take(asorted._mask, -1, axis=axis)
     return _make(F.where(nan, last, s._data), s._mask, s._fill_value, shrink=s._shrink)
+
+
+# ---------------------------------------------------------------- numpy.ma.core's other functions
+
+MaskError = np.ma.MaskError
+MAError = np.ma.MAError
+MaskType = bool_ = np.bool_
+masked_singleton = masked
+
+
+def _shift(name: str, a: Any, n: Any) -> MaskedTensor:
+    # numpy.ma's left_shift/right_shift: of the data filled with 0, ``n`` as
+    # it is given (a Python int stays weak: an int8 array stays int8).
+    x, no = _masked(a), _operand(n, strong=False)
+    res = _op(name, F.where(x._mask, np.zeros((), x.dtype)[()], x._data), no.data)
+    mk = _full(_or(x._mask, no.mask), res)
+    return _make(res, mk, None, shrink=x._shrink if no.mask is None else None)
+
+
+def left_shift(a: Any, n: Any) -> MaskedTensor:
+    """numpy.ma's ``left_shift``: the bits of ``a``'s data (0 where masked)
+    shifted by ``n``; ``a``'s mask (nomask kept), the default fill value."""
+    return _shift("bitwise_left_shift", a, n)
+
+
+def right_shift(a: Any, n: Any) -> MaskedTensor:
+    """numpy.ma's ``right_shift`` (see ``left_shift``)."""
+    return _shift("bitwise_right_shift", a, n)
+
+
+def angle(z: Any, deg: bool = False) -> MaskedTensor:
+    """numpy.ma's ``angle`` (a unary operation without a domain: the data
+    kept under the mask where it casts, the mask and fill value kept)."""
+    from ..setops import angle as plain
+    return _unary(lambda d: plain(d, deg), z, None)
+
+
+def expand_dims(a: Any, axis: Any) -> Any:
+    """NumPy's ``expand_dims`` (numpy.ma's is NumPy's own): a view of data
+    and mask with a new axis; a plain tensor for a plain operand."""
+    if not _is_masked_type(a):
+        return F.expand_dims(a, axis)
+    return _masked(a)._both(lambda t: F.expand_dims(t, axis))
+
+
+def take(a: Any, indices: Any, axis: int | None = None, out: Any = None,
+         mode: str = "raise") -> MaskedTensor:
+    return masked_array(a).take(indices, axis, out, mode)
+
+
+def compress(condition: Any, a: Any, axis: int | None = None, out: Any = None) -> MaskedTensor:
+    return _masked(a).compress(condition, axis, out)
+
+
+repeat = _ma_method_function("repeat", "repeat")
+swapaxes = _ma_method_function("swapaxes", "swapaxes")
+diagonal = _ma_method_function("diagonal", "diagonal")
+trace = _ma_method_function("trace", "trace")
+
+
+def _writable(a: Any, what: str) -> MaskedTensor | Tensor:
+    if isinstance(a, (MaskedTensor, Tensor)):
+        return a
+    raise TypeError(f"lt.ma.{what}: a must be a masked tensor or a tensor (it is written in "
+                    f"place; lazyten never writes a NumPy array), got {type(a).__name__}")
+
+
+def put(a: Any, indices: Any, values: Any, mode: str = "raise") -> None:
+    """``a.put(indices, values, mode)`` (numpy.ma's; in place)."""
+    _writable(a, "put").put(indices, values, mode=mode)
+
+
+def putmask(a: Any, mask: Any, values: Any) -> None:
+    """numpy.ma's ``putmask``: where ``mask`` is true, ``a``'s data become
+    ``values``' data (broadcast, NumPy's ``copyto``: same-kind casting) and
+    ``a``'s mask ``values``' mask, in place.  ``a`` without a mask gets one
+    only where ``values`` has one; a plain tensor's data are written."""
+    t = _writable(a, "putmask")
+    values = snapshot(values)
+    cond = wrap(snapshot(mask))
+    cond = cond if cond.dtype == np.bool_ else cond.astype(np.bool_)
+    vmasked = _is_masked_type(values)
+    vdata = _base(values) if vmasked else values
+    target = t._data if isinstance(t, MaskedTensor) else t
+    # NumPy's copyto checks: the cast (same kind) and the broadcast into ``a``.
+    probe = vdata if isinstance(vdata, (bool, int, float, complex)) else \
+        np.empty((0,) * wrap(vdata).ndim, wrap(vdata).dtype)
+    np.copyto(np.empty((0,) * target.ndim, target.dtype), probe, casting="same_kind")
+    np.broadcast_to(np.empty(np.broadcast_shapes(cond.shape, wrap(vdata).shape), bool),
+                    target.shape)
+    if isinstance(t, MaskedTensor):
+        v = _masked(values) if vmasked else None
+        if v is not None and not v._nomask():
+            t._own_mask_if_nomask()
+            t._mask[...] = F.where(cond, v._mask, t._mask)
+        elif not t._nomask():
+            t._mask[...] = F.where(cond, False, t._mask)
+    target[...] = F.where(cond, vdata, target).astype(target.dtype)
+
+
+def choose(indices: Any, choices: Any, out: Any = None, mode: str = "raise") -> MaskedTensor:
+    """numpy.ma's ``choose``: NumPy's of ``indices`` (0 where masked) among
+    the choices' data (each filled with its fill value; ``lt.ma.masked``
+    chooses a masked element), masked where the chosen element or the
+    index is, the mask shrunk."""
+    _no_out(out, "choose")
+    from ..manipulation import choose as plain
+    c = filled(indices, 0)
+    masks = [True if x is np.ma.masked else getmaskarray(x) for x in choices]
+    data = [True if x is np.ma.masked else filled(x) for x in choices]
+    mk = plain(c, masks, mode=mode) | getmaskarray(indices)
+    d = plain(c, data, mode=mode)
+    mk = _own(mk if mk.shape == d.shape else F.broadcast_to(mk, d.shape))
+    return _make(d, mk, None, shrink=(mk,))
+
+
+def resize(x: Any, new_shape: Any) -> MaskedTensor:
+    """NumPy's ``resize`` of data and mask (numpy.ma's: nomask and the fill
+    value kept)."""
+    from ..manipulation import resize as plain
+    a = _masked(x)
+    return _make(plain(a._data, new_shape), plain(a._mask, new_shape), a._fill_value,
+                 shrink=a._shrink)
+
+
+def outer(a: Any, b: Any) -> MaskedTensor:
+    """numpy.ma's ``outer``: of the flattened data (0 where masked), masked
+    where either element is, the mask shrunk; nomask for unmasked
+    operands."""
+    x, y = _masked(a), _masked(b)
+    d = F.outer(filled(x, 0).reshape(-1), filled(y, 0).reshape(-1))
+    mk = F.outer(x._mask.reshape(-1), np.ones(1, bool)) | F.outer(np.ones(1, bool),
+                                                                  y._mask.reshape(-1))
+    mk = F.broadcast_to(mk, d.shape)
+    return _make(d, mk, None, shrink=_shrunk(mk, x._shrink, y._shrink))
+
+
+outerproduct = outer
+
+
+def inner(a: Any, b: Any) -> MaskedTensor:
+    """numpy.ma's ``inner``: NumPy's of the data filled with 0 (0-d operands
+    read as 1-d), without a mask."""
+    fa, fb = (filled(_masked(v), 0) for v in (a, b))
+    fa, fb = (f.reshape(1) if f.ndim == 0 else f for f in (fa, fb))
+    return masked_array(F.inner(fa, fb))
+
+
+innerproduct = inner
+
+
+def diag(v: Any, k: int = 0) -> MaskedTensor:
+    """numpy.ma's ``diag``: NumPy's of the data and of the mask (nomask
+    kept); a 2-d operand's fill value kept."""
+    from ..manipulation import diag as plain
+    x = _masked(v)
+    return _make(plain(x._data, k), plain(x._mask, k),
+                 x._fill_value if x.ndim == 2 else None, shrink=x._shrink)
+
+
+def identity(n: int, dtype: Any = None, *, fill_value: Any = None) -> MaskedTensor:
+    return masked_array(_creation.identity(n, dtype=dtype), fill_value=fill_value)
+
+
+def indices(dimensions: Any, dtype: Any = int, sparse: bool = False, *,
+            fill_value: Any = None) -> Any:
+    """NumPy's ``indices`` as masked tensors without a mask (a tuple of them
+    for ``sparse``)."""
+    from ..manipulation import indices as plain
+    res = plain(dimensions, dtype=dtype, sparse=sparse)
+    if isinstance(res, tuple):
+        return tuple(masked_array(r, fill_value=fill_value) for r in res)
+    return masked_array(res, fill_value=fill_value)
+
+
+def fromfunction(function: Any, shape: Any, *, dtype: Any = float, fill_value: Any = None,
+                 **kwargs: Any) -> Any:
+    res = _creation.fromfunction(function, shape, dtype=dtype, **kwargs)
+    return masked_array(res, fill_value=fill_value) if isinstance(res, Tensor) else res
+
+
+def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0, *,
+               fill_value: Any = None) -> MaskedTensor:
+    return masked_array(_creation.frombuffer(buffer, dtype=dtype, count=count, offset=offset),
+                        fill_value=fill_value)
+
+
+def append(a: Any, b: Any, axis: int | None = None) -> MaskedTensor:
+    """numpy.ma's ``append``: ``concatenate([a, b], axis)``."""
+    return concatenate([a, b], axis)
+
+
+def diff(a: Any, /, n: int = 1, axis: int = -1, prepend: Any = np._NoValue,
+         append: Any = np._NoValue) -> Any:
+    """numpy.ma's ``diff``: NumPy's loop of masked subtractions (``!=`` for
+    booleans), ``prepend``/``append`` joined first (a scalar broadcast
+    along ``axis``)."""
+    if n == 0:
+        return a
+    if n < 0:
+        raise ValueError("order must be non-negative but got " + repr(n))
+    x = _masked(a)
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    combined = []
+    for extra in (prepend, None, append):
+        if extra is None:
+            combined.append(x)
+        elif extra is not np._NoValue:
+            e = _masked(extra)
+            if e.ndim == 0:
+                shape = list(x.shape)
+                shape[axis] = 1
+                e = e._both(lambda t: F.broadcast_to(t, tuple(shape)))
+            combined.append(e)
+    if len(combined) > 1:
+        x = concatenate(combined, axis)
+    axis = normalize_axis_tuple(axis, x.ndim)[0]
+    ufunc = np.not_equal if x.dtype == np.bool_ else np.subtract
+    upper = (slice(None),) * axis + (slice(1, None),)
+    lower = (slice(None),) * axis + (slice(None, -1),)
+    for _ in range(n):
+        x = _ufunc_call(ufunc, x[upper], x[lower])
+    return x
+
+
+def _convolve_or_correlate(name: str, a: Any, v: Any, mode: str,
+                           propagate_mask: bool) -> MaskedTensor:
+    from .. import statistics
+    f = getattr(statistics, name)
+    x, y = _masked(a), _masked(v)
+    if propagate_mask:
+        # (masked wherever a masked element takes part)
+        mk = f(x._mask, _creation.ones_like(y._mask), mode=mode) | \
+            f(_creation.ones_like(x._mask), y._mask, mode=mode)
+        d = f(x._data, y._data, mode=mode)
+    else:
+        mk = ~f(~x._mask, ~y._mask, mode=mode)
+        d = f(filled(x, 0), filled(y, 0), mode=mode)
+    return _make(d, mk, None)
+
+
+def convolve(a: Any, v: Any, mode: str = "full", propagate_mask: bool = True) -> MaskedTensor:
+    """numpy.ma's ``convolve``: of the data, masked wherever a masked
+    element takes part (``propagate_mask``), or of the data filled with 0,
+    masked where only masked elements do."""
+    return _convolve_or_correlate("convolve", a, v, mode, propagate_mask)
+
+
+def correlate(a: Any, v: Any, mode: str = "valid", propagate_mask: bool = True) -> MaskedTensor:
+    """numpy.ma's ``correlate`` (see ``convolve``)."""
+    return _convolve_or_correlate("correlate", a, v, mode, propagate_mask)
+
+
+def allequal(a: Any, b: Any, fill_value: bool = True) -> Tensor:
+    """Whether ``a`` and ``b`` are equal elementwise, masked elements
+    counting as equal (``fill_value``) or making the answer False, as
+    numpy.ma's: a lazy 0-d bool (``bool()`` forces it)."""
+    x, y = _operand(a, strong=True), _operand(b, strong=True)
+    eq = F.equal(x.data, y.data)
+    m = _or(x.mask, y.mask)
+    if m is None:
+        return F.all(eq)
+    if fill_value:
+        return F.all(F.where(m, True, eq))
+    # (numpy.ma: False where a masked element is, its union of the masks
+    # shrunk: decided by their values)
+    return F.logical_and(F.all(eq), ~F.any(m))
+
+
+def allclose(a: Any, b: Any, masked_equal: bool = True, rtol: float = 1e-5,
+             atol: float = 1e-8) -> Tensor:
+    """numpy.ma's ``allclose``: ``|a - b| <= atol + rtol * |b|`` everywhere
+    that is not masked (masked elements count as close with
+    ``masked_equal``), infinities equal only to themselves, in ``b``'s
+    float dtype: a lazy 0-d bool (``bool()`` forces it)."""
+    x = masked_array(a)
+    y = masked_array(b)
+    if y.dtype.kind != "m":
+        dt = np.result_type(y.dtype, 1.0)
+        if y.dtype != dt:
+            y = y.astype(dt)
+    m = _or(x._mask, y._mask)
+    assert m is not None
+    xinf = F.where(m, False, F.isinf(x._data))
+    yinf = F.where(y._mask, False, F.isinf(y._data))
+    same_inf = F.all(xinf == yinf)
+    close = F.less_equal(F.absolute(x._data - y._data), atol + rtol * F.absolute(y._data))
+    with_inf = F.where(xinf, F.equal(x._data, y._data), close)
+    ok = F.all(F.where(m, masked_equal, with_inf))
+    return F.logical_and(same_inf, ok)
+
+
+def _reduce_logical(target: Any, axis: int | None, all_: bool) -> MaskedTensor:
+    # numpy.ma's ``_MaskedBinaryOperation.reduce`` of logical_and (filled
+    # with 1) or logical_or (filled with 0): the logical reduction of the
+    # filled data; masked where every element was; nomask kept.
+    x = _masked(target)
+    if x.ndim == 0:
+        x = x.reshape(1)
+    t = filled(x, 1 if all_ else 0)
+    red = F.all if all_ else F.any
+    return _make(red(t, axis=axis), F.all(x._mask, axis=axis), None, shrink=x._shrink)
+
+
+def alltrue(target: Any, axis: int | None = 0, dtype: Any = None) -> MaskedTensor:
+    """numpy.ma's ``alltrue`` (``logical_and.reduce``; masked elements read
+    as True, masked where all along ``axis`` are)."""
+    return _reduce_logical(target, axis, True)
+
+
+def sometrue(target: Any, axis: int | None = 0, dtype: Any = None) -> MaskedTensor:
+    """numpy.ma's ``sometrue`` (``logical_or.reduce``; masked elements read
+    as False)."""
+    return _reduce_logical(target, axis, False)
+
+
+# ---------------------------------------------------------------- masks
+
+def make_mask(m: Any, copy: bool = False, shrink: bool = True, dtype: Any = np.bool_) -> Any:
+    """``m`` as a boolean mask tensor (masked elements of ``m`` read as
+    True), or ``lt.ma.nomask`` where ``shrink`` and nothing is true: that
+    depends on the values, which are computed now, as numpy.ma decides."""
+    if m is nomask:
+        return nomask
+    if np.dtype(dtype) != np.bool_:
+        raise NotImplementedError("lt.ma.make_mask: structured mask dtypes are not offered")
+    t = filled(m, True) if _is_masked_type(m) else wrap(m)
+    t = t.astype(np.bool_) if t.dtype != np.bool_ else _own(t)
+    if shrink and not builtins.bool(F.any(t)):
+        return nomask
+    return t
+
+
+def make_mask_none(newshape: Any, dtype: Any = None) -> Tensor:
+    """A mask of ``newshape``, all False."""
+    if dtype is not None and np.dtype(dtype).names is not None:
+        raise NotImplementedError("lt.ma.make_mask_none: structured dtypes are not offered")
+    return _creation.zeros(newshape, dtype=np.bool_)
+
+
+def mask_or(m1: Any, m2: Any, copy: bool = False, shrink: bool = True) -> Any:
+    """The union of two masks (``lt.ma.nomask`` or ``False`` for none),
+    shrunk to ``nomask`` where nothing is masked (computed now), as
+    numpy.ma's ``mask_or``; masks of two dtypes raise ValueError."""
+    if m1 is nomask or m1 is False:
+        return make_mask(m2, copy=copy, shrink=shrink)
+    if m2 is nomask or m2 is False:
+        return make_mask(m1, copy=copy, shrink=shrink)
+    d1, d2 = getattr(m1, "dtype", None), getattr(m2, "dtype", None)
+    if d1 != d2:
+        raise ValueError(f"Incompatible dtypes '{d1}'<>'{d2}'")
+    return make_mask(F.logical_or(m1, m2), copy=copy, shrink=shrink)
+
+
+def is_mask(m: Any) -> bool:
+    """Whether ``m`` is a boolean array (a valid mask)."""
+    return getattr(getattr(m, "dtype", None), "type", None) is np.bool_
+
+
+def flatten_mask(mask: Any) -> Tensor:
+    """A mask flattened (a 0-d one into one element)."""
+    t = _base(mask)
+    return t.reshape(-1).astype(np.bool_)
+
+
+# ---------------------------------------------------------------- fill values
+
+def _dtype_of(obj: Any) -> Any:
+    return obj.dtype if isinstance(obj, (Tensor, MaskedTensor)) else obj
+
+
+def maximum_fill_value(obj: Any) -> Any:
+    """The smallest value of ``obj``'s dtype (numpy.ma's fill for maxima)."""
+    return np.ma.maximum_fill_value(_dtype_of(obj))
+
+
+def minimum_fill_value(obj: Any) -> Any:
+    """The largest value of ``obj``'s dtype (numpy.ma's fill for minima)."""
+    return np.ma.minimum_fill_value(_dtype_of(obj))
+
+
+def set_fill_value(a: Any, fill_value: Any) -> None:
+    """``a``'s fill value becomes ``fill_value`` (nothing for others)."""
+    if isinstance(a, MaskedTensor):
+        a.fill_value = fill_value
+
+
+def get_fill_value(a: Any) -> Any:
+    return a.fill_value if isinstance(a, MaskedTensor) else np.ma.default_fill_value(_dtype_of(a))
+
+
+def common_fill_value(a: Any, b: Any) -> Any:
+    """The fill value of ``a`` and ``b`` when they have the same, else None."""
+    t1, t2 = get_fill_value(a), get_fill_value(b)
+    return t1 if t1 == t2 else None
+
+
+__all__ += ["MaskError", "MAError", "MaskType", "bool_", "masked_singleton", "left_shift",
+            "right_shift", "angle", "expand_dims", "take", "compress", "repeat", "swapaxes",
+            "diagonal", "trace", "put", "putmask", "choose", "resize", "outer",
+            "outerproduct", "inner", "innerproduct", "diag", "identity", "indices",
+            "fromfunction", "frombuffer", "append", "diff", "convolve", "correlate",
+            "allequal", "allclose", "alltrue", "sometrue", "make_mask", "make_mask_none",
+            "mask_or", "is_mask", "flatten_mask", "maximum_fill_value", "minimum_fill_value",
+            "set_fill_value", "get_fill_value", "common_fill_value"]
