@@ -1921,8 +1921,19 @@ def _as_numpy_ma_reduces(a: MaskedTensor, plain: Callable[[], Tensor],
         out = masked()
         same = (exact and out.dtype in (np.float64, np.complex128)
                 and plain().dtype == out.dtype and out._fill_value is a._fill_value)
-        if same or not a._nomask():
+        if same:
+            # The same values either way, but not the same mask: the masked
+            # computation's division masks means that are not finite, and
+            # ndarray's does not.  Chosen by the mask's values, lazily.
+            return _either(_holds_mask(s), out, _unmasked_reduction(a, plain, real_part,
+                                                                    domain))
+        if not a._nomask():
             return out
+    return _unmasked_reduction(a, plain, real_part, domain)
+
+
+def _unmasked_reduction(a: MaskedTensor, plain: Callable[[], Tensor], real_part: bool,
+                        domain: Callable[[Tensor], Tensor] | None) -> MaskedTensor:
     res = plain()
     # ndarray's reduction of a MaskedArray: nomask, the operand's fill value
     # (not for a complex var, which ndarray takes from ``.real``: numpy.ma's
@@ -1932,6 +1943,22 @@ def _as_numpy_ma_reduces(a: MaskedTensor, plain: Callable[[], Tensor],
         return _make(res, _zeros_like(res, dtype=np.bool_), fill, shrink=())
     m = domain(res)
     return _make(F.where(m, 1, res), m, fill, shrink=(_own(m),))
+
+
+def _holds_mask(state: tuple[Tensor, ...] | None) -> Any:
+    """Whether numpy.ma holds a mask array (not ``nomask``) in the
+    ``_shrink`` state ``state``: a bool, or a lazy 0-d bool."""
+    if state is None:
+        return True
+    return _or(*(F.any(t) for t in state)) if state else False
+
+
+def _either(held: Any, x: MaskedTensor, y: MaskedTensor) -> MaskedTensor:
+    """``x`` where ``held`` (a lazy 0-d bool) is true, else ``y``: data,
+    mask and nomask-ness (the fill values are the same)."""
+    flag = F.where(held, _holds_mask(x._shrink), _holds_mask(y._shrink))
+    return _make(F.where(held, x._data, y._data), F.where(held, x._mask, y._mask),
+                 x._fill_value, shrink=(_own(flag),))
 
 
 def _masked_mean(a: MaskedTensor, axis: Any, dtype: Any, keepdims: bool) -> MaskedTensor:
