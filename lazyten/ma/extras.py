@@ -21,7 +21,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from .. import creation as _creation
 from .. import functions as F
 from ..tensor import Tensor
-from .core import (MaskedTensor, _from_numpy, _is_masked_type, _make, _masked, _quiet,
+from .core import (MaskedTensor, _cat, _from_numpy, _is_masked_type, _make, _masked, _own,
                    _seq, concatenate, filled, getmaskarray, hstack, masked_array, sqrt)
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "column_stack", "dstack", "row_stack",
@@ -246,11 +246,12 @@ def _covhelper(x: Any, y: Any, rowvar: bool,
         if not allow_masked and bool(compute(F.any(ymask))[0]):
             raise ValueError("Cannot process masked data.")
         if ya.shape == xa.shape:
-            # (numpy.ma shares the union when either has a masked element;
-            # an all-False union changes nothing)
-            xmask = ymask = xmask | ymask
-            xa = _make(xa._data, xmask, None)
-            ya = _make(ya._data, ymask, None)
+            # numpy.ma gives both the union when either has a masked element;
+            # else each keeps its own (nomask stays nomask: then a NaN mean
+            # is not masked)
+            xmask = ymask = _own(xmask | ymask)
+            xa = _make(xa._data, xmask, xa._fill_value, shrink=_cat(xa._shrink, (xmask,)))
+            ya = _make(ya._data, ymask, ya._fill_value, shrink=_cat(ya._shrink, (ymask,)))
         xa = concatenate((xa, ya), axis)
         notmasked = ~F.concatenate((xmask, ymask), axis=axis)
     else:
@@ -280,9 +281,10 @@ def cov(x: Any, y: Any = None, rowvar: bool = True, bias: bool = False,
         num = F.dot(filled(xc, 0), filled(xc.T.conj(), 0))
     mk = F.less_equal(fact, 0)
     # (numpy.ma divides under errstate(ignore): where ``fact`` is 0 the
-    # quotient is masked, and computed quietly)
-    res = _make(_quiet("divide", num, fact)[0], mk, None)
-    return res.squeeze()
+    # quotient is masked, and divided by 1 here, quietly; an unmasked NaN
+    # or infinity divides as it is)
+    quotient = num / F.where(F.equal(fact, 0), np.float32(1), fact)
+    return _make(quotient, mk, None).squeeze()
 
 
 def corrcoef(x: Any, y: Any = None, rowvar: bool = True, bias: Any = np._NoValue,
@@ -304,10 +306,11 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, bias: Any = np._NoValue
 
 
 def _outer(a: MaskedTensor, b: MaskedTensor) -> MaskedTensor:
-    # numpy.ma's ``multiply.outer``: the data's outer product, the masks or'ed
-    # (a mask array).
-    return _make(F.multiply(a._data[:, None], b._data[None, :]),
-                 a._mask[:, None] | b._mask[None, :], None)
+    # numpy.ma's ``multiply.outer``: the data's outer product (of any
+    # dimensions: ``a.shape + b.shape``), the masks or'ed (a mask array).
+    def lifted(t: Tensor) -> Tensor:
+        return t.reshape(t.shape + (1,) * b.ndim)
+    return _make(F.multiply(lifted(a._data), b._data), lifted(a._mask) | b._mask, None)
 
 
 def vander(x: Any, n: int | None = None) -> Tensor:
