@@ -475,7 +475,13 @@ class MaskedTensor:
         if _is_masked_type(value):
             v = _masked(value)
             data, mask = v._data, v._mask
-            if not v._nomask():
+            if isinstance(value, MaskedTensor) and value._data._is_element():
+                # numpy.ma's element read is a NumPy scalar, or its ``masked``:
+                # only that gives an array without a mask a mask array (the
+                # element's mask decides, lazily)
+                if self._shrink is not None:
+                    self._shrink = self._shrink + (_own(mask),)
+            elif not v._nomask():
                 # (numpy.ma: a value without a mask leaves a nomask array so)
                 self._own_mask_if_nomask()
         elif _is_masked_type(index):
@@ -639,10 +645,19 @@ class MaskedTensor:
         return self._both(lambda t: F.transpose(t, ax))
 
     def ravel(self, order: str = "C") -> MaskedTensor:
-        """A flat view (order "C"; "F" ravels the transpose)."""
+        """Data and mask flattened by NumPy's ``ravel`` (numpy.ma's): a view
+        where NumPy's is, else a copy, so a write to it reaches this tensor
+        as in numpy.ma; "A"/"K" as the data's layout decides (F order for
+        Fortran-ordered data); nomask and the fill value kept."""
+        from ..manipulation import ravel as plain
         if order not in ("C", "F", "A", "K"):
             raise ValueError(f"ravel: order must be one of 'C', 'F', 'A', 'K', got {order!r}")
-        return self._both(lambda t: (t.T if order == "F" else t).reshape(-1))
+        if order in ("A", "K"):
+            # (numpy.ma: "F" where the data are Fortran- and not C-contiguous)
+            d = self._data
+            order = "F" if d.ndim > 1 and F.is_f_contiguous(d) and \
+                not F.is_c_contiguous(d) else "C"
+        return self._both(lambda t: plain(t, order))
 
     def flatten(self, order: str = "C") -> MaskedTensor:
         """A flat copy (data and mask its own; the fill value kept)."""
@@ -1312,7 +1327,11 @@ def _compare(name: str, a: MaskedTensor, b: Any) -> MaskedTensor:
                              y.mask if y.mask is not None else False), res)
     fill = None if x.fill is None else _check_fill_value(x.fill, np.bool_)
     mk = _full(m, res)
-    return _make(res, mk, fill, shrink=_shrunk(mk, x.shrink, y.shrink))
+    # (numpy.ma shrinks the operands' masks or'ed before they are broadcast
+    # to the result: a True that an empty axis broadcasts away still counts)
+    state = () if _cat(x.shrink, y.shrink) == () else \
+        tuple(_own(t) for t in (x.mask, y.mask) if t is not None)
+    return _make(res, mk, fill, shrink=state)
 
 
 def _ufunc_op(name: str, a: Any, b: Any, domain: bool = True) -> MaskedTensor:
@@ -1699,7 +1718,9 @@ def masked_where(condition: Any, a: Any) -> MaskedTensor:
                          f"{cond.shape} and the input {x.shape}")
     cond = cond if cond.dtype == np.bool_ else cond.astype(np.bool_)
     mk = _full(cond | x._mask, x._data)
-    return _make(x._data, mk, x._fill_value, shrink=(_own(mk),))   # numpy.ma shrinks it
+    # numpy.ma sets the shrunk mask into the operand's copy: nomask stays so
+    # where nothing is masked, a mask array stays one (all False or not)
+    return _make(x._data, mk, x._fill_value, shrink=_cat(x._shrink, (_own(mk),)))
 
 
 def _base(x: Any) -> Tensor:
@@ -1844,7 +1865,13 @@ def _masked(a: Any) -> MaskedTensor:
 
 
 def _reduced_mask(a: MaskedTensor, axis: Any, keepdims: bool) -> Tensor:
-    return F.all(a._mask, axis=axis, keepdims=keepdims)
+    """numpy.ma's reduced mask: true where every element along ``axis`` is
+    masked; none where it holds nomask (an empty axis's ``all`` is true)."""
+    m = F.all(a._mask, axis=axis, keepdims=keepdims)
+    if a.size:
+        return m                  # (no empty axis: nomask's all-False mask says it)
+    held = _holds_mask(a._shrink)
+    return m if held is True else F.logical_and(m, held)
 
 
 def sum(a: Any, axis: Any = None, dtype: Any = None,  # noqa: A001 - numpy.ma's name
@@ -1970,6 +1997,10 @@ def _masked_mean(a: MaskedTensor, axis: Any, dtype: Any, keepdims: bool) -> Mask
         acc, half = np.dtype(np.float32), True
     s = sum(a, axis, acc, keepdims)
     n = count(a, axis, keepdims)
+    if s.ndim == 0 and a.size == 0:
+        # (no element: numpy.ma's ``masked``, its float64 constant, whatever
+        # the data's dtype; known from the shape)
+        return _make(_creation.zeros(()), _creation.ones((), dtype=np.bool_), None)
     if s.ndim == 0:
         # An empty count gives numpy.ma's ``masked``: divide by 1 instead, so
         # that no divide-by-zero warning escapes.
@@ -2439,9 +2470,10 @@ def ptp(a: Any, axis: Any = None, out: Any = None, fill_value: Any = None,
     elements in both, as in numpy.ma's ``max``/``min``)."""
     _no_out(out, "ptp")
     a = _masked(a)
-    if a.dtype == np.bool_ and axis is None and not builtins.bool(F.any(~a._mask)):
+    if a.dtype == np.bool_ and axis is None and a.size and not builtins.bool(F.any(~a._mask)):
         # (numpy.ma's ``masked - masked``; any other boolean ptp is NumPy's
-        # TypeError: booleans do not subtract)
+        # TypeError: booleans do not subtract, and an empty one NumPy's
+        # ValueError: max of nothing)
         shape = () if not keepdims else (1,) * a.ndim
         return _make(_creation.zeros(shape, np.bool_), ~_creation.zeros(shape, np.bool_), None)
     res = _extreme(a, axis, keepdims, lowest=False, fill_value=fill_value)
