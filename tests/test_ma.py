@@ -1799,3 +1799,59 @@ def test_numpy_functions_dispatch_to_numpy_ma_remaining_functions(engine: Any) -
         lt_args = tuple(la if a is na else a for a in args)
         _same_answer(getattr(np, name)(la, *lt_args), getattr(np.ma, name)(na, *args))
     _same_answer(np.column_stack([la, la]), np.ma.column_stack([na, na]))
+
+
+def test_found_by_the_masked_programs(engine: Any) -> None:
+    """Differences from numpy.ma that the random masked programs
+    (``tests/masked_programs.py``) found, each against numpy.ma."""
+    x = np.array([[np.nan, 1.0], [2.0, 3.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # masked_where of a masked array holding a mask array keeps one (it
+        # shrank to nomask: then an empty mean was NaN, numpy.ma's masked)
+        for m_np, m_lt in ((np.ma.masked_invalid(x), lt.ma.masked_invalid(x)),
+                           (np.ma.masked_array(x), lt.ma.masked_array(x))):
+            _same_answer(lt.ma.masked_where(m_lt > 100, m_lt),
+                         np.ma.masked_where(m_np > 100, m_np))
+        e = np.zeros(0)
+        _same_answer(lt.ma.masked_where(lt.ma.masked_invalid(e) > 1,
+                                        lt.ma.masked_invalid(e)).mean(axis=0),
+                     np.ma.masked_where(np.ma.masked_invalid(e) > 1,
+                                        np.ma.masked_invalid(e)).mean(axis=0))
+        # an empty boolean ptp is NumPy's ValueError (it was numpy.ma's masked)
+        b = np.zeros(0, bool)
+        _agree(lambda: lt.ma.ptp(lt.ma.masked_array(b, mask=b)),
+               lambda: np.ma.ptp(np.ma.masked_array(b, mask=b)))
+        # the mean of no element is numpy.ma's masked, a float64, for every dtype
+        for dt in (np.float16, np.float32, np.int8):
+            z = np.zeros((0, 2), dt)
+            got = lt.ma.masked_array(z, mask=z > 0).mean()
+            assert got.dtype == np.float64 and bool(got.eval().mask)
+            assert np.ma.masked_array(z, mask=z > 0).mean() is np.ma.masked
+        # a sum over an empty axis is masked only where numpy.ma holds a mask
+        z = np.zeros((1, 2, 0), np.int16)
+        for make in (lambda m: m.masked_where(z > 1, z), lambda m: m.masked_array(z),
+                     lambda m: m.masked_array(z, mask=np.zeros(z.shape, bool))):
+            _same_answer(make(lt.ma).sum(axis=-1, keepdims=True),
+                         make(np.ma).sum(axis=-1, keepdims=True))
+    # an element of another masked array written into one without a mask:
+    # numpy.ma's element is a scalar, which gives it no mask (unless masked)
+    for cut in (0.5, -5.0):
+        d = np.array([0.25, 1.0, 2.0])
+        a_np, a_lt = np.ma.masked_where(d > 5, d.copy()), lt.ma.masked_where(d > 5, d.copy())
+        o_np, o_lt = np.ma.masked_where(d > cut, d), lt.ma.masked_where(d > cut, d)
+        a_np[0], a_lt[0] = o_np[1], o_lt[1]
+        _same_answer(a_lt, a_np)
+    # ravel is NumPy's: a copy of reversed data (a write to it stays there)
+    d = np.arange(7.0)[2::-1]
+    m_np, m_lt = (m.masked_array(d.copy()[::-1][::-1], mask=np.zeros(3, bool))
+                  for m in (np.ma, lt.ma))
+    r_np, r_lt = m_np.ravel(), m_lt.ravel()
+    r_np -= r_np
+    r_lt -= r_lt
+    _same_answer(m_lt, m_np)
+    # a comparison holds a mask array where an operand's True is broadcast
+    # away by an empty axis
+    e2, one = np.zeros((0, 1)), np.zeros(1)
+    _same_answer(lt.ma.fix_invalid(e2) > lt.ma.masked_where(one < 0.5, one),
+                 np.ma.fix_invalid(e2) > np.ma.masked_where(one < 0.5, one))
