@@ -6,8 +6,9 @@
     python benchmarks/fuzz_programs.py layouts --count 20000 --modes noopt,check
     python benchmarks/fuzz_programs.py layouts --big           # the planned paths: blocks, threads
     python benchmarks/fuzz_programs.py stencils --modes loop,repeat
+    python benchmarks/fuzz_programs.py masked --count 5000 --modes default,planned
 
-Three kinds of program, each a module of ``tests/`` whose docstring says
+Four kinds of program, each a module of ``tests/`` whose docstring says
 what it draws and compares, and whose ``MODES`` are the engine settings it
 runs in ("repeat": three times in one process, node by node, planned and
 from the cached plan's generated code; "planned": fused and planned at the
@@ -23,7 +24,9 @@ first run however small the arrays, ``tiny_elements=0``):
   flattenings are views; "jit": the program as an ``@lt.jit`` function;
 * ``stencils`` (``tests/stencil_programs.py``): time-stepping loops writing
   windows of a grid with sums of overlapping windows of it ("jit": the loop
-  as an ``@lt.jit`` function of the grid).
+  as an ``@lt.jit`` function of the grid);
+* ``masked`` (``tests/masked_programs.py``): lt.ma against numpy.ma, masked
+  arrays made every way numpy.ma makes them, computed, written and read.
 
 Each failing program is printed shrunk (``--no-shrink``: as generated),
 then a total; the exit status is 1 where any failed.
@@ -42,7 +45,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from lazyten.exec import planner  # noqa: E402
-from tests import layout_programs, stencil_programs, write_programs  # noqa: E402
+from tests import layout_programs, masked_programs, stencil_programs, write_programs  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,9 @@ KINDS = {
     "stencils": Kind(stencil_programs.MODES, "default,repeat",
                      lambda seed, big: stencil_programs.program(seed),
                      stencil_programs.check, stencil_programs.shrink, str),
+    "masked": Kind(masked_programs.MODES, "default,noopt,repeat",
+                   lambda seed, big: masked_programs.program(seed),
+                   masked_programs.check, masked_programs.shrink, str),
 }
 
 

@@ -1,0 +1,24 @@
+"""Random masked-array programs (``tests/masked_programs.py``) against
+numpy.ma: operands made every way numpy.ma makes them (nomask, mask arrays,
+masks it shrinks), then computed, written in place and read, node by node,
+optimized, under ``check=True``, planned however small and from the cached
+plan.  ``benchmarks/fuzz_programs.py masked`` runs many more."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.masked_programs import check, program
+
+
+@pytest.mark.parametrize("mode, seeds", [
+    ("default", range(0, 300)),
+    ("noopt", range(1000, 1150)),
+    ("check", range(2000, 2100)),
+    ("repeat", range(3000, 3100)),
+    ("planned", range(4000, 4150))])
+def test_random_masked_programs_match_numpy_ma(mode: str, seeds: range) -> None:
+    for seed in seeds:
+        p = program(seed)
+        res = check(p, mode)
+        assert res is None, f"seed {seed} ({mode}): {res}\n{p}"
