@@ -1850,8 +1850,33 @@ def test_found_by_the_masked_programs(engine: Any) -> None:
     r_np -= r_np
     r_lt -= r_lt
     _same_answer(m_lt, m_np)
-    # a comparison holds a mask array where an operand's True is broadcast
-    # away by an empty axis
+    # numpy.ma's mask_or (comparisons, allequal): one operand's mask as it is
+    # where the other holds nomask, both broadcast together where both hold
+    # one (then a True an empty axis broadcasts away counts for nothing)
     e2, one = np.zeros((0, 1)), np.zeros(1)
-    _same_answer(lt.ma.fix_invalid(e2) > lt.ma.masked_where(one < 0.5, one),
-                 np.ma.fix_invalid(e2) > np.ma.masked_where(one < 0.5, one))
+    for m_np, m_lt in ((np.ma.fix_invalid(e2), lt.ma.fix_invalid(e2)),
+                       (np.ma.masked_invalid(e2), lt.ma.masked_invalid(e2))):
+        o_np, o_lt = np.ma.masked_where(one < 0.5, one), lt.ma.masked_where(one < 0.5, one)
+        _same_answer(m_lt > o_lt, m_np > o_np)
+        _same_answer(lt.ma.allequal(m_lt, o_lt, fill_value=False),
+                     np.ma.allequal(m_np, o_np, fill_value=False))
+    # putmask reads a masked condition as its data
+    d = np.array([1.0, 5.0, 9.0])
+    a_np, a_lt = np.ma.masked_array(d.copy(), [0, 1, 0]), lt.ma.masked_array(d.copy(), [0, 1, 0])
+    np.ma.putmask(a_np, a_np > 4, -1.0)
+    lt.ma.putmask(a_lt, a_lt > 4, -1.0)
+    _same_answer(a_lt, a_np)
+    # resize keeps the fill value only where NumPy's zeros_like answers;
+    # mask_rowcols keeps it; sometrue/alltrue over an empty axis are masked
+    # only where a mask is held
+    f = np.array([1, 2, 3])
+    for shape in ((2, 2), (0,)):
+        _same_answer(lt.ma.resize(lt.ma.masked_array(f, [0, 1, 0], fill_value=7), shape),
+                     np.ma.resize(np.ma.masked_array(f, [0, 1, 0], fill_value=7), shape))
+    g = np.arange(4.0).reshape(2, 2)
+    _same_answer(lt.ma.mask_rowcols(lt.ma.masked_array(g, [[0, 1], [0, 0]], fill_value=7)),
+                 np.ma.mask_rowcols(np.ma.masked_array(g, [[0, 1], [0, 0]], fill_value=7)))
+    z = np.zeros((0, 2))
+    for fn in ("sometrue", "alltrue"):
+        for make in (lambda m: m.masked_array(z), lambda m: m.masked_array(z, mask=z > 0)):
+            _same_answer(getattr(lt.ma, fn)(make(lt.ma)), getattr(np.ma, fn)(make(np.ma)))

@@ -1327,11 +1327,23 @@ def _compare(name: str, a: MaskedTensor, b: Any) -> MaskedTensor:
                              y.mask if y.mask is not None else False), res)
     fill = None if x.fill is None else _check_fill_value(x.fill, np.bool_)
     mk = _full(m, res)
-    # (numpy.ma shrinks the operands' masks or'ed before they are broadcast
-    # to the result: a True that an empty axis broadcasts away still counts)
-    state = () if _cat(x.shrink, y.shrink) == () else \
-        tuple(_own(t) for t in (x.mask, y.mask) if t is not None)
-    return _make(res, mk, fill, shrink=state)
+    return _make(res, mk, fill, shrink=_mask_or_state(x, y))
+
+
+def _mask_or_state(x: _Operand, y: _Operand) -> tuple[Tensor, ...]:
+    """The ``_shrink`` of numpy.ma's ``mask_or(getmask(x), getmask(y))``:
+    nomask where what it or's has no True, which is one operand's mask as
+    it is where the other holds nomask, both masks broadcast together where
+    both hold one (a True that an empty axis broadcasts away then counts
+    for nothing)."""
+    if _cat(x.shrink, y.shrink) == ():
+        return ()
+    if x.mask is None or y.mask is None:
+        return tuple(_own(t) for t in (x.mask, y.mask) if t is not None)
+    hx, hy = _holds_mask(x.shrink), _holds_mask(y.shrink)
+    alone = F.any(x.mask) | F.any(y.mask)       # (one holds nomask: all False)
+    union = F.any(x.mask | y.mask)
+    return (_own(F.where(F.logical_and(hx, hy), union, alone)),)
 
 
 def _ufunc_op(name: str, a: Any, b: Any, domain: bool = True) -> MaskedTensor:
@@ -2780,7 +2792,9 @@ def putmask(a: Any, mask: Any, values: Any) -> None:
     only where ``values`` has one; a plain tensor's data are written."""
     t = _writable(a, "putmask")
     values = snapshot(values)
-    cond = wrap(snapshot(mask))
+    mask = snapshot(mask)
+    # (a masked condition is read as its data, as NumPy's copyto reads it)
+    cond = _base(mask) if _is_masked_type(mask) else wrap(mask)
     cond = cond if cond.dtype == np.bool_ else cond.astype(np.bool_)
     vmasked = _is_masked_type(values)
     vdata = _base(values) if vmasked else values
@@ -2818,11 +2832,13 @@ def choose(indices: Any, choices: Any, out: Any = None, mode: str = "raise") -> 
 
 
 def resize(x: Any, new_shape: Any) -> MaskedTensor:
-    """NumPy's ``resize`` of data and mask (numpy.ma's: nomask and the fill
-    value kept)."""
+    """NumPy's ``resize`` of data and mask (numpy.ma's: nomask kept; the
+    fill value the default, but where NumPy's ``zeros_like`` of the operand
+    answers, with no element in it or in the result)."""
     from ..manipulation import resize as plain
     a = _masked(x)
-    return _make(plain(a._data, new_shape), plain(a._mask, new_shape), a._fill_value,
+    d, mk = plain(a._data, new_shape), plain(a._mask, new_shape)
+    return _make(d, mk, a._fill_value if not (a.size and d.size) else None,
                  shrink=a._shrink)
 
 
@@ -2966,9 +2982,9 @@ def allequal(a: Any, b: Any, fill_value: bool = True) -> Tensor:
         return F.all(eq)
     if fill_value:
         return F.all(F.where(m, True, eq))
-    # (numpy.ma: False where a masked element is, its union of the masks
-    # shrunk: decided by their values)
-    return F.logical_and(F.all(eq), ~F.any(m))
+    # (numpy.ma: False where its union of the masks, shrunk, is not nomask)
+    state = _mask_or_state(x, y)
+    return F.logical_and(F.all(eq), ~_holds_mask(state)) if state else F.all(eq)
 
 
 def allclose(a: Any, b: Any, masked_equal: bool = True, rtol: float = 1e-5,
@@ -3003,7 +3019,7 @@ def _reduce_logical(target: Any, axis: int | None, all_: bool) -> MaskedTensor:
         x = x.reshape(1)
     t = filled(x, 1 if all_ else 0)
     red = F.all if all_ else F.any
-    return _make(red(t, axis=axis), F.all(x._mask, axis=axis), None, shrink=x._shrink)
+    return _make(red(t, axis=axis), _reduced_mask(x, axis, False), None, shrink=x._shrink)
 
 
 def alltrue(target: Any, axis: int | None = 0, dtype: Any = None) -> MaskedTensor:

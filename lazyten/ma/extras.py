@@ -109,7 +109,7 @@ def _two_d(a: MaskedTensor, what: str) -> None:
 def mask_rowcols(a: Any, axis: int | None = None) -> MaskedTensor:
     """A copy of the 2-d ``a`` with every row (``axis=0``), column
     (``axis=1``) or both (None) that holds a masked element masked: lazy
-    (numpy.ma's; nomask kept, the default fill value)."""
+    (numpy.ma's; nomask and the fill value kept)."""
     x = masked_array(a).copy()
     _two_d(x, "mask_rowcols")
     mk = x._mask
@@ -118,7 +118,7 @@ def mask_rowcols(a: Any, axis: int | None = None) -> MaskedTensor:
         mk = mk | rows
     if axis in (None, 1, -1):
         mk = mk | cols
-    return _make(x._data, mk, None, shrink=x._shrink)
+    return _make(x._data, mk, x._fill_value, shrink=x._shrink)
 
 
 def _ignored_axis(axis: Any) -> None:
