@@ -24,7 +24,11 @@ that numpy.ma makes reach another array than the one written (the user's
 array a ``masked_array(d0)`` shares, the mask a unary function's result
 shares with its operand), where lazyten's results own their data and
 masks; fill values that are only some dtype's default, which numpy.ma
-stores or not depending on what read them (``_a_default``).
+stores or not depending on what read them (``_a_default``); ``putmask`` of
+an array into itself (NumPy's ``copyto`` does nothing where source and
+destination are one array, even a read-only one); the median of
+a whole array (numpy.ma answers a tie with the masked elements' stand-in
+with that stand-in, a scalar of another dtype; along an axis it is drawn).
 
 ``tests/test_masked_programs.py`` runs a few hundred;
 ``benchmarks/fuzz_programs.py masked`` as many as asked.
@@ -111,7 +115,9 @@ _UNARY = [
     "m.masked_where({a} > {t}, {a})", "{a}.astype(np.float32)", "{a}.astype(np.int64)",
     "m.sort({a}, axis={x})", "m.take({a}, [0, -1], axis={x})",
     "m.repeat({a}, 2, axis={x})", "m.expand_dims({a}, 0)", "{a}.copy()",
-    "m.ones_like({a})", "{a}.conj()",
+    "m.ones_like({a})", "{a}.conj()", "m.mask_rowcols({a})", "m.atleast_2d({a})",
+    "{a}.swapaxes(0, -1)", "m.diagonal({a})", "m.resize({a}, (2, 3))", "m.diff({a}, 2)",
+    "m.compress([True, False, True], {a}, axis={x})", "m.angle({a})",
 ]
 _BINARY = [
     "{a} + {b}", "{a} - {b}", "{a} * {b}", "{a} / {b}", "{a} // {b}", "{a} % {b}",
@@ -120,7 +126,10 @@ _BINARY = [
     "m.arctan2({a}, {b})", "m.hypot({a}, {b})", "{a} > {b}", "{a} == {s}",
     "m.power({a}, 2)", "m.divide({a}, {b})", "m.remainder({a}, {s})",
     "m.concatenate([{a}, {a}], axis={x})", "m.stack([{a}, {a}])",
-    "m.logical_and({a} > 0, {b} < 1)", "np.maximum({a}, {b})",
+    "m.logical_and({a} > 0, {b} < 1)", "np.maximum({a}, {b})", "m.outer({a}, {b})",
+    "m.choose({a} > {t}, [{a}, {b}])", "m.append({a}, {b})", "m.column_stack([{a}, {a}])",
+    "m.convolve({a}.ravel(), {b}.ravel())", "m.cov({a})", "m.left_shift({a}, 1)",
+    "m.take({a}, m.masked_array([0, 0], mask=[0, 1]))", "m.inner({a}, {b})",
 ]
 _REDUCE = [
     "{a}.sum(axis={x}, keepdims=True)", "{a}.mean(axis={x})", "{a}.var(axis={x}, ddof=1)",
@@ -128,15 +137,22 @@ _REDUCE = [
     "{a}.prod(axis={x})", "m.median({a}, axis={x})", "m.average({a}, axis={x})",
     "m.ptp({a}, axis={x})", "{a}.any(axis={x})", "{a}.all(axis={x})",
     "m.count_masked({a}, axis={x})", "m.cumprod({a}, axis={x})",
+    "m.alltrue({a}, axis={x})", "m.sometrue({a})", "{a}.trace()",
 ]
 _READ = [
-    "{a}.sum()", "{a}.mean()", "{a}.var()", "{a}.min()", "{a}.max()", "m.median({a})",
+    "{a}.sum()", "{a}.mean()", "{a}.var()", "{a}.min()", "{a}.max()",
     "{a}.count()", "{a}.filled(0)", "m.getmaskarray({a})", "{a}.compressed()",
     "m.count_masked({a})", "{a}.argmax(axis={x})", "m.is_masked({a})", "{a}.std(ddof=1)",
+    "m.allclose({a}, {b})", "m.allequal({a}, {b}, fill_value=False)", "m.compress_rows({a})",
+    "m.notmasked_edges({a})", "m.clump_masked({a}.ravel())", "m.unique({a})",
+    "m.isin({a}, [0, 1])", "m.vander({a}.ravel(), 2)", "m.flatnotmasked_contiguous({a})",
 ]
 _WRITE = [
     "{a}[0] = m.masked", "{a}[..., -1:] = 5", "{a}[::2] = {s}", "{a} += {s}", "{a} *= 2",
     "{a}[{a} > {t}] = 0", "{a}[0] = {b}[0]", "{a} -= {b}", "{a}[...] = m.masked",
+    "m.put({a}, [0, -1], [7, 8])", "m.putmask({a}, {a} > {t}, {b} * 1)",
+    "m.putmask({a}, {a} < {t}, {s})", "{a}.fill(3)",
+    "{a}.put([1], m.masked_array([4], mask=[1]))",
 ]
 
 

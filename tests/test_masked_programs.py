@@ -12,11 +12,11 @@ from tests.masked_programs import check, program
 
 
 @pytest.mark.parametrize("mode, seeds", [
-    ("default", range(0, 300)),
-    ("noopt", range(1000, 1150)),
-    ("check", range(2000, 2100)),
-    ("repeat", range(3000, 3100)),
-    ("planned", range(4000, 4150))])
+    ("default", range(0, 800)),
+    ("noopt", range(1000, 1400)),
+    ("check", range(2000, 2300)),
+    ("repeat", range(3000, 3300)),
+    ("planned", range(4000, 4400))])
 def test_random_masked_programs_match_numpy_ma(mode: str, seeds: range) -> None:
     for seed in seeds:
         p = program(seed)
