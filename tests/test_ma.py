@@ -1880,3 +1880,15 @@ def test_found_by_the_masked_programs(engine: Any) -> None:
     for fn in ("sometrue", "alltrue"):
         for make in (lambda m: m.masked_array(z), lambda m: m.masked_array(z, mask=z > 0)):
             _same_answer(getattr(lt.ma, fn)(make(lt.ma)), getattr(np.ma, fn)(make(np.ma)))
+
+
+def test_allclose_with_infinities_is_quiet_as_numpy_mas(engine: Any) -> None:
+    """numpy.ma's ``allclose`` leaves infinities out of ``|a - b|``; lazyten
+    subtracted them, and ``inf - inf`` warned when it ran."""
+    a, b = np.array([np.inf, 1.0, -np.inf]), np.array([np.inf, 1.0, np.inf])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for x, y in ((a, a), (a, b), (b, a[::-1])):
+            for mk in ([0, 0, 0], [0, 0, 1]):
+                assert bool(lt.ma.allclose(lt.ma.masked_array(x, mask=mk), y)) == \
+                    bool(np.ma.allclose(np.ma.masked_array(x, mask=mk), y))

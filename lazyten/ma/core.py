@@ -2803,8 +2803,10 @@ def putmask(a: Any, mask: Any, values: Any) -> None:
     probe = vdata if isinstance(vdata, (bool, int, float, complex)) else \
         np.empty((0,) * wrap(vdata).ndim, wrap(vdata).dtype)
     np.copyto(np.empty((0,) * target.ndim, target.dtype), probe, casting="same_kind")
-    np.broadcast_to(np.empty(np.broadcast_shapes(cond.shape, wrap(vdata).shape), bool),
-                    target.shape)
+    src = np.broadcast_shapes(cond.shape, wrap(vdata).shape)
+    if np.broadcast_shapes(src, target.shape) != target.shape:
+        raise ValueError(f"lt.ma.putmask: could not broadcast the values and condition "
+                         f"(shape {src}) into the array's shape {target.shape}")
     if isinstance(t, MaskedTensor):
         v = _masked(values) if vmasked else None
         if v is not None and not v._nomask():
@@ -3004,7 +3006,11 @@ def allclose(a: Any, b: Any, masked_equal: bool = True, rtol: float = 1e-5,
     xinf = F.where(m, False, F.isinf(x._data))
     yinf = F.where(y._mask, False, F.isinf(y._data))
     same_inf = F.all(xinf == yinf)
-    close = F.less_equal(F.absolute(x._data - y._data), atol + rtol * F.absolute(y._data))
+    # (numpy.ma leaves the infinities out of the difference: inf - inf would
+    # warn; the masked operations it uses are quiet, so 0 stands in for them)
+    xd, yd = (F.where(F.isinf(t), np.zeros((), t.dtype)[()], t) if t.dtype.kind in "fc"
+              else t for t in (x._data, y._data))
+    close = F.less_equal(F.absolute(xd - yd), atol + rtol * F.absolute(yd))
     with_inf = F.where(xinf, F.equal(x._data, y._data), close)
     ok = F.all(F.where(m, masked_equal, with_inf))
     return F.logical_and(same_inf, ok)
