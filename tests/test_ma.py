@@ -1892,3 +1892,15 @@ def test_allclose_with_infinities_is_quiet_as_numpy_mas(engine: Any) -> None:
             for mk in ([0, 0, 0], [0, 0, 1]):
                 assert bool(lt.ma.allclose(lt.ma.masked_array(x, mask=mk), y)) == \
                     bool(np.ma.allclose(np.ma.masked_array(x, mask=mk), y))
+
+
+def test_power_holds_a_mask_where_numpy_mas_mask_or_does(engine: Any) -> None:
+    """``**``'s nomask is numpy.ma's ``mask_or`` of the operands' masks (and
+    nothing invalid): a True of the exponent's mask broadcast away by an
+    empty base still gives a mask array (found by the masked programs)."""
+    for base in (np.zeros((0, 2), np.int64), np.arange(4.0).reshape(2, 2) - 1):
+        for e in (np.array([0, 1]), np.array([0.5, -1.5])):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                _same_answer(lt.ma.fix_invalid(base) ** lt.ma.masked_where(e < 0.5, e),
+                             np.ma.fix_invalid(base) ** np.ma.masked_where(e < 0.5, e))

@@ -1289,13 +1289,14 @@ def _power(a: Any, b: Any) -> MaskedTensor:
     m = _or(x.mask, y.mask)
     if m is not None:
         res = _keep(_full(m, res), x.data, res)
+    # (nomask where numpy.ma's mask_or of the operands' masks is, and nothing
+    # is invalid)
     if bad is None:  # integers: never NaN or inf
-        mk = _full(m, res)
-        return _make(res, mk, x.fill, shrink=_shrunk(mk, x.shrink, y.shrink))
+        return _make(res, _full(m, res), x.fill, shrink=_mask_or_state(x, y))
     invalid = ~_op("isfinite", res) | (bad if m is None else bad & ~m)
     mk = _full(_or(m, invalid), res)
     return _make(F.where(invalid, _fill_as(x.fill, res.dtype), res), mk, x.fill,
-                 shrink=(_own(mk),))
+                 shrink=_mask_or_state(x, y) + (_own(invalid),))
 
 
 _MA_BINARY: dict[str, Callable[[str, Any, Any], MaskedTensor]] = {
