@@ -129,9 +129,15 @@ def _take_tasks(attrs: dict[str, Any], n: Node) -> list[Task | None] | None:
     """For ``take(n, indices, axis)`` of elementwise ``n``: per operand the
     gather to take of it (None: the operand as it is), or None where an
     operand cannot follow (broadcast along the axis while the indices are
-    not one list, or a flat gather of a broadcast operand)."""
+    not one list, or a flat gather of a broadcast operand) or ``n`` is
+    empty."""
     axis, idx = attrs["axis"], attrs["indices"]
     indexing = attrs.get("indexing", False)  # (NumPy's x[:, idx]: its layout)
+    if n.size == 0:
+        # Nothing to save, and NumPy's take checks its indices (and the
+        # taken axis's length) only where the result has elements: of an
+        # operand broadcast along an axis that is 0 here, it would raise.
+        return None
     tasks: list[Task | None] = []
     for x in n.inputs:
         off = n.ndim - x.ndim
