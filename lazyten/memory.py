@@ -54,7 +54,8 @@ import numpy as np
 from .creation import asarray
 from .functions import layout_of
 from .graph import ops
-from .graph.layout import empty, layout_known, layout_stand_in, replay_views, write_order
+from .graph.layout import (Layout, dense_layout, empty, keep_order, layout_known,
+                           layout_stand_in, replay_views, write_order)
 from .graph.node import Node, Shape
 from .tensor import Tensor, array0, check_device, check_order, ignores_like
 
@@ -120,7 +121,7 @@ def flattened(t: Tensor, order: str) -> Tensor:
     return Tensor(ops.apply("flatten", [t._node], order=order))
 
 
-def layout_copy(t: Tensor, order: str, dtype: np.dtype[Any]) -> Tensor:
+def layout_copy(t: Tensor, order: Layout, dtype: np.dtype[Any]) -> Tensor:
     """``t`` copied in ``dtype``, laid out in ``order`` when it runs."""
     return Tensor(ops.apply("layout_copy", [t._node], order=order, dtype=dtype))
 
@@ -295,6 +296,10 @@ def copied(t: Tensor, order: str) -> Tensor:
     if v is None and t._root is None and t._node.op.kind not in ("source", "view") \
             and order == "K":
         return Tensor(t._node)               # (computed: contiguous, in "K" order)
+    if v is not None and order == "K":
+        # (a strided or permuted array's: its axes' order, known now, so that
+        # the copy's layout is known, and a write to it keeps it, as NumPy's)
+        return layout_copy(t, dense_layout(t.shape, t.dtype.itemsize, keep_order(v)), t.dtype)
     return layout_copy(t, order, t.dtype)
 
 

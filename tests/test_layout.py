@@ -1130,3 +1130,26 @@ def test_new_arrays_over_broadcasts_are_c_as_numpys() -> None:
     # a view's value: its memory order as before (a transpose's copy is F)
     v = lt.asarray(np.arange(6.0).reshape(2, 3)).T
     assert v.eval().flags.f_contiguous
+
+
+def test_a_k_copy_of_a_permuted_or_strided_array_keeps_its_layout_through_writes(
+        engine: Any) -> None:
+    """``np.copy(a)`` / ``a.copy("K")`` of a permuted or strided array is laid
+    out in its axes' order, and a write into the copy keeps it, as NumPy's
+    in-place write does; lazyten's copy's layout was known only when it ran,
+    so a masked write fused into a kernel of the mask's layout (C), and a
+    sum of the result added in another order (found through lt.ma's
+    ``filled``, a float32 mean 1 ulp off numpy.ma's)."""
+    rng = np.random.default_rng(5)
+    base = rng.random((40, 30, 20)).astype(np.float32)
+    for d in (base.transpose(2, 0, 1), base[:, ::2], base.transpose(1, 2, 0)[::-1]):
+        k = rng.random(d.shape) < 0.3
+        for copy in (lambda x: x.copy("K"), lambda x: (np if x is d else lt).copy(x)):
+            want = copy(d)
+            want[k] = 0
+            got = copy(lt.asarray(d))
+            got[lt.asarray(k)] = 0
+            value = got.eval()
+            assert value.strides == want.strides
+            same_bits(value, want)
+            same_bits(got.sum().eval(), want.sum())
