@@ -1877,6 +1877,19 @@ def _masked(a: Any) -> MaskedTensor:
     return _from_numpy(a) if isinstance(a, np.ma.MaskedArray) else masked_array(a)
 
 
+def _data_filled(a: MaskedTensor, value: Any) -> Tensor:
+    """numpy.ma's ``filled`` as its reductions read it: the data, ``value``
+    where masked, laid out as the data (numpy.ma copies them in their own
+    order and writes the value where masked), so that a sum adds in their
+    memory order; ``where(mask, value, data)`` is laid out by the mask too
+    (a C mask over Fortran-ordered data: C, another order of addition)."""
+    if a._shrink == ():
+        return a._data                # (numpy.ma: the data themselves)
+    out = a._data.copy("K")
+    out[a._mask] = value
+    return out
+
+
 def _reduced_mask(a: MaskedTensor, axis: Any, keepdims: bool) -> Tensor:
     """numpy.ma's reduced mask: true where every element along ``axis`` is
     masked; none where it holds nomask (an empty axis's ``all`` is true)."""
@@ -1899,13 +1912,13 @@ def sum(a: Any, axis: Any = None, dtype: Any = None,  # noqa: A001 - numpy.ma's 
            fill_value=999999)
     """
     a = _masked(a)
-    d = F.sum(F.where(a._mask, 0, a._data), axis=axis, dtype=dtype, keepdims=keepdims)
+    d = F.sum(_data_filled(a, 0), axis=axis, dtype=dtype, keepdims=keepdims)
     return _make(d, _reduced_mask(a, axis, keepdims), None, shrink=a._shrink)
 
 
 def prod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> MaskedTensor:
     a = _masked(a)
-    d = F.prod(F.where(a._mask, 1, a._data), axis=axis, dtype=dtype, keepdims=keepdims)
+    d = F.prod(_data_filled(a, 1), axis=axis, dtype=dtype, keepdims=keepdims)
     return _make(d, _reduced_mask(a, axis, keepdims), None, shrink=a._shrink)
 
 
