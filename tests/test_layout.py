@@ -1153,3 +1153,28 @@ def test_a_k_copy_of_a_permuted_or_strided_array_keeps_its_layout_through_writes
             assert value.strides == want.strides
             same_bits(value, want)
             same_bits(got.sum().eval(), want.sum())
+
+
+@pytest.mark.parametrize("opts", [{}, {"tiny_elements": 0}, {"backend": "loop", "tiny_elements": 0},
+                                  {"backend": "numexpr", "tiny_elements": 0}])
+def test_round_lays_its_result_out_as_numpys(opts: dict[str, Any]) -> None:
+    """``np.round`` of floats to ``decimals != 0`` (and of integers to tens
+    and more) makes a new array in "A" order (C for a permuted operand, F
+    for a Fortran one), not its ufuncs' "K" order (``decimals=0`` is
+    ``rint``'s, integers to ``decimals >= 0`` and complex arrays a "K" copy):
+    lazyten kept the operand's order, and a sum of the result added in
+    another order (found through lt.ma's round against numpy.ma)."""
+    base = np.random.default_rng(5).random((4, 3, 2))
+    ints = np.arange(24).reshape(4, 3, 2)
+    operands = [base.transpose(2, 0, 1), np.asfortranarray(base), ints.transpose(2, 0, 1),
+                (base + 1j * base).transpose(2, 0, 1), base.transpose(2, 0, 1)[::-1],
+                base[:, ::2], ints.astype(np.uint8).transpose(1, 2, 0)]
+    with lt.set_options(**opts):
+        for a in operands:
+            for dec in (0, 1, -1):
+                for build in (lambda m, x: m.round(x, dec), lambda m, x: m.round(x * 2, dec) + 1,
+                              lambda m, x: m.round(x, dec).sum(axis=0)):
+                    want = build(np, a)
+                    got = build(lt, lt.asarray(a)).eval()
+                    assert got.strides == want.strides, (a.strides, a.dtype, dec)
+                    same_bits(got, want)

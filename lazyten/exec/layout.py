@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.layout import (copies_in_k_order, dense_layout, keep_order, layout_stand_in,
-                            memory_order)
+from ..graph.layout import (a_order, copies_in_k_order, dense_layout, keep_order,
+                            layout_stand_in, memory_order, rounds_in_a_order)
 from ..graph.ops import REGISTRY
 from ..graph.passes.fuse import ARG_REDUCTIONS
 
@@ -139,6 +139,8 @@ def program_order(program: Any, args: list[Any]) -> tuple[int, ...] | None:
         shape = np.broadcast_shapes(*(a.shape for a in operands))
         if copies_in_k_order(name, dict(attrs)):
             axes = keep_order(operands[0]) if operands else None
+        elif rounds_in_a_order(name, dict(attrs), dt):
+            axes = a_order(operands[0]) if operands else None
         else:
             axes = memory_order(operands, shape)
         temps.append(layout_stand_in(shape, np.dtype(dt),

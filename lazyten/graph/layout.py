@@ -110,6 +110,27 @@ def copies_in_k_order(name: str, attrs: Mapping[str, Any]) -> bool:
     return name == "astype" and not attrs.get("ufunc")
 
 
+def rounds_in_a_order(name: str, attrs: Mapping[str, Any], dtype: Any) -> bool:
+    """Whether the elementwise op ``name`` lays its result out as NumPy's
+    ``round`` with ``decimals`` does, a new array in "A" order (``a_order``:
+    ``PyArray_Round`` of floats, ``np.round(x.transpose(2, 0, 1), 1)`` is
+    C, and of integers to tens and more), not by its ufuncs' rule
+    (``rint``, ``decimals=0``, keeps the operand's order; integers to
+    ``decimals >= 0`` are a "K" copy, and so are complex arrays, whose
+    parts are rounded into it)."""
+    decimals, kind = attrs.get("decimals", 0), np.dtype(dtype).kind
+    return name == "round" and (kind == "f" and decimals != 0 or kind in "iu" and decimals < 0)
+
+
+def a_order(v: np.ndarray[Any, Any]) -> tuple[int, ...] | None:
+    """The order of the axes (outer to inner; None: C) of NumPy's new array
+    "like" ``v`` in order "A": Fortran where ``v`` is Fortran- and not
+    C-contiguous, else C."""
+    if v.ndim > 1 and v.flags.f_contiguous and not v.flags.c_contiguous:
+        return tuple(range(v.ndim - 1, -1, -1))
+    return None
+
+
 def keep_order(v: np.ndarray[Any, Any]) -> tuple[int, ...] | None:
     """The order of the axes (outer to inner; None: C) of NumPy's new array
     "like" ``v`` in order "K" (``copy(order="K")``, ``empty_like``): C or F
@@ -282,6 +303,11 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
         if not known or v is None:
             return "C", False
         return _new_layout(keep_order(v), m), True
+    if len(m.shape) > 1 and rounds_in_a_order(m.op.name, m.attrs, m.dtype):
+        v, known = _operand_stand_in(m.inputs[0], budget)
+        if not known or v is None:
+            return "C", False
+        return _new_layout(a_order(v), m), True
     if kind == "elementwise":
         return _elementwise_layout(m, budget)
     if kind == "reduction" and m.op.name not in ("argmin", "argmax"):
