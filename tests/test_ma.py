@@ -1909,16 +1909,22 @@ def test_power_holds_a_mask_where_numpy_mas_mask_or_does(engine: Any) -> None:
 def test_masked_sums_add_in_the_datas_memory_order(engine: Any) -> None:
     """numpy.ma's reductions read its ``filled`` data, laid out as the data:
     a Fortran-ordered or permuted float32 array under a C mask is summed in
-    its memory order, to the bit.  lazyten filled it by ``where(mask, 0,
-    data)``, which the C mask lays out C: another order of addition (found
-    by the masked programs: a float32 mean 1 ulp off)."""
+    its memory order, to the bit, and so are the results of its operations
+    (copied into with ``copyto``, the operands' layout kept).  lazyten
+    computed both as ``where(mask, ..., data)``, which the C mask lays out
+    C: another order of addition (found by the masked programs: a float32
+    mean 1 ulp off)."""
     rng = np.random.default_rng(5)
     base = rng.random((40, 30, 20)).astype(np.float32)
     for d in (np.asfortranarray(base), base.transpose(2, 0, 1), base[:, ::2]):
         k = rng.random(d.shape) < 0.2
         for ax in (None, 0, 1, (0, 2)):
             for fn in (lambda m: m.sum(axis=ax), lambda m: m.mean(axis=ax),
-                       lambda m: m.prod(axis=ax)):
+                       lambda m: m.prod(axis=ax), lambda m: (m * 2).sum(axis=ax),
+                       lambda m: (m + m).mean(axis=ax), lambda m: (m / 3).sum(axis=ax),
+                       lambda m: m.filled(0).sum(axis=ax), lambda m: (m ** 2).sum(axis=ax),
+                       lambda m: np.ma.sqrt(m).sum(axis=ax) if isinstance(m, np.ma.MaskedArray)
+                       else lt.ma.sqrt(m).sum(axis=ax), lambda m: m.round(1).sum(axis=ax)):
                 want = fn(np.ma.masked_array(d, mask=k))
                 got = fn(lt.ma.masked_array(d, mask=k)).eval()
                 same_bits(np.ma.getdata(got), np.ma.getdata(want))

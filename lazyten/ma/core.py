@@ -67,6 +67,8 @@ from .. import dispatch
 from .. import functions as F
 from .. import creation as _creation
 from ..creation import zeros_like as _zeros_like
+from ..graph.layout import dense_layout, keep_order, layout_stand_in
+from ..graph.layout import infer as infer_layout
 from ..tensor import Tensor, snapshot, wrap
 
 __all__ = ["MaskedTensor", "masked", "array", "masked_array", "masked_values", "where",
@@ -1140,9 +1142,29 @@ def _put(cond: Tensor, value: Any, x: Any) -> Tensor:
 
 def _keep(m: Tensor, x: Any, res: Tensor) -> Tensor:
     """``res`` with ``x`` where ``m``: the data numpy.ma leaves under the mask
-    (``np.copyto(result, x, where=m)``, cast to the result's dtype)."""
-    out = F.where(m, x, res)
+    (``np.copyto(result, x, where=m)``, cast to the result's dtype), laid out
+    as ``res``, as copyto's (``_mask_laid_out_as``)."""
+    out = F.where(_mask_laid_out_as(m, res), x, res)
     return out if out.dtype == res.dtype else out.astype(res.dtype)
+
+
+def _mask_laid_out_as(m: Tensor, data: Tensor) -> Tensor:
+    """``m`` laid out in the memory order of ``data`` where that is known and
+    not C (a copy of the mask, a byte an element), so that ``where(m, v,
+    data)`` is laid out as the data, as numpy.ma's writes into (a copy of)
+    its data are; with the mask's own layout (C) NumPy's iterator would
+    take another order, and a sum of the result add in it."""
+    if data.ndim < 2:
+        return m
+    layout, known = infer_layout(data._node)
+    if not known or layout == "C":
+        return m
+    target = dense_layout(m.shape, 1, keep_order(layout_stand_in(data.shape, data.dtype,
+                                                                 layout)))
+    if infer_layout(m._node) == (target, True):
+        return m
+    from ..memory import layout_copy
+    return layout_copy(m, target, np.dtype(np.bool_))
 
 
 def _inexact(dtype: np.dtype[Any]) -> bool:
@@ -1274,9 +1296,10 @@ def _domained_op(name: str, a: Any, b: Any) -> MaskedTensor:
     if _inexact(res.dtype):
         m = _or(m, bad, ~_op("isfinite", res))
     m = _full(m, res)
-    data = F.where(m, 0, res)
+    laid = _mask_laid_out_as(m, res)     # (numpy.ma writes into ``res``: its layout)
+    data = F.where(laid, 0, res)
     if np.can_cast(x.data.dtype, res.dtype, "safe"):
-        data = data + m * x.data
+        data = data + laid * x.data
     return _make(data, m, _fill_of(x, y))
 
 
@@ -1393,7 +1416,7 @@ def _unary(name: str | Callable[[Tensor], Tensor], x: Any,
         res = fn(_put(dom, 1, d))
         m = a._mask | dom | ~_op("isfinite", res)
     if np.can_cast(d.dtype, res.dtype, "same_kind"):
-        res = F.where(m, d, res)
+        res = F.where(_mask_laid_out_as(m, res), d, res)   # (numpy.ma's copyto into res)
     return _make(res, m, a._fill_value, shrink=a._shrink if domain is None else None)
 
 
@@ -1845,7 +1868,7 @@ def filled(a: Any, fill_value: Any = None) -> Tensor:
         return wrap(a)
     a = _masked(a)
     fv = a._fill_value if fill_value is None else _check_fill_value(fill_value, a.dtype)
-    return F.where(a._mask, _fill_as(fv, a.dtype), a._data)
+    return _data_filled(a, _fill_as(fv, a.dtype))
 
 
 def count(a: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -1878,16 +1901,15 @@ def _masked(a: Any) -> MaskedTensor:
 
 
 def _data_filled(a: MaskedTensor, value: Any) -> Tensor:
-    """numpy.ma's ``filled`` as its reductions read it: the data, ``value``
-    where masked, laid out as the data (numpy.ma copies them in their own
-    order and writes the value where masked), so that a sum adds in their
-    memory order; ``where(mask, value, data)`` is laid out by the mask too
-    (a C mask over Fortran-ordered data: C, another order of addition)."""
+    """numpy.ma's ``filled``: the data, ``value`` where masked, laid out as
+    the data (numpy.ma copies them in their own order and writes the value
+    where masked), so that a sum adds in their memory order (a C mask over
+    Fortran-ordered data would lay ``where(mask, value, data)`` out C);
+    without a mask the data themselves, as numpy.ma's."""
     if a._shrink == ():
         return a._data                # (numpy.ma: the data themselves)
-    out = a._data.copy("K")
-    out[a._mask] = value
-    return out
+    return F.where(_mask_laid_out_as(a._mask, a._data), np.asarray(value, a.dtype)[()],
+                   a._data)
 
 
 def _reduced_mask(a: MaskedTensor, axis: Any, keepdims: bool) -> Tensor:
