@@ -1928,3 +1928,17 @@ def test_masked_sums_add_in_the_datas_memory_order(engine: Any) -> None:
                 want = fn(np.ma.masked_array(d, mask=k))
                 got = fn(lt.ma.masked_array(d, mask=k)).eval()
                 same_bits(np.ma.getdata(got), np.ma.getdata(want))
+
+
+def test_masked_print_option_is_numpy_mas(engine: Any) -> None:
+    """``lt.ma.masked_print_option`` is numpy.ma's: a masked tensor prints
+    as the numpy.ma array it evaluates to, with what it is set to show."""
+    m = lt.ma.masked_array([1.0, 2.0], mask=[0, 1])
+    assert lt.ma.masked_print_option is np.ma.masked_print_option
+    shown = lt.ma.masked_print_option.display()
+    try:
+        lt.ma.masked_print_option.set_display("??")
+        assert "??" in str(m) and str(m) == str(np.ma.masked_array([1.0, 2.0], mask=[0, 1]))
+    finally:
+        lt.ma.masked_print_option.set_display(shown)
+    assert "--" in str(m)

@@ -2757,6 +2757,8 @@ MaskError = np.ma.MaskError
 MAError = np.ma.MAError
 MaskType = bool_ = np.bool_
 masked_singleton = masked
+# numpy.ma's own: a masked tensor prints as the numpy.ma array it evaluates to
+masked_print_option = np.ma.masked_print_option
 
 
 def _shift(name: str, a: Any, n: Any) -> MaskedTensor:
@@ -3157,7 +3159,8 @@ def common_fill_value(a: Any, b: Any) -> Any:
     return t1 if t1 == t2 else None
 
 
-__all__ += ["MaskError", "MAError", "MaskType", "bool_", "masked_singleton", "left_shift",
+__all__ += ["MaskError", "MAError", "MaskType", "bool_", "masked_singleton",
+            "masked_print_option", "left_shift",
             "right_shift", "angle", "expand_dims", "take", "compress", "repeat", "swapaxes",
             "diagonal", "trace", "put", "putmask", "choose", "resize", "outer",
             "outerproduct", "inner", "innerproduct", "diag", "identity", "indices",
