@@ -39,7 +39,7 @@ import numpy as np
 import lazyten as lt
 from lazyten.graph.layout import infer, layout_stand_in
 
-from tests.util import SHARED_MODES, crash, same
+from tests.util import SHARED_MODES, crash, fewer_lines, same
 
 DTYPES = ["b", "i4", "i8", "f4", "f8", "c16", "u1"]
 SCALARS = ["2", "3", "1.5", "0.5", "True", "(1+2j)", "np.float32(2.5)", "-1"]
@@ -412,16 +412,4 @@ def shrink(lines: list[str], mode: str) -> list[str]:
     first, the last operation and ``r = x`` stay: a program ending in a
     view has a view's answers, which ``check`` does not ask for)."""
     assert check(lines, mode)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(1, len(lines) - 2):
-            fewer = lines[:i] + lines[i + 1:]
-            try:
-                fails = check(fewer, mode) is not None
-            except Exception:  # noqa: BLE001 (NumPy rejects the shorter program)
-                fails = False
-            if fails:
-                lines, changed = fewer, True
-                break
-    return lines
+    return fewer_lines(lines, lambda fewer: check(fewer, mode) is not None, first=1, last=2)

@@ -26,7 +26,7 @@ import numpy as np
 
 import lazyten as lt
 
-from tests.util import SHARED_MODES, crash, same
+from tests.util import SHARED_MODES, crash, fewer_lines, same
 
 DTYPES = ["float64", "float64", "float32", "int64", "int32"]
 KINDS = ["C", "F", "T", "S", "N"]
@@ -242,16 +242,6 @@ def _check_jit(p: Program) -> str | None:
 def shrink(p: Program, mode: str) -> Program:
     """A failing program with statements dropped while it fails."""
     assert check(p, mode)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(p.lines)):
-            q = Program(p.shape, p.dtype, p.kind, p.seed, p.lines[:i] + p.lines[i + 1:])
-            try:
-                fails = check(q, mode) is not None
-            except Exception:  # noqa: BLE001 (NumPy rejects it: a view dropped)
-                fails = False
-            if fails:
-                p, changed = q, True
-                break
-    return p
+    return Program(p.shape, p.dtype, p.kind, p.seed, fewer_lines(
+        p.lines, lambda lines: check(Program(p.shape, p.dtype, p.kind, p.seed, lines),
+                                     mode) is not None))

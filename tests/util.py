@@ -208,3 +208,25 @@ def crash(e: BaseException, when: str = "") -> str:
     (``when``: which call, for the ``jit`` modes)."""
     at = f" ({when})" if when else ""
     return f"CRASH{at} {type(e).__name__}: {e}\n{traceback.format_exc()[-1500:]}"
+
+
+def fewer_lines(lines: list[str], fails: Callable[[list[str]], bool], first: int = 0,
+                last: int = 0) -> list[str]:
+    """A failing random program's ``lines`` with lines dropped, one at a
+    time, while ``fails`` of what is left holds (the random programs'
+    shrinking; ``first``/``last``: lines at either end that stay).  A
+    shorter program that raises (NumPy rejects it: a name dropped) does not
+    fail."""
+    changed = True
+    while changed:
+        changed = False
+        for i in range(first, len(lines) - last):
+            fewer = lines[:i] + lines[i + 1:]
+            try:
+                still = fails(fewer)
+            except Exception:  # noqa: BLE001 (the shorter program is not one)
+                still = False
+            if still:
+                lines, changed = fewer, True
+                break
+    return lines
