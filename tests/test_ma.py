@@ -1842,6 +1842,18 @@ def test_found_by_the_masked_programs(engine: Any) -> None:
         o_np, o_lt = np.ma.masked_where(d > cut, d), lt.ma.masked_where(d > cut, d)
         a_np[0], a_lt[0] = o_np[1], o_lt[1]
         _same_answer(a_lt, a_np)
+    # a masked element written masks and leaves the data (numpy.ma's
+    # ``masked``): its data, an inf here, was cast into the integers and
+    # overflowed
+    for m in (np.ma, lt.ma):
+        a = m.masked_array(np.array([1, 2, 3]), mask=[0, 0, 0])
+        b = m.masked_array(np.array([np.inf, 2.5, 7.0]), mask=[1, 0, 0])
+        a[0], a[1], a[2:] = b[0], b[1], b[2]
+        if m is np.ma:
+            want = a
+        else:
+            _same_answer(a, want)
+            np.testing.assert_array_equal(a.data.eval(), want.data)
     # ravel is NumPy's: a copy of reversed data (a write to it stays there)
     d = np.arange(7.0)[2::-1]
     m_np, m_lt = (m.masked_array(d.copy()[::-1][::-1], mask=np.zeros(3, bool))

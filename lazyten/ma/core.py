@@ -478,11 +478,13 @@ class MaskedTensor:
             v = _masked(value)
             data, mask = v._data, v._mask
             if isinstance(value, MaskedTensor) and value._data._is_element():
-                # numpy.ma's element read is a NumPy scalar, or its ``masked``:
-                # only that gives an array without a mask a mask array (the
+                # numpy.ma's element read is a NumPy scalar, written as data,
+                # or its ``masked``, which masks and leaves the data: only
+                # that gives an array without a mask a mask array (the
                 # element's mask decides, lazily)
                 if self._shrink is not None:
                     self._shrink = self._shrink + (_own(mask),)
+                data = F.where(mask, self._data[key], data)
             elif not v._nomask():
                 # (numpy.ma: a value without a mask leaves a nomask array so)
                 self._own_mask_if_nomask()
