@@ -631,6 +631,9 @@ class _Compiled:
         from .exec.optimized import plan_for
         self.name = name
         self.single = True    # @lt.jit: the traced function returned one value
+        # @lt.jit: how its outputs make the values it returned (None: one an
+        # output; see ``_masked_output``), where some are masked
+        self.packing: list[Any] | None = None
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
         self.threads = threads_for(opts)
@@ -1875,7 +1878,11 @@ class Jit(_Callable):
         traced: list[np.ndarray[Any, Any]] = []
         key_parts: list[Any] = []
         for k, a in enumerate(args):
-            if _is_traced_arg(a):
+            if isinstance(a, np.ma.MaskedArray):
+                arrays, mkey = _masked_parts(a)
+                traced.extend(arrays)
+                key_parts.append(mkey)
+            elif _is_traced_arg(a):
                 arr = _as_input(a, f"lt.jit: {self.__name__}", None, k)
                 traced.append(arr)
                 key_parts.append(("a", arr.shape, arr.dtype.str, array_layout(arr)))
@@ -1883,7 +1890,11 @@ class Jit(_Callable):
                 key_parts.append(_static_key(a, f"{k}"))
         for name in sorted(kwargs):
             a = kwargs[name]
-            if _is_traced_arg(a):
+            if isinstance(a, np.ma.MaskedArray):
+                arrays, mkey = _masked_parts(a)
+                traced.extend(arrays)
+                key_parts.append((name, mkey))
+            elif _is_traced_arg(a):
                 arr = _as_input(a, f"lt.jit: {self.__name__}", None, repr(name))
                 traced.append(arr)
                 key_parts.append((name, "a", arr.shape, arr.dtype.str, array_layout(arr)))
@@ -1910,18 +1921,26 @@ class Jit(_Callable):
         """The plan of ``traced``'s graph (another options context's) under ``opts``."""
         c = _Compiled(traced.outputs, traced.inputs, opts, self.__name__)
         c.single = traced.single
+        c.packing = traced.packing
         return c
 
     def _run(self, c: _Compiled, traced: list[np.ndarray[Any, Any]], out: Any) -> Any:
+        if out is not None and c.packing is not None:
+            raise TypeError(f"lt.jit: {self.__name__} returns masked arrays: out= is not "
+                            f"supported (a masked result is a new numpy.ma array)")
         outs = None if out is None else _check_out(out, len(c.outputs), c.outputs, traced,
                                                    c.captured)
         res = c.run(traced, outs)
+        if c.packing is not None:
+            res = _unpacked(res, c.packing)
         return res[0] if c.single else tuple(res)
 
     def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any], opts: Options) -> _Compiled:
         phs: list[Node] = []
 
         def ph(a: Any, name: str) -> Any:
+            if isinstance(a, np.ma.MaskedArray):
+                return _masked_placeholder(a, name, phs)
             if not _is_traced_arg(a):
                 return a
             arr = _as_input(a)
@@ -1948,8 +1967,14 @@ class Jit(_Callable):
         self.traces += 1
         single = not isinstance(result, (tuple, list))
         leaves = [result] if single else list(result)
-        nodes = []
+        nodes: list[Node] = []
+        packing: list[Any] = []
+        from .ma.core import MaskedTensor
         for k, r in enumerate(leaves):
+            if isinstance(r, MaskedTensor):
+                packing.append(_masked_output(r, nodes))
+                continue
+            packing.append(None)
             if isinstance(r, Tensor):
                 nodes.append(r._node)
             elif isinstance(r, (np.ndarray, np.generic) + _SCALAR_TYPES):
@@ -1961,7 +1986,79 @@ class Jit(_Callable):
                                 f"of them")
         c = _Compiled(nodes, phs, opts, self.__name__)
         c.single = single
+        c.packing = packing if any(p is not None for p in packing) else None
         return c
+
+
+# ------------------------------------------------------------------ masked arguments and results
+
+def _masked_parts(a: np.ma.MaskedArray) -> tuple[list[np.ndarray[Any, Any]], Any]:
+    """A numpy.ma argument as a compiled function takes it: its data, and its
+    mask unless it holds none (``nomask``: the trace makes one of its own),
+    and its part of the signature (shapes, dtype, layouts, nomask or not,
+    the fill value: each decides the trace's results)."""
+    d = np.asarray(np.ma.getdata(a))
+    nomask = np.ma.getmask(a) is np.ma.nomask
+    arrays = [d] if nomask else [d, np.asarray(np.ma.getmaskarray(a))]
+    fv = getattr(a, "_fill_value", None)
+    fill = None if fv is None else (fv.dtype.str, fv.tobytes())
+    return arrays, ("ma", d.shape, d.dtype.str, array_layout(d), nomask,
+                    None if nomask else array_layout(arrays[1]), fill)
+
+
+def _masked_placeholder(a: np.ma.MaskedArray, name: str, phs: list[Node]) -> Any:
+    """The masked tensor a traced function sees for ``a``: placeholders of
+    its data and mask (a mask of all False where it holds nomask), its fill
+    value and nomask-ness."""
+    from .creation import zeros_like
+    from .ma.core import MaskedTensor
+    arrays, _ = _masked_parts(a)
+    tensors = []
+    for suffix, arr in zip((".data", ".mask"), arrays):
+        t = placeholder(arr.shape, arr.dtype, name=name + suffix)
+        t._node.layout = array_layout(arr)
+        phs.append(t._node)
+        tensors.append(t)
+    nomask = len(tensors) == 1
+    mask = zeros_like(tensors[0], dtype=np.bool_) if nomask else tensors[1]
+    m = MaskedTensor(tensors[0], mask)
+    fv = getattr(a, "_fill_value", None)
+    m._fill_value = None if fv is None else np.array(fv)
+    m._shrink = () if nomask else None
+    return m
+
+
+def _masked_output(r: Any, nodes: list[Node]) -> tuple[Any, str]:
+    """A masked result as outputs of the plan: its data and mask, and, where
+    numpy.ma's nomask depends on the values, whether a mask is held (a 0-d
+    bool); with its fill value, how to make it a numpy.ma array again."""
+    from .ma.core import _holds_mask
+    nodes += [r._data._node, r._mask._node]
+    state = r._shrink
+    if state:
+        held = _holds_mask(state)
+        nodes.append(held._node)
+        kind = "decided"
+    else:
+        kind = "nomask" if state == () else "mask"
+    return (None if r._fill_value is None else r._fill_value.copy()), kind
+
+
+def _unpacked(res: list[Any], packing: list[Any]) -> list[Any]:
+    """The plan's outputs as the traced function returned them: masked
+    results as numpy.ma arrays (``MaskedTensor.eval``'s)."""
+    from .ma.core import as_numpy_ma
+    out: list[Any] = []
+    it = iter(res)
+    for p in packing:
+        if p is None:
+            out.append(next(it))
+            continue
+        fill, kind = p
+        d, m = next(it), next(it)
+        nomask = kind == "nomask" or (kind == "decided" and not bool(next(it)))
+        out.append(as_numpy_ma(d, None if nomask else m, fill))
+    return out
 
 
 def jit(fn: Callable[..., Any] | None = None, *, cache_size: int = 32) -> Any:

@@ -1419,8 +1419,7 @@ def test_masked_arrays_and_matrices_are_refused_naming_the_input() -> None:
         f(m)
     with pytest.raises(TypeError, match="'x'.*MaskedArray"):
         f(x=m)
-    with pytest.raises(TypeError, match="argument 0.*MaskedArray"):
-        lt.jit(lambda t: t * 2)(m)
+    # (@lt.jit takes it as a masked tensor: test_jit_takes_and_returns_masked_arrays)
     p = lt.placeholder((2, 2), "float64", name="p")
     with pytest.raises(TypeError, match="'p'.*matrix"):
         lt.function([p], p * p)(np.matrix(np.eye(2)))
@@ -1429,6 +1428,43 @@ def test_masked_arrays_and_matrices_are_refused_naming_the_input() -> None:
         pass
     np.testing.assert_array_equal(f(np.arange(3.0).view(Sub)), np.arange(3.0) * 2,
                                   strict=True)
+
+
+def test_jit_takes_and_returns_masked_arrays(engine: Any) -> None:
+    """``@lt.jit`` of numpy.ma arguments traces them as lt.ma masked tensors
+    (their mask, nomask or not and fill value part of the signature) and
+    returns masked results as numpy.ma arrays (their nomask decided by the
+    values where numpy.ma's is), traced once per signature; it refused
+    masked arguments and results.  ``out=`` is refused for masked results."""
+    @lt.jit
+    def f(m: Any, k: Any) -> Any:
+        return (m * k).sum(axis=0), m > 1, lt.ma.masked_where(m > 100, m), (m * k).filled(0)
+
+    def want(m: Any, k: Any) -> Any:
+        return (m * k).sum(axis=0), m > 1, np.ma.masked_where(m > 100, m), (m * k).filled(0)
+    x = np.arange(6.0).reshape(2, 3)
+    cases = [np.ma.masked_array(x, mask=x > 3, fill_value=7.0), np.ma.masked_array(x),
+             np.ma.masked_array(x * 100, mask=[[1, 0, 0], [0, 0, 0]]),
+             np.ma.masked_array(x + 1, mask=x < 3, fill_value=7.0)]
+    for a in cases:
+        for got, exp in zip(f(a, 2), want(a, 2)):
+            if isinstance(exp, np.ma.MaskedArray):
+                assert isinstance(got, np.ma.MaskedArray)
+                np.testing.assert_array_equal(np.ma.getmaskarray(got), np.ma.getmaskarray(exp))
+                np.testing.assert_array_equal(got.filled(0), exp.filled(0), strict=True)
+                assert (np.ma.getmask(got) is np.ma.nomask) == \
+                    (np.ma.getmask(exp) is np.ma.nomask)
+                assert got.fill_value == exp.fill_value
+            else:
+                np.testing.assert_array_equal(got, exp, strict=True)
+    assert f.traces == 3          # (the last case is the first's signature)
+    with pytest.raises(TypeError, match="out= is not supported"):
+        f(cases[0], 2, out=[None] * 6)
+    # a masked tensor returned alone
+    g = lt.jit(lambda m: lt.ma.sqrt(m))
+    got = g(np.ma.masked_array([4.0, -1.0, 9.0], mask=[0, 0, 1]))
+    exp = np.ma.sqrt(np.ma.masked_array([4.0, -1.0, 9.0], mask=[0, 0, 1]))
+    np.testing.assert_array_equal(got.filled(-5), exp.filled(-5))
 
 
 def test_only_python_scalars_are_cast_to_a_0d_input() -> None:

@@ -95,6 +95,18 @@ masked = np.ma.masked
 nomask = np.ma.nomask
 
 
+def as_numpy_ma(data: np.ndarray[Any, Any], mask: np.ndarray[Any, Any] | None,
+                fill: np.ndarray[Any, Any] | None) -> np.ma.MaskedArray:
+    """A computed masked tensor as numpy.ma's array: ``mask`` None for
+    nomask; the stored fill value as numpy.ma's own results get it
+    (``_update_from``: not cast to the data's dtype, which the
+    constructor's ``fill_value=`` would do)."""
+    out = np.ma.MaskedArray(data, mask=np.ma.nomask if mask is None else mask)
+    if fill is not None:
+        out._fill_value = fill.copy()  # type: ignore[attr-defined]
+    return out
+
+
 def _own(t: Tensor) -> Tensor:
     """A new handle on ``t``'s current value.  ``t[i] = v`` rebinds the handle
     it is called on (and a view's base), so a handle of its own keeps a write
@@ -383,12 +395,7 @@ class MaskedTensor:
                 self._shrink = ()
         else:
             d, m = compute(self._data)[0], None
-        out = np.ma.MaskedArray(d, mask=np.ma.nomask if self._shrink == () else m)
-        if self._fill_value is not None:
-            # As numpy.ma's own results get it (``_update_from``): not cast to
-            # the data's dtype, which the constructor's fill_value= would do.
-            out._fill_value = self._fill_value.copy()  # type: ignore[attr-defined]
-        return out
+        return as_numpy_ma(d, None if self._shrink == () else m, self._fill_value)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
         # Like np.asarray(masked_array): the data, mask dropped.
@@ -2707,12 +2714,14 @@ def _median_along(a: MaskedTensor, axis: int) -> MaskedTensor:
             rep = mk & ~every
             d = F.where(rep, np.asarray(fill_low, a.dtype)[()], d)
             mk = mk & ~rep
-        picked.append(_make(d, mk, None, shrink=asorted._shrink))
+        picked.append(_make(d, mk, asorted._fill_value, shrink=asorted._shrink))
     if asorted.ndim == 1:
         return _median_1d(asorted, picked, odd, every, fill_low)
     # (numpy.ma's ``take_along_axis``: a mask array where ``asorted`` has one)
+    # (its fill value: numpy.ma's take_along_axis keeps it, which the mean of
+    # integers without a mask, ndarray's, keeps too)
     lh = _make(F.concatenate([p._data for p in picked], axis=axis),
-               F.concatenate([p._mask for p in picked], axis=axis), None,
+               F.concatenate([p._mask for p in picked], axis=axis), asorted._fill_value,
                shrink=asorted._shrink)
     if inexact:
         s = sum(lh, axis)
