@@ -2,7 +2,8 @@
 
 A program is a list of statements over NumPy arrays ``d0``, ``d1`` (1-d to
 3-d, empty axes, C, Fortran, strided or reversed; four dtypes; NaN and
-infinities among floats) and boolean masks ``k0``, ``k1``: each makes a
+infinities among floats), boolean masks ``k0``, ``k1`` and the masked
+arrays ``M0`` (``d0`` under ``k0``) and ``M1`` (``d1``, no mask): each makes a
 masked array the way numpy.ma code does (``masked_array`` with or without
 a mask, ``masked_where``, ``masked_invalid``, ``masked_values``,
 comparisons, ...), so that nomask, mask arrays and masks numpy.ma shrinks
@@ -56,6 +57,10 @@ MODES: dict[str, dict[str, Any]] = {
     # three runs in one process: node by node, planned, from the cached plan
     "repeat": {"_reps": 3},
     "planned": SHARED_MODES["planned"],
+    # the program as an ``@lt.jit`` function of its arrays and of M0/M1
+    # (numpy.ma arguments), returning its masked arrays and reads as
+    # numpy.ma's: traced, then called with other values
+    "jit": SHARED_MODES["jit"],
 }
 
 
@@ -100,6 +105,7 @@ class Program:
 # (``{b}`` of ``{a}``'s shape or broadcasting to it), ``{x}`` an axis of
 # ``{a}``, ``{t}`` a threshold, ``{s}`` a scalar operand.
 _MAKE = [
+    "M0 * 1", "M1 + 0", "M0[::-1]", "m.where(M0 > {t}, M0, M1)",
     "m.masked_array(d0, mask=k0)", "m.masked_array(d1, mask=k1)", "m.masked_array(d0)",
     "m.masked_where(d0 > {t}, d0)", "m.masked_where(d1 < {t}, d1)", "m.masked_invalid(d0)",
     "m.masked_values(d0, 1.0)", "m.masked_greater(d0, {t})", "m.masked_inside(d1, -1, 1)",
@@ -231,9 +237,22 @@ def program(seed: int, length: int = 8) -> Program:
 
 def _replayed(p: Program) -> dict[str, Any]:
     """The namespace after numpy.ma runs ``p``."""
-    ns: dict[str, Any] = {"m": np.ma, "np": np, "reads": [], "now": _now, **p.arrays()}
+    ns = _namespace(np.ma, p.arrays())
     exec("\n".join(p.lines), ns)                   # noqa: S102 - our own program
     return ns
+
+
+def _namespace(m: Any, arrays: dict[str, Any], masked: tuple[Any, Any] | None = None,
+               now: Any = None) -> dict[str, Any]:
+    """What a program runs in: ``m`` (numpy.ma or lt.ma), the arrays, the
+    masked arrays ``M0`` (``d0`` under ``k0``) and ``M1`` (``d1`` without a
+    mask, fill value 5) made by ``m`` (or given: a compiled function's
+    arguments), ``reads`` and ``now``."""
+    if masked is None:
+        masked = (m.masked_array(arrays["d0"], mask=arrays["k0"]),
+                  m.masked_array(arrays["d1"], fill_value=5))
+    return {"m": m, "np": np, "reads": [], "now": _now if now is None else now,
+            "M0": masked[0], "M1": masked[1], **arrays}
 
 
 def _admitted(ns: dict[str, Any], line: str) -> dict[str, Any] | None:
@@ -262,7 +281,7 @@ def _admitted(ns: dict[str, Any], line: str) -> dict[str, Any] | None:
 def _valid(p: Program) -> bool:
     """Whether ``p`` is a program ``program`` could draw (a shrunk one may
     not be: a statement it dropped decided what a write reaches)."""
-    ns: dict[str, Any] = {"m": np.ma, "np": np, "reads": [], "now": _now, **p.arrays()}
+    ns = _namespace(np.ma, p.arrays())
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         for line in p.lines:
@@ -271,6 +290,13 @@ def _valid(p: Program) -> bool:
                 return False
             ns = after
     return True
+
+
+def _results(ns: dict[str, Any]) -> dict[str, Any]:
+    """A program's arrays (``v0``, ...) and reads, by name."""
+    out = {k: v for k, v in ns.items() if k.startswith("v") and k[1:].isdigit()}
+    out.update({f"read {i}": v for i, v in enumerate(ns["reads"])})
+    return out
 
 
 def _now(v: Any) -> Any:
@@ -286,10 +312,9 @@ def run(p: Program, m: Any) -> tuple[dict[str, Any], dict[str, np.ndarray[Any, A
     """Run ``p`` with ``m`` (numpy.ma or lt.ma): its arrays (``v0``, ...)
     and reads, evaluated, and the user's arrays after the run."""
     arrays = p.arrays()
-    ns: dict[str, Any] = {"m": m, "np": np, "reads": [], "now": _now, **arrays}
+    ns = _namespace(m, arrays)
     exec("\n".join(p.lines), ns)                    # noqa: S102 - our own program
-    out = {k: v for k, v in ns.items() if k.startswith("v") and k[1:].isdigit()}
-    out.update({f"read {i}": v for i, v in enumerate(ns["reads"])})
+    out = _results(ns)
     if m is not np.ma:
         out = {k: v.eval() if isinstance(v, (lt.ma.MaskedTensor, lt.Tensor)) else v
                for k, v in out.items()}
@@ -357,6 +382,9 @@ def check(p: Program, mode: str) -> str | None:
     ``MODES``); None when nothing does."""
     opts = dict(MODES[mode])
     reps = opts.pop("_reps", 1)
+    if opts.pop("_jit", False):
+        with lt.set_options(**opts):
+            return _check_jit(p)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         want, _ = run(p, np.ma)
@@ -375,6 +403,64 @@ def check(p: Program, mode: str) -> str | None:
             for k, a in arrays.items():
                 if not np.array_equal(a, kept[k], equal_nan=True):
                     return f"the user's array {k} was modified{where}"
+    return None
+
+
+def _snapshot(v: Any) -> Any:
+    """A read in a traced program: its value when it is read, lazily (a
+    copy: later writes to what it read do not reach it)."""
+    return v.copy() if isinstance(v, (lt.Tensor, lt.ma.MaskedTensor)) else v
+
+
+class _NotTraced(Exception):
+    """A program an ``@lt.jit`` function cannot be made of: a read that is
+    no array (a list of slices, a bool)."""
+
+
+def _check_jit(p: Program) -> str | None:
+    """``p`` as an ``@lt.jit`` function of ``d0, d1, k0, k1, M0, M1``
+    (``now`` of a read: a lazy copy, ``_snapshot``), called with ``p``'s arrays
+    and then with other values (the cached plan): each call's arrays and
+    reads against numpy.ma's.  A program lt.ma decides by values while
+    building (``put``, a masked index, ``is_masked``: ``lt.TracingError``)
+    or with reads that are no arrays is not one."""
+    code = "\n".join(p.lines)
+
+    def body(d0: Any, d1: Any, k0: Any, k1: Any, M0: Any, M1: Any) -> Any:  # noqa: N803
+        ns = _namespace(lt.ma, {"d0": d0, "d1": d1, "k0": k0, "k1": k1}, (M0, M1),
+                        now=_snapshot)
+        exec(code, ns)                               # noqa: S102 - our own program
+        res = _results(ns)
+        if not all(isinstance(v, (lt.Tensor, lt.ma.MaskedTensor)) for v in res.values()):
+            raise _NotTraced
+        return tuple(res.values())
+    traced = lt.jit(body)
+    for seed in (p.seed, p.seed + 2):           # (d1's shape goes with the seed's parity)
+        q = Program(p.shape, p.dtype, p.kind, seed, p.lines)
+        call = "traced" if seed == p.seed else "from the cached trace"
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            if seed != p.seed and not _valid(q):
+                continue                 # (with these values a write reaches another array)
+            want, _ = run(q, np.ma)
+            arrays = q.arrays()
+            kept = {k: a.copy() for k, a in arrays.items()}
+            args = [arrays[k] for k in ("d0", "d1", "k0", "k1")] + [
+                np.ma.masked_array(arrays["d0"], mask=arrays["k0"]),
+                np.ma.masked_array(arrays["d1"], fill_value=5)]
+            try:
+                got = traced(*args)
+            except (lt.TracingError, _NotTraced):
+                return None
+            except Exception as e:  # noqa: BLE001 (reported as a difference)
+                return crash(e, call)
+        for (k, w), g in zip(want.items(), got):
+            d = _differs(g, w)
+            if d is not None:
+                return f"@lt.jit ({call}): {k}: {d}"
+        for k, a in arrays.items():
+            if not np.array_equal(a, kept[k], equal_nan=True):
+                return f"@lt.jit ({call}): the caller's array {k} was modified"
     return None
 
 

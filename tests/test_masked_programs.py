@@ -1,8 +1,8 @@
 """Random masked-array programs (``tests/masked_programs.py``) against
 numpy.ma: operands made every way numpy.ma makes them (nomask, mask arrays,
 masks it shrinks), then computed, written in place and read, node by node,
-optimized, under ``check=True``, planned however small and from the cached
-plan.  ``benchmarks/fuzz_programs.py masked`` runs many more."""
+optimized, under ``check=True``, planned however small, from the cached
+plan and as ``@lt.jit`` functions of numpy.ma arguments.  ``benchmarks/fuzz_programs.py masked`` runs many more."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from tests.masked_programs import check, program
     ("noopt", range(1000, 1400)),
     ("check", range(2000, 2300)),
     ("repeat", range(3000, 3300)),
-    ("planned", range(4000, 4400))])
+    ("planned", range(4000, 4400)),
+    ("jit", range(5000, 5400))])
 def test_random_masked_programs_match_numpy_ma(mode: str, seeds: range) -> None:
     for seed in seeds:
         p = program(seed)
