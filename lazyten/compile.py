@@ -1875,6 +1875,12 @@ class Jit(_Callable):
                     c = recent[1]
                     self._cache.hits += 1  # unlocked: a statistic only
                     return self._run(c, list(args), out)
+        from .ma.core import MaskedTensor
+        if any(isinstance(a, MaskedTensor) for a in (*args, *kwargs.values())):
+            # (a masked tensor is an argument by its value, as a tensor is)
+            args = tuple(a.eval() if isinstance(a, MaskedTensor) else a for a in args)
+            kwargs = {k: a.eval() if isinstance(a, MaskedTensor) else a
+                      for k, a in kwargs.items()}
         traced: list[np.ndarray[Any, Any]] = []
         key_parts: list[Any] = []
         for k, a in enumerate(args):

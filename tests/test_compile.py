@@ -1460,11 +1460,14 @@ def test_jit_takes_and_returns_masked_arrays(engine: Any) -> None:
     assert f.traces == 3          # (the last case is the first's signature)
     with pytest.raises(TypeError, match="out= is not supported"):
         f(cases[0], 2, out=[None] * 6)
-    # a masked tensor returned alone
+    # a masked tensor returned alone; an lt.ma argument taken by its value
     g = lt.jit(lambda m: lt.ma.sqrt(m))
-    got = g(np.ma.masked_array([4.0, -1.0, 9.0], mask=[0, 0, 1]))
     exp = np.ma.sqrt(np.ma.masked_array([4.0, -1.0, 9.0], mask=[0, 0, 1]))
-    np.testing.assert_array_equal(got.filled(-5), exp.filled(-5))
+    for arg in (np.ma.masked_array([4.0, -1.0, 9.0], mask=[0, 0, 1]),
+                lt.ma.masked_array([4.0, -1.0, 9.0], mask=[0, 0, 1])):
+        got = g(arg)
+        np.testing.assert_array_equal(got.filled(-5), exp.filled(-5))
+        np.testing.assert_array_equal(np.ma.getmaskarray(got), np.ma.getmaskarray(exp))
 
 
 def test_only_python_scalars_are_cast_to_a_0d_input() -> None:
