@@ -79,7 +79,10 @@ they are part of the signature: each context gets its own plan.
 * ``@lt.jit``: traces a Python function with placeholders on the first call
   per (shapes, dtypes, layouts, static arguments) and caches the plan (one per options
   context, from the one trace).  Python control flow on a traced value
-  forces it, which raises ``TracingError``.
+  forces it, which raises ``TracingError``.  A ``numpy.ma`` argument is
+  traced as an ``lt.ma`` masked tensor (its data and mask placeholders; its
+  nomask-ness and fill value in the signature) and masked results come
+  back as ``numpy.ma`` arrays (``_masked_output``).
 
 Thread safety: a compiled function may be called from several threads at
 once.  The plan is read-only after compilation; every call has its own
@@ -1179,7 +1182,8 @@ def _as_input(x: Any, owner: str = "", node: Node | None = None,
         if isinstance(x, np.ma.MaskedArray):
             why = ("a numpy.ma.MaskedArray, whose mask a compiled function would drop "
                    "(it computes on plain arrays); pass np.ma.getdata(a) or a.filled(v), "
-                   "or compute with lt.ma")
+                   "or compute with lt.ma in an @lt.jit function, which takes masked "
+                   "arrays")
         else:
             why = ("a numpy.matrix, whose operators are matrix operations (* is a "
                    "product); pass np.asarray(m)")
