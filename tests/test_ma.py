@@ -1954,3 +1954,27 @@ def test_masked_print_option_is_numpy_mas(engine: Any) -> None:
     finally:
         lt.ma.masked_print_option.set_display(shown)
     assert "--" in str(m)
+
+
+def test_metadata_and_conversion_methods_are_numpy_mas(engine: Any) -> None:
+    """``hardmask`` (False: soft masks), ``baseclass``, ``recordmask``,
+    ``iscontiguous``, ``tobytes`` (masked elements as the fill value),
+    ``searchsorted`` (ndarray's, of the data) and ``resize`` (numpy.ma's
+    ValueError) against numpy.ma's."""
+    d = np.array([3.0, 1.0, 2.0])
+    nm = np.ma.masked_array(d, mask=[0, 1, 0], fill_value=7)
+    lm = lt.ma.masked_array(d, mask=[0, 1, 0], fill_value=7)
+    assert lm.hardmask is nm.hardmask is False and lm.baseclass is nm.baseclass
+    np.testing.assert_array_equal(np.asarray(lm.recordmask), nm.recordmask)
+    for order in ("C", "F"):
+        assert lm.tobytes(order=order) == nm.tobytes(order=order)
+        assert lm.tobytes(0, order) == nm.tobytes(0, order)
+    for v in (2.5, [0.5, 3.5]):
+        assert_eq(lm.searchsorted(v), np.asarray(nm.searchsorted(v)))
+    two = np.ones((2, 3))
+    for m_np, m_lt in ((np.ma.masked_array(two), lt.ma.masked_array(two)),
+                       (np.ma.masked_array(two)[:, ::2], lt.ma.masked_array(two)[:, ::2])):
+        assert m_lt.iscontiguous() == m_np.iscontiguous()
+    for m in (nm, lm):
+        with pytest.raises(ValueError, match="cannot be resized"):
+            m.resize((4,))

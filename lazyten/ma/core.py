@@ -57,7 +57,7 @@ import math
 import operator
 import warnings
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.ma.core as _ma_core_module
@@ -842,6 +842,41 @@ class MaskedTensor:
         reach the views it shared it with (numpy.ma's ``unshare_mask``)."""
         self._mask = _own(self._mask)
         return self
+
+    # ndarray's and numpy.ma's metadata and conversions
+    @property
+    def hardmask(self) -> bool:
+        """False: lazyten's masks are soft (numpy.ma's default; a write
+        unmasks what it writes)."""
+        return False
+
+    @property
+    def baseclass(self) -> type:
+        return np.ndarray
+
+    @property
+    def recordmask(self) -> Tensor:
+        """The mask (of a dtype without fields, numpy.ma's is the mask)."""
+        return self._mask
+
+    def iscontiguous(self) -> bool:
+        """Whether the data is C-contiguous, as its value is laid out."""
+        return F.is_c_contiguous(self._data)
+
+    def tobytes(self, fill_value: Any = None,
+                order: Literal["C", "F", "A", "K"] = "C") -> bytes:
+        """The data's bytes, masked elements as ``fill_value`` (numpy.ma's;
+        computed now)."""
+        return bytes(self.filled(fill_value).eval().tobytes(order))
+
+    def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Tensor:
+        """ndarray's ``searchsorted`` of the data (numpy.ma does not
+        override it: the mask is not read)."""
+        return self._data.searchsorted(_base(v) if _is_masked_type(v) else v, side, sorter)
+
+    def resize(self, *args: Any, **kwargs: Any) -> None:
+        raise ValueError("A masked array does not own its data and therefore cannot be "
+                         "resized.\nUse the numpy.ma.resize function instead.")
 
     @property
     def itemsize(self) -> int:
