@@ -410,7 +410,8 @@ class MaskedTensor:
 
     # ------------------------------------------------------------ conversions
     def filled(self, fill_value: Any = None) -> Tensor:
-        """A plain tensor with masked positions replaced by ``fill_value``."""
+        """A plain tensor with masked positions replaced by ``fill_value``
+        (``lt.ma.filled``)."""
         return filled(self, fill_value)
 
     def count(self, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -1906,8 +1907,10 @@ def is_masked(x: Any) -> bool:
 
 def filled(a: Any, fill_value: Any = None) -> Tensor:
     """``a`` with masked positions replaced by ``fill_value`` (``a.fill_value``
-    when None).  Plain tensors pass through.  A fill value the dtype cannot
-    hold raises TypeError, as in numpy.ma (-1 for uint8, not 255)."""
+    when None), laid out as its data; without a mask, the data themselves
+    (a write to them is one to ``a``), as numpy.ma's.  Plain tensors pass
+    through.  A fill value the dtype cannot hold raises TypeError, as in
+    numpy.ma (-1 for uint8, not 255)."""
     if not _is_masked_type(a):
         return wrap(a)
     a = _masked(a)
