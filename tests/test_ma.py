@@ -1978,3 +1978,17 @@ def test_metadata_and_conversion_methods_are_numpy_mas(engine: Any) -> None:
     for m in (nm, lm):
         with pytest.raises(ValueError, match="cannot be resized"):
             m.resize((4,))
+
+
+def test_filled_without_a_mask_is_the_data_as_numpy_mas(engine: Any) -> None:
+    """numpy.ma's ``filled`` of an array holding no mask is its data: a write
+    to it is one to the array; with a mask array it is a copy."""
+    for mask in (np.ma.nomask, [False, True]):
+        arrays = []
+        for mod in (np.ma, lt.ma):
+            m = mod.masked_array(np.array([1.0, 2.0]), mask=mask)
+            f = m.filled(0)
+            f += 1
+            arrays.append(m)
+        _same_answer(arrays[1], arrays[0])
+        np.testing.assert_array_equal(arrays[1].data.eval(), arrays[0].data)
