@@ -61,6 +61,8 @@ MODES: dict[str, dict[str, Any]] = {
     # (numpy.ma arguments), returning its masked arrays and reads as
     # numpy.ma's: traced, then called with other values
     "jit": SHARED_MODES["jit"],
+    # the arrays given to lt.ma as tensors (``lt.asarray(d0)``), not NumPy's
+    "tensors": {"_tensors": True},
 }
 
 
@@ -308,11 +310,13 @@ def _now(v: Any) -> Any:
     return v.copy() if isinstance(v, np.ndarray) else v
 
 
-def run(p: Program, m: Any) -> tuple[dict[str, Any], dict[str, np.ndarray[Any, Any]]]:
+def run(p: Program, m: Any, tensors: bool = False
+        ) -> tuple[dict[str, Any], dict[str, np.ndarray[Any, Any]]]:
     """Run ``p`` with ``m`` (numpy.ma or lt.ma): its arrays (``v0``, ...)
-    and reads, evaluated, and the user's arrays after the run."""
+    and reads, evaluated, and the user's arrays after the run (``tensors``:
+    given to lt.ma as tensors of them, ``lt.asarray``)."""
     arrays = p.arrays()
-    ns = _namespace(m, arrays)
+    ns = _namespace(m, {k: lt.asarray(a) for k, a in arrays.items()} if tensors else arrays)
     exec("\n".join(p.lines), ns)                    # noqa: S102 - our own program
     out = _results(ns)
     if m is not np.ma:
@@ -382,6 +386,7 @@ def check(p: Program, mode: str) -> str | None:
     ``MODES``); None when nothing does."""
     opts = dict(MODES[mode])
     reps = opts.pop("_reps", 1)
+    tensors = opts.pop("_tensors", False)
     if opts.pop("_jit", False):
         with lt.set_options(**opts):
             return _check_jit(p)
@@ -392,7 +397,7 @@ def check(p: Program, mode: str) -> str | None:
             kept = p.arrays()
             try:
                 with lt.set_options(**opts):
-                    got, arrays = run(p, lt.ma)
+                    got, arrays = run(p, lt.ma, tensors)
             except Exception as e:  # noqa: BLE001 (reported as a difference)
                 return crash(e)
             where = f" (run {rep + 1} of {reps})" if reps > 1 else ""

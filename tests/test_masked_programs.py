@@ -2,7 +2,8 @@
 numpy.ma: operands made every way numpy.ma makes them (nomask, mask arrays,
 masks it shrinks), then computed, written in place and read, node by node,
 optimized, under ``check=True``, planned however small, from the cached
-plan and as ``@lt.jit`` functions of numpy.ma arguments.  ``benchmarks/fuzz_programs.py masked`` runs many more."""
+plan, as ``@lt.jit`` functions of numpy.ma arguments and with the arrays
+given as tensors.  ``benchmarks/fuzz_programs.py masked`` runs many more."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from tests.masked_programs import check, program
     ("check", range(2000, 2300)),
     ("repeat", range(3000, 3300)),
     ("planned", range(4000, 4400)),
-    ("jit", range(5000, 5400))])
+    ("jit", range(5000, 5400)),
+    ("tensors", range(6000, 6300))])
 def test_random_masked_programs_match_numpy_ma(mode: str, seeds: range) -> None:
     for seed in seeds:
         p = program(seed)
