@@ -12,8 +12,8 @@ operators with array and scalar operands, views, reductions along an axis,
 ``where``, joins, sorts, ``diff``, ...), or writes one in place (an element
 or a slice masked or set, an in-place operator), or reads a value
 (a reduction to a scalar, ``count``, ``filled``, taken as it is then).
-``m`` is numpy.ma or lt.ma.  The program is drawn by running numpy.ma on it: a statement that
-numpy.ma refuses is drawn again.
+``m`` is numpy.ma or lt.ma.  The program is drawn by running numpy.ma on
+it: a statement that numpy.ma refuses is drawn again.
 
 ``check`` compares every array and read with numpy.ma's: values where
 unmasked, masks, dtypes, fill values and whether numpy.ma holds nomask,
@@ -31,7 +31,7 @@ destination are one array, even a read-only one); the median of
 a whole array (numpy.ma answers a tie with the masked elements' stand-in
 with that stand-in, a scalar of another dtype; along an axis it is drawn).
 
-``tests/test_masked_programs.py`` runs a few hundred;
+``tests/test_masked_programs.py`` runs a few thousand;
 ``benchmarks/fuzz_programs.py masked`` as many as asked.
 """
 
