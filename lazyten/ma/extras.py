@@ -33,7 +33,7 @@ __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "column_stack", "dstack", "
            "in1d", "polyfit", "apply_along_axis", "apply_over_axes", "ndenumerate"]
 
 
-# ---------------------------------------------------------------- NumPy's functions of data and mask
+# ------------------------------------------------------------ NumPy's functions of data and mask
 
 def _allargs(fn: Callable[..., Tensor], arys: tuple[Any, ...]) -> Any:
     # numpy.ma's _fromnxfunction_allargs: each operand's data and full mask
