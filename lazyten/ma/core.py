@@ -2380,8 +2380,6 @@ def _logical_reduce(a: Any, axis: Any, keepdims: bool, all_: bool) -> MaskedTens
     d = F.where(x._mask, all_, x._data.astype(np.bool_) if x.dtype != np.bool_ else x._data)
     red = F.all if all_ else F.any
     m = _reduced_mask(x, axis, keepdims)
-    if x.size == 0 and x._nomask():
-        m = _creation.zeros(m.shape, dtype=np.bool_)   # (numpy.ma: nomask, not all() of no mask)
     # (a 0-d result that is not masked is a NumPy bool in numpy.ma: no mask)
     return _make(red(d, axis=axis, keepdims=keepdims), m, None,
                  shrink=(_own(m),) if m.ndim == 0 else x._shrink)
@@ -3105,14 +3103,10 @@ def allclose(a: Any, b: Any, masked_equal: bool = True, rtol: float = 1e-5,
 
 def _reduce_logical(target: Any, axis: int | None, all_: bool) -> MaskedTensor:
     # numpy.ma's ``_MaskedBinaryOperation.reduce`` of logical_and (filled
-    # with 1) or logical_or (filled with 0): the logical reduction of the
-    # filled data; masked where every element was; nomask kept.
+    # with 1) or logical_or (filled with 0): ``all``/``any``'s reduction, of
+    # a 0-d operand read as 1-d.
     x = _masked(target)
-    if x.ndim == 0:
-        x = x.reshape(1)
-    t = filled(x, 1 if all_ else 0)
-    red = F.all if all_ else F.any
-    return _make(red(t, axis=axis), _reduced_mask(x, axis, False), None, shrink=x._shrink)
+    return _logical_reduce(x.reshape(1) if x.ndim == 0 else x, axis, False, all_)
 
 
 def alltrue(target: Any, axis: int | None = 0, dtype: Any = None) -> MaskedTensor:
