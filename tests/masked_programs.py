@@ -406,14 +406,23 @@ def check(p: Program, mode: str) -> str | None:
                     got, arrays = run(p, lt.ma, tensors)
             except Exception as e:  # noqa: BLE001 (reported as a difference)
                 return crash(e)
-            where = f" (run {rep + 1} of {reps})" if reps > 1 else ""
-            for k, w in want.items():
-                d = _differs(got[k], w, p.dtype)
-                if d is not None:
-                    return f"{k}{where}: {d}"
-            for k, a in arrays.items():
-                if not np.array_equal(a, kept[k], equal_nan=True):
-                    return f"the user's array {k} was modified{where}"
+            problem = _compared([got[k] for k in want], want, arrays, kept, p.dtype)
+            if problem is not None:
+                return problem + (f" (run {rep + 1} of {reps})" if reps > 1 else "")
+    return None
+
+
+def _compared(got: list[Any], want: dict[str, Any], arrays: dict[str, Any],
+              kept: dict[str, Any], data: str) -> str | None:
+    """The first of lt.ma's values (in ``want``'s order) that differs from
+    numpy.ma's, or the user's array the run modified; None: none."""
+    for (k, w), g in zip(want.items(), got):
+        d = _differs(g, w, data)
+        if d is not None:
+            return f"{k}: {d}"
+    for k, a in arrays.items():
+        if not np.array_equal(a, kept[k], equal_nan=True):
+            return f"the user's array {k} was modified"
     return None
 
 
@@ -465,13 +474,9 @@ def _check_jit(p: Program) -> str | None:
                 return None
             except Exception as e:  # noqa: BLE001 (reported as a difference)
                 return crash(e, call)
-        for (k, w), g in zip(want.items(), got):
-            d = _differs(g, w, p.dtype)
-            if d is not None:
-                return f"@lt.jit ({call}): {k}: {d}"
-        for k, a in arrays.items():
-            if not np.array_equal(a, kept[k], equal_nan=True):
-                return f"@lt.jit ({call}): the caller's array {k} was modified"
+        problem = _compared(list(got), want, arrays, kept, p.dtype)
+        if problem is not None:
+            return f"@lt.jit ({call}): {problem}"
     return None
 
 
