@@ -296,13 +296,7 @@ class SparseMatrix:
             return asarray(self.eval().multiply(o))
         if _is_scalar(other):
             return self._with_data(self.data * _scalar(other))
-        d = wrap(other)
-        try:
-            full = np.broadcast_shapes(d.shape, self.shape)
-        except ValueError:
-            full = None
-        if full != self.shape:
-            raise ValueError(f"inconsistent shapes {self.shape} and {d.shape}")
+        d = self._dense_operand(other, "multiply")
         from .functions import broadcast_to
         rows, cols = self._coords()
         dd = broadcast_to(d, self.shape) if d.shape != self.shape else d
