@@ -1178,3 +1178,48 @@ def test_round_lays_its_result_out_as_numpys(opts: dict[str, Any]) -> None:
                     got = build(lt, lt.asarray(a)).eval()
                     assert got.strides == want.strides, (a.strides, a.dtype, dec)
                     same_bits(got, want)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_join_order_is_numpys_concatenate(data: st.DataObject) -> None:
+    nd = data.draw(st.integers(2, 4))
+    axis = data.draw(st.integers(0, nd - 1))
+    shape = data.draw(st.lists(st.integers(1, 4), min_size=nd, max_size=nd))
+    arrays = []
+    for _ in range(data.draw(st.integers(1, 3))):
+        shape[axis] = data.draw(st.integers(1, 3))
+        # (operands broadcast to the shape: their zero strides vote in a join)
+        arrays.append(np.broadcast_to(data.draw(operand(tuple(shape))), shape))
+    want = np.concatenate(arrays, axis=axis)
+    got = L.layout_stand_in(want.shape, want.dtype,
+                            L.dense_layout(want.shape, want.itemsize, L.join_order(arrays)))
+    same_layout(got, want)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "3-d permuted", "mixed", "broadcast"])
+def test_kernels_written_into_a_join_lay_it_out_as_numpys(engine: Any, layout: str) -> None:
+    # (joins of 64 KiB and more: the operands' kernels write into the join's
+    # buffer, which a C buffer put in C order where NumPy's is F: a sum over
+    # it added in another order)
+    rng = np.random.default_rng(5)
+    x = {"C": rng.standard_normal((100, 120)),
+         "F": rng.standard_normal((120, 100)).T,
+         "3-d permuted": rng.standard_normal((20, 30, 40)).transpose(1, 2, 0),
+         "mixed": rng.standard_normal((120, 100)).T,
+         "broadcast": np.broadcast_to(rng.standard_normal((1, 120)), (100, 120))}[layout]
+    y = x if layout != "mixed" else np.ascontiguousarray(x)
+    t, u = lt.asarray(x), lt.asarray(y)
+    for axis in range(x.ndim):
+        for lazy, want in (
+                (lt.concatenate([t, u * 2], axis=axis), np.concatenate([x, y * 2], axis=axis)),
+                (lt.concatenate([lt.exp(t), u - 1.0, t], axis=axis),
+                 np.concatenate([np.exp(x), y - 1.0, x], axis=axis)),
+                (lt.stack([t * 3, lt.sin(u)], axis=axis), np.stack([x * 3, np.sin(y)], axis=axis))):
+            if engine["optimize"]:
+                assert "(into the join" in lt.explain(lazy)
+            got = lazy.eval()
+            same_layout(got, want)
+            assert_eq(lazy, want)
+            same_bits(lt.sum(lazy, axis=0).eval(), want.sum(axis=0))
+            same_bits(lazy.sum().eval(), want.sum())

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..graph.layout import dense_layout
 from ..graph.node import Node
 from ..options import Options
 from . import fpflags, layout, loop_backend, numpy_backend
@@ -139,6 +140,15 @@ class Kernel:
             return bool(out.flags.c_contiguous)
         axes = self._order(args)
         return bool((out if axes is None else out.transpose(axes)).flags.c_contiguous)
+
+    def result_layout(self, args: list[Any]) -> Any:
+        """The layout (``graph.layout``'s "C", "F" or strides) of ``run(args,
+        None)``'s elementwise result, NumPy's, without running it; a join's
+        buffer takes its operands' (``optimized._join_buffer``)."""
+        assert self.reduce is None, "an elementwise kernel's"
+        if self.probe == -1 or not self._not_c_ordered(args):
+            return "C"
+        return dense_layout(self.node.shape, self.node.dtype.itemsize, self._order(args))
 
     def _order(self, args: list[Any]) -> tuple[int, ...] | None:
         """NumPy's memory order of the kernel's elementwise result on

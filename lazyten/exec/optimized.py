@@ -21,6 +21,7 @@ import numpy as np
 from ..graph import node as _graph_node
 from ..graph.node import (_NEVER_STALE, STRUCTURE_LOCK, Node, attrs_key, entered,
                           graph_summary, intern, scalar_key, toposort, without_summary)
+from ..graph.layout import join_order, layout_stand_in
 from ..graph.ops import REGISTRY, UPDATE_INTO
 from ..graph.passes.canonicalize import cse
 from ..graph.passes.decompose import blas_dots, decompose
@@ -500,17 +501,34 @@ def _fresh(v: Any) -> bool:
         and v.flags.c_contiguous
 
 
-def _join_buffer(j: Node, pool: dict[tuple[int, np.dtype[Any]], list[np.ndarray[Any, Any]]],
+def _join_buffer(j: Node, plan: Plan, vals: dict[int, Any],
+                 pool: dict[tuple[int, np.dtype[Any]], list[np.ndarray[Any, Any]]],
                  outs: dict[int, np.ndarray[Any, Any]] | None) -> np.ndarray[Any, Any]:
     """The buffer join ``j``'s operand kernels write into (``Step.into``):
     the caller's ``out`` for it where that is contiguous, else a dead buffer
-    of its size or a new one."""
+    of its size or a new one, laid out as NumPy's ``concatenate`` of the
+    operands (``join_order``), the kernels' by their own operands, which are
+    there when the first of them runs (``planner.join_targets``): ``x.T``
+    joined with ``x.T * 2`` is Fortran-ordered, and a sum over it adds so."""
     if outs is not None and j.id in outs and outs[j.id].flags.c_contiguous:
         return outs[j.id]
+    kernels = {s.node.id: s for s in plan.steps if s.into is not None and s.into[0] is j}
+    operands = []
+    for x in j.inputs:
+        s = kernels.get(x.id)
+        if s is None:
+            operands.append(vals[x.id])
+        else:
+            assert s.kernel is not None
+            lay = s.kernel.result_layout([vals[i.id] for i in s.inputs])
+            operands.append(layout_stand_in(x.shape, x.dtype, lay))
+    axes = join_order(operands)
     free = pool.get((j.nbytes, j.dtype))
-    if free:
-        return free.pop().reshape(j.shape)
-    return np.empty(j.shape, j.dtype)
+    if axes is None:
+        return free.pop().reshape(j.shape) if free else np.empty(j.shape, j.dtype)
+    inner = tuple(j.shape[a] for a in axes)
+    buf = free.pop().reshape(inner) if free else np.empty(inner, j.dtype)
+    return buf.transpose(tuple(int(k) for k in np.argsort(axes)))
 
 
 def _copy_of_rest(u: Node, base: Any,
@@ -611,7 +629,7 @@ def execute(plan: Plan, threads: int, bindings: dict[int, Any] | None = None,
                     j, lo, hi = s.into
                     buf = joins.get(j.id)
                     if buf is None:
-                        buf = joins[j.id] = _join_buffer(j, pool, outs)
+                        buf = joins[j.id] = _join_buffer(j, plan, vals, pool, outs)
                     out = buf[(slice(None),) * j.attrs["axis"] + (slice(lo, hi),)]
                     owned[n.id] = buf
                 elif s.update is not None:

@@ -129,15 +129,19 @@ def _reads(order: list[Node]) -> dict[int, int]:
     return uses
 
 
-def join_targets(order: list[Node], outputs: set[int],
-                 min_bytes: int | None = None) -> dict[int, tuple[Node, int, int]]:
-    """Kernel node id -> (join node, start, stop): the kernels that write
-    straight into their slice of a join's buffer.
+def join_targets(order: list[Node], outputs: set[int], min_bytes: int | None = None
+                 ) -> tuple[list[Node], dict[int, tuple[Node, int, int]]]:
+    """``order`` with the kernels that write straight into their slice of a
+    join's buffer moved to just before the join, and kernel node id ->
+    (join node, start, stop) for them.
 
     A kernel qualifies when the join is its only reader (once), it is no
-    output and it has the join's dtype.  Its slice may be strided (a join
-    along a later axis): NumPy's ufuncs and numexpr write any ``out``.  A
-    cached value is no kernel.
+    output, has the join's dtype and no reduction.  Its slice may be
+    strided (a join along a later axis): NumPy's ufuncs and numexpr write
+    any ``out``.  A cached value is no kernel.  Moved next to the join,
+    every operand's value, or its kernel's operands, are there when the
+    first of them runs: the buffer is laid out as NumPy's ``concatenate``
+    lays out its result over them (``optimized._join_buffer``).
 
         concat(k1(a), k2(b), x)  =>  k1 -> J[0:n1], k2 -> J[n1:n1+n2]; J copies x only
     """
@@ -154,10 +158,20 @@ def join_targets(order: list[Node], outputs: set[int],
         for x in j.inputs:
             hi = lo + x.shape[axis]
             if x.op is FUSED and x.value is None and uses.get(x.id) == 1 \
-                    and x.id not in outputs and x.dtype == j.dtype:
+                    and x.id not in outputs and x.dtype == j.dtype \
+                    and x.attrs["reduce"] is None:
                 into[x.id] = (j, lo, hi)
             lo = hi
-    return into
+    if not into:
+        return order, into
+    moved: list[Node] = []
+    for n in order:
+        if n.id in into:
+            continue
+        if n.op.name == "concat":
+            moved.extend(x for x in n.inputs if into.get(x.id, (None,))[0] is n)
+        moved.append(n)
+    return moved, into
 
 
 def part_index(update: Node) -> Any:
@@ -259,7 +273,7 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
               removed: dict[str, int] | None = None) -> Plan:
     outputs = {n.id for n in graph.outputs}
     order, updates = update_targets(graph.nodes(), outputs)
-    into = join_targets(order, outputs)
+    order, into = join_targets(order, outputs)
     join_buffer: dict[int, int] = {}     # join node id -> its buffer, once allocated
     filling: dict[int, Step] = {}        # write node id -> the kernel step writing its part
     last_use: dict[int, int] = {}

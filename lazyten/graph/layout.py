@@ -144,6 +144,46 @@ def keep_order(v: np.ndarray[Any, Any]) -> tuple[int, ...] | None:
     return tuple(sorted(range(v.ndim), key=lambda k: -abs(v.strides[k])))
 
 
+def join_order(arrays: Sequence[np.ndarray[Any, Any]]) -> tuple[int, ...] | None:
+    """The order of the axes (outer to inner; None: C) of NumPy's
+    ``concatenate`` of ``arrays`` (of one number of axes) along any axis.
+
+    NumPy's ``PyArray_CreateMultiSortedStridePerm``: a stable insertion
+    sort of the axes, largest stride first, where each pair of axes is
+    decided by the arrays longer than 1 on both (a broadcast axis's stride
+    0 votes too, unlike a ufunc's iterator: ``memory_order``), and arrays
+    that disagree leave the pair in C order.
+
+    >>> a = np.zeros((3, 4))
+    >>> join_order([a.T, a.T]), join_order([a.T, np.zeros((4, 3))]) is None
+    ((1, 0), True)
+    """
+    nd = arrays[0].ndim if arrays else 0
+    perm = list(range(nd))
+    for i0 in range(1, nd):
+        ax0 = perm[i0]
+        pos = i0
+        for i1 in range(i0 - 1, -1, -1):
+            ax1 = perm[i1]
+            ambiguous, swap = True, False
+            for v in arrays:
+                if v.shape[ax0] != 1 and v.shape[ax1] != 1:
+                    if abs(v.strides[ax0]) <= abs(v.strides[ax1]):
+                        swap = False             # C order wins a conflict
+                    elif ambiguous:
+                        swap = True
+                    ambiguous = False
+            if ambiguous:
+                continue
+            if not swap:
+                break
+            pos = i1
+        if pos != i0:
+            perm.insert(pos, perm.pop(i0))
+    order = tuple(perm)
+    return None if order == tuple(range(nd)) else order
+
+
 def row_major(v: np.ndarray[Any, Any]) -> bool:
     """Whether ``v``'s axes lie in memory in C order (contiguous or not: a
     slice with steps, a reversed axis): NumPy's results over it are C."""
