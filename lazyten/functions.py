@@ -480,7 +480,7 @@ def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: 
         check_order(kwargs.get("order", "K"), "clip")
         if builtins.any(k not in ("order", "subok") for k in kwargs):
             return wrap(run_now(np.clip, x, min, max, **kwargs))
-    t = wrap(x)
+    t = wrapped = wrap(x)
     if t.dtype.kind in "iu":
         # NumPy's _clip: a Python int bound past the dtype's range on its own
         # side clips nothing (NEP 50 would refuse it as an operand).
@@ -508,6 +508,10 @@ def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: 
         t = _apply_elementwise("maximum", *((min, t) if bound_first else (t, min)))
     if max is not None:
         t = _apply_elementwise("minimum", *((max, t) if bound_first else (t, max)))
+    if t is wrapped:
+        # (no bound left, no cast: NumPy's clip still makes a new array, laid
+        # out as its ufunc's result, which writes to ``x`` do not reach)
+        t = Tensor(ops.apply("astype", [t._node], dtype=dt, ufunc=True))
     return t
 
 

@@ -273,6 +273,32 @@ def test_clip(engine: Any, dtype: np.dtype[Any]) -> None:
         check(lambda: np.clip(x, a_min=1, a_max=2), lambda: lt.clip(t, a_min=1, a_max=2))
 
 
+def test_a_clip_that_clips_nothing_is_a_new_array(engine: Any) -> None:
+    """No bound left (both None, or integer bounds past the dtype's range)
+    and no cast: NumPy's clip is still a new array, which writes to the
+    operand do not reach (it was the operand itself), laid out as a ufunc's
+    result (a broadcast operand's: C)."""
+    for x in (np.array([1, 2, 3], np.int8), np.arange(6.0).reshape(2, 3).T,
+              np.broadcast_to(np.arange(3.0), (4, 3))):
+        for bounds in ((None, None), (-200, 300)):
+            if x.dtype != np.int8 and bounds[0] is not None:
+                continue
+            t = lt.asarray(x)
+            for c in (lt.clip(t, *bounds), t.clip(*bounds), np.clip(t, *bounds)):
+                want = np.clip(x, *bounds)
+                assert c is not t
+                # (each write stays in the tensor written)
+                t2 = lt.array(x)
+                c2 = lt.clip(t2, *bounds)
+                c2[(0,) * x.ndim] = 99
+                t2[(-1,) * x.ndim] = 42
+                assert int(t2.eval()[(0,) * x.ndim]) == int(x[(0,) * x.ndim])
+                assert int(c2.eval()[(-1,) * x.ndim]) == int(x[(-1,) * x.ndim])
+                got = c.eval()
+                np.testing.assert_array_equal(got, want)
+                assert (got.strides, got.dtype) == (want.strides, want.dtype)
+
+
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_clip_ties_of_signed_zeros(engine: Any, dtype: str) -> None:
     """Which zero a tie gives, NumPy's: clip keeps x with both bounds
