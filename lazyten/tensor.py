@@ -1557,14 +1557,37 @@ class FlatIter:
     def __iter__(self) -> Iterator[Any]:
         return self._t.reshape(-1)._elements(self._t.eval().reshape(-1))
 
+    @property
+    def base(self) -> Tensor:
+        """The tensor iterated over (NumPy's ``flatiter.base``)."""
+        return self._t
+
+    def copy(self) -> Tensor:
+        """The elements in C order, a new 1-d tensor (``a.flat.copy()``)."""
+        return self._t.flatten()
+
     def __getitem__(self, index: Any) -> Tensor:
-        return self._t.reshape(-1)[_flat_index(index)]
+        r = self._t.reshape(-1)[_flat_index(index)]
+        # (NumPy's flat[idx] is a copy, even of a slice: writes to the tensor
+        # after it, or to it, do not reach the other)
+        return r.copy() if r._root is not None else r
 
     def __setitem__(self, index: Any, value: Any) -> None:
         index = _flat_index(index)
+        if type(index) is tuple and not index:
+            raise IndexError("Assigning to a flat iterator with a 0-D index is not supported")
         if index is Ellipsis or (type(index) is tuple and index == (Ellipsis,)):
             index = slice(None)
+        if type(index) is tuple:
+            (index,) = index
         if isinstance(index, (int, np.integer)) and not isinstance(index, (bool, np.bool_)):
+            # NumPy's single item: in bounds (checked first), one value
+            n = self._t.size
+            if not -n <= index < n:
+                raise IndexError(f"index {index} is out of bounds for size {n}")
+            if np.ndim(value) > 0:
+                raise ValueError(f"Error setting single item of array. (flat[{index}] takes "
+                                 f"one value, not one of shape {np.shape(value)})")
             positions: Any = [index]         # (one element: no index of every position)
         elif isinstance(index, Tensor):
             positions = _creation.arange(self._t.size)[index]

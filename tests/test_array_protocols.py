@@ -520,6 +520,46 @@ def test_flat_reads_and_writes_as_numpys(engine: Any) -> None:
     assert_eq(v, np.array([[0.0, 9.0, 0.0], [0.0, 0.0, 0.0]]))
 
 
+def test_flat_reads_are_copies_and_single_items_take_one_value(engine: Any) -> None:
+    """NumPy's ``flat[idx]`` is a copy, of a slice too: a write to the
+    tensor after it, or to it, does not reach the other.  A write of one
+    item checks the index's bounds, then takes one value (a sequence of any
+    length: NumPy's ValueError, where the first value was written); a 0-d
+    index is refused."""
+    x = np.arange(12.0).reshape(3, 4)
+    for base in (x, x.T):
+        for idx in (slice(1, 5), slice(None, None, 3), [1, 2], 2):
+            n, t = base.copy(), lt.asarray(base.copy())
+            got, want = t.flat[idx], np.asarray(n.flat[idx]).copy()
+            t[0, 1] = -1.0
+            t[2, 0] = -2.0
+            assert_eq(got, want)
+            if got.ndim:
+                got[0] = 99.0
+                assert_eq(t, _written(base, {(0, 1): -1.0, (2, 0): -2.0}))
+    n, t = np.arange(6), lt.asarray(np.arange(6))
+    for idx, v in ((3, [100, 200, 300]), (3, [5]), (3, np.array([5])), (3, []), (2, [[4]]),
+                   (12, []), (-7, 1), ((), [7, 8]), ((), 5)):
+        with pytest.raises(Exception) as want:
+            n.flat[idx] = v
+        with pytest.raises(type(want.value)):
+            t.flat[idx] = v
+    for idx, v in ((3, np.array(5)), (-1, 7), ((1,), 5), (3, 5.5), (Ellipsis, 4),
+                   (slice(1, 3), []), ([1, 2], [])):
+        n.flat[idx] = v
+        t.flat[idx] = v
+        assert_eq(t, n)
+    assert_eq(t.flat.copy(), n.flat.copy())
+    assert t.flat.base is t
+
+
+def _written(base: np.ndarray, writes: dict[tuple[int, int], float]) -> np.ndarray:
+    out = base.copy()
+    for k, v in writes.items():
+        out[k] = v
+    return out
+
+
 @pytest.mark.parametrize("idx", [None, (0, 1), [True, False], np.True_, (slice(None), None),
                                  np.ones((2, 3), bool)], ids=repr)
 def test_flat_refuses_what_numpys_flat_iterator_refuses(idx: Any) -> None:
