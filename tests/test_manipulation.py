@@ -941,3 +941,58 @@ def test_joins_take_numpys_dtype_casting_out_and_sequences(engine: Any) -> None:
     out3 = np.zeros((2, 2, 3), np.float32)
     assert lt.stack([ta, tb], 1, out3) is out3
     assert_eq(lt.asarray(out3), np.stack([a, b], 1).astype(np.float32))
+
+
+# NumPy keeps a big-endian dtype through these, where lazyten's result is
+# in the machine's byte order (the same values; a dtype that compares
+# unequal): left as they are, each a composition of ops that compute anew.
+_BYTE_ORDER_LEFT = {"roll", "pad", "insert", "delete", "diagflat", "compress", "gradient",
+                    "resize", "element"}
+
+
+def test_big_endian_operands(engine: Any) -> None:
+    """Operands of another byte order (``>i4``, ``>f8``: data read from a
+    file): NumPy's values, and its dtype, byte order included, where the
+    result is computed anew (``tril``'s ``where``, one element ``take``s:
+    the machine's order; inferring the operand's made evaluation fail)."""
+    be = np.arange(12, dtype=">i4").reshape(3, 4)
+    bf = np.arange(12, dtype=">f8").reshape(3, 4) / 7
+    t, tf = lt.asarray(be), lt.asarray(bf)
+    cases: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {
+        "tril": (lambda: np.tril(be), lambda: lt.tril(t)),
+        "triu": (lambda: np.triu(bf, 1), lambda: lt.triu(tf, 1)),
+        "take one": (lambda: np.take(be, 1), lambda: lt.take(t, 1)),
+        "take row": (lambda: np.take(be, 1, axis=0), lambda: lt.take(t, 1, axis=0)),
+        "take rows": (lambda: np.take(be, [1, 2], axis=0), lambda: lt.take(t, [1, 2], axis=0)),
+        "quantile": (lambda: np.quantile(bf, 0.5), lambda: lt.quantile(tf, 0.5)),
+        "median": (lambda: np.median(bf, axis=0), lambda: lt.median(tf, axis=0)),
+        "add": (lambda: be + 1, lambda: t + 1),
+        "sum": (lambda: bf.sum(0), lambda: tf.sum(0)),
+        "copy": (lambda: np.copy(be.T), lambda: lt.copy(t.T)),
+        "sort": (lambda: np.sort(bf, 0), lambda: lt.sort(tf, 0)),
+        "where": (lambda: np.where(be > 2, be, 0), lambda: lt.where(t > 2, t, 0)),
+        "concat": (lambda: np.concatenate([be, be]), lambda: lt.concatenate([t, t])),
+        "gather": (lambda: be[[0, 2]], lambda: t[[0, 2]]),
+        "mask": (lambda: bf[bf > 0.5], lambda: tf[tf > 0.5]),
+        "cumsum": (lambda: np.cumsum(be, 1), lambda: lt.cumsum(t, 1)),
+        "matmul": (lambda: bf @ bf.T, lambda: tf @ tf.T),
+        "flip": (lambda: np.flip(be), lambda: lt.flip(t)),
+        "roll": (lambda: np.roll(be, 1), lambda: lt.roll(t, 1)),
+        "pad": (lambda: np.pad(be, 1), lambda: lt.pad(t, 1)),
+        "insert": (lambda: np.insert(be, 1, 5), lambda: lt.insert(t, 1, 5)),
+        "delete": (lambda: np.delete(be, 1), lambda: lt.delete(t, 1)),
+        "diagflat": (lambda: np.diagflat(be[0]), lambda: lt.diagflat(t[0])),
+        "compress": (lambda: np.compress([1, 0, 1], be, 0), lambda: lt.compress([1, 0, 1], t, 0)),
+        "gradient": (lambda: np.gradient(bf[0]), lambda: lt.gradient(tf[0])),
+        "resize": (lambda: np.resize(be, (5,)), lambda: lt.resize(t, (5,))),
+        "element": (lambda: be[1, 2], lambda: t[1, 2]),
+    }
+    for name, (np_fn, lt_fn) in cases.items():
+        want, got = np.asarray(np_fn()), lt_fn()
+        value = got.eval()
+        np.testing.assert_array_equal(value, want)
+        assert value.dtype == got.dtype, name
+        if name in _BYTE_ORDER_LEFT:
+            assert got.dtype.newbyteorder("=") == want.dtype.newbyteorder("="), name
+        else:
+            assert got.dtype == want.dtype, name

@@ -78,6 +78,13 @@ def _same_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
     return inputs[0].dtype
 
 
+def _native_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    """The first input's dtype in the machine's byte order: NumPy's for a
+    result it computes anew (``np.where``'s, ``tril``'s), where copies and
+    gathers keep a big-endian ``>i4`` as it is."""
+    return inputs[0].dtype.newbyteorder("=")
+
+
 def _attr_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
     return np.dtype(attrs["dtype"])
 
@@ -1100,7 +1107,14 @@ def _take_impl(x: Any, idx: Any, axis: int | None, indexing: bool = False) -> An
     return np.take(x, idx, axis=axis)
 
 
-register(OpSpec("take", "join", _take_impl, _take_infer, _same_dtype, 2,
+def _take_dtype(inputs: Sequence[Node], attrs: dict[str, Any]) -> np.dtype[Any]:
+    # (one element is NumPy's scalar, in the machine's byte order)
+    x, idx = inputs
+    return _native_dtype(inputs, attrs) if not idx.shape and (
+        attrs.get("axis") is None or x.ndim == 1) else x.dtype
+
+
+register(OpSpec("take", "join", _take_impl, _take_infer, _take_dtype, 2,
                 doc="gather along an axis by integer indices (bounds checked at run time)"))
 
 
@@ -1270,9 +1284,9 @@ def _triu_impl(x: Any, k: int) -> Any:
     return np.triu(x, k)
 
 
-register(OpSpec("tril", "scan", _tril_impl, _tri_infer, _same_dtype, 1,
+register(OpSpec("tril", "scan", _tril_impl, _tri_infer, _native_dtype, 1,
                 doc="zeros above the k-th diagonal of the last two axes"))
-register(OpSpec("triu", "scan", _triu_impl, _tri_infer, _same_dtype, 1,
+register(OpSpec("triu", "scan", _triu_impl, _tri_infer, _native_dtype, 1,
                 doc="zeros below the k-th diagonal of the last two axes"))
 
 
