@@ -1223,3 +1223,26 @@ def test_kernels_written_into_a_join_lay_it_out_as_numpys(engine: Any, layout: s
             assert_eq(lazy, want)
             same_bits(lt.sum(lazy, axis=0).eval(), want.sum(axis=0))
             same_bits(lazy.sum().eval(), want.sum())
+
+
+def test_a_reshape_of_a_copying_reshape_is_not_folded_into_one(engine: Any) -> None:
+    """``reshape(reshape(x))`` is one reshape only where the first is a view
+    (C-contiguous data): of other data NumPy's first reshape copies in C
+    order, so ``(x.T * 2).ravel().reshape(s)`` is C where ``x.T * 2`` is F,
+    and a float sum over it adds in that order."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((120, 100)).T
+    xc = rng.standard_normal((100, 130))
+    for lazy, want in ((lambda m, a: (a * 2).ravel().reshape(a.shape), x),
+                       (lambda m, a: (a * 2).reshape(-1).reshape(60, 200), x),
+                       (lambda m, a: (a * 2).ravel(order="F").reshape(130, 100), xc),
+                       (lambda m, a: m.exp(a).reshape(-1).reshape(a.shape), x[::2]),
+                       (lambda m, a: (a + 1).reshape(-1).reshape(a.shape), xc)):
+        got, exp = lazy(lt, lt.asarray(want)), lazy(np, want)
+        same_layout(got.eval(), exp)
+        same_bits(got.sum(axis=0).eval(), exp.sum(axis=0))
+        same_bits(got.sum().eval(), exp.sum())
+    # (C data: still one view where the optimizer runs)
+    t = lt.asarray(xc)
+    if engine["optimize"]:
+        assert lt.explain(t.reshape(-1).reshape(130, 100) * 2).count("reshape") == 1

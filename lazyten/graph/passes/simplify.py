@@ -49,7 +49,7 @@ import numpy as np
 
 from ..node import Node, intern
 from ..ops import REGISTRY, build, const
-from ..layout import row_major
+from ..layout import infer, row_major
 from ..rewrite import Graph, rebuild, rewrite
 from ..shapes import broadcast_shapes
 
@@ -163,11 +163,27 @@ def _reshape(node: Node, ins: tuple[Node, ...]) -> Node | None:
     base = ins[0]
     if base.op.name == "reshape" and base.value is None:
         base = base.inputs[0]
+        if not _c_contiguous(base):
+            # (NumPy's first reshape of other data copies it in C order:
+            # ``(x.T * 2).ravel().reshape(s)`` is C where ``x.T * 2`` is F,
+            # and a float sum over it adds in that order)
+            return None
     if base.shape == node.shape:
         return base
     if base is not ins[0]:
         return rebuild(node, (base,))
     return None
+
+
+def _c_contiguous(n: Node) -> bool:
+    """Whether ``n``'s value is known to be C-contiguous before it runs (a
+    reshape of it is then a view in NumPy): a value so, or a result this
+    plan makes that ``layout.infer`` knows to be C (not a view's)."""
+    if n.value is not None:
+        return bool(n.value.flags.c_contiguous)
+    if n.op.kind in ("source", "view"):
+        return len(n.shape) < 2 and n.op.kind == "source"
+    return infer(n) == ("C", True)
 
 
 def _full_like(node: Node, ins: tuple[Node, ...]) -> Node | None:
