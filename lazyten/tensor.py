@@ -903,16 +903,40 @@ class Tensor:
         return self._steps is _ELEMENT and self._root is None
 
     @writes
+    def _cast_back_error(self, name: str, o: Any) -> BaseException | None:
+        """NumPy's own error for ``self <name>= o`` whose result cannot be
+        cast back to this dtype (``_UFuncOutputCastingError``: ``except
+        UFuncTypeError`` and its ``.casting``, ``.from_``, ``.to`` work), from
+        its call on 0-d stand-ins; None where NumPy's call takes it."""
+        other = o if type(o) in _SCALARS or isinstance(o, np.generic) else \
+            np.zeros((), o.dtype if isinstance(o, Tensor) else np.asarray(o).dtype)
+        out = np.zeros((), self.dtype)
+        try:
+            with np.errstate(all="ignore"):
+                getattr(np, name)(out, other, out=out)
+        except TypeError as e:
+            return e
+        except Exception:  # noqa: BLE001 - another error: lazyten's own, at its place
+            return None
+        return None
+
     def _inplace(self, name: str, o: Any) -> Tensor:
         # (a write: an array operand is read at the call, as NumPy's ``+=``)
-        res = self._bin(name, o if type(o) in _SCALARS else snapshot(o))
+        try:
+            res = self._bin(name, o if type(o) in _SCALARS else snapshot(o))
+        except ValueError:
+            # (NumPy checks the cast back before the shapes: its error first)
+            if not self._is_scalar() and (e := self._cast_back_error(name, o)) is not None:
+                raise ops.located(name, [self._node], e) from None
+            raise
         if res is not NotImplemented and self._is_scalar():
             # (NumPy's scalar is a value: ``y = x; x += 1`` leaves ``y``)
             return res
         if not np.can_cast(res.dtype, self.dtype, "same_kind"):
-            raise ops.located(name, [self._node, res._node], TypeError(
-                f"cannot cast the result from {res.dtype} to {self.dtype} with casting rule "
-                f"'same_kind' (in-place on a {self.dtype} tensor)"))
+            raise ops.located(name, [self._node, res._node], self._cast_back_error(name, o)
+                              or TypeError(f"cannot cast the result from {res.dtype} to "
+                                           f"{self.dtype} with casting rule 'same_kind' "
+                                           f"(in-place on a {self.dtype} tensor)"))
         if res.shape != self.shape:
             raise ops.located(name, [self._node, res._node], ValueError(
                 f"non-broadcastable output: in-place result has shape {res.shape} but the "
@@ -945,13 +969,14 @@ class Tensor:
             if not -2**63 <= o < 2**63:
                 raise ops.located("pow", [self._node], OverflowError(
                     "Python int too large to convert to C long"))
-            raise ops.located("pow", [self._node], TypeError(
+            raise ops.located("pow", [self._node], self._cast_back_error("pow", o) or TypeError(
                 "cannot cast the result from int64 to bool with casting rule 'same_kind' "
                 "(in-place on a bool tensor)"))
         if _fast_power(self.dtype, type(o), o) is not None:
             res = self.__pow__(o)                # (NumPy's fast power, as for ``**``)
             if not np.can_cast(res.dtype, self.dtype, "same_kind"):
-                raise ops.located("pow", [self._node, res._node], TypeError(
+                raise ops.located("pow", [self._node, res._node], self._cast_back_error(
+                    "pow", o) or TypeError(
                     f"cannot cast the result from {res.dtype} to {self.dtype} with casting "
                     f"rule 'same_kind' (in-place on a {self.dtype} tensor)"))
             self._write(res._node)
@@ -978,6 +1003,11 @@ class Tensor:
                 raise ops.located("matmul", [self._node], e) from None
         res = _fn.matmul(self, snapshot(o))           # (a write: ``o`` read at the call)
         if not np.can_cast(res.dtype, self.dtype, "same_kind"):
+            probe = np.zeros((1, 1), self.dtype)
+            try:
+                np.matmul(probe, np.zeros((1, 1), res.dtype), out=probe)
+            except TypeError as e:
+                raise ops.located("matmul", [self._node, res._node], e) from None
             raise ops.located("matmul", [self._node, res._node], TypeError(
                 f"cannot cast the result from {res.dtype} to {self.dtype} with casting rule "
                 f"'same_kind' (in-place on a {self.dtype} tensor)"))

@@ -82,7 +82,8 @@ def test_error_at_build_time(name: str, exc: type[BaseException], build: Callabl
     line = build.__code__.co_firstlineno
     with pytest.raises(exc) as info:
         build()
-    msg = str(info.value)
+    # (NumPy's private exception classes keep NumPy's text, lazyten's a note)
+    msg = " ".join([str(info.value), *getattr(info.value, "__notes__", [])])
     for w in words:
         assert w in msg, f"{w!r} missing from: {msg}"
     assert f"{HERE}:{line}" in msg, f"user's line {HERE}:{line} missing from: {msg}"
@@ -163,3 +164,38 @@ def test_numpys_own_exception_classes_are_kept() -> None:
     with pytest.raises(UFuncTypeError) as got:
         np.add(np.array([1.5]), 1, dtype=np.int8)
     assert got.value.casting == "same_kind"
+
+
+def _in_place(op: str, x: Any, o: Any) -> Callable[[Any], Any]:
+    def call(m: Any) -> Any:
+        t = m.asarray(x.copy())
+        return getattr(t, f"__i{op}__")(o)
+    return call
+
+
+@pytest.mark.parametrize("call", [
+    _in_place("add", np.arange(3), 1.5), _in_place("truediv", np.arange(3), 2),
+    _in_place("mul", np.arange(3, dtype=np.int8), np.ones(3, np.float32)),
+    _in_place("pow", np.ones(3, bool), -1), _in_place("pow", np.ones(3, int), 0.5),
+    _in_place("matmul", np.ones((2, 2), int), np.ones((2, 2))),
+    _in_place("floordiv", np.ones((2, 2), np.uint8), np.ones(2, complex)),
+    # the cast refused before the shapes (NumPy's order)
+    _in_place("add", np.zeros((3, 4), np.int8), np.ones(3, np.float32)),
+    _in_place("sub", np.zeros((3, 4), np.int16), np.ones((2, 1), np.float64)),
+    # no cast error: the shapes', or the loop's
+    _in_place("add", np.ones(2), np.ones(3)), _in_place("and", np.ones(2), 1),
+    _in_place("lshift", np.ones(2, int), 1.0), _in_place("sub", np.ones(2, bool), np.ones(3, bool)),
+], ids=lambda c: "")
+def test_in_place_operators_raise_numpys_exception_classes(call: Any) -> None:
+    """``t op= o`` whose result cannot be cast back raises NumPy's own
+    ``_UFuncOutputCastingError`` (``except UFuncTypeError``, ``.casting``,
+    ``.from_``, ``.to``), checked before the shapes as NumPy checks it;
+    lazyten's text a note."""
+    with pytest.raises(Exception) as want:
+        call(np)
+    with pytest.raises(Exception) as got:
+        call(lt)
+    assert type(got.value) is type(want.value), (got.value, want.value)
+    for attr in ("casting", "from_", "to"):
+        assert getattr(got.value, attr, None) == getattr(want.value, attr, None)
+    assert "[operands:" in " ".join([str(got.value), *getattr(got.value, "__notes__", [])])
