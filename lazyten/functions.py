@@ -70,9 +70,16 @@ def _make_elementwise(name: str, alias: str | None = None) -> Callable[..., Tens
                 return getattr(args[0], name)
             # No tensor among them: one operand becomes one, the first that is
             # not a Python scalar (those stay weak, NEP 50: lt.add(1, int8
-            # array) is int8), else the first.
-            k = next((i for i, a in enumerate(args) if type(a) not in _PY_SCALARS), 0)
-            args = args[:k] + (wrap(args[k]),) + args[k + 1:]
+            # array) is int8; one operand alone is NumPy's array of it).  All
+            # Python scalars: NumPy converts each to its default dtype, none weak (``add(2**63, 1)`` is int64's
+            # OverflowError, not uint64; ``ldexp(1.0, 2**40)`` takes the
+            # int64 loop, not int32's).
+            k = next((i for i, a in enumerate(args) if type(a) not in _PY_SCALARS),
+                     0 if len(args) == 1 else -1)
+            if k >= 0:
+                args = args[:k] + (wrap(args[k]),) + args[k + 1:]
+            else:
+                args = tuple(wrap(_default_scalar(a)) for a in args)
         return _apply_elementwise(name, *args)
 
     fn.__name__ = fn.__qualname__ = name
@@ -1223,6 +1230,16 @@ def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None)
 
 
 @numpy_names(a='x')
+def _default_scalar(x: Any) -> Any:
+    """The Python scalar ``x`` as NumPy's scalar of its default dtype (an
+    int past int64's range: NumPy's OverflowError)."""
+    if type(x) is int:
+        if not -2**63 <= x < 2**63:
+            raise OverflowError("Python int too large to convert to C long")
+        return np.int64(x)
+    return np.asarray(x)[()]
+
+
 def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     t = wrap(x)
     return sum(t != 0, axis=axis, keepdims=keepdims)
