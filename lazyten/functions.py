@@ -1229,7 +1229,6 @@ def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None)
     return cumulative_prod(t, axis=S.axis_argument(axis, tuples=False), dtype=dtype)
 
 
-@numpy_names(a='x')
 def _default_scalar(x: Any) -> Any:
     """The Python scalar ``x`` as NumPy's scalar of its default dtype (an
     int past int64's range: NumPy's OverflowError)."""
@@ -1240,6 +1239,7 @@ def _default_scalar(x: Any) -> Any:
     return np.asarray(x)[()]
 
 
+@numpy_names(a='x')
 def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     t = wrap(x)
     return sum(t != 0, axis=axis, keepdims=keepdims)
