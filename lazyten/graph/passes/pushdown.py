@@ -248,13 +248,30 @@ STRIDE_SIGN_OPS = frozenset({
     "expm1", "log", "log10", "log1p", "log2", "sinh", "tan", "pow", "atan2"})
 
 
+# float16 ufuncs NumPy builds a SIMD loop for (AVX-512's half-precision
+# SVML, numpy/_core/src/umath/loops_umath_fp.dispatch.c.src) that runs on
+# contiguous operands only; a strided one goes through float32's scalar loop,
+# which gives other bits (cos, arcsin and cbrt of ``x[::3]``, not only of
+# ``x[::-1]``, seen here).
+HALF_SIMD_OPS = frozenset({
+    "sin", "cos", "tan", "exp", "exp2", "log", "log2", "log10", "expm1", "log1p", "cbrt",
+    "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"})
+# complex64 ufuncs whose NumPy loop gives other bits on negative strides
+# (a SIMD loop on positive ones), as complex ``abs`` of either width.
+COMPLEX64_SIGN_OPS = frozenset({"multiply", "square"})
+
+
 def _stride_dependent(n: Node) -> bool:
     """Whether NumPy's loop for ``n`` gives other bits by its operands'
     strides whatever the view: complex ``abs`` runs a SIMD loop on positive
     strides and a scalar one on negative, which differ in the last bit, so a
     view pushed into its operand (``abs(x)[::-1]`` as ``abs(x[::-1])``, a
-    gather made contiguous) could change the result."""
-    return n.op.name == "abs" and n.inputs[0].dtype.kind == "c"
+    gather made contiguous) could change the result; float16's SIMD
+    functions (``HALF_SIMD_OPS``) differ on any view that is not
+    contiguous, a slice with steps too."""
+    name = n.op.name
+    return name == "abs" and n.inputs[0].dtype.kind == "c" or \
+        name in HALF_SIMD_OPS and n.dtype == np.float16
 
 
 def _layout_cast(n: Node) -> bool:
@@ -269,11 +286,13 @@ def _layout_cast(n: Node) -> bool:
 
 
 def _sign_dependent(n: Node) -> bool:
-    """Whether ``n`` is a ``STRIDE_SIGN_OPS`` op on real floats: a view may
+    """Whether ``n`` is a ``STRIDE_SIGN_OPS`` op on real floats (or a
+    ``COMPLEX64_SIGN_OPS`` one on complex64): a view may
     sink into its operands only if it keeps their strides' signs (a slice of
     positive step, a transpose), not one that reverses or gathers (a
     gather's contiguous result has the signs of no operand)."""
-    return n.op.name in STRIDE_SIGN_OPS and n.dtype.kind == "f"
+    return n.op.name in STRIDE_SIGN_OPS and n.dtype.kind == "f" or \
+        n.op.name in COMPLEX64_SIGN_OPS and n.dtype == np.complex64
 
 
 def _reverses(n: Node) -> bool:
