@@ -1637,13 +1637,18 @@ def repeat(x: Any, repeats: Any, axis: int | None = None) -> Tensor:
 def tile(x: Any, reps: int | Sequence[int]) -> Tensor:
     t = wrap(x)
     try:
-        reps_t = tuple(operator.index(r) for r in reps) if isinstance(reps, (tuple, list)) \
+        reps_t = tuple(operator.index(r) for r in reps) \
+            if isinstance(reps, (tuple, list, np.ndarray)) and np.ndim(reps) == 1 \
             else (operator.index(reps),)  # type: ignore[arg-type]  # checked here
     except TypeError:
         raise TypeError(f"reps must be an int or a sequence of ints, got {reps!r}") from None
     nd = builtins.max(t.ndim, len(reps_t))
     reps_t = (1,) * (nd - len(reps_t)) + reps_t
     t = t.reshape((1,) * (nd - t.ndim) + t.shape)
+    if builtins.all(r == 1 for r in reps_t):
+        # (NumPy's tile of ones is ``np.array(x, copy=True, ndmin=nd)``, a
+        # "K" copy: a broadcast operand's keeps its axes' memory order)
+        return copy(t)
     idx: list[Any] = []
     shape: list[int] = []
     for r, d in zip(reps_t, t.shape):

@@ -238,6 +238,15 @@ def _copy(t: Tensor) -> Tensor:
     return Tensor(t._node)
 
 
+def _new_as_numpys(t: Tensor, order: str, like: Tensor | None = None) -> Tensor:
+    """``t``'s value as the new array NumPy's function makes and fills
+    (``np.empty(shape, order=arrorder)``: "C", or "A" of ``like``), laid out
+    so (``memory.filled_array``): a float sum of it adds in that order, and
+    ``ravel("K")`` reads it so."""
+    from .memory import filled_array
+    return filled_array(t, order, like)
+
+
 def _along(t: Tensor, axis: int, item: Any) -> Tensor:
     """``t[..., item, ...]`` with ``item`` on ``axis``."""
     return t[(slice(None),) * axis + (item,)]
@@ -419,7 +428,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Tensor:
     >>> lt.insert(lt.asarray([1, 2, 3]), [0, 2], [8, 9]).eval()
     array([8, 1, 2, 9, 3])
     """
-    t, ax = _flat_or_axis(wrap(arr), axis)
+    a = wrap(arr)
+    t, ax = _flat_or_axis(a, axis)
     n = t.shape[ax]
     if isinstance(obj, slice):
         idx = np.arange(*obj.indices(n), dtype=np.intp)
@@ -450,8 +460,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Tensor:
         if pos not in (0, n):               # (the start and the end: any length has them)
             _fixed_length(t, ax)
         v = _fit(v, t.shape[:ax] + (v.shape[ax],) + t.shape[ax + 1:])
-        return _copy(F.concat([_along(t, ax, slice(None, pos)), v,
-                               _along(t, ax, slice(pos, None))], axis=ax))
+        return _new_as_numpys(F.concat([_along(t, ax, slice(None, pos)), v,
+                                        _along(t, ax, slice(pos, None))], axis=ax), "A", a)
     if idx.size == 0 and not isinstance(obj, (np.ndarray, Tensor)):
         idx = idx.astype(np.intp)
     k = idx.size
@@ -462,7 +472,7 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Tensor:
     # (NumPy writes them through an index array: ``new[..., idx, ...] = values``)
     v = _fit(Tensor(_assigned(t, values)), t.shape[:ax] + (k,) + t.shape[ax + 1:],
              advanced=True)
-    return _copy(_gather([t, F.astype(v, t.dtype, copy=False)], perm, ax))
+    return _new_as_numpys(_gather([t, F.astype(v, t.dtype, copy=False)], perm, ax), "A", a)
 
 
 def _cast_block(values: Any, dtype: np.dtype[Any]) -> Tensor:
@@ -484,12 +494,20 @@ def delete(arr: Any, obj: Any, axis: int | None = None) -> Tensor:
     >>> lt.delete(lt.asarray([1, 2, 3, 4]), [0, 2]).eval()
     array([2, 4])
     """
-    t, ax = _flat_or_axis(wrap(arr), axis)
+    a = wrap(arr)
+    t, ax = _flat_or_axis(a, axis)
     if isinstance(obj, Tensor):
         obj = _values(obj, "delete")
     # NumPy's own delete on the positions: its rules and errors.
     kept = np.delete(_axis_proxy(t.shape[ax], t.ndim, ax), obj, axis=ax).reshape(-1)
-    return _copy(_gather([t], kept, ax))
+    if isinstance(obj, slice) or isinstance(obj, (int, np.integer)) and \
+            not isinstance(obj, (bool, np.bool_)) or \
+            np.size(obj) == 1 and np.asarray(obj).dtype.kind in "ui":
+        # (NumPy fills a new array in "A" order with the kept blocks)
+        return _new_as_numpys(_gather([t], kept, ax), "A", a)
+    # (NumPy indexes with a mask of the kept positions: its advanced
+    # indexing's layout, the indexed axis outermost)
+    return _along(t, ax, kept)
 
 
 @ops.reports("roll")
@@ -685,7 +703,7 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
     >>> lt.pad(lt.asarray([1, 2, 3]), (2, 1), mode="reflect").eval()
     array([3, 2, 1, 2, 3, 2])
     """
-    t = wrap(array)
+    t = orig = wrap(array)
     if isinstance(pad_width, dict):
         seq: list[Any] = [(0, 0)] * t.ndim
         for ax, w in pad_width.items():
@@ -714,7 +732,7 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
             if b or a:
                 blocks = [full_along(t, ax, w, v, t.dtype) for w, v in zip((b, a), vals)]
                 t = F.concat([blocks[0], t, blocks[1]], axis=ax)
-        return _copy(t)
+        return _new_as_numpys(t, "A", orig)   # (NumPy's _pad_simple)
     if t.size == 0:
         for ax, (b, a) in enumerate(widths):
             if t.shape[ax] == 0 and (b or a):
@@ -727,7 +745,7 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
     for ax, (b, a) in enumerate(widths):
         if b or a:
             t = _gather([t], np.pad(np.arange(t.shape[ax]), (b, a), moved), ax)
-    return _copy(t)
+    return _new_as_numpys(t, "A", orig)
 
 
 def _assigned_scalar(value: Any, dtype: np.dtype[Any]) -> Any:
@@ -990,7 +1008,9 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Tensor:
         xs = F.broadcast_to(F.astype(t, dt)[:, None], (t.shape[0], n - 1))
         cols.append(F.cumulative_prod(xs, axis=1))
     v = cols[0] if len(cols) == 1 else F.concat(cols, axis=1)
-    return v if increasing else _copy(v[:, ::-1])
+    # (NumPy's: a new C array, which it fills from the last column when
+    # not increasing)
+    return _new_as_numpys(v if increasing else v[:, ::-1], "C")
 
 
 @ops.reports("indices")
@@ -1248,7 +1268,7 @@ def _take(t: Tensor, positions: np.ndarray[Any, Any], axis: int) -> Tensor:
         raise IndexError(f"index {first} is out of bounds for axis {axis} with size {n}")
     if t.size == 0:
         return zeros(t.shape[:axis] + (positions.size,) + t.shape[axis + 1:], t.dtype)
-    return _copy(_gather([t], positions, axis))
+    return _new_as_numpys(_gather([t], positions, axis), "C")     # (NumPy's take: C)
 
 
 @numpy_out(np.compress)

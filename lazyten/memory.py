@@ -54,8 +54,8 @@ import numpy as np
 from .creation import asarray
 from .functions import layout_of
 from .graph import ops
-from .graph.layout import (Layout, dense_layout, empty, keep_order, layout_known,
-                           layout_stand_in, replay_views, write_order)
+from .graph.layout import (Layout, array_layout, dense_layout, empty, infer, keep_order,
+                           layout_known, layout_stand_in, replay_views, write_order)
 from .graph.node import Node, Shape
 from .tensor import Tensor, array0, check_device, check_order, ignores_like
 
@@ -267,6 +267,40 @@ def _in_order(t: Tensor, order: str, dtype: Any) -> Tensor:
         if v is not None and (v.flags.c_contiguous if order == "C" else v.flags.f_contiguous):
             return t
     return layout_copy(t, order, dt)
+
+
+def filled_array(t: Tensor, order: str, like: Tensor | None = None) -> Tensor:
+    """``t``, the value of a NumPy function that makes a new array with
+    ``np.empty(shape, order=...)`` and fills it (``pad``, ``insert``,
+    ``select``, ...), laid out as that array: ``order`` "C", or "A" of
+    ``like`` (NumPy's ``arrorder``: F where ``like`` is Fortran- and not
+    C-contiguous, else C), decided now where ``like``'s layout is known,
+    else by ``t``'s own when it runs.  ``t`` itself (a new handle) where
+    its layout is known to be that one already: no copy.  "K" of ``like``:
+    ``np.empty_like(like)``'s (``keep_order``: ``gradient``'s, or a
+    function's ``np.array(like, copy=True)`` it then writes into, as
+    ``nan_to_num``'s), where ``like``'s layout is known."""
+    if t.size <= 1 or t.ndim < 2:
+        return t._handle()
+    layout: Layout = order
+    if order in ("A", "K") and like is not None:
+        root = like if like._root is None else like._root
+        probe = layout_of(like) if known_value(root) is not None or \
+            layout_known(root._node) else None
+        if probe is None:
+            return layout_copy(t, order, t.dtype) if order == "A" else t._handle()
+        if order == "A":
+            layout = "F" if probe.flags.f_contiguous and not probe.flags.c_contiguous else "C"
+        else:
+            layout = dense_layout(t.shape, t.dtype.itemsize, keep_order(probe))
+    v = known_value(t)
+    if v is not None and array_layout(v) == layout:
+        return t._handle()
+    n = t._node
+    if t._root is None and n.value is None and n.op.kind not in ("source", "view") \
+            and infer(n) == (layout, True):
+        return t._handle()
+    return layout_copy(t, layout, t.dtype)
 
 
 def copied(t: Tensor, order: str) -> Tensor:

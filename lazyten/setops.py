@@ -328,7 +328,10 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
     in_place = not copy and isinstance(x, Tensor)
     if t.dtype.kind == "f":
         if not in_place:
-            return fixed(t)
+            # (NumPy writes into its "K" copy of ``x``: that layout, a
+            # broadcast operand's axes kept in their memory order)
+            from .memory import filled_array
+            return filled_array(fixed(t), "K", t)
         t[...] = fixed(t)
         return t
     re, im = fixed(t.real), fixed(t.imag)
@@ -560,8 +563,11 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     dtype = np.promote_types(ta.dtype, tb.dtype)
     ta, tb = F.astype(ta, dtype, copy=False), F.astype(tb, dtype, copy=False)
     a0, a1, b0, b1 = ta[..., 0], ta[..., 1], tb[..., 0], tb[..., 1]
+    # (NumPy's result is a new C array it fills: ``np.empty(shape)``, then
+    # moved to ``axisc``, a view)
+    from .memory import filled_array
     if na == 2 and nb == 2:
-        return a0 * b1 - a1 * b0
+        return filled_array(a0 * b1 - a1 * b0, "C")
     if na == 2:                                   # a2 = 0
         b2 = tb[..., 2]
         parts = [a1 * b2, -(a0 * b2), a0 * b1 - a1 * b0]
@@ -571,7 +577,7 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     else:                                         # b2 = 0
         a2 = ta[..., 2]
         parts = [-(a2 * b1), a2 * b0, a0 * b1 - a1 * b0]
-    return F.moveaxis(F.stack(parts, axis=-1), -1, axisc)
+    return F.moveaxis(filled_array(F.stack(parts, axis=-1), "C"), -1, axisc)
 
 
 # ------------------------------------------------------------------ Python functions on data

@@ -176,7 +176,10 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Tensor:
     result = _cast(items[-1], dtype, "unsafe")                         # (np.full's cast)
     for c, choice in zip(conds[::-1], items[-2::-1]):
         result = where(c, _cast(choice, dtype, "same_kind"), result)    # (np.copyto's)
-    return result
+    # (NumPy's result is its np.full's, a C array, whatever the operands'
+    # layouts, which the where chain's would follow)
+    from .memory import filled_array
+    return filled_array(wrap(result), "C")
 
 
 def _cast(x: Tensor | complex, dtype: np.dtype[Any],

@@ -1365,7 +1365,7 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
     """NumPy's ``gradient``: central differences inside, one-sided ones (first
     or second order) at the edges, each with NumPy's formula and spacing,
     joined along the axis; float64 for integers.  A tuple for several axes."""
-    t = wrap(f)
+    t = orig = wrap(f)
     nd = t.ndim
     axes = tuple(range(nd)) if axis is None else normalize_axis_tuple(axis, nd)
     dx = _dx_list(t, axes, varargs)
@@ -1429,7 +1429,10 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
             head = a0 * first + b0 * second + c0 * third
             tail = a1 * last3 + b1 * last2 + c1 * last
         parts = [F.astype(p, otype, copy=False) for p in (head, inner, tail)]
-        outvals.append(F.concat(parts, axis=ax))
+        # (NumPy fills ``np.empty_like(f)``: "K" of ``f``, a broadcast
+        # operand's axes kept in their memory order)
+        from .memory import filled_array
+        outvals.append(filled_array(F.concat(parts, axis=ax), "K", orig))
     return outvals[0] if len(axes) == 1 else tuple(outvals)
 
 

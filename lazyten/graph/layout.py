@@ -368,6 +368,18 @@ def _walk_layout(n: Node, budget: list[int]) -> tuple[Layout, bool]:
             return _elementwise_layout(m, budget, m.inputs[:1])
     if kind == "view" and m.op.view_of is not None:
         return _view_layout(m, budget)
+    if m.op.name == "take" and not m.attrs.get("indexing"):
+        return "C", True                     # (np.take's result: a new C array)
+    if m.op.name == "concat" and m.attrs["axis"] is not None:
+        # (NumPy's concatenate: its operands' axes by their strides,
+        # ``join_order``; the executor's join buffer takes the same)
+        operands = []
+        for i in m.inputs:
+            v, known = _operand_stand_in(i, budget)
+            if not known or v is None:
+                return "C", False
+            operands.append(v)
+        return _new_layout(join_order(operands), m), True
     if m.op.name == "layout_copy" and (m.attrs["order"] in ("C", "F")
                                        or isinstance(m.attrs["order"], tuple)):
         return m.attrs["order"], True
