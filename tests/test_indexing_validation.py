@@ -54,6 +54,8 @@ GETS: list[tuple[np.ndarray[Any, Any], Any]] = [
     # integer past intp is NumPy's OverflowError
     (x, np.array([2**64 - 1, 0], np.uint64)), (y, (np.array([2**64 - 1], np.uint64), 1)),
     (x, [2**64 - 1]), (x, 2**63), (y, (0, np.uint64(2**64 - 1))),
+    # an int past 64 bits is no integer index to NumPy (IndexError), either sign
+    (x, 2**64), (x, -2**64), (y, (0, 2**70)), (x, (..., 2**64)),
     # not indices
     (x, [Index(), Index()]), (x, [1, [2, 3]]), (x, "a"), (x, b"a"), (x, np.float64(1)),
     (y, (1, 2.0)), (y, (1, np.array(2.0))), (x, (..., 1.0, ...)), (x, (0, 0, 1.0)),
@@ -146,6 +148,7 @@ SETS: list[tuple[np.ndarray[Any, Any], Any, Any]] = [
     (x, range(2), 7.0), (x, np.array([0, 1]).data, 7.0), (x, Index(), 7.0),
     (y, (Index(), [0, 2]), 7.0), (x, [], 1.0), (x, np.array([]), 1.0), (x, "a", 1.0),
     (x, (0, 0, 1.0), 1.0), (x, np.array([2**64 - 1], np.uint64), 5.0), (x, 2**63, 5.0),
+    (x, 2**64, 5.0), (y, (2**65, 0), 5.0),
     # the index's error before the value's (NumPy: integers and the index's
     # form first; an index array's values after the value and its shape)
     (np.zeros(1), -2, np.arange(2.0)), (np.zeros(3, np.int8), 5, 300),

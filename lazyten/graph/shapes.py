@@ -173,6 +173,19 @@ def transpose_axes(ndim: int, axes: Sequence[int] | None) -> tuple[int, ...]:
     return norm
 
 
+
+def _past_intp(k: int) -> None:
+    """NumPy's error for an integer index past intp's range: a Python int of
+    64 bits at most (up to 2**64 - 1, a uint64) fails its conversion to
+    intp (OverflowError); a larger one is no integer index to NumPy at all
+    (IndexError, as for a float)."""
+    if abs(k) >= 2**64:
+        raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                         f"(`None`) and integer or boolean arrays are valid indices; got "
+                         f"an int of {k.bit_length()} bits")
+    if k > _INTP_MAX:
+        raise OverflowError("Python int too large to convert to C long")
+
 def normalize_index(shape: Shape, index: Any) -> tuple[tuple[IndexItem, ...], Shape]:
     """Basic NumPy indexing, made concrete: (normalized items, result shape).
 
@@ -219,8 +232,7 @@ def normalize_index(shape: Shape, index: Any) -> tuple[tuple[IndexItem, ...], Sh
                                  f"(`None`) and integer or boolean arrays are valid indices; "
                                  f"got {type(it).__name__}") from None
             if not -size <= k < size:
-                if k > _INTP_MAX:                  # (NumPy's conversion to intp fails first)
-                    raise OverflowError("Python int too large to convert to C long")
+                _past_intp(k)                      # (NumPy's conversion to intp fails first)
                 raise IndexError(f"index {k} is out of bounds for axis {dim} with size {size}")
             out_items.append(("i", k % size))
         dim += 1
@@ -289,8 +301,7 @@ def advanced_index(shape: Shape, index: tuple[Any, ...],
         else:
             k = operator.index(it)
             if not -size <= k < size:
-                if k > _INTP_MAX:
-                    raise OverflowError("Python int too large to convert to C long")
+                _past_intp(k)
                 raise IndexError(f"index {k} is out of bounds for axis {dim - 1} with "
                                  f"size {size}")
             items.append(("i", k % size))
