@@ -1086,13 +1086,24 @@ def _quantile_entry(fn: Callable[..., Any], a: Any, q: Any, axis: Any, method: s
     t = wrap(a)
     weak = type(q) in (int, float)
     qv = _concrete(q) if isinstance(q, Tensor) else q
-    # NumPy's own checks: real input, q's range, the method, the axes, q's rank.
-    _probe(fn, t, q=qv, axis=axis, method="inverted_cdf" if weights is not None else method,
-           keepdims=keepdims)
+    # NumPy's own checks: real input, q's range, the method, the axes, q's
+    # rank; with weights, in NumPy's order: those (a method that takes any
+    # array), then the method, the weights, and last the rest (an empty
+    # axis: inverted_cdf's IndexError)
+    if weights is None:
+        _probe(fn, t, q=qv, axis=axis, method=method, keepdims=keepdims)
+    else:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fn(np.zeros((1,) * t.ndim, t.dtype), qv)           # (no axis checked yet)
     wv = None
     if weights is not None:
         if method != "inverted_cdf":
             raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+        if not nan:
+            axes_n = None if axis is None else normalize_axis_tuple(axis, t.ndim, argname="axis")
+            wv = _quantile_weights(_concrete(weights), t.shape, axes_n)
+        _probe(fn, t, q=qv, axis=axis, method=method, keepdims=keepdims)
         if nan:
             # NumPy drops each lane's NaNs with their weights and raises when
             # the weights left sum to zero: that needs the values, so the
@@ -1101,8 +1112,6 @@ def _quantile_entry(fn: Callable[..., Any], a: Any, q: Any, axis: Any, method: s
                 warnings.simplefilter("ignore")
                 return asarray(fn(np.asarray(t), qv, axis=axis, method=method,
                                   keepdims=keepdims, weights=_concrete(weights)))
-        axes_n = None if axis is None else normalize_axis_tuple(axis, t.ndim, argname="axis")
-        wv = _quantile_weights(_concrete(weights), t.shape, axes_n)
     if (nan and t.dtype.kind in "fc") or _length_at_call(t, axis):
         return _quantile_op(fn.__name__, t, axis, keepdims, q=_q_attr(qv), method=method)
     if nan and t.size == 0:

@@ -873,3 +873,25 @@ def test_histogram2d_and_histogramdd(engine: Any) -> None:
     for e, we in zip(edges, wedges):
         same_bits(e.eval(), we)
     check(lambda: np.histogram2d(x, y[:5]), lambda: lt.histogram2d(tx, y[:5]))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.quantile(np.zeros((3, 0)), 0.5, axis=1, weights=np.ones(0)),
+    lambda m: m.quantile(np.zeros((3, 0)), 0.5, axis=1, weights=np.ones(2), method="inverted_cdf"),
+    lambda m: m.percentile(np.zeros((3, 0)), 50, axis=0, weights=np.ones(3)),
+    lambda m: m.quantile(np.zeros((3, 0)), 1.5, axis=1, weights=np.ones(0)),
+    lambda m: m.quantile(np.zeros((3, 2)), 0.5, axis=3, weights=np.ones(2)),
+    lambda m: m.quantile(np.ones((3, 2)), 0.5, axis=1, weights=-np.ones(2), method="inverted_cdf"),
+    lambda m: m.nanquantile(np.zeros((3, 0)), 0.5, axis=1, weights=np.ones(0)),
+    lambda m: m.quantile(np.zeros(3, complex), 0.5, weights=np.ones(3)),
+], ids=lambda c: "")
+def test_weighted_quantile_checks_in_numpys_order(call: Any) -> None:
+    """With weights, NumPy checks q (and real input) first, then the method,
+    then the weights, and only then computes (where an empty axis is
+    inverted_cdf's IndexError): an empty input gave that IndexError before
+    the method's or the weights' ValueError."""
+    with pytest.raises(Exception) as want, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        call(np)
+    with pytest.raises(type(want.value)):
+        call(lt)
