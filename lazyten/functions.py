@@ -1260,6 +1260,17 @@ def matmul(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> Tensor:
     kwargs = _non_default(kwargs)
     if kwargs:
         return _gufunc_now(np.matmul, "matmul", (a, b), kwargs)
+    if type(a) in _PY_SCALARS or type(b) in _PY_SCALARS:
+        # NumPy converts a Python scalar (NEP 50: ``uint8 @ 300`` is its
+        # OverflowError) before it checks the core dimensions (a scalar
+        # has none): its own call on stand-ins gives its error in its order.
+        def stand_in(x: Any) -> Any:
+            return x if type(x) in _PY_SCALARS else np.zeros((1, 1), wrap(x).dtype)
+        try:
+            np.matmul(stand_in(a), stand_in(b))
+        except Exception as e:  # noqa: BLE001 - NumPy's error, located
+            raise ops.located("matmul", [wrap(x)._node for x in (a, b)
+                                         if type(x) not in _PY_SCALARS], e) from None
     return _binary("matmul", a, b)
 
 

@@ -199,3 +199,25 @@ def test_in_place_operators_raise_numpys_exception_classes(call: Any) -> None:
     for attr in ("casting", "from_", "to"):
         assert getattr(got.value, attr, None) == getattr(want.value, attr, None)
     assert "[operands:" in " ".join([str(got.value), *getattr(got.value, "__notes__", [])])
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.asarray(np.ones(2, bool)) - m.asarray(np.ones(3, bool)),
+    lambda m: m.asarray(np.ones(2)) & m.asarray(np.ones(3)),
+    lambda m: m.asarray(np.ones(2)) << m.asarray(np.ones(3, int)),
+    lambda m: m.asarray(np.ones(2, complex)) // m.asarray(np.ones(3)),
+    lambda m: m.asarray(np.ones((3, 3), np.uint8)) @ 300,
+    lambda m: 300 @ m.asarray(np.ones((3, 3), np.uint8)),
+    lambda m: m.matmul(m.asarray(np.ones((2, 2), np.int8)), -300),
+    # no type error: the shapes'
+    lambda m: m.asarray(np.ones(2, np.uint8)) + m.asarray(np.ones(3)),
+    lambda m: m.asarray(np.ones((3, 3))) @ 2.5,
+], ids=lambda c: "")
+def test_a_type_error_comes_before_a_shape_error_as_numpys(call: Any) -> None:
+    """NumPy resolves a ufunc's loop (and converts a Python scalar) before
+    it broadcasts: with both wrong, its TypeError or OverflowError, not the
+    shapes' ValueError."""
+    with pytest.raises(Exception) as want:
+        call(np)
+    with pytest.raises(type(want.value)):
+        call(lt)

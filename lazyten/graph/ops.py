@@ -1415,13 +1415,15 @@ def _build_elementwise(spec: OpSpec, ins: tuple[Node, ...], attrs: dict[str, Any
             cacheable = False
     key = tuple(sig)
     try:
-        if broadcast:
-            shape = S.broadcast_shapes(*[n.shape for n in ins])
+        # (the loop's dtypes first: NumPy's type error, or a Python int's
+        # OverflowError, comes before its shapes' ValueError)
         dtype = _elementwise_dtypes.get(key) if cacheable else None
         if dtype is None:
             dtype = probe_dtype(spec, ins, attrs)
             if cacheable:
                 _elementwise_dtypes[key] = dtype  # an atomic store; racing writers agree
+        if broadcast:
+            shape = S.broadcast_shapes(*[n.shape for n in ins])
     except BUILD_ERRORS as e:
         raise located(spec.name, ins, e, src) from None
     # ``intern`` gives such a node its short (op, input ids) key itself.
