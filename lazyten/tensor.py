@@ -328,8 +328,6 @@ class Tensor:
         old (``t[...] = v``), so a layout to keep is a copy of it in that
         layout, not a write over the old value (which computed it)."""
         nv = new_value
-        if self._root is None:
-            _check_writeable(self._n, nv)
         if nv.dtype != self.dtype:
             nv = ops.apply("astype", [nv], dtype=self.dtype)
         if nv.shape != self.shape:
@@ -373,7 +371,6 @@ class Tensor:
             self._write(nv)
             return
         rn = root._node
-        _check_writeable(rn, nv)
         order = write_order(rn)
         layout = {} if order == "C" else {"order": order}
         root._write_root(ops.apply("view_update", [rn, nv], path=self._path, **layout))
@@ -2010,18 +2007,6 @@ def node_of(x: Any, src: tuple[str, int] | None = None) -> Node:
     if isinstance(x, _SCALARS) or isinstance(x, np.generic):
         return ops.const(x, src)
     return wrap(x)._node
-
-
-def _check_writeable(root: Node, new: Node) -> None:
-    """A write to a tensor over a user's read-only array (``flags.writeable``
-    False: a read-only memory map, ``np.broadcast_to``'s, ``frombuffer`` of
-    bytes) is NumPy's ValueError, on the line that writes: lazyten never
-    writes a user's array, but ``lt.asarray`` promises NumPy's answers, and
-    NumPy refuses it (``lt.array`` copies it into a tensor that takes writes)."""
-    if root.value is not None and root.op.name == "input" and not root.value.flags.writeable:
-        raise ops.located("write", [root, new], ValueError(
-            "assignment destination is read-only (the tensor wraps a read-only array; "
-            "lt.array(x) copies it into one that takes writes)"))
 
 
 def _apply_elementwise(name: str, *operands: Any) -> Tensor:
