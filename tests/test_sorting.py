@@ -398,3 +398,19 @@ def test_select_is_lazy_and_tensorflows_is_in_tfcompat(engine: Any) -> None:
     assert lt.select is not lt.tfcompat.select
     assert_eq(lt.tfcompat.select(lt.asarray([True, False, True]), t, -t),
               np.where(np.array([True, False, True])[:, None], x, -x))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, t: m.take_along_axis(t, np.array([0, 1]), axis=2),
+    lambda m, t: m.take_along_axis(t, np.array([[0.5]]), axis=-3),
+    lambda m, t: m.take_along_axis(t, np.array([0.5]), axis=0),
+    lambda m, t: m.take_along_axis(t, np.array([0]), axis=0),
+], ids=lambda c: "")
+def test_take_along_axis_checks_the_axis_first(call: Any) -> None:
+    """NumPy normalizes the axis (AxisError) before it checks the indices'
+    dtype and rank."""
+    x = np.zeros((2, 3))
+    with pytest.raises(Exception) as want:
+        call(np, x)
+    with pytest.raises(type(want.value)):
+        call(lt, lt.asarray(x))

@@ -1240,12 +1240,12 @@ register(OpSpec("searchsorted", "join", _searchsorted_impl, _searchsorted_infer,
 def _take_along_axis_infer(inputs: Sequence[Node], attrs: dict[str, Any]
                            ) -> tuple[Shape, dict[str, Any]]:
     x, idx = inputs
+    ax = S.normalize_axis(attrs.get("axis", -1), x.ndim)      # (NumPy's first check)
     if idx.dtype.kind not in "iu":
         raise IndexError(f"arrays used as indices must be of integer type, got {idx.dtype}")
     if x.ndim != idx.ndim:
         raise ValueError(f"`indices` and `arr` must have the same number of dimensions: "
                          f"{idx.ndim} and {x.ndim}")
-    ax = S.normalize_axis(attrs.get("axis", -1), x.ndim)
     try:
         rest = S.broadcast_shapes(tuple(d for i, d in enumerate(x.shape) if i != ax),
                                   tuple(d for i, d in enumerate(idx.shape) if i != ax))
