@@ -240,11 +240,12 @@ def _copy(t: Tensor) -> Tensor:
 
 def _new_as_numpys(t: Tensor, order: str, like: Tensor | None = None) -> Tensor:
     """``t``'s value as the new array NumPy's function makes and fills
-    (``np.empty(shape, order=arrorder)``: "C", or "A" of ``like``), laid out
-    so (``memory.filled_array``): a float sum of it adds in that order, and
-    ``ravel("K")`` reads it so."""
+    (``np.empty(shape, like.dtype, order=arrorder)``: "C", or "A" or "K" of
+    ``like``), laid out so (``memory.filled_array``): a float sum of it adds
+    in that order, and ``ravel("K")`` reads it so; in ``like``'s dtype, a
+    big-endian one kept."""
     from .memory import filled_array
-    return filled_array(t, order, like)
+    return filled_array(t, order, like, None if like is None else like.dtype)
 
 
 def _along(t: Tensor, axis: int, item: Any) -> Tensor:
@@ -521,7 +522,7 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Tensor:
     >>> lt.roll(lt.arange(5), 2).eval()
     array([3, 4, 0, 1, 2])
     """
-    t = wrap(a)
+    t = orig = wrap(a)
     if isinstance(shift, Tensor):
         shift = _values(shift, "roll")
     if axis is None:
@@ -538,7 +539,8 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Tensor:
         n = t.shape[ax]
         if n and sh % n:
             t = _gather([t], (np.arange(n) - sh % n) % n, ax)
-    return _copy(t)
+    # (NumPy's: ``np.empty_like(a)``, filled: "K" of ``a``, its dtype)
+    return _new_as_numpys(t, "K", orig)
 
 
 @ops.reports("resize")
@@ -1268,7 +1270,9 @@ def _take(t: Tensor, positions: np.ndarray[Any, Any], axis: int) -> Tensor:
         raise IndexError(f"index {first} is out of bounds for axis {axis} with size {n}")
     if t.size == 0:
         return zeros(t.shape[:axis] + (positions.size,) + t.shape[axis + 1:], t.dtype)
-    return _new_as_numpys(_gather([t], positions, axis), "C")     # (NumPy's take: C)
+    # (NumPy's take: a new C array of ``t``'s dtype)
+    from .memory import filled_array
+    return filled_array(_gather([t], positions, axis), "C", dtype=t.dtype)
 
 
 @numpy_out(np.compress)

@@ -269,7 +269,8 @@ def _in_order(t: Tensor, order: str, dtype: Any) -> Tensor:
     return layout_copy(t, order, dt)
 
 
-def filled_array(t: Tensor, order: str, like: Tensor | None = None) -> Tensor:
+def filled_array(t: Tensor, order: str, like: Tensor | None = None,
+                 dtype: np.dtype[Any] | None = None) -> Tensor:
     """``t``, the value of a NumPy function that makes a new array with
     ``np.empty(shape, order=...)`` and fills it (``pad``, ``insert``,
     ``select``, ...), laid out as that array: ``order`` "C", or "A" of
@@ -279,8 +280,15 @@ def filled_array(t: Tensor, order: str, like: Tensor | None = None) -> Tensor:
     its layout is known to be that one already: no copy.  "K" of ``like``:
     ``np.empty_like(like)``'s (``keep_order``: ``gradient``'s, or a
     function's ``np.array(like, copy=True)`` it then writes into, as
-    ``nan_to_num``'s), where ``like``'s layout is known."""
-    if t.size <= 1 or t.ndim < 2:
+    ``nan_to_num``'s), where ``like``'s layout is known.  ``dtype``: the
+    new array's, where NumPy gives it the operand's own (``np.empty(shape,
+    arr.dtype)``: a big-endian ``>i4`` kept, where lazyten's joins compute
+    in the machine's order)."""
+    dt = t.dtype if dtype is None else np.dtype(dtype)
+    if dt != t.dtype:
+        if t.size <= 1 or t.ndim < 2:
+            return layout_copy(t, "C", dt)
+    elif t.size <= 1 or t.ndim < 2:
         return t._handle()
     layout: Layout = order
     if order in ("A", "K") and like is not None:
@@ -288,19 +296,20 @@ def filled_array(t: Tensor, order: str, like: Tensor | None = None) -> Tensor:
         probe = layout_of(like) if known_value(root) is not None or \
             layout_known(root._node) else None
         if probe is None:
-            return layout_copy(t, order, t.dtype) if order == "A" else t._handle()
+            return layout_copy(t, order, dt) if order == "A" or dt != t.dtype else t._handle()
         if order == "A":
             layout = "F" if probe.flags.f_contiguous and not probe.flags.c_contiguous else "C"
         else:
             layout = dense_layout(t.shape, t.dtype.itemsize, keep_order(probe))
-    v = known_value(t)
-    if v is not None and array_layout(v) == layout:
-        return t._handle()
-    n = t._node
-    if t._root is None and n.value is None and n.op.kind not in ("source", "view") \
-            and infer(n) == (layout, True):
-        return t._handle()
-    return layout_copy(t, layout, t.dtype)
+    if dt == t.dtype:
+        v = known_value(t)
+        if v is not None and array_layout(v) == layout:
+            return t._handle()
+        n = t._node
+        if t._root is None and n.value is None and n.op.kind not in ("source", "view") \
+                and infer(n) == (layout, True):
+            return t._handle()
+    return layout_copy(t, layout, dt)
 
 
 def copied(t: Tensor, order: str) -> Tensor:

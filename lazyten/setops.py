@@ -331,7 +331,7 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
             # (NumPy writes into its "K" copy of ``x``: that layout, a
             # broadcast operand's axes kept in their memory order)
             from .memory import filled_array
-            return filled_array(fixed(t), "K", t)
+            return filled_array(fixed(t), "K", t, t.dtype)
         t[...] = fixed(t)
         return t
     re, im = fixed(t.real), fixed(t.imag)

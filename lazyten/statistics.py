@@ -1441,7 +1441,8 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
         # (NumPy fills ``np.empty_like(f)``: "K" of ``f``, a broadcast
         # operand's axes kept in their memory order)
         from .memory import filled_array
-        outvals.append(filled_array(F.concat(parts, axis=ax), "K", orig))
+        outvals.append(filled_array(F.concat(parts, axis=ax), "K", orig,
+                                    orig.dtype if orig.dtype.kind in "fc" else None))
     return outvals[0] if len(axes) == 1 else tuple(outvals)
 
 

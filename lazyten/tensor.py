@@ -902,7 +902,6 @@ class Tensor:
         with ``t.__setitem__``'s cast, and ``x = t[0]; x += 1`` leaves ``t``)."""
         return self._steps is _ELEMENT and self._root is None
 
-    @writes
     def _cast_back_error(self, name: str, o: Any) -> BaseException | None:
         """NumPy's own error for ``self <name>= o`` whose result cannot be
         cast back to this dtype (``_UFuncOutputCastingError``: ``except
@@ -920,6 +919,7 @@ class Tensor:
             return None
         return None
 
+    @writes
     def _inplace(self, name: str, o: Any) -> Tensor:
         # (a write: an array operand is read at the call, as NumPy's ``+=``)
         try:
