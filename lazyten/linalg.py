@@ -892,6 +892,9 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> T
     >>> float(lt.linalg.norm(a, lt.inf))  # max row sum of |a|
     7.0
     """
+    if isinstance(ord, Tensor):
+        # (an order given as a 0-d tensor: NumPy compares its value)
+        ord = ord.eval()[()]
     return _node("linalg_norm", [x], ord=ord, axis=axis, keepdims=bool(keepdims))
 
 

@@ -681,7 +681,10 @@ def _pairs(x: Any, nd: int, as_index: bool = False) -> list[tuple[Any, Any]]:
 
 
 def _frozen(v: Any) -> Any:
-    """A keyword argument as a hashable node attribute (nested tuples)."""
+    """A keyword argument as a hashable node attribute (nested tuples; a
+    tensor's values, computed now: NumPy's function reads them)."""
+    if isinstance(v, Tensor):
+        v = _values(v, "pad")
     if isinstance(v, (list, tuple, np.ndarray)):
         out = np.asarray(v).tolist()
         return tuple(_frozen(x) for x in out) if isinstance(out, list) else out

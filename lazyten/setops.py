@@ -684,7 +684,9 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any,
     n2 = len(funclist)
     # (NumPy's undocumented rule: a single condition is a list of one; its
     # condlist[0] is read first, an IndexError for a 0-d array)
-    if np.isscalar(condlist) or (not _lists_arrays(condlist) and t.ndim != 0):
+    # (a 0-d tensor, ``t > 0`` of a 0-d ``t``, is NumPy's scalar there)
+    if np.isscalar(condlist) or isinstance(condlist, Tensor) and condlist.ndim == 0 \
+            or (not _lists_arrays(condlist) and t.ndim != 0):
         condlist = [condlist]
     conds = _conditions(condlist)
     n = len(conds)

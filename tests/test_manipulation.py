@@ -998,3 +998,17 @@ def test_big_endian_operands(engine: Any) -> None:
             assert got.dtype.newbyteorder("=") == want.dtype.newbyteorder("="), name
         else:
             assert got.dtype == want.dtype, name
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int64])
+def test_zero_d_tensors_as_parameters(engine: Any, dt: Any) -> None:
+    """A 0-d tensor where NumPy takes a number or a 0-d array (pad's
+    ``end_values``, ``stat_length``, ``constant_values``, norm's ``ord``):
+    its value (it raised ``unhashable type: 'Tensor'``)."""
+    x = np.arange(12.0).reshape(3, 4)
+    a = np.array(2, dt)
+    for f in (lambda m, t, v: m.pad(t, 1, "linear_ramp", end_values=v),
+              lambda m, t, v: m.pad(t, 1, "maximum", stat_length=v),
+              lambda m, t, v: m.pad(t, (1, 2), constant_values=v),
+              lambda m, t, v: m.linalg.norm(t, v)):
+        check(lambda: f(np, x, a), lambda: f(lt, lt.asarray(x), lt.asarray(a)))

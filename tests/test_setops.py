@@ -522,8 +522,13 @@ def test_edge_cases_found_by_review(engine: Any) -> None:
     x = np.asarray(3.0)
     t = lt.asarray(x)
     check(lambda: np.piecewise(x, np.asarray(x > 0), [1, 2]),     # a 0-d array: IndexError
-          lambda: lt.piecewise(t, t > 0, [1, 2]))
+          lambda: lt.piecewise(t, np.asarray(x > 0), [1, 2]))
     check(lambda: np.piecewise(x, x > 0, [1, 2]), lambda: lt.piecewise(t, x > 0, [1, 2]))
+    # (``t > 0`` of a 0-d tensor stands for NumPy's ``x > 0``, a scalar: the
+    # same code with np for lt, not the 0-d array np.asarray makes of it)
+    check(lambda: np.piecewise(x, x > 0, [1, 2]), lambda: lt.piecewise(t, t > 0, [1, 2]))
+    check(lambda: np.piecewise(x, x < 0, [lambda v: v * 2, 7.0]),
+          lambda: lt.piecewise(t, t < 0, [lambda v: v * 2, 7.0]))
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64", "int16"])
