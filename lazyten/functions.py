@@ -504,13 +504,15 @@ def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: 
         t = Tensor(ops.apply("astype", [t._node], dtype=dt, ufunc=True))
     # Which operand a tie gives (0.0 against -0.0).  NumPy's clip with both
     # bounds constant (its loop's stride-0 case) keeps x on a tie for real
-    # floats (``x < min ? min : x``); maximum and minimum give their second
-    # operand on a tie for float32/64 (SIMD loops), their first for float16.
+    # floats (``x < min ? min : x``) and gives the bound for complex ones
+    # (``x > min ? x : min``); maximum and minimum give their second
+    # operand on a tie for float32/64 (SIMD loops), their first for float16
+    # and complex.
     # Otherwise clip gives the bound on a tie and the first NaN of two, and
     # the order (x, bound) keeps NaNs right (float16's and complex ties
     # differ there); with one bound NumPy calls maximum(x, min) itself.
-    bound_first = dt.kind == "f" and dt not in _TIE_FIRST and min is not None \
-        and max is not None and _one_value(min) and _one_value(max)
+    bound_first = (dt.kind == "f" and dt not in _TIE_FIRST or dt.kind == "c") \
+        and min is not None and max is not None and _one_value(min) and _one_value(max)
     if min is not None:
         t = _apply_elementwise("maximum", *((min, t) if bound_first else (t, min)))
     if max is not None:

@@ -322,6 +322,19 @@ def test_clip_ties_of_signed_zeros(engine: Any, dtype: str) -> None:
         assert lo in zeros or hi in zeros
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_clip_to_constant_bounds_gives_the_bound_on_a_tie(engine: Any,
+                                                                  dtype: str) -> None:
+    """NumPy's complex clip with both bounds constant gives the bound on a
+    tie (``x > min ? x : min``): ``clip(-0-0j, 0.0, 0.5)`` is ``0+0j`` (it
+    was x's ``-0``); with one bound it is ``maximum(x, min)``'s x."""
+    z = np.array([-0.0 + 0j, 0.0 + 0j, complex(-0.0, -0.0), 0.2 + 0.1j, 0.6 + 0j, -1 + 2j,
+                  0.5 + 0j, complex(0.5, -0.0), complex(-0.0, 1)], dtype)
+    for lo, hi in ((0.0, 0.5), (-0.0, 0.5), (np.array(0j), 0.5), (-0.0, -0.0), (0j, 0.5 + 0j),
+                   (0.0, None), (None, 0.0)):
+        same_bits(lt.clip(lt.asarray(z), lo, hi).eval(), np.clip(z, lo, hi))
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_repeat_and_tile(engine: Any, dtype: np.dtype[Any]) -> None:
     """``repeat`` with a count or a count per element (the array API's
