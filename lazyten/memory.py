@@ -300,7 +300,7 @@ def filled_array(t: Tensor, order: str, like: Tensor | None = None,
         if order == "A":
             layout = "F" if probe.flags.f_contiguous and not probe.flags.c_contiguous else "C"
         else:
-            layout = dense_layout(t.shape, t.dtype.itemsize, keep_order(probe))
+            layout = dense_layout(t.shape, dt.itemsize, keep_order(probe))
     if dt == t.dtype:
         v = known_value(t)
         if v is not None and array_layout(v) == layout:
