@@ -582,6 +582,12 @@ def _assigned(t: Tensor, value: Any) -> Node:
         return ops.const(np.asarray(value, dtype=t.dtype)[()])
     if isinstance(value, (list, tuple)):
         return wrap(np.asarray(value, dtype=t.dtype))._node
+    if value is None or isinstance(value, (str, bytes)):
+        # (NumPy converts these into the array's dtype as it stores them:
+        # None into floats is NaN, "5" into integers 5; its errors otherwise)
+        buf = np.empty((), t.dtype)
+        buf[()] = value
+        return ops.const(buf[()])
     return node_of(value)
 
 

@@ -161,6 +161,10 @@ SETS: list[tuple[np.ndarray[Any, Any], Any, Any]] = [
     (np.zeros((3, 3)), (slice(0, 1), 7), [1, [2, 3]]), (np.zeros(3), [5], [1, [2, 3]]),
     (np.zeros(3), m2, [1, [2, 3]]), (np.zeros((3, 3)), (slice(None), 5), [[1]]),
     (np.zeros(3), np.array(5), np.arange(2.0)),
+    # values NumPy converts as it stores them (None into floats is NaN, "5"
+    # into integers 5), or refuses with its own error
+    (x, 0, None), (x, 1, "1.5"), (np.zeros(3, np.int16), 2, "5"), (x, 0, "abc"),
+    (np.zeros(3, int), 0, None), (np.zeros(3, complex), 1, "1+2j"), (x, slice(0, 2), b"7"),
 ]
 
 
