@@ -569,7 +569,12 @@ def resize(a: Any, new_shape: Any) -> Tensor:
         return zeros(dims, t.dtype)
     reps = -(-total // t.size)
     flat = F.broadcast_to(t[None, :], (reps, t.size)).reshape(-1)
-    return _copy(flat[:total].reshape(dims))
+    r = _copy(flat[:total].reshape(dims))
+    # (NumPy's is its concatenate's, in the machine's byte order)
+    if not t.dtype.isnative:
+        from .memory import filled_array
+        return filled_array(r, "C", dtype=t.dtype.newbyteorder("="))
+    return r
 
 
 @ops.reports("block")
@@ -896,7 +901,10 @@ def _diag(v: Any, k: int, what: str) -> Tensor:
     zero = zeros((), t.dtype)
     padded = F.concat([t, zeros((abs(k),), t.dtype)]) if k else t
     lane = padded[:, None] if k >= 0 else padded[None, :]
-    return F.where(eye(n, n, k, dtype=np.bool_), lane, zero)
+    r = F.where(eye(n, n, k, dtype=np.bool_), lane, zero)
+    # (NumPy's is ``zeros((n, n), v.dtype)`` filled: a big-endian ``>i4``
+    # kept, where ``where`` computes in the machine's order)
+    return r if t.dtype.isnative else _new_as_numpys(r, "C", t)
 
 
 @ops.reports("diagflat")
