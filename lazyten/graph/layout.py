@@ -49,22 +49,37 @@ def memory_order(args: list[Any], shape: tuple[int, ...]) -> tuple[int, ...] | N
     True
     """
     nd = len(shape)
-    votes = []
+    keys: list[list[int | None]] = []
     for a in args:
         if isinstance(a, np.ndarray) and a.ndim:
-            pad = nd - a.ndim
-            votes.append([0] * pad + [0 if d == 1 else abs(s)
-                                      for d, s in zip(a.shape, a.strides)])
-    perm = list(range(nd - 1, -1, -1))           # innermost first, as NumPy's
-    for i0 in range(1, nd):
+            # (innermost first, so a stride's key is its negation; a length-1
+            # or broadcast axis has no say)
+            key: list[int | None] = [None] * (nd - a.ndim)
+            keys.append(key + [None if d == 1 or not st else -abs(st)
+                               for d, st in zip(a.shape, a.strides)])
+    perm = _sorted_axes(keys, list(range(nd - 1, -1, -1)))
+    order = tuple(reversed(perm))
+    return None if order == tuple(range(nd)) else order
+
+
+def _sorted_axes(keys: Sequence[Sequence[int | None]], perm: list[int]) -> list[int]:
+    """``perm`` sorted by NumPy's stable insertion sort of axes (its
+    iterator's ``npyiter_find_best_axis_ordering``, and in the other
+    direction ``PyArray_CreateMultiSortedStridePerm``): a pair of axes is
+    decided by the operands with a key on both (None: no say), the later
+    axis moving ahead only where its key is the smaller for every operand
+    that has a say; where they disagree, the pair stays as it was (C order
+    wins a conflict)."""
+    for i0 in range(1, len(perm)):
         ax0 = perm[i0]
         pos = i0
         for i1 in range(i0 - 1, -1, -1):
             ax1 = perm[i1]
             ambiguous, swap = True, False
-            for s in votes:
-                if s[ax0] and s[ax1]:
-                    if s[ax1] <= s[ax0]:
+            for k in keys:
+                a, b = k[ax0], k[ax1]
+                if a is not None and b is not None:
+                    if a <= b:
                         swap = False             # C order wins a conflict
                     elif ambiguous:
                         swap = True
@@ -76,8 +91,7 @@ def memory_order(args: list[Any], shape: tuple[int, ...]) -> tuple[int, ...] | N
             pos = i1
         if pos != i0:
             perm.insert(pos, perm.pop(i0))
-    order = tuple(reversed(perm))
-    return None if order == tuple(range(nd)) else order
+    return perm
 
 
 def dense_layout(shape: tuple[int, ...], itemsize: int,
@@ -159,27 +173,8 @@ def join_order(arrays: Sequence[np.ndarray[Any, Any]]) -> tuple[int, ...] | None
     ((1, 0), True)
     """
     nd = arrays[0].ndim if arrays else 0
-    perm = list(range(nd))
-    for i0 in range(1, nd):
-        ax0 = perm[i0]
-        pos = i0
-        for i1 in range(i0 - 1, -1, -1):
-            ax1 = perm[i1]
-            ambiguous, swap = True, False
-            for v in arrays:
-                if v.shape[ax0] != 1 and v.shape[ax1] != 1:
-                    if abs(v.strides[ax0]) <= abs(v.strides[ax1]):
-                        swap = False             # C order wins a conflict
-                    elif ambiguous:
-                        swap = True
-                    ambiguous = False
-            if ambiguous:
-                continue
-            if not swap:
-                break
-            pos = i1
-        if pos != i0:
-            perm.insert(pos, perm.pop(i0))
+    perm = _sorted_axes([[None if d == 1 else abs(st) for d, st in zip(v.shape, v.strides)]
+                         for v in arrays], list(range(nd)))
     order = tuple(perm)
     return None if order == tuple(range(nd)) else order
 
