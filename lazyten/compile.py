@@ -360,7 +360,13 @@ def _call_bounds(n: Node, key: tuple[Any, ...]) -> tuple[Any, ...]:
     where the call gives every None dimension one size; otherwise which
     dimension each came from is not known: a clear error."""
     def call(v: Any) -> Any:
-        if v is None or not _rep_multiple(abs(v)):
+        if v is None:
+            return v
+        if not _rep_multiple(abs(v)):
+            if _computed_from_size(v):
+                raise _cannot(n, f"its index bound {v} was computed from a None dimension's "
+                                 f"size (x.shape[0] - 1, len(x) // 2), which is known only "
+                                 f"when the function runs")
             return v
         sizes = _call_sizes.get()
         if len(sizes) != 1:
@@ -474,9 +480,44 @@ def _symbolic_number(v: Any) -> bool:
     # ``x.sum() / x.shape[0]`` on a None axis bakes SYMBOLIC_DIM into the
     # graph; a constant is a value alone, so its value is all there is to go on.
     try:
-        return v != 0 and float(v).is_integer() and int(v) % SYMBOLIC_DIM == 0
+        return v != 0 and float(v).is_integer() and int(v) % SYMBOLIC_DIM == 0 \
+            or _computed_from_size(v)
     except (TypeError, ValueError, OverflowError):
         return False
+
+
+# How far from the representative size a number computed from it may lie
+# and still be taken for one: ``n - 1``, ``n // 2``, ``k / n``, ... for k up
+# to this.  (The size, 1,013,627, is prime, and a user's constant this close
+# to one of these numbers in a graph over a None dimension is unlikely; it
+# is refused with the same message, never computed wrong.)
+_NEAR = 64
+
+
+def _computed_from_size(v: Any) -> bool:
+    """Whether the number ``v`` looks computed from a None dimension's
+    representative size ``n`` (``SYMBOLIC_DIM``) other than as a multiple of
+    it: ``n`` give or take a little (``x.shape[0] - 1``), a small fraction
+    of it (``n // 2``, ``n / 4``), a small multiple of its reciprocal
+    (``1 / n``, ``2.0 / x.shape[0]``) or its square root (``sqrt(n)``,
+    ``1 / sqrt(n)``).  Such a number, baked into the graph, would be the
+    stand-in's at every call (lt.function's results were silently wrong)."""
+    try:
+        f = abs(float(v))
+    except (TypeError, ValueError, OverflowError):
+        return False
+    if not math.isfinite(f) or f == 0:
+        return False
+    n = SYMBOLIC_DIM
+    r = round(f / n)
+    if r and abs(f - r * n) <= _NEAR:
+        return True                              # n - 1, 2 * n + 3
+    if f < n and any(abs(f * k - n) <= k for k in range(2, _NEAR + 1)):
+        return True                              # n // 2, n / 3
+    inv = f * n
+    if 0.5 <= inv <= _NEAR + 0.5 and abs(inv - round(inv)) <= 1e-6 * inv:
+        return True                              # 1 / n, 2.0 / n, 1 / (n - 1)
+    return abs(f * f - n) <= 1e-6 * n or abs(n * f * f - 1) <= 1e-6   # sqrt(n), 1 / sqrt(n)
 
 
 class _BoundChanged(ValueError):
@@ -530,8 +571,9 @@ def _specialized(nodes: list[Node], outputs: Sequence[Node], binding: dict[int, 
         new_inputs = [mapping.get(i.id, i) for i in n.inputs]
         if all(a is b for a, b in zip(new_inputs, n.inputs)):
             if n.op.name == "const" and _symbolic_number(n.attrs["value"]):
-                raise _cannot(n, f"the constant {n.attrs['value']!r} is a multiple of the "
-                              f"placeholder's representative size: a None dimension's "
+                raise _cannot(n, f"the constant {n.attrs['value']!r} was computed from the "
+                              f"placeholder's representative size {SYMBOLIC_DIM} (a multiple "
+                              f"of it, n - 1, n // 2, 1 / n, sqrt(n)): a None dimension's "
                               f"size (x.shape[0], x.size) was used as a number")
             if n.op.name not in ("input", "placeholder") and _brought_in(n, n.inputs):
                 # Not rebuilt (no placeholder input), yet sized by one: a

@@ -619,6 +619,32 @@ def test_a_none_size_used_as_a_number_is_detected() -> None:
     assert g(np.arange(4.0)) == 1.5
 
 
+@pytest.mark.parametrize("build", [
+    lambda x, y: x.sum() / (x.shape[0] - 1), lambda x, y: x / math.sqrt(x.shape[0]),
+    lambda x, y: x * (1.0 / x.shape[0]), lambda x, y: x + (x.shape[0] - 1),
+    lambda x, y: x * (2.0 / len(x)), lambda x, y: x / math.sqrt(x.shape[0] - 1),
+    lambda x, y: y[:y.shape[0] - 1], lambda x, y: y[:y.shape[0] // 2],
+    lambda x, y: y[::max(1, y.shape[0] // 2)], lambda x, y: y[:len(y) - 1] * 1,
+    lambda x, y: y[y.shape[0] // 2], lambda x, y: y[len(y) // 3:] + 1,
+], ids=lambda b: "")
+def test_numbers_computed_from_a_none_size_are_refused(build: Any) -> None:
+    """A None dimension's size is its stand-in's (``SYMBOLIC_DIM``) while the
+    graph is built: a number computed from it (``n - 1``, ``n // 2``,
+    ``1 / n``, ``sqrt(n)``), as a constant or a slice bound, was baked into
+    the plan and gave wrong results silently (``y[:len(y) - 1]`` was all of
+    ``y``, ``x.sum() / (n - 1)`` divided by 1,013,626).  Refused when the
+    function is called, with @lt.jit named (which gives NumPy's answers)."""
+    x = lt.placeholder((None, 4), "float64", name="x")
+    y = lt.placeholder((None,), "float64", name="y")
+    out = build(x, y)
+    f = lt.function([x, y], [out])
+    with pytest.raises(ValueError, match="lt.jit"):
+        f(np.arange(12.0).reshape(3, 4), np.arange(6.0))
+    jf = lt.jit(build)
+    a, b = np.arange(12.0).reshape(3, 4), np.arange(6.0)
+    np.testing.assert_allclose(jf(a, b), build(a, b), rtol=1e-15)
+
+
 def test_none_dims_take_sizes_near_and_above_the_representative() -> None:
     # The call's sizes are real by construction: however large, and even
     # the representative size itself or a multiple of it, they are the
