@@ -1163,8 +1163,27 @@ def ravel(a: Any, order: Any = "C") -> Tensor:
         t = t.T
     flat = t.reshape(-1)
     if flat._root is not None and layout_known(flat._root._node) and not F.is_c_contiguous(t):
-        return Tensor(flat._node)            # a copy in NumPy: writes stay in it
+        # A copy in NumPy (``PyArray_Flatten``): writes stay in it.  Where
+        # NumPy's reshape of these data would be a view (a slice with steps
+        # that merge: ``x[:, ::2]`` of an even row length), so would the
+        # reshape's value be, strided; NumPy's ravel is a contiguous copy,
+        # which a BLAS dot of it adds up otherwise
+        probe = F.layout_of(t)
+        if probe is not None and _reshapes_as_a_view(probe):
+            from .memory import flattened
+            return flattened(t, "C")
+        return Tensor(flat._node)
     return flat                              # (or as reshape decides: ``F.reshape``)
+
+
+def _reshapes_as_a_view(probe: np.ndarray[Any, Any]) -> bool:
+    """Whether NumPy's ``reshape(-1)`` of data laid out as ``probe`` (a
+    stand-in) is a view."""
+    try:
+        np.reshape(probe, -1, copy=False)
+    except ValueError:
+        return False
+    return True
 
 
 def _dims(shape: Any) -> tuple[int, ...]:

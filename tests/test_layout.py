@@ -1298,3 +1298,22 @@ def test_new_arrays_numpys_functions_fill_are_laid_out_as_numpys(engine: Any, na
     if layout == "C" and engine["optimize"] and name != "vander":
         # (a C operand's result is known C when built: no copy to lay it out)
         assert "layout_copy" not in lt.explain(f(lt, lt.asarray(x)))
+
+
+def test_ravel_of_data_a_reshape_would_view_is_a_contiguous_copy(engine: Any) -> None:
+    """NumPy's ``ravel`` copies data that are not C-contiguous even where its
+    ``reshape(-1)`` would be a (strided) view (``x[:, ::2]`` of an even row
+    length): lazyten's value was that strided view, and a float32 BLAS dot
+    of it added up otherwise (a last bit of ``x.ravel() @ x.ravel()``)."""
+    rng = np.random.default_rng(4)
+    base = (rng.standard_normal((7, 300)) * 1000 + rng.standard_normal((7, 300))).astype(
+        np.float32)
+    for x in (base[:, ::2], base[::2, ::2], base[:, 1::2]):
+        t = lt.asarray(x)
+        got = t.ravel().eval()
+        assert got.flags.c_contiguous and not np.shares_memory(got, x)
+        same_bits(lt.compute(t.ravel() @ t.ravel())[0], np.asarray(x.ravel() @ x.ravel()))
+        same_bits(lt.jit(lambda a: a.ravel() @ a.ravel())(x), np.asarray(x.ravel() @ x.ravel()))
+        r = t.ravel()
+        r[0] = 5.0                          # (a copy: the write stays in it)
+        assert t.eval()[0, 0] == x[0, 0] and r.eval()[0] == 5.0
