@@ -1264,6 +1264,10 @@ def _check_out(outs: Any, n_out: int, results: Sequence[Node],
         if any(np.may_share_memory(o, a) for a in captured):
             raise ValueError(f"out[{k}] overlaps an array the function captured when it was "
                              f"built (an lt.asarray of it): later steps still read it")
+        for j, p in enumerate(lst[:k]):
+            if p is not None and np.may_share_memory(o, p):
+                raise ValueError(f"out[{k}] overlaps out[{j}]: each output is written into "
+                                 f"memory of its own (one would hold the other's values)")
     return lst
 
 
@@ -1278,12 +1282,17 @@ def _quick_out(out: Any, results: Sequence[Node], arrays: Sequence[Any],
     for a in arrays:
         if a.base is not None:
             return None
+    seen: list[Any] = []
     for o, node in zip(lst, results):
         if o is None:
             continue
         if type(o) is not np.ndarray or o.shape != node.shape or o.dtype != node.dtype \
                 or o.base is not None or not o.flags.writeable:
             return None
+        for p in seen:                   # (one array given twice)
+            if p is o:
+                return None
+        seen.append(o)
         for a in arrays:
             if a is o:
                 return None

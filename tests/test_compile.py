@@ -400,6 +400,11 @@ def test_out_writes_into_caller_buffers() -> None:
         f(X, out=[np.empty(5, np.float32), None, None])
     with pytest.raises(ValueError, match="overlaps an input"):
         f(X, out=[X, None, None])
+    # Outputs written into one memory: one would hold the other's values
+    # (accepted before: the first result silently held the second's)
+    for shared in ((o[0], None, o[0]), (o[0][:5], None, o[0][::-1])):
+        with pytest.raises(ValueError, match=r"out\[2\] overlaps out\[0\]"):
+            f(X, out=shared)
 
 
 @pytest.mark.parametrize("n", [6, 300_000])          # the fast path and the executor
