@@ -63,7 +63,8 @@ from .tensor import Tensor, snapshot, wrap
 __all__ = ["new", "at", "set_at", "clone", "materialize", "copy_to", "safe_t", "ut", "T",
            "clamp", "reduce", "mat_vec_mul", "mat_mul", "contract", "tensor_mul", "ones",
            "range_", "I", "random", "S", "slice_", "AllAxes", "add", "sub", "mul", "div", "pow",
-           "mod", "add_scalar", "sub_scalar", "mul_scalar", "div_scalar", "gt", "gte", "lt",
+           "mod", "add_scalar", "sub_scalar", "mul_scalar", "div_scalar", "pow_scalar",
+           "mod_scalar", "gt", "gte", "lt",
            "lte", "eq", "ne", "sum", "max", "min", "argmax", "argmin", "concat", "stack",
            "repeat", "diag", "sign", "cbrt", "cube", "inv", "inv_sqrt", "fma", "square", "sqrt",
            "exp", "log", "abs", "neg", "dot", "inner", "outer", "trace", "svd", "norm"]
@@ -299,8 +300,12 @@ def copy_to(dst: Tensor, src: Any) -> Tensor:
 
 
 def T(t: Any, *axes: int) -> Tensor:
-    """``T.T(axes...)``: a transposed view (reversed axes by default)."""
-    return wrap(t).transpose(*axes) if axes else wrap(t).T
+    """``T.T(axes...)``: a transposed view (reversed axes by default); the
+    axes gorgonia's (no negative one)."""
+    x = wrap(t)
+    if not axes:
+        return x.T
+    return x.transpose(*(_axis("T", a, x.ndim) for a in axes))
 
 
 def safe_t(t: Any, *axes: int) -> Tensor:
@@ -428,6 +433,8 @@ add_scalar = _scalar_variant(add, "add_scalar")
 sub_scalar = _scalar_variant(sub, "sub_scalar")
 mul_scalar = _scalar_variant(mul, "mul_scalar")
 div_scalar = _scalar_variant(div, "div_scalar")
+pow_scalar = _scalar_variant(pow, "pow_scalar")
+mod_scalar = _scalar_variant(mod, "mod_scalar")
 
 
 def _operand_dtype(a: Any, b: Any) -> np.dtype[Any]:
@@ -704,10 +711,12 @@ def trace(t: Any) -> Tensor:
 
 def svd(t: Any, uv: bool = True, full: bool = False) -> Any:
     """``T.SVD(uv, full)``: ``(S, U, V)`` in gorgonia's order, ``V`` not transposed
-    (``a = U @ diag(S) @ V.T``); ``S`` alone when ``uv`` is false."""
+    (``a = U @ diag(S) @ V.T``); ``(S, None, None)`` when ``uv`` is false, as
+    gorgonia's nil ``u`` and ``v`` (``S`` alone unpacked into three values
+    for a matrix of three singular values, silently)."""
     from . import linalg
     if not uv:
-        return linalg.svdvals(t)
+        return linalg.svdvals(t), None, None
     U, s, Vh = linalg.svd(t, full_matrices=full)
     return s, U, Tensor(Vh.mT._node)
 
@@ -716,4 +725,5 @@ def norm(t: Any, ord: Any = None, *axes: int) -> Tensor:
     """``T.Norm(ord, axes...)`` (``numpy.linalg.norm``): Frobenius by default,
     ``"nuc"``, ``inf``, ``-inf``, or any p."""
     from . import linalg
-    return linalg.norm(t, ord, axis=axes or None)
+    x = wrap(t)
+    return linalg.norm(x, ord, axis=tuple(_axis("norm", a, x.ndim) for a in axes) or None)

@@ -383,6 +383,12 @@ def test_arith_scalar_variants_and_errors(engine: Any) -> None:
               np.array([0, 7, 3, 2], np.int32))                      # 7/0 -> 0 below
     assert_eq(G.mod(T, 3), np.arange(4, dtype=np.int32) % 3)
     assert_eq(G.pow(T, 2), np.arange(4, dtype=np.int32) ** 2)
+    # PowScalar and ModScalar (Go's % of negatives: the dividend's sign)
+    assert_eq(G.pow_scalar(T, 3), np.arange(4, dtype=np.int32) ** 3)
+    assert_eq(G.pow_scalar(T, 2, left_tensor=False), 2 ** np.arange(4, dtype=np.int32))
+    assert_eq(G.mod_scalar(T - 2, 3), np.fmod(np.arange(4, dtype=np.int32) - 2, 3))
+    assert_eq(G.mod_scalar(T + 1, -7, left_tensor=False),
+              np.fmod(-7, np.arange(4, dtype=np.int32) + 1))
     with pytest.raises(ValueError, match="at most one"):
         G.add(T, 1, reuse=T, unsafe=True)
     with pytest.raises(TypeError, match="cannot store a float64 result"):
@@ -548,7 +554,7 @@ def test_all_axes(engine: Any) -> None:
     for call in (lambda: G.argmax(T, -2), lambda: G.argmin(T, -2),
                  lambda: G.repeat(M, -2, 2), lambda: G.concat(-2, M, M),
                  lambda: G.stack(-1, M, M), lambda: G.sum(M, -1), lambda: G.max(M, 0, -1),
-                 lambda: G.min(M, -1)):
+                 lambda: G.min(M, -1), lambda: G.norm(M, 2, -1), lambda: G.T(M, -1, 0)):
         with pytest.raises(np.exceptions.AxisError, match="negative axis"):
             call()
     with pytest.raises(np.exceptions.AxisError, match=r"argmax: axis 2 is out of bounds "
@@ -624,7 +630,15 @@ def test_svd_and_norms(engine: Any) -> None:
     assert_eq(s, rs)
     np.testing.assert_allclose((U.eval() * s.eval()) @ V.eval().T, A, atol=1e-12)
     assert_eq(V, rVh.T)
-    assert_eq(G.svd(lt.asarray(A), uv=False), rs)
+    S, no_u, no_v = G.svd(lt.asarray(A), uv=False)     # (gorgonia's nil u and v)
+    assert_eq(S, rs)
+    assert no_u is None and no_v is None
+    # a matrix of three singular values: S was returned alone, and unpacking
+    # it gave three scalars, silently
+    D = np.array([[3.0, 0, 0], [0, 2, 0], [0, 0, 1], [0, 0, 0]])
+    S3, U3, V3 = G.svd(lt.asarray(D), False, False)
+    assert_eq(S3, np.array([3.0, 2.0, 1.0]))
+    assert U3 is None and V3 is None
     for ord_ in (None, "fro", "nuc", np.inf, -np.inf, 1, -1, 2, -2):
         assert_eq(G.norm(lt.asarray(A), ord_), np.linalg.norm(A, ord_))
     assert_eq(G.norm(lt.asarray(A), 3, 1), np.linalg.norm(A, 3, axis=1))
