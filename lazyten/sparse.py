@@ -588,6 +588,15 @@ def asarray(m: Any, format: str | None = None) -> SparseMatrix:
                         f"{type(m).__name__}; use lt.sparse.csr(dense) for dense input")
     if m.ndim != 2:
         raise ValueError(f"lazyten sparse matrices are 2-d, got shape {m.shape}")
+    if isinstance(m, sp.spmatrix):
+        # (scipy's matrix classes multiply with ``*`` and keep 2-d sums;
+        # lazyten's follow its sparse arrays: the same code gives other
+        # numbers, so it says so where the matrix comes in)
+        warnings.warn(
+            f"lt.sparse.asarray: a scipy.sparse {type(m).__name__} is taken with scipy's "
+            f"sparse-array rules: `*` is elementwise (the matrix product is `@`), `sum(axis)` "
+            f"drops the axis, `**` is elementwise; convert with scipy.sparse.csr_array(m) "
+            f"to say so", UserWarning, stacklevel=2)
     fmt = format or (m.format if m.format in _FORMATS else "csr")
     if fmt not in _FORMATS:
         raise ValueError(f"unknown sparse format {fmt!r}; use 'csr' or 'csc'")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -167,7 +168,8 @@ def test_asarray_formats_and_user_matrix_untouched() -> None:
     assert S.format == "csr" and S.nnz == 1
     np.testing.assert_array_equal(S.eval().toarray(), [[0, 3.0], [0, 0]])
     assert m.nnz == 2                           # the user's matrix is not summed in place
-    assert lt.sparse.asarray(sp.csr_matrix(np.eye(2)), format="csc").format == "csc"
+    with pytest.warns(UserWarning, match="sparse-array rules"):
+        assert lt.sparse.asarray(sp.csr_matrix(np.eye(2)), format="csc").format == "csc"
     assert lt.sparse.asarray(sp.lil_array(np.eye(2))).format == "csr"
     assert lt.sparse.issparse(S) and not lt.sparse.issparse(lt.ones(2))
     assert "CSR" in repr(S)
@@ -363,3 +365,21 @@ def test_sparse_with_dense(engine: Any, rng: np.random.Generator, fmt: str, dtyp
         S + np.ones((2, 5))
     with pytest.raises(ValueError):
         m + np.ones((2, 5))                                   # (scipy's own)
+
+
+def test_a_scipy_sparse_matrix_comes_in_with_a_warning_of_the_array_rules() -> None:
+    """scipy's matrix classes multiply with ``*`` and keep 2-d sums; lazyten's
+    sparse matrices follow scipy's sparse arrays: ``A * B`` of two
+    csr_matrix inputs gave the elementwise product where scipy's is the
+    matrix product, with no word.  Taking one in warns, saying which rules
+    hold and how to say so (``csr_array``); ``@`` is the product either way."""
+    A, B = sp.csr_matrix([[2.0, 0], [0, 3]]), sp.csr_matrix([[1.0, 1], [1, 1]])
+    with pytest.warns(UserWarning, match=r"`\*` is elementwise \(the matrix product is `@`\)"):
+        LA = lt.sparse.asarray(A)
+    with pytest.warns(UserWarning):
+        LB = lt.sparse.asarray(B)
+    np.testing.assert_array_equal((LA @ LB).eval().toarray(), (A @ B).toarray())
+    np.testing.assert_array_equal((LA * LB).eval().toarray(), A.multiply(B).toarray())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lt.sparse.asarray(sp.csr_array(A))          # an array: its own rules, no warning
