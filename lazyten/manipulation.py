@@ -1168,8 +1168,8 @@ def ravel(a: Any, order: Any = "C") -> Tensor:
         # that merge: ``x[:, ::2]`` of an even row length), so would the
         # reshape's value be, strided; NumPy's ravel is a contiguous copy,
         # which a BLAS dot of it adds up otherwise
-        probe = F.layout_of(t)
-        if probe is not None and _reshapes_as_a_view(probe):
+        stand = F.layout_of(t)
+        if stand is not None and _reshapes_as_a_view(stand):
             from .memory import flattened
             return flattened(t, "C")
         return Tensor(flat._node)
