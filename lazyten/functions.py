@@ -71,9 +71,9 @@ def _make_elementwise(name: str, alias: str | None = None) -> Callable[..., Tens
             # No tensor among them: one operand becomes one, the first that is
             # not a Python scalar (those stay weak, NEP 50: lt.add(1, int8
             # array) is int8; one operand alone is NumPy's array of it).  All
-            # Python scalars: NumPy converts each to its default dtype, none weak (``add(2**63, 1)`` is int64's
-            # OverflowError, not uint64; ``ldexp(1.0, 2**40)`` takes the
-            # int64 loop, not int32's).
+            # Python scalars: NumPy converts each to its default dtype, none
+            # weak (``add(2**63, 1)`` is int64's OverflowError, not uint64;
+            # ``ldexp(1.0, 2**40)`` takes the int64 loop, not int32's).
             k = next((i for i, a in enumerate(args) if type(a) not in _PY_SCALARS),
                      0 if len(args) == 1 else -1)
             if k >= 0:

@@ -184,7 +184,8 @@ def _in_place(op: str, x: Any, o: Any) -> Callable[[Any], Any]:
     _in_place("sub", np.zeros((3, 4), np.int16), np.ones((2, 1), np.float64)),
     # no cast error: the shapes', or the loop's
     _in_place("add", np.ones(2), np.ones(3)), _in_place("and", np.ones(2), 1),
-    _in_place("lshift", np.ones(2, int), 1.0), _in_place("sub", np.ones(2, bool), np.ones(3, bool)),
+    _in_place("lshift", np.ones(2, int), 1.0),
+    _in_place("sub", np.ones(2, bool), np.ones(3, bool)),
 ], ids=lambda c: "")
 def test_in_place_operators_raise_numpys_exception_classes(call: Any) -> None:
     """``t op= o`` whose result cannot be cast back raises NumPy's own

@@ -1215,7 +1215,8 @@ def test_kernels_written_into_a_join_lay_it_out_as_numpys(engine: Any, layout: s
                 (lt.concatenate([t, u * 2], axis=axis), np.concatenate([x, y * 2], axis=axis)),
                 (lt.concatenate([lt.exp(t), u - 1.0, t], axis=axis),
                  np.concatenate([np.exp(x), y - 1.0, x], axis=axis)),
-                (lt.stack([t * 3, lt.sin(u)], axis=axis), np.stack([x * 3, np.sin(y)], axis=axis))):
+                (lt.stack([t * 3, lt.sin(u)], axis=axis),
+                 np.stack([x * 3, np.sin(y)], axis=axis))):
             if engine["optimize"]:
                 assert "(into the join" in lt.explain(lazy)
             got = lazy.eval()
