@@ -512,7 +512,7 @@ def _join_buffer(j: Node, plan: Plan, vals: dict[int, Any],
     joined with ``x.T * 2`` is Fortran-ordered, and a sum over it adds so."""
     if outs is not None and j.id in outs and outs[j.id].flags.c_contiguous:
         return outs[j.id]
-    kernels = {s.node.id: s for s in plan.steps if s.into is not None and s.into[0] is j}
+    kernels = {s.node.id: s for s in plan.join_kernels[j.id]}
     operands = []
     for x in j.inputs:
         s = kernels.get(x.id)

@@ -85,6 +85,9 @@ class Plan:
     before_nodes: int
     buffer_peak_bytes: int = 0     # the peak of the buffers alone
     scratch_bytes: int = 0         # the largest kernel scratch
+    # Join node id -> the kernel steps writing into its buffer (``Step.into``),
+    # whose layouts the buffer's takes (``optimized._join_buffer``)
+    join_kernels: dict[int, list[Step]] = field(default_factory=dict)
 
     @property
     def kernels(self) -> list[Step]:
@@ -275,6 +278,7 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
     order, updates = update_targets(graph.nodes(), outputs)
     order, into = join_targets(order, outputs)
     join_buffer: dict[int, int] = {}     # join node id -> its buffer, once allocated
+    join_kernels: dict[int, list[Step]] = {}     # join node id -> its kernels' steps
     filling: dict[int, Step] = {}        # write node id -> the kernel step writing its part
     last_use: dict[int, int] = {}
     for k, n in enumerate(order):
@@ -383,6 +387,7 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
                 step.kernel = compile_kernel(n, opts, threads)
                 j, lo, hi = dest
                 step.into = dest
+                join_kernels.setdefault(j.id, []).append(step)
                 jb = join_buffer.get(j.id)
                 if jb is None:
                     jb = join_buffer[j.id] = len(buffers)
@@ -451,7 +456,7 @@ def make_plan(graph: Graph, opts: Options, threads: int, before_nodes: int = 0,
         buffer_peak = max(buffer_peak, in_use + pooled)
         peak = max(peak, in_use + pooled + scratch)
     return Plan(graph, steps, tuple(graph.outputs), buffers, peak, removed or {},
-                before_nodes, buffer_peak, max(scratch_at, default=0))
+                before_nodes, buffer_peak, max(scratch_at, default=0), join_kernels)
 
 
 # Reasons an in-place write was not taken, listed in a step's ``why`` up to
